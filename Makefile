@@ -1,0 +1,97 @@
+# himorime: build, test and install.
+#
+#   make                 build build/himorime and build/himorime-spawner
+#   make test            unit tests (cmocka) and end-to-end tests (real processes)
+#   make test-sanitize   the same tests with AddressSanitizer and UBSan (build-san/)
+#   make lint            clang-format check, cppcheck, banned functions
+#   make demo            validate, list and run the built-in example suite
+#   make install         PREFIX=/usr/local DESTDIR=
+
+CC       ?= cc
+PREFIX   ?= /usr/local
+BUILD    ?= build
+OPT      ?= -O2 -g
+WERROR   ?= -Werror
+SAN      ?=
+PKGS     := yaml-0.1 libcjson libgit2 libcurl
+
+WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wvla -Wformat=2 -Wswitch-enum -Wno-format-nonliteral
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka)
+CMOCKA_LIBS   := $(shell pkg-config --libs cmocka)
+
+CPPFLAGS := -D_GNU_SOURCE -Isrc $(PKG_CFLAGS)
+CFLAGS   := $(WARN) $(WERROR) $(OPT) $(SAN)
+LDFLAGS  := $(SAN)
+LIBS     := $(PKG_LIBS) -lm
+
+# Everything under src/<area>/ goes into one library except the CLI's main()
+# and the spawner, which is its own static, libc-only executable.
+LIB_SRC  := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
+LIB_SRC  := $(filter-out src/spawner/%,$(LIB_SRC))
+LIB_OBJ  := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
+TEST_SRC := $(wildcard tests/unit/test_*.c)
+TEST_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+SPAWNER_SRC := $(wildcard src/spawner/*.c)
+
+all: $(BUILD)/himorime $(BUILD)/himorime-spawner
+
+$(BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libhimorime.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/himorime: $(BUILD)/obj/cli/main.o $(BUILD)/libhimorime.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# The spawner is never instrumented: sanitizers cannot link a static binary,
+# and its whole point is a tiny, predictable memory floor.
+$(BUILD)/himorime-spawner: $(SPAWNER_SRC)
+	@mkdir -p $(dir $@)
+	$(if $(SPAWNER_SRC),$(CC) -D_GNU_SOURCE $(WARN) $(WERROR) -O2 -static -o $@ $(SPAWNER_SRC),@echo "no spawner yet" && touch $@)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libhimorime.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CMOCKA_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< \
+		$(BUILD)/libhimorime.a $(LDFLAGS) $(CMOCKA_LIBS) $(LIBS)
+
+tests: $(TEST_BIN) $(BUILD)/tests/helpers
+
+# Small helper programs that end-to-end tests run as measured commands.
+$(BUILD)/tests/helpers: $(wildcard tests/helpers/*.c)
+	@mkdir -p $@
+	@for f in $^; do n=$$(basename $$f .c); \
+		echo "$(CC) -O2 -o $@/$$n $$f"; \
+		$(CC) -D_GNU_SOURCE -O2 -o $@/$$n $$f || exit 1; done
+	@touch $@
+
+test: all tests
+	BUILD=$(BUILD) tests/run
+
+test-sanitize:
+	$(MAKE) BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
+		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" test
+
+lint:
+	scripts/lint
+
+demo: all
+	$(BUILD)/himorime validate examples/himorime.yaml
+	$(BUILD)/himorime list examples/himorime.yaml
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/himorime $(BUILD)/himorime-spawner $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf build build-san
+
+.PHONY: all tests test test-sanitize lint demo install clean
+.DELETE_ON_ERROR:
+
+-include $(LIB_OBJ:.o=.d) $(BUILD)/obj/cli/main.d

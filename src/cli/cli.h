@@ -1,0 +1,49 @@
+/*
+ * The command-line layer: the only code that prints to the terminal or
+ * decides the process's exit status. Each subcommand is one row of the table
+ * in main.c and one file cmd_<name>.c; it returns an exit code.
+ */
+#ifndef HIMORIME_CLI_CLI_H
+#define HIMORIME_CLI_CLI_H
+
+#include "common/err.h"
+
+#include <stddef.h>
+
+/* Exit statuses, stable and shared with the reference tool. */
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_FAILED = 1,   /* budget broken, gated regression, inconclusive with the flag */
+	EXIT_CONFIG = 2,   /* invalid suite; nothing executed */
+	EXIT_USAGE = 3,	   /* bad command line */
+	EXIT_EXEC = 4,	   /* execution, git, I/O failure, interruption */
+	EXIT_INTERNAL = 5, /* a bug */
+	EXIT_METRIC = 6,   /* a metric could not be measured */
+};
+
+struct cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary; /* one line for `himorime help` */
+	const char *usage;   /* the full text of `himorime help NAME` */
+};
+
+const struct cmd *cli_commands(size_t *count);
+const struct cmd *cli_find(const char *name);
+
+/* Maps an err code to its exit status. */
+int cli_exit_for(int err_code);
+/* The diagnostic code for an exit status: "HMR2001" and so on; "" for 0 and 1. */
+const char *cli_diag_code(int exit_code);
+/* Prints "himorime: exit N: <why>" as the last line of a non-zero run and
+ * returns N. */
+int cli_exit(int exit_code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints an error message with its diagnostic code, then the last line;
+ * returns the exit status for err->code. */
+int cli_fail(const struct err *err);
+
+int cmd_help(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
+
+#endif

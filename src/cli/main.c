@@ -1,0 +1,141 @@
+/*
+ * Entry point: finds the subcommand in the table and runs it. `-h`, `--help`
+ * and `-help` mean `help`; `-v`, `--version` and `-version` mean `version`.
+ */
+#include "cli/cli.h"
+
+#include "common/alloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/banned.h"
+
+static const struct cmd commands[] = {
+	{ "help", cmd_help, "show the commands, or one command's usage",
+	  "usage: himorime help [COMMAND]\n"
+	  "\n"
+	  "Shows the list of commands, or the usage of one command.\n" },
+	{ "version", cmd_version, "print the version",
+	  "usage: himorime version\n"
+	  "\n"
+	  "Prints himorime's version, the compiler and the platform.\n" },
+	{ "completion", cmd_completion, "print a shell completion script",
+	  "usage: himorime completion bash|zsh|fish\n"
+	  "\n"
+	  "Prints a completion script for the shell on standard output, for example:\n"
+	  "  himorime completion bash > /etc/bash_completion.d/himorime\n" },
+};
+
+const struct cmd *cli_commands(size_t *count)
+{
+	*count = ARRAY_SIZE(commands);
+	return commands;
+}
+
+const struct cmd *cli_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+int cli_exit_for(int err_code)
+{
+	switch ((enum err_code)err_code) {
+	case ERR_OK:
+		return EXIT_OK;
+	case ERR_INVALID:
+		return EXIT_CONFIG;
+	case ERR_USAGE:
+		return EXIT_USAGE;
+	case ERR_EXEC:
+	case ERR_INTERRUPTED:
+		return EXIT_EXEC;
+	case ERR_INTERNAL:
+		return EXIT_INTERNAL;
+	case ERR_METRIC:
+		return EXIT_METRIC;
+	}
+	return EXIT_INTERNAL;
+}
+
+const char *cli_diag_code(int exit_code)
+{
+	switch (exit_code) {
+	case EXIT_CONFIG:
+		return "HMR2001";
+	case EXIT_USAGE:
+		return "HMR3001";
+	case EXIT_EXEC:
+		return "HMR4001";
+	case EXIT_INTERNAL:
+		return "HMR5001";
+	case EXIT_METRIC:
+		return "HMR6001";
+	default:
+		return "";
+	}
+}
+
+int cli_exit(int exit_code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "himorime: exit %d: ", exit_code);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return exit_code;
+}
+
+int cli_fail(const struct err *err)
+{
+	int code = cli_exit_for(err->code);
+
+	fflush(stdout);
+	fprintf(stderr, "himorime: error: %s [%s]\n", err->msg, cli_diag_code(code));
+	switch (code) {
+	case EXIT_USAGE:
+		return cli_exit(code, "invalid command line");
+	case EXIT_CONFIG:
+		return cli_exit(code, "invalid input");
+	case EXIT_METRIC:
+		return cli_exit(code, "a metric could not be measured");
+	case EXIT_INTERNAL:
+		return cli_exit(code, "internal error");
+	default:
+		return cli_exit(code,
+				err->code == ERR_INTERRUPTED ? "interrupted" : "execution failed");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd *c;
+	const char *name;
+
+	if (argc < 2) {
+		char *help_argv[] = { (char *)"help", NULL };
+		return cmd_help(1, help_argv);
+	}
+	name = argv[1];
+	if (!strcmp(name, "-h") || !strcmp(name, "--help") || !strcmp(name, "-help"))
+		name = "help";
+	else if (!strcmp(name, "-v") || !strcmp(name, "--version") || !strcmp(name, "-version"))
+		name = "version";
+	c = cli_find(name);
+	if (!c) {
+		fprintf(stderr, "himorime: error: unknown command \"%s\" [HMR3001]\n", argv[1]);
+		fprintf(stderr, "  hint: run 'himorime help' for the list of commands\n");
+		return cli_exit(EXIT_USAGE, "invalid command line");
+	}
+	argv[1] = (char *)c->name;
+	return c->run(argc - 1, argv + 1);
+}

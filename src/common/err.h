@@ -1,0 +1,40 @@
+/*
+ * Errors. Functions return 0 or a negative `enum err_code`; the details go in
+ * a caller-owned `struct err` passed last. There is no global "last error".
+ * The CLI layer maps codes to exit statuses; nothing below it exits.
+ */
+#ifndef HIMORIME_COMMON_ERR_H
+#define HIMORIME_COMMON_ERR_H
+
+#include <stddef.h>
+
+enum err_code {
+	ERR_OK = 0,
+	ERR_INVALID = -1,     /* bad input: suite, report, event payload (exit 2) */
+	ERR_USAGE = -2,	      /* bad command line (exit 3) */
+	ERR_EXEC = -3,	      /* a command, hook, build, git or I/O step failed (exit 4) */
+	ERR_INTERNAL = -4,    /* a bug (exit 5) */
+	ERR_METRIC = -5,      /* a metric could not be measured (exit 6) */
+	ERR_INTERRUPTED = -6, /* SIGINT/SIGTERM (exit 4) */
+};
+
+struct err {
+	int code;
+	char msg[1024];
+};
+
+#define ERR_INIT                                                                                   \
+	{                                                                                          \
+		0,                                                                                 \
+		{                                                                                  \
+			0                                                                          \
+		}                                                                                  \
+	}
+
+/* Sets code and message; returns code so that `return err_set(...)` reads well. */
+int err_set(struct err *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Prefixes the existing message with "what: " and keeps the code. */
+int err_wrap(struct err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void err_clear(struct err *err);
+
+#endif

@@ -1,0 +1,184 @@
+/*
+ * File helpers: see fsio.h.
+ */
+#include "common/fsio.h"
+
+#include "common/alloc.h"
+#include "common/strbuf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int fsio_read_file(const char *path, size_t cap, char **out, size_t *len, struct err *err)
+{
+	struct strbuf sb;
+	char chunk[65536];
+	int fd;
+	int rc = 0;
+
+	*out = NULL;
+	if (len)
+		*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(err, ERR_EXEC, "cannot read \"%s\": %s", path, strerror(errno));
+	strbuf_init(&sb, cap);
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = err_set(err, ERR_EXEC, "cannot read \"%s\": %s", path,
+				     strerror(errno));
+			goto done;
+		}
+		if (n == 0)
+			break;
+		if (strbuf_add(&sb, chunk, (size_t)n) < 0) {
+			rc = err_set(err, ERR_INVALID, "\"%s\" is larger than %zu bytes", path,
+				     cap);
+			goto done;
+		}
+	}
+	*out = strbuf_detach(&sb, len);
+done:
+	strbuf_release(&sb);
+	close(fd);
+	return rc;
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int fsio_write_atomic(const char *path, const void *data, size_t len, struct err *err)
+{
+	char *tmp = xasprintf("%s.tmp-XXXXXX", path);
+	int fd;
+	int rc = 0;
+
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = err_set(err, ERR_EXEC, "cannot write \"%s\": %s", path, strerror(errno));
+		goto done;
+	}
+	if (fchmod(fd, 0644) < 0 || write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+		rc = err_set(err, ERR_EXEC, "cannot write \"%s\": %s", path, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		goto done;
+	}
+	if (close(fd) < 0 || rename(tmp, path) < 0) {
+		rc = err_set(err, ERR_EXEC, "cannot write \"%s\": %s", path, strerror(errno));
+		unlink(tmp);
+	}
+done:
+	free(tmp);
+	return rc;
+}
+
+int fsio_append(const char *path, const void *data, size_t len, struct err *err)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	int rc = 0;
+
+	if (fd < 0)
+		return err_set(err, ERR_EXEC, "cannot append to \"%s\": %s", path, strerror(errno));
+	if (write_all(fd, data, len) < 0)
+		rc = err_set(err, ERR_EXEC, "cannot append to \"%s\": %s", path, strerror(errno));
+	if (close(fd) < 0 && !rc)
+		rc = err_set(err, ERR_EXEC, "cannot append to \"%s\": %s", path, strerror(errno));
+	return rc;
+}
+
+int fsio_mkdtemp(const char *prefix, char **out, struct err *err)
+{
+	const char *base = getenv("TMPDIR");
+	char *tmpl;
+
+	if (!base || !*base)
+		base = "/tmp";
+	tmpl = xasprintf("%s/%sXXXXXX", base, prefix);
+	if (!mkdtemp(tmpl)) {
+		int e = errno;
+		free(tmpl);
+		*out = NULL;
+		return err_set(err, ERR_EXEC, "cannot create a temporary directory in \"%s\": %s",
+			       base, strerror(e));
+	}
+	*out = tmpl;
+	return 0;
+}
+
+static int remove_entry(int dirfd, const char *name, struct err *err);
+
+static int remove_dir_contents(int fd, struct err *err)
+{
+	DIR *dir = fdopendir(fd);
+	struct dirent *de;
+	int rc = 0;
+
+	if (!dir) {
+		close(fd);
+		return err_set(err, ERR_EXEC, "cannot list a directory: %s", strerror(errno));
+	}
+	while ((de = readdir(dir))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (remove_entry(dirfd(dir), de->d_name, err) < 0)
+			rc = ERR_EXEC;
+	}
+	closedir(dir);
+	return rc;
+}
+
+static int remove_entry(int dirfd, const char *name, struct err *err)
+{
+	struct stat st;
+	int fd;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0
+				       : err_set(err, ERR_EXEC, "cannot remove \"%s\": %s", name,
+						 strerror(errno));
+	if (!S_ISDIR(st.st_mode)) {
+		if (unlinkat(dirfd, name, 0) < 0 && errno != ENOENT)
+			return err_set(err, ERR_EXEC, "cannot remove \"%s\": %s", name,
+				       strerror(errno));
+		return 0;
+	}
+	if ((st.st_mode & 0700) != 0700)
+		fchmodat(dirfd, name, st.st_mode | 0700, 0);
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(err, ERR_EXEC, "cannot open \"%s\": %s", name, strerror(errno));
+	if (remove_dir_contents(fd, err) < 0)
+		return ERR_EXEC;
+	if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		return err_set(err, ERR_EXEC, "cannot remove \"%s\": %s", name, strerror(errno));
+	return 0;
+}
+
+int fsio_remove_tree(const char *path, struct err *err)
+{
+	int rc = remove_entry(AT_FDCWD, path, err);
+	if (rc < 0)
+		err_wrap(err, "cannot remove \"%s\"", path);
+	return rc;
+}

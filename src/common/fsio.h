@@ -1,0 +1,30 @@
+/*
+ * File helpers shared by every stage that reads input or writes output:
+ * bounded reads of untrusted files, atomic writes (temporary file in the same
+ * folder, fsync, rename: a failed write never leaves a truncated file), private
+ * temporary directories and recursive removal.
+ */
+#ifndef HIMORIME_COMMON_FSIO_H
+#define HIMORIME_COMMON_FSIO_H
+
+#include "common/err.h"
+
+#include <stddef.h>
+
+/* Reads a whole file of at most `cap` bytes into a NUL-terminated heap buffer.
+ * A larger file is ERR_INVALID ("larger than N bytes"); a missing or
+ * unreadable one is ERR_EXEC. */
+int fsio_read_file(const char *path, size_t cap, char **out, size_t *len, struct err *err);
+/* Writes `len` bytes to `path` atomically. ERR_EXEC on any failure, and the
+ * previous content of `path`, if any, is left intact. */
+int fsio_write_atomic(const char *path, const void *data, size_t len, struct err *err);
+/* Appends to a file (created if missing), as GitHub's step summary wants. */
+int fsio_append(const char *path, const void *data, size_t len, struct err *err);
+/* Creates a private (0700) directory under $TMPDIR (or /tmp) named
+ * "<prefix>XXXXXX"; *out is a heap string. */
+int fsio_mkdtemp(const char *prefix, char **out, struct err *err);
+/* Removes a file or a directory tree, making read-only directories writable
+ * first (as Go's module cache leaves them). Missing is not an error. */
+int fsio_remove_tree(const char *path, struct err *err);
+
+#endif

@@ -1,0 +1,6 @@
+#ifndef HIMORIME_COMMON_VERSION_H
+#define HIMORIME_COMMON_VERSION_H
+
+#define HIMORIME_VERSION "0.1.0-dev"
+
+#endif

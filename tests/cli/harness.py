@@ -1,0 +1,56 @@
+"""Helpers shared by the end-to-end tests: where the built binary is, running it
+with a clean environment and a timeout, and temporary directories that are
+always removed."""
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ.get("HIMORIME_BUILD", os.path.join(ROOT, "build"))
+HIMORIME = os.path.join(BUILD, "himorime")
+HELPERS = os.path.join(BUILD, "tests", "helpers")
+DATA = os.path.join(ROOT, "tests", "data")
+# Sanitizer builds inflate every memory figure: absolute floor checks are skipped.
+SANITIZED = os.path.basename(BUILD).startswith("build-san")
+
+
+class Result:
+    def __init__(self, proc):
+        self.code = proc.returncode
+        self.out = proc.stdout
+        self.err = proc.stderr
+
+    def __repr__(self):
+        return f"exit {self.code}\n--- stdout\n{self.out}\n--- stderr\n{self.err}"
+
+
+def run(args, cwd=None, env=None, timeout=120, stdin=None):
+    """Runs himorime with args; returns a Result with code, out and err."""
+    e = dict(os.environ)
+    e.pop("GITHUB_ACTIONS", None)
+    e["NO_COLOR"] = "1"
+    if env:
+        e.update(env)
+    proc = subprocess.run([HIMORIME] + list(args), cwd=cwd, env=e, timeout=timeout,
+                          input=stdin, capture_output=True, text=True)
+    return Result(proc)
+
+
+class TempDirTest(unittest.TestCase):
+    """A test case with a fresh temporary directory in self.tmp."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="himorime-e2e-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def write(self, name, text):
+        path = os.path.join(self.tmp, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def assertExit(self, res, code):
+        self.assertEqual(res.code, code, repr(res))

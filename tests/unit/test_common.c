@@ -1,0 +1,232 @@
+/*
+ * Unit tests of the common helpers: strbuf caps, the seeded generator's
+ * reproducibility, atomic writes, metric and verdict names.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "common/alloc.h"
+#include "common/fsio.h"
+#include "common/metric.h"
+#include "common/rng.h"
+#include "common/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void test_common__strbuf_appends_and_formats(void **state)
+{
+	struct strbuf sb;
+
+	(void)state;
+	strbuf_init(&sb, 0);
+	assert_string_equal(sb.buf, "");
+	assert_int_equal(strbuf_adds(&sb, "ab"), 0);
+	assert_int_equal(strbuf_addf(&sb, "-%d-%s", 42, "x"), 0);
+	assert_int_equal(strbuf_addch(&sb, '!'), 0);
+	assert_string_equal(sb.buf, "ab-42-x!");
+	assert_int_equal(sb.len, 8);
+	strbuf_setlen(&sb, 2);
+	assert_string_equal(sb.buf, "ab");
+	strbuf_release(&sb);
+}
+
+static void test_common__strbuf_cap_refuses_growth(void **state)
+{
+	struct strbuf sb;
+
+	(void)state;
+	strbuf_init(&sb, 4);
+	assert_int_equal(strbuf_adds(&sb, "abcd"), 0);
+	assert_int_equal(strbuf_adds(&sb, "e"), -1);
+	assert_int_equal(strbuf_addf(&sb, "%d", 1), -1);
+	assert_string_equal(sb.buf, "abcd");
+	strbuf_release(&sb);
+}
+
+static void test_common__strbuf_detach_of_empty(void **state)
+{
+	struct strbuf sb;
+	size_t len = 99;
+	char *s;
+
+	(void)state;
+	strbuf_init(&sb, 0);
+	s = strbuf_detach(&sb, &len);
+	assert_string_equal(s, "");
+	assert_int_equal(len, 0);
+	free(s);
+}
+
+static void test_common__rng_is_reproducible(void **state)
+{
+	struct rng a, b, c;
+	int i, same = 0;
+
+	(void)state;
+	rng_init(&a, 42, "bench");
+	rng_init(&b, 42, "bench");
+	rng_init(&c, 42, "other");
+	for (i = 0; i < 100; i++) {
+		uint64_t x = rng_next(&a);
+		assert_int_equal(x, rng_next(&b));
+		same += x == rng_next(&c);
+	}
+	assert_int_equal(same, 0);
+}
+
+static void test_common__rng_below_is_in_range_and_covers(void **state)
+{
+	struct rng r;
+	int seen[7] = { 0 };
+	int i;
+
+	(void)state;
+	rng_init(&r, 7, NULL);
+	for (i = 0; i < 7000; i++) {
+		uint64_t x = rng_below(&r, 7);
+		assert_true(x < 7);
+		seen[x]++;
+	}
+	for (i = 0; i < 7; i++)
+		assert_in_range(seen[i], 850, 1150);
+}
+
+static void test_common__rng_shuffle_is_a_permutation(void **state)
+{
+	struct rng r;
+	size_t idx[10];
+	int seen[10] = { 0 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 10; i++)
+		idx[i] = i;
+	rng_init(&r, 1, "x");
+	rng_shuffle(&r, idx, 10);
+	for (i = 0; i < 10; i++)
+		seen[idx[i]]++;
+	for (i = 0; i < 10; i++)
+		assert_int_equal(seen[i], 1);
+}
+
+static void test_common__fresh_seed_fits_53_bits(void **state)
+{
+	(void)state;
+	assert_true(rng_fresh_seed() <= RNG_SEED_MAX);
+}
+
+static void test_common__atomic_write_replaces_whole_file(void **state)
+{
+	struct err err = ERR_INIT;
+	char *dir, *path, *data;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(fsio_mkdtemp("himorime-test-", &dir, &err), 0);
+	path = xasprintf("%s/out.txt", dir);
+	assert_int_equal(fsio_write_atomic(path, "first", 5, &err), 0);
+	assert_int_equal(fsio_write_atomic(path, "second", 6, &err), 0);
+	assert_int_equal(fsio_read_file(path, 100, &data, &len, &err), 0);
+	assert_string_equal(data, "second");
+	assert_int_equal(len, 6);
+	free(data);
+	assert_int_equal(fsio_read_file(path, 3, &data, &len, &err), ERR_INVALID);
+	assert_null(data);
+	assert_string_equal(err.msg + strlen(err.msg) - strlen("is larger than 3 bytes"),
+			    "is larger than 3 bytes");
+	assert_int_equal(fsio_remove_tree(dir, &err), 0);
+	assert_int_equal(access(dir, F_OK), -1);
+	free(path);
+	free(dir);
+}
+
+static void test_common__atomic_write_failure_keeps_old_file(void **state)
+{
+	struct err err = ERR_INIT;
+	char *dir, *path, *data;
+	size_t len;
+
+	(void)state;
+	if (geteuid() == 0)
+		skip(); /* root writes into read-only directories */
+	assert_int_equal(fsio_mkdtemp("himorime-test-", &dir, &err), 0);
+	path = xasprintf("%s/out.txt", dir);
+	assert_int_equal(fsio_write_atomic(path, "keep", 4, &err), 0);
+	chmod(dir, 0500);
+	assert_int_equal(fsio_write_atomic(path, "lost", 4, &err), ERR_EXEC);
+	chmod(dir, 0700);
+	assert_int_equal(fsio_read_file(path, 100, &data, &len, &err), 0);
+	assert_string_equal(data, "keep");
+	free(data);
+	fsio_remove_tree(dir, &err);
+	free(path);
+	free(dir);
+}
+
+static void test_common__remove_tree_handles_read_only_dirs(void **state)
+{
+	struct err err = ERR_INIT;
+	char *dir, *sub, *file;
+
+	(void)state;
+	assert_int_equal(fsio_mkdtemp("himorime-test-", &dir, &err), 0);
+	sub = xasprintf("%s/ro", dir);
+	file = xasprintf("%s/ro/f", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_int_equal(fsio_write_atomic(file, "x", 1, &err), 0);
+	chmod(sub, 0500);
+	assert_int_equal(fsio_remove_tree(dir, &err), 0);
+	assert_int_equal(access(dir, F_OK), -1);
+	assert_int_equal(fsio_remove_tree(dir, &err), 0); /* missing is fine */
+	free(file);
+	free(sub);
+	free(dir);
+}
+
+static void test_common__metric_names_round_trip(void **state)
+{
+	enum metric m;
+	enum verdict v;
+	enum result_state r;
+	int i;
+
+	(void)state;
+	for (i = 0; i < METRIC__COUNT; i++) {
+		assert_int_equal(metric_from_name(metric_info((enum metric)i)->name, &m), 0);
+		assert_int_equal(m, i);
+	}
+	assert_int_equal(metric_from_name("peak_rss", &m), 0);
+	assert_int_equal(m, METRIC_PEAK_RSS);
+	assert_int_equal(metric_from_name("memory", &m), -1);
+	assert_int_equal(verdict_from_name("inconclusive", &v), 0);
+	assert_int_equal(v, VERDICT_INCONCLUSIVE);
+	assert_int_equal(result_state_from_name("over_budget", &r), 0);
+	assert_int_equal(r, RESULT_OVER_BUDGET);
+	assert_true(RESULT_INCONCLUSIVE < RESULT_OVER_BUDGET);
+	assert_true(RESULT_REGRESSION < RESULT_METRIC_ERROR);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_common__strbuf_appends_and_formats),
+		cmocka_unit_test(test_common__strbuf_cap_refuses_growth),
+		cmocka_unit_test(test_common__strbuf_detach_of_empty),
+		cmocka_unit_test(test_common__rng_is_reproducible),
+		cmocka_unit_test(test_common__rng_below_is_in_range_and_covers),
+		cmocka_unit_test(test_common__rng_shuffle_is_a_permutation),
+		cmocka_unit_test(test_common__fresh_seed_fits_53_bits),
+		cmocka_unit_test(test_common__atomic_write_replaces_whole_file),
+		cmocka_unit_test(test_common__atomic_write_failure_keeps_old_file),
+		cmocka_unit_test(test_common__remove_tree_handles_read_only_dirs),
+		cmocka_unit_test(test_common__metric_names_round_trip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
