@@ -1,0 +1,178 @@
+/*
+ * Text and Markdown tables: see table.h.
+ */
+#include "render/table.h"
+
+#include "common/alloc.h"
+#include "render/format.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/banned.h"
+
+void table_init(struct table *t, size_t ncols, const char *const *columns)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	t->ncols = ncols;
+	t->header = xcalloc(ncols, sizeof(*t->header));
+	t->align = xcalloc(ncols, sizeof(*t->align));
+	for (i = 0; i < ncols; i++) {
+		const char *c = columns[i];
+		t->align[i] = c[0] == '>' ? ALIGN_RIGHT : ALIGN_LEFT;
+		t->header[i] = xstrdup(c[0] == '>' ? c + 1 : c);
+	}
+}
+
+void table_release(struct table *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->ncols; i++)
+		free(t->header[i]);
+	for (i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	free(t->header);
+	free(t->align);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}
+
+void table_add_row(struct table *t, const char *const *cells)
+{
+	size_t i;
+
+	t->cells = xgrow(t->cells, &t->alloc, (t->nrows + 1) * t->ncols, sizeof(*t->cells));
+	for (i = 0; i < t->ncols; i++)
+		t->cells[t->nrows * t->ncols + i] = xstrdup(cells[i] ? cells[i] : "");
+	t->nrows++;
+}
+
+void table_add_rowf(struct table *t, const char *fmt, ...)
+{
+	struct strbuf sb;
+	const char **cells = xcalloc(t->ncols, sizeof(*cells));
+	va_list ap;
+	char *p;
+	size_t i;
+
+	strbuf_init(&sb, 0);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	p = sb.buf;
+	for (i = 0; i < t->ncols; i++) {
+		char *tab = p ? strchr(p, '\t') : NULL;
+		cells[i] = p ? p : "";
+		if (tab) {
+			*tab = '\0';
+			p = tab + 1;
+		} else {
+			p = NULL;
+		}
+	}
+	table_add_row(t, cells);
+	free(cells);
+	strbuf_release(&sb);
+}
+
+static void pad(struct strbuf *out, size_t n)
+{
+	while (n--)
+		strbuf_addch(out, ' ');
+}
+
+static void text_row(const struct table *t, const size_t *width, char *const *row,
+		     struct strbuf *out)
+{
+	size_t i, start = out->len;
+
+	for (i = 0; i < t->ncols; i++) {
+		size_t w = fmt_width(row[i]);
+		if (i)
+			strbuf_adds(out, "  ");
+		if (t->align[i] == ALIGN_RIGHT)
+			pad(out, width[i] - w);
+		strbuf_adds(out, row[i]);
+		if (t->align[i] == ALIGN_LEFT && i + 1 < t->ncols)
+			pad(out, width[i] - w);
+	}
+	while (out->len > start && out->buf[out->len - 1] == ' ')
+		strbuf_setlen(out, out->len - 1);
+	strbuf_addch(out, '\n');
+}
+
+void table_render_text(const struct table *t, struct strbuf *out)
+{
+	size_t *width = xcalloc(t->ncols, sizeof(*width));
+	size_t i, r;
+
+	for (i = 0; i < t->ncols; i++)
+		width[i] = fmt_width(t->header[i]);
+	for (r = 0; r < t->nrows; r++)
+		for (i = 0; i < t->ncols; i++) {
+			size_t w = fmt_width(t->cells[r * t->ncols + i]);
+			if (w > width[i])
+				width[i] = w;
+		}
+	text_row(t, width, t->header, out);
+	for (r = 0; r < t->nrows; r++)
+		text_row(t, width, t->cells + r * t->ncols, out);
+	free(width);
+}
+
+void table_md_escape(struct strbuf *out, const char *cell)
+{
+	for (; *cell; cell++) {
+		switch (*cell) {
+		case '|':
+			strbuf_adds(out, "\\|");
+			break;
+		case '\n':
+		case '\r':
+			strbuf_addch(out, ' ');
+			break;
+		case '<':
+			strbuf_adds(out, "&lt;");
+			break;
+		case '>':
+			strbuf_adds(out, "&gt;");
+			break;
+		case '&':
+			strbuf_adds(out, "&amp;");
+			break;
+		default:
+			strbuf_addch(out, *cell);
+		}
+	}
+}
+
+void table_render_markdown(const struct table *t, struct strbuf *out)
+{
+	size_t i, r;
+
+	strbuf_addch(out, '|');
+	for (i = 0; i < t->ncols; i++) {
+		strbuf_addch(out, ' ');
+		table_md_escape(out, t->header[i]);
+		strbuf_adds(out, " |");
+	}
+	strbuf_adds(out, "\n|");
+	for (i = 0; i < t->ncols; i++)
+		strbuf_adds(out, t->align[i] == ALIGN_RIGHT ? "---:|" : "---|");
+	strbuf_addch(out, '\n');
+	for (r = 0; r < t->nrows; r++) {
+		strbuf_addch(out, '|');
+		for (i = 0; i < t->ncols; i++) {
+			strbuf_addch(out, ' ');
+			table_md_escape(out, t->cells[r * t->ncols + i]);
+			strbuf_adds(out, " |");
+		}
+		strbuf_addch(out, '\n');
+	}
+}

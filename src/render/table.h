@@ -1,0 +1,40 @@
+/*
+ * A table of text cells rendered two ways: aligned columns for terminals
+ * (two spaces between columns, widths counted in code points) and GitHub
+ * Markdown pipes (cells escaped so that a `|` or a newline in a name cannot
+ * break the table). Renderers fill rows, then ask for one of the forms.
+ */
+#ifndef HIMORIME_RENDER_TABLE_H
+#define HIMORIME_RENDER_TABLE_H
+
+#include "common/strbuf.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum align { ALIGN_LEFT, ALIGN_RIGHT };
+
+struct table {
+	size_t ncols;
+	char **header;
+	enum align *align;
+	char **cells; /* nrows * ncols, row-major */
+	size_t nrows;
+	size_t alloc;
+};
+
+/* Columns are given as "NAME" or ">NAME" (right-aligned). */
+void table_init(struct table *t, size_t ncols, const char *const *columns);
+void table_release(struct table *t);
+/* Appends a row of ncols cells (copied). */
+void table_add_row(struct table *t, const char *const *cells);
+/* Appends a row from a printf format per cell: cells are separated by '\t'. */
+void table_add_rowf(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+void table_render_text(const struct table *t, struct strbuf *out);
+void table_render_markdown(const struct table *t, struct strbuf *out);
+/* Escapes a cell for a Markdown table: `|` → `\|`, newlines → spaces, and
+ * HTML-significant `<` `>` `&` to entities. */
+void table_md_escape(struct strbuf *out, const char *cell);
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * Text and Markdown tables: alignment by code points, trailing blanks
+ * trimmed, Markdown cells escaped.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "render/table.h"
+
+static void test_table__text_aligns_columns(void **state)
+{
+	const char *cols[] = { "BENCHMARK", ">MEDIAN", "RESULT" };
+	struct table t;
+	struct strbuf out;
+
+	(void)state;
+	table_init(&t, 3, cols);
+	table_add_rowf(&t, "%s\t%s\t%s", "startup", "≤ 1.60 MiB", "pass");
+	table_add_rowf(&t, "%s\t%s\t%s", "x", "41.2 ms", "");
+	strbuf_init(&out, 0);
+	table_render_text(&t, &out);
+	assert_string_equal(out.buf, "BENCHMARK      MEDIAN  RESULT\n"
+				     "startup    ≤ 1.60 MiB  pass\n"
+				     "x             41.2 ms\n");
+	strbuf_release(&out);
+	table_release(&t);
+}
+
+static void test_table__markdown_escapes_cells(void **state)
+{
+	const char *cols[] = { "command", ">base" };
+	const char *row[] = { "a|b <c>\nd", "1 ms" };
+	struct table t;
+	struct strbuf out;
+
+	(void)state;
+	table_init(&t, 2, cols);
+	table_add_row(&t, row);
+	strbuf_init(&out, 0);
+	table_render_markdown(&t, &out);
+	assert_string_equal(out.buf, "| command | base |\n"
+				     "|---|---:|\n"
+				     "| a\\|b &lt;c&gt; d | 1 ms |\n");
+	strbuf_release(&out);
+	table_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table__text_aligns_columns),
+		cmocka_unit_test(test_table__markdown_escapes_cells),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
