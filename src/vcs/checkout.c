@@ -185,7 +185,7 @@ static int create_repo(struct vcs *vcs, const char *dir, git_repository **out, s
 {
 	git_repository_init_options init;
 	git_repository *repo = NULL;
-	char *alternates = NULL, *objects = NULL, *shallow = NULL, *data = NULL;
+	char *alternates = NULL, *objects = NULL, *shallow = NULL, *data = NULL, *hooks = NULL;
 	size_t len;
 	int rc;
 
@@ -195,6 +195,13 @@ static int create_repo(struct vcs *vcs, const char *dir, git_repository **out, s
 		return vcs_lg_error(err, "cannot create the temporary repository");
 	git_repository_free(repo);
 	repo = NULL;
+	/* The built-in template leaves hooks/README.sample: keep hooks/ empty. */
+	hooks = xasprintf("%s/.git/hooks", dir);
+	rc = fsio_remove_tree(hooks, err);
+	if (rc == 0 && mkdir(hooks, 0700) < 0)
+		rc = err_set(err, ERR_EXEC, "cannot create \"%s\": %s", hooks, strerror(errno));
+	if (rc < 0)
+		goto done;
 	alternates = xasprintf("%s/.git/objects/info/alternates", dir);
 	objects = xasprintf("%sobjects\n", vcs->commondir);
 	rc = fsio_write_atomic(alternates, objects, strlen(objects), err);
@@ -215,6 +222,7 @@ static int create_repo(struct vcs *vcs, const char *dir, git_repository **out, s
 		rc = vcs_lg_error(err, "cannot open the temporary repository");
 	*out = repo;
 done:
+	free(hooks);
 	free(data);
 	free(shallow);
 	free(objects);

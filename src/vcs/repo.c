@@ -11,6 +11,8 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/banned.h"
 
@@ -73,9 +75,31 @@ static char *owner_subject(const char *path)
 	return subject;
 }
 
+/* libgit2 1.5.1 reports a refusal by the owner check as GIT_EOWNER, or, when
+ * no safe.directory is configured at all, as GIT_ENOTFOUND ("config value
+ * 'safe.directory' was not found"). Discovery does not check the owner, so a
+ * repository that discovery finds but opening does not is a refusal. */
+static bool refused_by_owner(int rc, const char *path)
+{
+	git_buf found = GIT_BUF_INIT;
+	struct stat st;
+	bool refused;
+
+	if (rc == GIT_EOWNER)
+		return true;
+	if (git_repository_discover(&found, path, 0, NULL) < 0)
+		return false;
+	refused = stat(found.ptr, &st) == 0 && st.st_uid != geteuid();
+	git_buf_dispose(&found);
+	return refused;
+}
+
 static int open_error(int rc, const char *path, struct err *err)
 {
 	char *subject;
+
+	if (rc < 0 && refused_by_owner(rc, path))
+		rc = GIT_EOWNER;
 
 	if (rc == GIT_ENOTFOUND)
 		return err_set(err, ERR_EXEC,
