@@ -30,8 +30,8 @@
 
 #include "common/banned.h"
 
-#define TREE_PREFIX "himorime-rev-"
-#define SHALLOW_FILE_CAP (64u << 20)
+#define TREE_PREFIX	   "himorime-rev-"
+#define SHALLOW_FILE_CAP   (64u << 20)
 #define MAX_FILTERED_NAMED 10
 
 struct vcs_tree {
@@ -133,6 +133,25 @@ int vcs_sweep_stale(size_t *removed, struct err *err)
 	}
 	closedir(dir);
 	return rc;
+}
+
+const char *const *vcs_git_env_names(void)
+{
+	static const char *const names[] = {
+		"GIT_DIR",
+		"GIT_WORK_TREE",
+		"GIT_INDEX_FILE",
+		"GIT_COMMON_DIR",
+		"GIT_OBJECT_DIRECTORY",
+		"GIT_ALTERNATE_OBJECT_DIRECTORIES",
+		"GIT_NAMESPACE",
+		"GIT_PREFIX",
+		"GIT_SHALLOW_FILE",
+		"GIT_REPLACE_REF_BASE",
+		"GIT_GRAFT_FILE",
+		NULL,
+	};
+	return names;
 }
 
 const char *vcs_tree_path(const struct vcs_tree *tree)
@@ -335,7 +354,8 @@ static int populate(struct vcs *vcs, const struct vcs_sha *sha, git_repository *
 		rc = vcs_missing_rev_error(vcs, sha->hex, err);
 		goto done;
 	}
-	if (git_commit_tree(&tree, commit) < 0 || git_repository_set_head_detached(repo, &oid) < 0 ||
+	if (git_commit_tree(&tree, commit) < 0 ||
+	    git_repository_set_head_detached(repo, &oid) < 0 ||
 	    git_repository_index(&index, repo) < 0 || git_index_read_tree(index, tree) < 0 ||
 	    git_index_write(index) < 0) {
 		rc = git_error_last() && git_error_last()->klass == GIT_ERROR_ODB

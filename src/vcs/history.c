@@ -18,7 +18,7 @@
 
 #define MAX_SUITE_HASH 128
 #define MAX_JSON_BYTES (16u << 20)
-#define MAX_ATTEMPTS 5
+#define MAX_ATTEMPTS   5
 
 static int check_ref(const char *ref, struct err *err)
 {
@@ -26,9 +26,9 @@ static int check_ref(const char *ref, struct err *err)
 		return err_set(err, ERR_USAGE, "history ref \"%s\" is not a valid ref name", ref);
 	if (strncmp(ref, "refs/heads/", 11) == 0 || strncmp(ref, "refs/tags/", 10) == 0 ||
 	    strncmp(ref, "refs/remotes/", 13) == 0)
-		return err_set(err, ERR_USAGE,
-			       "history ref \"%s\" must not be a branch, tag or remote-tracking ref",
-			       ref);
+		return err_set(
+			err, ERR_USAGE,
+			"history ref \"%s\" must not be a branch, tag or remote-tracking ref", ref);
 	return 0;
 }
 
@@ -66,8 +66,8 @@ void vcs_history_release(struct vcs_history *history)
 	memset(history, 0, sizeof(*history));
 }
 
-static void add_entry(struct vcs_history *h, size_t *alloc, const char *commit,
-		      const char *file, const git_blob *blob)
+static void add_entry(struct vcs_history *h, size_t *alloc, const char *commit, const char *file,
+		      const git_blob *blob)
 {
 	struct vcs_history_entry *e;
 	size_t len = (size_t)git_blob_rawsize(blob);
@@ -84,8 +84,8 @@ static void add_entry(struct vcs_history *h, size_t *alloc, const char *commit,
 
 /* Entries that do not have the expected shape (a file someone else put
  * there) are skipped rather than trusted. */
-static int read_commit_dir(git_repository *repo, const git_tree_entry *dir,
-			   struct vcs_history *h, size_t *alloc, struct err *err)
+static int read_commit_dir(git_repository *repo, const git_tree_entry *dir, struct vcs_history *h,
+			   size_t *alloc, struct err *err)
 {
 	git_tree *sub = NULL;
 	size_t i, n;
@@ -121,8 +121,7 @@ static int read_commit_dir(git_repository *repo, const git_tree_entry *dir,
 	return 0;
 }
 
-int vcs_history_read(struct vcs *vcs, const char *ref, struct vcs_history *out,
-		     struct err *err)
+int vcs_history_read(struct vcs *vcs, const char *ref, struct vcs_history *out, struct err *err)
 {
 	git_commit *commit = NULL;
 	git_tree *tree = NULL;
@@ -206,7 +205,7 @@ static int write_tree(git_repository *repo, const struct vcs_history_entry *entr
  * only if it still points where `base` was read from. */
 static int commit_history(struct vcs *vcs, const char *ref, const struct vcs_history *base,
 			  const struct vcs_history_entry *entries, size_t count,
-			  const char *message, struct err *err)
+			  const char *message, bool *lost_race, struct err *err)
 {
 	git_signature *sig = NULL;
 	git_commit *parent = NULL;
@@ -230,7 +229,8 @@ static int commit_history(struct vcs *vcs, const char *ref, const struct vcs_his
 	}
 	rc = git_reference_create_matching(&moved, vcs->repo, ref, &commit_id, has_old,
 					   has_old ? &old : NULL, message);
-	if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS || rc == GIT_ELOCKED)
+	*lost_race = rc == GIT_EMODIFIED || rc == GIT_EEXISTS || rc == GIT_ELOCKED;
+	if (*lost_race)
 		rc = err_set(err, ERR_EXEC,
 			     "history ref \"%s\" was updated by another writer: read it again "
 			     "and retry",
@@ -247,11 +247,13 @@ done:
 
 static bool same_key(const struct vcs_history_entry *a, const struct vcs_history_entry *b)
 {
-	return strcmp(a->commit.hex, b->commit.hex) == 0 && strcmp(a->suite_hash, b->suite_hash) == 0;
+	return strcmp(a->commit.hex, b->commit.hex) == 0 &&
+	       strcmp(a->suite_hash, b->suite_hash) == 0;
 }
 
-int vcs_history_write(struct vcs *vcs, const char *ref, const struct vcs_history *base,
-		      const struct vcs_history_entry *entries, size_t count, struct err *err)
+static int write_on(struct vcs *vcs, const char *ref, const struct vcs_history *base,
+		    const struct vcs_history_entry *entries, size_t count, bool *lost_race,
+		    struct err *err)
 {
 	struct vcs_history_entry *all;
 	size_t n = 0, i, j;
@@ -273,14 +275,23 @@ int vcs_history_write(struct vcs *vcs, const char *ref, const struct vcs_history
 	}
 	for (i = 0; i < count; i++)
 		all[n++] = entries[i];
-	rc = commit_history(vcs, ref, base, all, n, "himorime: record results", err);
+	rc = commit_history(vcs, ref, base, all, n, "himorime: record results", lost_race, err);
 	free(all);
 	return rc;
+}
+
+int vcs_history_write(struct vcs *vcs, const char *ref, const struct vcs_history *base,
+		      const struct vcs_history_entry *entries, size_t count, struct err *err)
+{
+	bool lost_race = false;
+
+	return write_on(vcs, ref, base, entries, count, &lost_race, err);
 }
 
 int vcs_history_append(struct vcs *vcs, const char *ref, const struct vcs_history_entry *entries,
 		       size_t count, struct err *err)
 {
+	bool lost_race = false;
 	int attempt, rc = 0;
 
 	for (attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -289,9 +300,9 @@ int vcs_history_append(struct vcs *vcs, const char *ref, const struct vcs_histor
 		if ((rc = vcs_history_read(vcs, ref, &base, err)) < 0)
 			return rc;
 		err_clear(err);
-		rc = vcs_history_write(vcs, ref, &base, entries, count, err);
+		rc = write_on(vcs, ref, &base, entries, count, &lost_race, err);
 		vcs_history_release(&base);
-		if (rc == 0 || !strstr(err->msg, "another writer"))
+		if (!lost_race)
 			return rc;
 	}
 	return err_set(err, ERR_EXEC,
@@ -343,37 +354,47 @@ static size_t dated_commits(struct vcs *vcs, const struct vcs_history *h, struct
 	return n;
 }
 
+/* One read-filter-write pass; *lost_race when another writer got there first. */
+static int prune_once(struct vcs *vcs, const char *ref, size_t keep, size_t *removed,
+		      bool *lost_race, struct err *err)
+{
+	struct vcs_history h;
+	struct vcs_history_entry *kept;
+	struct dated *commits;
+	size_t n, i, j, nkept = 0;
+	int rc;
+
+	*lost_race = false;
+	if ((rc = vcs_history_read(vcs, ref, &h, err)) < 0)
+		return rc;
+	commits = xcalloc(h.count + 1, sizeof(*commits));
+	kept = xcalloc(h.count + 1, sizeof(*kept));
+	n = dated_commits(vcs, &h, commits);
+	for (i = 0; i < h.count; i++)
+		for (j = 0; j < n && j < keep; j++)
+			if (strcmp(commits[j].sha, h.entries[i].commit.hex) == 0)
+				kept[nkept++] = h.entries[i];
+	if (n > keep)
+		rc = commit_history(vcs, ref, &h, kept, nkept, "himorime: prune history", lost_race,
+				    err);
+	if (rc == 0)
+		*removed = n > keep ? n - keep : 0;
+	free(kept);
+	free(commits);
+	vcs_history_release(&h);
+	return rc;
+}
+
 int vcs_history_prune(struct vcs *vcs, const char *ref, size_t keep, size_t *removed,
 		      struct err *err)
 {
-	struct vcs_history h;
-	struct vcs_history_entry *kept = NULL;
-	struct dated *commits = NULL;
-	size_t n, i, j, nkept = 0;
-	int attempt, rc = 0;
+	bool lost_race = false;
+	int attempt, rc;
 
 	*removed = 0;
 	for (attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-		if ((rc = vcs_history_read(vcs, ref, &h, err)) < 0)
-			return rc;
-		commits = xcalloc(h.count + 1, sizeof(*commits));
-		kept = xcalloc(h.count + 1, sizeof(*kept));
-		n = dated_commits(vcs, &h, commits);
-		nkept = 0;
-		for (i = 0; i < h.count; i++) {
-			for (j = 0; j < n && j < keep; j++)
-				if (strcmp(commits[j].sha, h.entries[i].commit.hex) == 0)
-					kept[nkept++] = h.entries[i];
-		}
-		rc = n > keep ? commit_history(vcs, ref, &h, kept, nkept, "himorime: prune history",
-					       err)
-			      : 0;
-		if (rc == 0)
-			*removed = n > keep ? n - keep : 0;
-		free(kept);
-		free(commits);
-		vcs_history_release(&h);
-		if (rc == 0 || !strstr(err->msg, "another writer"))
+		rc = prune_once(vcs, ref, keep, removed, &lost_race, err);
+		if (!lost_race)
 			return rc;
 		err_clear(err);
 	}

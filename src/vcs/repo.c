@@ -16,20 +16,21 @@
 
 #include "common/banned.h"
 
-#define SHALLOW_FIX "fetch the history (actions/checkout with fetch-depth: 0)"
+#define SHALLOW_FIX    "fetch the history (actions/checkout with fetch-depth: 0)"
 #define MAX_CANDIDATES 10
 
 int vcs_lg_error(struct err *err, const char *what)
 {
 	const git_error *e = git_error_last();
-	return err_set(err, ERR_EXEC, "%s: %s", what, e && e->message ? e->message : "unknown error");
+	return err_set(err, ERR_EXEC, "%s: %s", what,
+		       e && e->message ? e->message : "unknown error");
 }
 
 int vcs_missing_rev_error(const struct vcs *vcs, const char *rev, struct err *err)
 {
 	if (vcs_is_shallow(vcs))
-		return err_set(err, ERR_EXEC, "revision \"%s\" is not in this shallow clone: %s", rev,
-			       SHALLOW_FIX);
+		return err_set(err, ERR_EXEC, "revision \"%s\" is not in this shallow clone: %s",
+			       rev, SHALLOW_FIX);
 	return err_set(err, ERR_EXEC,
 		       "revision \"%s\" not found: fetch it, or in GitHub Actions use "
 		       "actions/checkout with fetch-depth: 0",
@@ -356,8 +357,8 @@ void vcs_commit_info_release(struct vcs_commit_info *info)
 
 /* "A..B" into two resolved ends; an empty side means HEAD, as in git. No
  * "..": all of B's history (from->hex stays ""). */
-static int parse_range(struct vcs *vcs, const char *range, struct vcs_sha *from,
-		       struct vcs_sha *to, struct err *err)
+static int parse_range(struct vcs *vcs, const char *range, struct vcs_sha *from, struct vcs_sha *to,
+		       struct err *err)
 {
 	const char *dots = strstr(range, "..");
 	char *left;
@@ -391,7 +392,8 @@ static int start_walk(struct vcs *vcs, const struct vcs_sha *from, const struct 
 		git_revwalk_simplify_first_parent(walk);
 	if (vcs_oid_from_sha(&oid, to, err) < 0 || git_revwalk_push(walk, &oid) < 0)
 		goto fail;
-	if (from->hex[0] && (vcs_oid_from_sha(&oid, from, err) < 0 || git_revwalk_hide(walk, &oid) < 0))
+	if (from->hex[0] &&
+	    (vcs_oid_from_sha(&oid, from, err) < 0 || git_revwalk_hide(walk, &oid) < 0))
 		goto fail;
 	*out = walk;
 	return 0;
@@ -427,8 +429,9 @@ int vcs_walk(struct vcs *vcs, const char *range, const struct vcs_walk_opts *opt
 	if (rc != GIT_ITEROVER) {
 		vcs_sha_list_release(out);
 		if (rc == GIT_ENOTFOUND && vcs_is_shallow(vcs))
-			return err_set(err, ERR_EXEC, "range \"%s\" is not in this shallow clone: %s",
-				       range, SHALLOW_FIX);
+			return err_set(err, ERR_EXEC,
+				       "range \"%s\" is not in this shallow clone: %s", range,
+				       SHALLOW_FIX);
 		return vcs_lg_error(err, "cannot walk the history");
 	}
 	for (i = 0; i < out->count; i++) /* oldest first; keep the tip, then every Nth back */

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VCS_SHA_HEX 40
+#define VCS_SHA_HEX	40
 #define VCS_HISTORY_REF "refs/himorime/history"
 
 struct vcs;
@@ -55,8 +55,8 @@ int vcs_merge_base(struct vcs *vcs, const struct vcs_sha *a, const struct vcs_sh
 
 struct vcs_commit_info {
 	struct vcs_sha sha;
-	char *subject;		  /* first line of the message */
-	int64_t author_time_s;	  /* seconds since the epoch */
+	char *subject;		   /* first line of the message */
+	int64_t author_time_s;	   /* seconds since the epoch */
 	int author_utc_offset_min; /* the author's time zone */
 };
 int vcs_commit_info(struct vcs *vcs, const struct vcs_sha *sha, struct vcs_commit_info *out,
@@ -97,6 +97,11 @@ int vcs_tree_remove(struct vcs_tree *tree, struct err *err);
  * I/O). Handles stay valid; removing them later is harmless. Returns how many
  * directories could not be removed. */
 size_t vcs_remove_live_trees(void);
+/* NULL-terminated names of the environment variables that point git at a
+ * repository (GIT_DIR, GIT_WORK_TREE, ...). Commands run in a materialised
+ * tree must not inherit them, or the git binary there would use the user's
+ * repository instead of the tree's own. */
+const char *const *vcs_git_env_names(void);
 /* Removes himorime-rev-<pid>-* directories in $TMPDIR owned by this user
  * whose pid is no longer alive (left by a killed run). */
 int vcs_sweep_stale(size_t *removed, struct err *err);
@@ -119,8 +124,7 @@ struct vcs_history {
 	size_t count;
 };
 
-int vcs_history_read(struct vcs *vcs, const char *ref, struct vcs_history *out,
-		     struct err *err);
+int vcs_history_read(struct vcs *vcs, const char *ref, struct vcs_history *out, struct err *err);
 /* Adds (or replaces) entries on top of `base` (as read) and moves the ref only
  * if it still points at base->tip: ERR_EXEC "... was updated by another writer"
  * otherwise, and nothing changes. */
@@ -130,7 +134,8 @@ int vcs_history_write(struct vcs *vcs, const char *ref, const struct vcs_history
 int vcs_history_append(struct vcs *vcs, const char *ref, const struct vcs_history_entry *entries,
 		       size_t count, struct err *err);
 /* Keeps the entries of the `keep` newest commits (by committer time of the
- * measured commit; commits no longer in the repository count as oldest). */
+ * measured commit; commits no longer in the repository count as oldest);
+ * *removed is how many commits' entries were dropped. Retries like append. */
 int vcs_history_prune(struct vcs *vcs, const char *ref, size_t keep, size_t *removed,
 		      struct err *err);
 void vcs_history_release(struct vcs_history *history);

@@ -275,8 +275,8 @@ static void test_vcs__not_a_repository(void **state)
 	unsetenv("GIT_CEILING_DIRECTORIES");
 	assert_null(vcs);
 	want = xasprintf("\"%s\" is not in a git repository: run himorime inside a clone, "
-			       "or use run instead of compare",
-			       tmpdir);
+			 "or use run instead of compare",
+			 tmpdir);
 	assert_string_equal(err.msg, want);
 	free(want);
 }
@@ -397,8 +397,8 @@ static void test_vcs__walks_ranges(void **state)
 	expect_walk(vcs, "HEAD", true, 2, every2, 2);
 	expect_walk(vcs, "HEAD", true, 5, tip_only, 1);
 	assert_int_equal(vcs_walk(vcs, "a...b", &opts, &list, &err), ERR_USAGE);
-	assert_string_equal(err.msg,
-			    "range \"a...b\": symmetric ranges (A...B) are not supported, use A..B");
+	assert_string_equal(
+		err.msg, "range \"a...b\": symmetric ranges (A...B) are not supported, use A..B");
 	assert_int_equal(vcs_walk(vcs, "v1.0..nope", &opts, &list, &err), ERR_EXEC);
 	assert_string_equal(err.msg, "revision \"nope\" not found: fetch it, or in GitHub Actions "
 				     "use actions/checkout with fetch-depth: 0");
@@ -626,9 +626,9 @@ static void test_vcs__sweeps_dirs_of_dead_pids_only(void **state)
 	mine = xasprintf("%s/himorime-rev-%ld-def456", tmpdir, (long)getpid());
 	init_dir = xasprintf("%s/himorime-rev-1-ghi789", tmpdir);
 	other = xasprintf("%s/himorime-other-%ld", tmpdir, (long)child);
-	assert_int_equal(sh("mkdir -p %s/sub %s %s %s && touch %s/sub/f", dead, mine, init_dir,
-			    other, dead),
-			 0);
+	assert_int_equal(
+		sh("mkdir -p %s/sub %s %s %s && touch %s/sub/f", dead, mine, init_dir, other, dead),
+		0);
 	assert_int_equal(vcs_sweep_stale(&removed, &err), 0);
 	assert_int_equal(removed, 1);
 	assert_int_equal(access(dead, F_OK), -1);
@@ -694,8 +694,7 @@ static void test_vcs__history_round_trip_and_cas(void **state)
 	size_t removed = 0;
 
 	(void)state;
-	assert_int_equal(sh("git clone -q %s %s && echo dirty >> %s/a.txt", repo, clone, clone),
-			 0);
+	assert_int_equal(sh("git clone -q %s %s && echo dirty >> %s/a.txt", repo, clone, clone), 0);
 	before[0] = out("cd %s && git status --porcelain && git for-each-ref refs/heads refs/tags"
 			" && sha1sum .git/index",
 			clone);
