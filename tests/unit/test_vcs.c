@@ -136,7 +136,8 @@ static int setup(void **state)
 	free(home);
 	if (sh("set -e; cd %s; git init -q -b main repo; cd repo;"
 	       "printf 'one\\n' > a.txt; printf 'x\\ny\\n' > crlf.txt;"
-	       "printf 'crlf.txt text eol=crlf\\n' > .gitattributes; git add -A;"
+	       "printf 'crlf.txt text eol=crlf\\n' > .gitattributes; git -c core.safecrlf=false "
+	       "add -A;"
 	       "GIT_AUTHOR_DATE='1700000000 +0000' GIT_COMMITTER_DATE='1700000000 +0000'"
 	       " git commit -q -m 'first commit' -m 'body';"
 	       "git tag -a v1.0 -m 'release 1.0';"
@@ -504,6 +505,47 @@ static void test_vcs__materialise_refuses_filter_drivers(void **state)
 	vcs_free(vcs);
 }
 
+/* libgit2 needs an absolute target; $TMPDIR may be relative. */
+static void test_vcs__materialise_with_relative_tmpdir(void **state)
+{
+	struct err err = ERR_INIT;
+	struct vcs *vcs = open_repo(repo);
+	struct vcs_tree *t = NULL;
+	char *cwd = getcwd(NULL, 0), *s;
+
+	(void)state;
+	assert_int_equal(chdir(root), 0);
+	setenv("TMPDIR", "tmp", 1);
+	assert_int_equal(vcs_materialise(vcs, &c2, &t, &err), 0);
+	setenv("TMPDIR", tmpdir, 1);
+	assert_int_equal(chdir(cwd), 0);
+	assert_int_equal(strncmp(vcs_tree_path(t), tmpdir, strlen(tmpdir)), 0);
+	s = out("git -C %s rev-parse HEAD", vcs_tree_path(t));
+	assert_string_equal(s, c2.hex);
+	free(s);
+	assert_int_equal(vcs_tree_remove(t, &err), 0);
+	assert_int_equal(count_trees(), 0);
+	vcs_free(vcs);
+	free(cwd);
+}
+
+static void test_vcs__materialise_missing_commit(void **state)
+{
+	struct err err = ERR_INIT;
+	struct vcs *vcs = open_repo(repo);
+	struct vcs_tree *t = NULL;
+	struct vcs_sha missing = { "0123456789abcdef0123456789abcdef01234567" };
+
+	(void)state;
+	assert_int_equal(vcs_materialise(vcs, &missing, &t, &err), ERR_EXEC);
+	assert_null(t);
+	assert_string_equal(err.msg, "revision \"0123456789abcdef0123456789abcdef01234567\" not "
+				     "found: fetch it, or in GitHub Actions use actions/checkout "
+				     "with fetch-depth: 0");
+	assert_int_equal(count_trees(), 0);
+	vcs_free(vcs);
+}
+
 /* With modified, staged and untracked files present, materialising and
  * removing a tree leaves status, index bytes, refs and config as they were. */
 static void test_vcs__materialise_leaves_the_user_repository_alone(void **state)
@@ -774,6 +816,8 @@ int main(void)
 		cmocka_unit_test(test_vcs__materialise_is_a_real_git_tree),
 		cmocka_unit_test(test_vcs__materialise_applies_the_commits_attributes),
 		cmocka_unit_test(test_vcs__materialise_refuses_filter_drivers),
+		cmocka_unit_test(test_vcs__materialise_with_relative_tmpdir),
+		cmocka_unit_test(test_vcs__materialise_missing_commit),
 		cmocka_unit_test(test_vcs__materialise_leaves_the_user_repository_alone),
 		cmocka_unit_test(test_vcs__shallow_clone_names_the_fix),
 		cmocka_unit_test(test_vcs__owner_check_names_safe_directory),
