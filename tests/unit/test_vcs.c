@@ -419,7 +419,7 @@ static void test_vcs__materialise_is_a_real_git_tree(void **state)
 	struct err err = ERR_INIT;
 	struct vcs *vcs = open_repo(repo);
 	struct vcs_tree *t = NULL;
-	char *s, *path;
+	char *s, *path, *before;
 	struct stat index_st, file_st;
 
 	(void)state;
@@ -436,9 +436,15 @@ static void test_vcs__materialise_is_a_real_git_tree(void **state)
 	s = out("git -C %s describe --always --tags", path);
 	assert_string_equal(s, "v1.0");
 	free(s);
+	/* Clean, and git trusts the index as written: status does not rewrite it. */
+	before = out("sha1sum < %s/.git/index", path);
 	s = out("git -C %s status --porcelain", path);
 	assert_string_equal(s, "");
 	free(s);
+	s = out("sha1sum < %s/.git/index", path);
+	assert_string_equal(s, before);
+	free(s);
+	free(before);
 	s = out("git -C %s symbolic-ref -q HEAD || echo detached", path);
 	assert_string_equal(s, "detached");
 	free(s);
