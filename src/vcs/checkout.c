@@ -1,0 +1,408 @@
+/*
+ * Materialising a commit for the base side of a comparison. Builds call
+ * `git describe` and stamp versions, so the result is a real git working tree:
+ * a fresh repository in a private temporary directory that borrows the user's
+ * objects through objects/info/alternates, with a detached HEAD, the user's
+ * tags packed into it, and no hooks. Being its own repository, it has its own
+ * index, refs and config: nothing the user has is written, and the
+ * `.gitattributes` that apply are the commit's own (read from the fresh index,
+ * never from the user's working tree).
+ *
+ * Every directory made here is registered until removed, so that the CLI's
+ * interrupt path can remove them (vcs_remove_live_trees), and its name carries
+ * the pid so that a later run can sweep what a killed run left.
+ */
+#include "vcs/internal.h"
+
+#include "common/alloc.h"
+#include "common/fsio.h"
+#include "common/strbuf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/banned.h"
+
+#define TREE_PREFIX	   "himorime-rev-"
+#define SHALLOW_FILE_CAP   (64u << 20)
+#define MAX_FILTERED_NAMED 10
+
+struct vcs_tree {
+	char *path;
+};
+
+/* Directories made by this process and not removed yet. */
+static struct {
+	char **paths;
+	size_t count, alloc;
+} live;
+
+static void register_tree(const char *path)
+{
+	live.paths = xgrow(live.paths, &live.alloc, live.count + 1, sizeof(*live.paths));
+	live.paths[live.count++] = xstrdup(path);
+}
+
+static void unregister_tree(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < live.count; i++) {
+		if (strcmp(live.paths[i], path) != 0)
+			continue;
+		free(live.paths[i]);
+		live.paths[i] = live.paths[--live.count];
+		return;
+	}
+}
+
+size_t vcs_remove_live_trees(void)
+{
+	struct err err = ERR_INIT;
+	size_t failed = 0;
+
+	while (live.count) {
+		char *path = live.paths[--live.count];
+		if (fsio_remove_tree(path, &err) < 0)
+			failed++;
+		free(path);
+	}
+	return failed;
+}
+
+static const char *tmp_base(void)
+{
+	const char *base = getenv("TMPDIR");
+	return base && *base ? base : "/tmp";
+}
+
+/* The pid in "himorime-rev-<pid>-XXXXXX", or 0 when the name is not ours. */
+static pid_t pid_of_name(const char *name)
+{
+	const char *p = name + strlen(TREE_PREFIX);
+	char *end;
+	long pid;
+
+	if (strncmp(name, TREE_PREFIX, strlen(TREE_PREFIX)) != 0 || *p < '1' || *p > '9')
+		return 0;
+	errno = 0;
+	pid = strtol(p, &end, 10);
+	if (errno || *end != '-' || pid <= 0 || (pid_t)pid != pid)
+		return 0;
+	return (pid_t)pid;
+}
+
+static bool pid_alive(pid_t pid)
+{
+	return pid == getpid() || kill(pid, 0) == 0 || errno == EPERM;
+}
+
+int vcs_sweep_stale(size_t *removed, struct err *err)
+{
+	const char *base = tmp_base();
+	struct dirent *de;
+	DIR *dir;
+	int rc = 0;
+
+	*removed = 0;
+	dir = opendir(base);
+	if (!dir)
+		return err_set(err, ERR_EXEC, "cannot list \"%s\": %s", base, strerror(errno));
+	while ((de = readdir(dir))) {
+		pid_t pid = pid_of_name(de->d_name);
+		struct stat st;
+		char *path;
+
+		if (!pid || pid_alive(pid))
+			continue;
+		path = xasprintf("%s/%s", base, de->d_name);
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid()) {
+			if (fsio_remove_tree(path, err) < 0)
+				rc = err->code;
+			else
+				(*removed)++;
+		}
+		free(path);
+	}
+	closedir(dir);
+	return rc;
+}
+
+const char *const *vcs_git_env_names(void)
+{
+	static const char *const names[] = {
+		"GIT_DIR",
+		"GIT_WORK_TREE",
+		"GIT_INDEX_FILE",
+		"GIT_COMMON_DIR",
+		"GIT_OBJECT_DIRECTORY",
+		"GIT_ALTERNATE_OBJECT_DIRECTORIES",
+		"GIT_NAMESPACE",
+		"GIT_PREFIX",
+		"GIT_SHALLOW_FILE",
+		"GIT_REPLACE_REF_BASE",
+		"GIT_GRAFT_FILE",
+		NULL,
+	};
+	return names;
+}
+
+const char *vcs_tree_path(const struct vcs_tree *tree)
+{
+	return tree->path;
+}
+
+int vcs_tree_remove(struct vcs_tree *tree, struct err *err)
+{
+	int rc;
+
+	if (!tree)
+		return 0;
+	rc = fsio_remove_tree(tree->path, err);
+	unregister_tree(tree->path);
+	free(tree->path);
+	free(tree);
+	return rc;
+}
+
+static int make_dir(char **out, struct err *err)
+{
+	char *prefix = xasprintf(TREE_PREFIX "%ld-", (long)getpid());
+	char *made = NULL;
+	int rc;
+
+	*out = NULL;
+	rc = fsio_mkdtemp(prefix, &made, err);
+	free(prefix);
+	if (rc < 0)
+		return rc;
+	register_tree(made);
+	/* libgit2 wants an absolute path, and $TMPDIR may be relative. */
+	*out = realpath(made, NULL);
+	if (!*out) {
+		rc = err_set(err, ERR_EXEC, "cannot resolve \"%s\": %s", made, strerror(errno));
+		fsio_remove_tree(made, err);
+		unregister_tree(made);
+	} else if (strcmp(*out, made) != 0) {
+		unregister_tree(made);
+		register_tree(*out);
+	}
+	free(made);
+	return rc;
+}
+
+/* A fresh repository whose object store lists the user's as an alternate, and
+ * which shares the user's shallow boundary so that git can walk it too. */
+static int create_repo(struct vcs *vcs, const char *dir, git_repository **out, struct err *err)
+{
+	git_repository_init_options init;
+	git_repository *repo = NULL;
+	char *alternates = NULL, *objects = NULL, *shallow = NULL, *data = NULL, *hooks = NULL;
+	size_t len;
+	int rc;
+
+	git_repository_init_options_init(&init, GIT_REPOSITORY_INIT_OPTIONS_VERSION);
+	init.flags = GIT_REPOSITORY_INIT_NO_REINIT; /* built-in template: no hook samples */
+	if (git_repository_init_ext(&repo, dir, &init) < 0)
+		return vcs_lg_error(err, "cannot create the temporary repository");
+	git_repository_free(repo);
+	repo = NULL;
+	/* The built-in template leaves hooks/README.sample: keep hooks/ empty. */
+	hooks = xasprintf("%s/.git/hooks", dir);
+	rc = fsio_remove_tree(hooks, err);
+	if (rc == 0 && mkdir(hooks, 0700) < 0)
+		rc = err_set(err, ERR_EXEC, "cannot create \"%s\": %s", hooks, strerror(errno));
+	if (rc < 0)
+		goto done;
+	alternates = xasprintf("%s/.git/objects/info/alternates", dir);
+	objects = xasprintf("%sobjects\n", vcs->commondir);
+	rc = fsio_write_atomic(alternates, objects, strlen(objects), err);
+	if (rc < 0)
+		goto done;
+	if (vcs_is_shallow(vcs)) {
+		free(shallow);
+		shallow = xasprintf("%sshallow", vcs->commondir);
+		rc = fsio_read_file(shallow, SHALLOW_FILE_CAP, &data, &len, err);
+		free(shallow);
+		shallow = xasprintf("%s/.git/shallow", dir);
+		if (rc == 0)
+			rc = fsio_write_atomic(shallow, data, len, err);
+		if (rc < 0)
+			goto done;
+	}
+	if (git_repository_open_ext(&repo, dir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
+		rc = vcs_lg_error(err, "cannot open the temporary repository");
+	*out = repo;
+done:
+	free(hooks);
+	free(data);
+	free(shallow);
+	free(objects);
+	free(alternates);
+	return rc;
+}
+
+struct tag_copy {
+	git_repository *from, *to;
+};
+
+/* Tags whose objects are missing (a shallow clone) cannot be copied and would
+ * not help `git describe` anyway: they are left out. */
+static int copy_tag(const char *name, void *payload)
+{
+	struct tag_copy *copy = payload;
+	git_reference *ref = NULL;
+	git_oid oid;
+
+	if (git_reference_name_to_id(&oid, copy->from, name) == 0 &&
+	    git_reference_create(&ref, copy->to, name, &oid, 1, NULL) == 0)
+		git_reference_free(ref);
+	return 0;
+}
+
+static int copy_tags(struct vcs *vcs, git_repository *repo, struct err *err)
+{
+	struct tag_copy copy = { vcs->repo, repo };
+	git_refdb *refdb = NULL;
+	int rc = 0;
+
+	if (git_reference_foreach_glob(vcs->repo, "refs/tags/*", copy_tag, &copy) < 0)
+		return vcs_lg_error(err, "cannot copy the tags");
+	if (git_repository_refdb(&refdb, repo) < 0 || git_refdb_compress(refdb) < 0)
+		rc = vcs_lg_error(err, "cannot pack the copied tags");
+	git_refdb_free(refdb);
+	return rc;
+}
+
+/* libgit2 runs no external filter driver; checking such a file out would
+ * silently write its stored form (an LFS pointer), so it is refused. The
+ * index holds the commit's tree, so INDEX_ONLY reads the commit's own
+ * .gitattributes. */
+static int check_filters(const struct vcs_sha *sha, git_repository *repo, git_index *index,
+			 struct err *err)
+{
+	struct strbuf names;
+	size_t i, n = git_index_entrycount(index), found = 0;
+
+	strbuf_init(&names, 0);
+	for (i = 0; i < n; i++) {
+		const git_index_entry *e = git_index_get_byindex(index, i);
+		const char *value = NULL;
+
+		if (e->mode == GIT_FILEMODE_COMMIT)
+			continue;
+		if (git_attr_get(&value, repo, GIT_ATTR_CHECK_INDEX_ONLY, e->path, "filter") < 0 ||
+		    git_attr_value(value) != GIT_ATTR_VALUE_STRING)
+			continue;
+		if (found++ < MAX_FILTERED_NAMED)
+			strbuf_addf(&names, "%s%s (filter=%s)", found > 1 ? ", " : "", e->path,
+				    value);
+	}
+	if (found > MAX_FILTERED_NAMED)
+		strbuf_addf(&names, " and %zu more", found - MAX_FILTERED_NAMED);
+	if (found)
+		err_set(err, ERR_EXEC,
+			"commit %.12s has files that need an external filter driver, which "
+			"himorime cannot run: %s",
+			sha->hex, names.buf);
+	strbuf_release(&names);
+	return found ? ERR_EXEC : 0;
+}
+
+/* Git trusts an index entry's stat data only when the file is older than the
+ * index file; entries from the same second are "racily clean" and re-hashed
+ * by every `git status`. Waiting for the second to pass, then writing the
+ * index again, makes them trusted. */
+static int refresh_index(git_index *index, struct err *err)
+{
+	struct timespec now, nap;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	nap.tv_sec = 0;
+	nap.tv_nsec = 1000000000L - now.tv_nsec + 10000000L; /* into the next second, +10 ms */
+	if (nap.tv_nsec >= 1000000000L) {
+		nap.tv_sec = 1;
+		nap.tv_nsec -= 1000000000L;
+	}
+	while (nanosleep(&nap, &nap) < 0 && errno == EINTR)
+		;
+	if (git_index_write(index) < 0)
+		return vcs_lg_error(err, "cannot write the temporary index");
+	return 0;
+}
+
+static int populate(struct vcs *vcs, const struct vcs_sha *sha, git_repository *repo,
+		    struct err *err)
+{
+	git_checkout_options co;
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_index *index = NULL;
+	git_oid oid;
+	int rc;
+
+	if ((rc = vcs_oid_from_sha(&oid, sha, err)) < 0)
+		return rc;
+	if (git_commit_lookup(&commit, repo, &oid) < 0) {
+		rc = vcs_missing_rev_error(vcs, sha->hex, err);
+		goto done;
+	}
+	if (git_commit_tree(&tree, commit) < 0 ||
+	    git_repository_set_head_detached(repo, &oid) < 0 ||
+	    git_repository_index(&index, repo) < 0 || git_index_read_tree(index, tree) < 0 ||
+	    git_index_write(index) < 0) {
+		rc = git_error_last() && git_error_last()->klass == GIT_ERROR_ODB
+			     ? vcs_missing_rev_error(vcs, sha->hex, err)
+			     : vcs_lg_error(err, "cannot prepare the temporary tree");
+		goto done;
+	}
+	if ((rc = check_filters(sha, repo, index, err)) < 0)
+		goto done;
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	co.checkout_strategy = GIT_CHECKOUT_FORCE;
+	if (git_checkout_tree(repo, (const git_object *)commit, &co) < 0) {
+		rc = vcs_lg_error(err, "cannot check out the temporary tree");
+		goto done;
+	}
+	rc = refresh_index(index, err);
+done:
+	git_index_free(index);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return rc;
+}
+
+int vcs_materialise(struct vcs *vcs, const struct vcs_sha *sha, struct vcs_tree **out,
+		    struct err *err)
+{
+	git_repository *repo = NULL;
+	char *dir = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = make_dir(&dir, err)) < 0)
+		return rc;
+	rc = create_repo(vcs, dir, &repo, err);
+	if (rc == 0)
+		rc = copy_tags(vcs, repo, err);
+	if (rc == 0)
+		rc = populate(vcs, sha, repo, err);
+	git_repository_free(repo);
+	if (rc < 0) {
+		struct err ignored = ERR_INIT;
+		fsio_remove_tree(dir, &ignored);
+		unregister_tree(dir);
+		free(dir);
+		return rc;
+	}
+	*out = xcalloc(1, sizeof(**out));
+	(*out)->path = dir;
+	return 0;
+}
