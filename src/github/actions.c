@@ -120,8 +120,8 @@ void github_actions_quote_output(struct rng *rng, const char *text, struct strbu
 	strbuf_addf(out, "::%s::\n", token);
 }
 
-int github_actions_output(struct rng *rng, const char *name, const char *value,
-			  struct strbuf *out, struct err *err)
+int github_actions_output(struct rng *rng, const char *name, const char *value, struct strbuf *out,
+			  struct err *err)
 {
 	char delim[sizeof("ghadelimiter_") + GITHUB_TOKEN_HEX];
 

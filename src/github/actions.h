@@ -48,8 +48,8 @@ void github_actions_quote_output(struct rng *rng, const char *text, struct strbu
 
 /* "name<<ghadelimiter_R\nvalue\nghadelimiter_R\n" with R random and absent
  * from value. ERR_USAGE for a name that is empty or holds a newline or "<<". */
-int github_actions_output(struct rng *rng, const char *name, const char *value,
-			  struct strbuf *out, struct err *err);
+int github_actions_output(struct rng *rng, const char *name, const char *value, struct strbuf *out,
+			  struct err *err);
 /* The same appended to the GITHUB_OUTPUT file at `path`. */
 int github_actions_output_append(const char *path, struct rng *rng, const char *name,
 				 const char *value, struct err *err);

@@ -113,8 +113,7 @@ static int get_u64(const cJSON *doc, const char *path, uint64_t *out, struct err
 	return 0;
 }
 
-static int status_from_github_sha(struct github_event *ev, const char *github_sha,
-				  struct err *err)
+static int status_from_github_sha(struct github_event *ev, const char *github_sha, struct err *err)
 {
 	if (!github_sha || !*github_sha) {
 		memcpy(ev->status_sha, ev->head_sha, sizeof(ev->status_sha));
@@ -198,8 +197,9 @@ static int parse_push(struct github_event *ev, const cJSON *doc, const char *git
 	    (rc = status_from_github_sha(ev, github_sha, err)))
 		return rc;
 	if (is_zero_sha(ev->head_sha))
-		return err_set(err, ERR_USAGE,
-			       "github: push event deletes the branch: there is nothing to measure");
+		return err_set(
+			err, ERR_USAGE,
+			"github: push event deletes the branch: there is nothing to measure");
 	if (is_zero_sha(ev->base_sha)) {
 		ev->creates_branch = 1;
 		ev->base_sha[0] = '\0';
@@ -223,8 +223,7 @@ static int parse_workflow_run(struct github_event *ev, const cJSON *doc, struct 
 	if ((rc = get_u64(doc, "workflow_run.id", &ev->run_id, err)) ||
 	    (rc = get_sha(doc, "workflow_run.head_sha", ev->head_sha, err)) ||
 	    (rc = get_repo(doc, "repository.full_name", 1, &ev->base_repo, err)) ||
-	    (rc = get_repo(doc, "workflow_run.head_repository.full_name", 1, &ev->head_repo,
-			   err)))
+	    (rc = get_repo(doc, "workflow_run.head_repository.full_name", 1, &ev->head_repo, err)))
 		return rc;
 	if (!cJSON_IsString(event) || strlen(event->valuestring) > 64)
 		return err_set(err, ERR_INVALID,
@@ -232,8 +231,9 @@ static int parse_workflow_run(struct github_event *ev, const cJSON *doc, struct 
 	ev->run_event = xstrdup(event->valuestring);
 	memcpy(ev->status_sha, ev->head_sha, sizeof(ev->status_sha));
 	if (prs && !cJSON_IsArray(prs))
-		return err_set(err, ERR_INVALID,
-			       "github: event payload: workflow_run.pull_requests: expected a list");
+		return err_set(
+			err, ERR_INVALID,
+			"github: event payload: workflow_run.pull_requests: expected a list");
 	/* The list names pull requests of the base repository whose head is this
 	 * commit; keep the one whose head sha matches. */
 	cJSON_ArrayForEach(pr, prs)
@@ -267,11 +267,12 @@ int github_event_parse(struct github_event *ev, const char *event_name, const ch
 			       "github: GITHUB_EVENT_NAME is not set: run inside GitHub Actions or "
 			       "pass --against REF");
 	if (!strcmp(event_name, "pull_request_target"))
-		return err_set(err, ERR_USAGE,
-			       "github: event \"pull_request_target\" is refused: it runs pull "
-			       "request code with the base repository's secrets; use "
-			       "\"pull_request\", and the fork-safe comment workflow (workflow_run) "
-			       "for comments on forks");
+		return err_set(
+			err, ERR_USAGE,
+			"github: event \"pull_request_target\" is refused: it runs pull "
+			"request code with the base repository's secrets; use "
+			"\"pull_request\", and the fork-safe comment workflow (workflow_run) "
+			"for comments on forks");
 	if (strcmp(event_name, "pull_request") && strcmp(event_name, "merge_group") &&
 	    strcmp(event_name, "push") && strcmp(event_name, "workflow_run"))
 		return err_set(err, ERR_USAGE,

@@ -44,11 +44,11 @@ struct github_event {
 	uint64_t pr_number;		     /* 0: none known */
 	char **labels;			     /* pull_request label names */
 	size_t nr_labels;
-	char *head_repo;     /* "owner/name" of the head, or NULL */
-	char *base_repo;     /* "owner/name" of the base (the workflow's repository) */
-	uint64_t run_id;     /* workflow_run.id */
-	char *run_event;     /* workflow_run.event, e.g. "pull_request" */
-	int creates_branch;  /* push with `before` all zeros */
+	char *head_repo;    /* "owner/name" of the head, or NULL */
+	char *base_repo;    /* "owner/name" of the base (the workflow's repository) */
+	uint64_t run_id;    /* workflow_run.id */
+	char *run_event;    /* workflow_run.event, e.g. "pull_request" */
+	int creates_branch; /* push with `before` all zeros */
 };
 
 void github_event_init(struct github_event *ev);

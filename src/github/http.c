@@ -93,7 +93,8 @@ static int check_base_url(const char *url, char **out, struct err *err)
 	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
-		rc = err_set(err, ERR_USAGE, "github: GITHUB_API_URL \"%s\" is not a valid URL", url);
+		rc = err_set(err, ERR_USAGE, "github: GITHUB_API_URL \"%s\" is not a valid URL",
+			     url);
 		goto done;
 	}
 	curl_url_get(u, CURLUPART_USER, &user, 0);
@@ -106,7 +107,8 @@ static int check_base_url(const char *url, char **out, struct err *err)
 			     url);
 		goto done;
 	}
-	if (strcasecmp(scheme, "https") && !(!strcasecmp(scheme, "http") && is_loopback_host(host))) {
+	if (strcasecmp(scheme, "https") &&
+	    !(!strcasecmp(scheme, "http") && is_loopback_host(host))) {
 		rc = err_set(err, ERR_USAGE,
 			     "github: GITHUB_API_URL \"%s\" is refused: it must be https (plain "
 			     "http only to a loopback host)",
@@ -152,8 +154,9 @@ int github_http_new(struct github_http **out, const struct github_http_options *
 			       "github: no token: set GITHUB_TOKEN (or the action's github-token "
 			       "input)");
 	if (!token_is_sane(opts->token))
-		return err_set(err, ERR_USAGE, "github: the token contains spaces or control "
-					       "characters");
+		return err_set(err, ERR_USAGE,
+			       "github: the token contains spaces or control "
+			       "characters");
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		return err_set(err, ERR_EXEC, "github: cannot initialise libcurl");
 	rc = check_base_url(url, &base, err);
@@ -179,7 +182,8 @@ int github_http_new(struct github_http **out, const struct github_http_options *
 	http->headers = curl_slist_append(http->headers, "User-Agent: himorime/" HIMORIME_VERSION);
 	http->headers = curl_slist_append(http->headers, "Expect:");
 	http->json_headers = curl_slist_append(NULL, "Accept: application/vnd.github+json");
-	http->json_headers = curl_slist_append(http->json_headers, "X-GitHub-Api-Version: 2022-11-28");
+	http->json_headers =
+		curl_slist_append(http->json_headers, "X-GitHub-Api-Version: 2022-11-28");
 	http->json_headers = curl_slist_append(http->json_headers, auth);
 	http->json_headers =
 		curl_slist_append(http->json_headers, "User-Agent: himorime/" HIMORIME_VERSION);
@@ -277,13 +281,20 @@ static const char *reason(long status)
 		long status;
 		const char *text;
 	} table[] = {
-		{ 400, "Bad Request" },		  { 401, "Unauthorized" },
-		{ 403, "Forbidden" },		  { 404, "Not Found" },
-		{ 405, "Method Not Allowed" },	  { 409, "Conflict" },
-		{ 410, "Gone" },		  { 413, "Payload Too Large" },
-		{ 422, "Unprocessable Entity" },  { 429, "Too Many Requests" },
-		{ 500, "Internal Server Error" }, { 502, "Bad Gateway" },
-		{ 503, "Service Unavailable" },	  { 504, "Gateway Timeout" },
+		{ 400, "Bad Request" },
+		{ 401, "Unauthorized" },
+		{ 403, "Forbidden" },
+		{ 404, "Not Found" },
+		{ 405, "Method Not Allowed" },
+		{ 409, "Conflict" },
+		{ 410, "Gone" },
+		{ 413, "Payload Too Large" },
+		{ 422, "Unprocessable Entity" },
+		{ 429, "Too Many Requests" },
+		{ 500, "Internal Server Error" },
+		{ 502, "Bad Gateway" },
+		{ 503, "Service Unavailable" },
+		{ 504, "Gateway Timeout" },
 	};
 	size_t i;
 

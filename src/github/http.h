@@ -29,12 +29,12 @@
 #define GITHUB_BODY_MAX_BYTES  ((size_t)8 << 20)
 
 struct github_http_options {
-	const char *api_url;	   /* GITHUB_API_URL; NULL or "": the default */
-	const char *token;	   /* required, non-empty */
-	unsigned max_tries;	   /* attempts per request, >= 1 */
-	uint64_t max_wait_ns;	   /* cap on any single wait between tries */
+	const char *api_url;	    /* GITHUB_API_URL; NULL or "": the default */
+	const char *token;	    /* required, non-empty */
+	unsigned max_tries;	    /* attempts per request, >= 1 */
+	uint64_t max_wait_ns;	    /* cap on any single wait between tries */
 	uint64_t max_total_wait_ns; /* cap on all waits of one request */
-	uint64_t backoff_ns;	   /* first exponential backoff step */
+	uint64_t backoff_ns;	    /* first exponential backoff step */
 	uint64_t connect_timeout_ns;
 	uint64_t total_timeout_ns; /* per attempt */
 	size_t max_body_bytes;	   /* response body cap */

@@ -141,8 +141,8 @@ int github_comment_body(const char *selection, const char *body, struct strbuf *
 	rc = github_comment_marker(selection, &full, err);
 	if (rc)
 		goto done;
-	if (!strncmp(body, full.buf, full.len) && (body[full.len] == '\n' || !body[full.len] ||
-						   !strncmp(body + full.len, "\r\n", 2)))
+	if (!strncmp(body, full.buf, full.len) &&
+	    (body[full.len] == '\n' || !body[full.len] || !strncmp(body + full.len, "\r\n", 2)))
 		strbuf_reset(&full);
 	else
 		strbuf_addch(&full, '\n');
@@ -187,7 +187,8 @@ void github_status_description(const char *text, struct strbuf *out)
 	while (*p) {
 		size_t n = utf8_len(p);
 
-		if (total > GITHUB_STATUS_DESCRIPTION_MAX && count == GITHUB_STATUS_DESCRIPTION_MAX - 1) {
+		if (total > GITHUB_STATUS_DESCRIPTION_MAX &&
+		    count == GITHUB_STATUS_DESCRIPTION_MAX - 1) {
 			strbuf_adds(out, "…");
 			return;
 		}
@@ -280,8 +281,7 @@ static int learn_identity(struct github_http *http, const char *login, struct id
 	doc = cJSON_ParseWithLength(resp.body.buf, resp.body.len);
 	l = cJSON_GetObjectItemCaseSensitive(doc, "login");
 	t = cJSON_GetObjectItemCaseSensitive(doc, "type");
-	if (!cJSON_IsString(l) || !*l->valuestring ||
-	    strlen(l->valuestring) >= sizeof(id->login)) {
+	if (!cJSON_IsString(l) || !*l->valuestring || strlen(l->valuestring) >= sizeof(id->login)) {
 		rc = err_set(err, ERR_EXEC, "github: GET /user: the answer has no login");
 		goto done;
 	}
@@ -345,8 +345,9 @@ static int list_ours(struct github_http *http, const struct github_publish_optio
 		const cJSON *c;
 
 		if (++pages > MAX_PAGES) {
-			rc = err_set(err, ERR_EXEC, "github: GET /repos/%s/issues/%" PRIu64
-					    "/comments: more than %d pages",
+			rc = err_set(err, ERR_EXEC,
+				     "github: GET /repos/%s/issues/%" PRIu64
+				     "/comments: more than %d pages",
 				     opts->repository, opts->pr_number, MAX_PAGES);
 			goto done;
 		}
@@ -358,7 +359,8 @@ static int list_ours(struct github_http *http, const struct github_publish_optio
 		doc = cJSON_ParseWithLength(resp.body.buf, resp.body.len);
 		if (!cJSON_IsArray(doc)) {
 			cJSON_Delete(doc);
-			rc = err_set(err, ERR_EXEC, "github: GET %s: the answer is not a list", path);
+			rc = err_set(err, ERR_EXEC, "github: GET %s: the answer is not a list",
+				     path);
 			goto done;
 		}
 		cJSON_ArrayForEach(c, doc)
@@ -366,7 +368,8 @@ static int list_ours(struct github_http *http, const struct github_publish_optio
 			uint64_t cid;
 
 			if (is_ours(c, id, marker) && json_id(c, &cid) == 0) {
-				out->ids = xgrow(out->ids, &out->alloc, out->nr + 1, sizeof(*out->ids));
+				out->ids = xgrow(out->ids, &out->alloc, out->nr + 1,
+						 sizeof(*out->ids));
 				out->ids[out->nr++] = cid;
 			}
 		}

@@ -37,7 +37,7 @@
 #define MARKER	  "<!-- himorime:comment v1 suite=bench -->"
 #define TOKENS                                                                                     \
 	"\"tokens\": {\"" TOKEN "\": {\"login\": \"perf-bot\", \"type\": \"User\"}, \"" BOT_TOKEN  \
-	"\": null, \"" RO_TOKEN "\": {\"login\": \"fork-user\", \"type\": \"User\"}}, "           \
+	"\": null, \"" RO_TOKEN "\": {\"login\": \"fork-user\", \"type\": \"User\"}}, "            \
 	"\"read_only\": [\"" RO_TOKEN "\"]"
 
 struct server {
@@ -150,7 +150,7 @@ static struct github_http *client(struct server *s, const char *token, const cha
 
 	o.api_url = url;
 	o.token = token;
-	o.max_wait_ns = 20000000;	/* 20 ms: retry-after 1 is honoured but capped */
+	o.max_wait_ns = 20000000; /* 20 ms: retry-after 1 is honoured but capped */
 	o.max_total_wait_ns = 1000000000;
 	o.backoff_ns = 1000000;
 	assert_int_equal(github_http_new(&http, &o, &err), 0);
@@ -236,8 +236,9 @@ static void test_github__first_publish_creates_comment_and_status(void **state)
 	assert_int_equal(cJSON_GetArraySize(list), 1);
 	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0), "body")->valuestring,
 			    MARKER "\n### report\n");
-	assert_int_equal((uint64_t)cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0), "id")->valuedouble,
-			 res.comment_id);
+	assert_int_equal(
+		(uint64_t)cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0), "id")->valuedouble,
+		res.comment_id);
 	st = cJSON_GetArrayItem(cJSON_GetObjectItem(log, "statuses"), 0);
 	assert_string_equal(cJSON_GetObjectItem(st, "sha")->valuestring, SHA);
 	assert_string_equal(cJSON_GetObjectItem(st, "state")->valuestring, "failure");
@@ -248,7 +249,8 @@ static void test_github__first_publish_creates_comment_and_status(void **state)
 			    "https://github.com/octo/repo/actions/runs/42");
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(log, "requests")), 5);
 	assert_int_equal(count_requests(log, "GET", "/user"), 1);
-	assert_int_equal(count_requests(log, "GET", "/repos/octo/repo/issues/7/comments?per_page=100"), 2);
+	assert_int_equal(
+		count_requests(log, "GET", "/repos/octo/repo/issues/7/comments?per_page=100"), 2);
 	cJSON_Delete(log);
 	github_http_free(http);
 }
@@ -395,16 +397,17 @@ static void test_github__transient_failures_are_retried(void **state)
 	struct err err = ERR_INIT;
 	cJSON *log;
 
-	scenario(s, TOKENS ", \"faults\": ["
-			   "{\"method\": \"GET\", \"path\": \"/user\", \"status\": 500},"
-			   "{\"method\": \"GET\", \"path\": \".*/comments\", \"status\": 502},"
-			   "{\"method\": \"POST\", \"path\": \".*/comments\", \"status\": 429, "
-			   "\"headers\": {\"retry-after\": \"1\"}},"
-			   "{\"method\": \"POST\", \"path\": \".*/statuses/.*\", \"status\": 403, "
-			   "\"body\": {\"message\": \"You have exceeded a secondary rate limit.\"}},"
-			   "{\"method\": \"POST\", \"path\": \".*/statuses/.*\", \"status\": 403, "
-			   "\"headers\": {\"x-ratelimit-remaining\": \"0\", \"x-ratelimit-reset\": "
-			   "\"1\"}, \"body\": {\"message\": \"API rate limit exceeded\"}}]");
+	scenario(s,
+		 TOKENS ", \"faults\": ["
+			"{\"method\": \"GET\", \"path\": \"/user\", \"status\": 500},"
+			"{\"method\": \"GET\", \"path\": \".*/comments\", \"status\": 502},"
+			"{\"method\": \"POST\", \"path\": \".*/comments\", \"status\": 429, "
+			"\"headers\": {\"retry-after\": \"1\"}},"
+			"{\"method\": \"POST\", \"path\": \".*/statuses/.*\", \"status\": 403, "
+			"\"body\": {\"message\": \"You have exceeded a secondary rate limit.\"}},"
+			"{\"method\": \"POST\", \"path\": \".*/statuses/.*\", \"status\": 403, "
+			"\"headers\": {\"x-ratelimit-remaining\": \"0\", \"x-ratelimit-reset\": "
+			"\"1\"}, \"body\": {\"message\": \"API rate limit exceeded\"}}]");
 	http = client(s, TOKEN, "");
 	assert_int_equal(github_publish(http, &o, &res, &err), 0);
 	assert_int_equal(res.action, GITHUB_COMMENT_CREATED);
@@ -492,10 +495,11 @@ static void test_github__422_is_an_error_with_the_message(void **state)
 	struct github_publish_result res;
 	struct err err = ERR_INIT;
 	char *issue = seeded_issue(1, 0, "perf-bot", "User");
-	char *fields = xasprintf(TOKENS ", %s, \"faults\": [{\"method\": \"PATCH\", \"status\": "
+	char *fields =
+		xasprintf(TOKENS ", %s, \"faults\": [{\"method\": \"PATCH\", \"status\": "
 				 "422, \"body\": {\"message\": \"Validation Failed\", \"errors\": "
 				 "[]}}]",
-				 issue);
+			  issue);
 
 	scenario(s, fields);
 	http = client(s, TOKEN, "");
@@ -630,10 +634,12 @@ static void test_github__enterprise_prefix_and_pagination(void **state)
 	assert_int_equal(github_publish(http, &o, &res, &err), 0);
 	assert_int_equal(res.action, GITHUB_COMMENT_UPDATED);
 	log = server_log(s);
-	assert_int_equal(count_requests(log, "GET", "/api/v3/repos/octo/repo/issues/7/comments?"
-						    "per_page=100&page=2"),
+	assert_int_equal(count_requests(log, "GET",
+					"/api/v3/repos/octo/repo/issues/7/comments?"
+					"per_page=100&page=2"),
 			 2);
-	assert_int_equal(count_requests(log, "PATCH", "/api/v3/repos/octo/repo/issues/comments/"), 1);
+	assert_int_equal(count_requests(log, "PATCH", "/api/v3/repos/octo/repo/issues/comments/"),
+			 1);
 	cJSON_Delete(log);
 	github_http_free(http);
 	free(fields);
@@ -648,9 +654,10 @@ static void test_github__next_link_to_another_origin_is_not_followed(void **stat
 	struct err err = ERR_INIT;
 	cJSON *log;
 
-	scenario(s, TOKENS ", \"faults\": [{\"method\": \"GET\", \"status\": 200, \"body\": [], "
-			   "\"headers\": {\"Link\": \"<http://evil.example/repos/octo/repo/issues/7/"
-			   "comments?page=2>; rel=\\\"next\\\"\"}}]");
+	scenario(s,
+		 TOKENS ", \"faults\": [{\"method\": \"GET\", \"status\": 200, \"body\": [], "
+			"\"headers\": {\"Link\": \"<http://evil.example/repos/octo/repo/issues/7/"
+			"comments?page=2>; rel=\\\"next\\\"\"}}]");
 	http = client(s, TOKEN, "");
 	github_response_init(&resp);
 	assert_int_equal(github_http_request(http, "GET", "/repos/octo/repo/issues/7/comments",
@@ -807,7 +814,8 @@ static void test_github__dry_run_sends_nothing(void **state)
 		"GET /repos/octo/repo/issues/7/comments?per_page=100 (every page), then DELETE "
 		"older duplicates of ours\n"
 		"POST /repos/octo/repo/statuses/" SHA " {\"state\":\"failure\",\"target_url\":"
-		"\"https://github.com/octo/repo/actions/runs/42\",\"description\":\"1 regression, 4 "
+		"\"https://github.com/octo/repo/actions/runs/42\",\"description\":\"1 regression, "
+		"4 "
 		"pass\",\"context\":\"himorime\"}\n");
 	assert_int_equal(res.action, GITHUB_COMMENT_NONE);
 	log = server_log(s);
@@ -856,11 +864,12 @@ static void test_github__workflow_run_fork_finds_pull_request(void **state)
 	char *json = NULL;
 	size_t len;
 
-	scenario(s, TOKENS ", \"pulls\": {\"octo/repo/" SHA "\": ["
-			   "{\"number\": 3, \"head\": {\"sha\": \"" SHA "\", \"repo\": {\"full_name\": "
-			   "\"someone/repo\"}}, \"base\": {\"repo\": {\"full_name\": \"octo/repo\"}}},"
-			   "{\"number\": 12, \"head\": {\"sha\": \"" SHA "\", \"repo\": {\"full_name\": "
-			   "\"forker/repo\"}}, \"base\": {\"repo\": {\"full_name\": \"octo/repo\"}}}]}");
+	scenario(s, TOKENS
+		 ", \"pulls\": {\"octo/repo/" SHA "\": ["
+		 "{\"number\": 3, \"head\": {\"sha\": \"" SHA "\", \"repo\": {\"full_name\": "
+		 "\"someone/repo\"}}, \"base\": {\"repo\": {\"full_name\": \"octo/repo\"}}},"
+		 "{\"number\": 12, \"head\": {\"sha\": \"" SHA "\", \"repo\": {\"full_name\": "
+		 "\"forker/repo\"}}, \"base\": {\"repo\": {\"full_name\": \"octo/repo\"}}}]}");
 	http = client(s, TOKEN, "");
 	github_event_init(&ev);
 	assert_int_equal(fsio_read_file("tests/data/events/workflow_run_fork.json", 1 << 20, &json,

@@ -154,7 +154,8 @@ static void test_github_actions__output_and_summary_files(void **state)
 	assert_true(len <= GITHUB_SUMMARY_MAX_BYTES);
 	assert_true(len > GITHUB_SUMMARY_MAX_BYTES - 100);
 	assert_int_equal(strncmp(text, "# one\n| row 00000 |", 19), 0);
-	assert_string_equal(text + len - strlen("|\n\n… cut: the step summary is limited to 1 MiB\n"),
+	assert_string_equal(text + len -
+				    strlen("|\n\n… cut: the step summary is limited to 1 MiB\n"),
 			    "|\n\n… cut: the step summary is limited to 1 MiB\n");
 	free(text);
 	/* Full: a further append adds nothing. */

@@ -89,9 +89,10 @@ static void test_github_event__push_creating_a_branch_is_refused(void **state)
 
 	(void)state;
 	assert_int_equal(load(&ev, "push", "push_new_branch.json", GSHA, &err), ERR_USAGE);
-	assert_string_equal(err.msg, "github: push event creates branch \"refs/heads/feature/new\": "
-				     "there is no previous revision to compare with; pass --against "
-				     "REF or set HIMORIME_BASE_REF");
+	assert_string_equal(err.msg,
+			    "github: push event creates branch \"refs/heads/feature/new\": "
+			    "there is no previous revision to compare with; pass --against "
+			    "REF or set HIMORIME_BASE_REF");
 	assert_int_equal(ev.creates_branch, 1);
 	assert_string_equal(ev.base_sha, "");
 	assert_string_equal(ev.head_sha, HEAD);
@@ -153,10 +154,10 @@ static void test_github_event__pull_request_target_is_refused(void **state)
 	(void)state;
 	assert_int_equal(load(&ev, "pull_request_target", "pull_request_target.json", NULL, &err),
 			 ERR_USAGE);
-	assert_string_equal(err.msg,
-			    "github: event \"pull_request_target\" is refused: it runs pull request "
-			    "code with the base repository's secrets; use \"pull_request\", and the "
-			    "fork-safe comment workflow (workflow_run) for comments on forks");
+	assert_string_equal(
+		err.msg, "github: event \"pull_request_target\" is refused: it runs pull request "
+			 "code with the base repository's secrets; use \"pull_request\", and the "
+			 "fork-safe comment workflow (workflow_run) for comments on forks");
 	github_event_release(&ev);
 }
 
@@ -169,7 +170,8 @@ static void test_github_event__other_events_and_bad_payloads(void **state)
 		const char *msg;
 	} cases[] = {
 		{ "schedule", "{}", ERR_USAGE,
-		  "github: event \"schedule\" is not supported: use pull_request, push, merge_group "
+		  "github: event \"schedule\" is not supported: use pull_request, push, "
+		  "merge_group "
 		  "or workflow_run, or pass --against REF" },
 		{ "", "{}", ERR_USAGE,
 		  "github: GITHUB_EVENT_NAME is not set: run inside GitHub Actions or pass "
@@ -180,14 +182,17 @@ static void test_github_event__other_events_and_bad_payloads(void **state)
 		{ "pull_request",
 		  "{\"pull_request\": {\"base\": {\"sha\": \"" BASE "\"}, \"head\": {\"sha\": "
 		  "\"" HEAD "\"}, \"number\": -1}}",
-		  ERR_INVALID, "github: event payload: pull_request.number: expected a positive integer" },
+		  ERR_INVALID,
+		  "github: event payload: pull_request.number: expected a positive integer" },
 		{ "pull_request",
 		  "{\"pull_request\": {\"base\": {\"sha\": \"" BASE "\", \"repo\": {\"full_name\": "
 		  "\"../x\"}}, \"head\": {\"sha\": \"" HEAD "\"}, \"number\": 1}}",
 		  ERR_INVALID,
-		  "github: event payload: pull_request.base.repo.full_name: expected \"owner/name\"" },
+		  "github: event payload: pull_request.base.repo.full_name: expected "
+		  "\"owner/name\"" },
 		{ "push",
-		  "{\"before\": \"" BASE "\", \"after\": \"0000000000000000000000000000000000000000\"}",
+		  "{\"before\": \"" BASE
+		  "\", \"after\": \"0000000000000000000000000000000000000000\"}",
 		  ERR_USAGE, "github: push event deletes the branch: there is nothing to measure" },
 	};
 	size_t i;
