@@ -326,29 +326,13 @@ int github_event_has_label(const struct github_event *ev, const char *name)
 	return 0;
 }
 
-int github_event_find_pr(struct github_http *http, struct github_event *ev, struct err *err)
+/* Keeps in *found the pull requests of `doc` (a list) whose head is the
+ * event's commit in its head repository and whose base is its repository. */
+static int match_pulls(const struct github_event *ev, const cJSON *doc, uint64_t *found,
+		       struct err *err)
 {
-	struct github_response resp;
-	char *path;
-	cJSON *doc = NULL;
 	const cJSON *pr;
-	uint64_t found = 0;
-	int rc;
 
-	if (!ev->base_repo || !ev->head_repo || !ev->head_sha[0])
-		return err_set(err, ERR_INVALID,
-			       "github: event payload: no head commit and repositories to look "
-			       "the pull request up by");
-	github_response_init(&resp);
-	path = xasprintf("/repos/%s/commits/%s/pulls?per_page=100", ev->base_repo, ev->head_sha);
-	rc = github_http_request(http, "GET", path, NULL, &resp, err);
-	if (rc)
-		goto done;
-	doc = cJSON_ParseWithLength(resp.body.buf, resp.body.len);
-	if (!cJSON_IsArray(doc)) {
-		rc = err_set(err, ERR_EXEC, "github: GET %s: the answer is not a list", path);
-		goto done;
-	}
 	cJSON_ArrayForEach(pr, doc)
 	{
 		const cJSON *sha = at(pr, "head.sha");
@@ -361,24 +345,75 @@ int github_event_find_pr(struct github_http *http, struct github_event *ev, stru
 		    !cJSON_IsString(base) || strcmp(base->valuestring, ev->base_repo) ||
 		    get_u64(pr, "number", &n, NULL))
 			continue;
-		if (found && found != n) {
-			rc = err_set(err, ERR_INVALID,
-				     "github: commit %s of \"%s\" heads several pull requests",
-				     ev->head_sha, ev->head_repo);
-			goto done;
-		}
-		found = n;
+		if (*found && *found != n)
+			return err_set(err, ERR_INVALID,
+				       "github: commit %s of \"%s\" heads several pull requests",
+				       ev->head_sha, ev->head_repo);
+		*found = n;
 	}
-	if (!found) {
-		rc = err_set(err, ERR_INVALID,
-			     "github: no pull request of \"%s\" has head %s from \"%s\"",
-			     ev->base_repo, ev->head_sha, ev->head_repo);
-		goto done;
+	return 0;
+}
+
+/* GETs `path` and every following page, matching pull requests on each. */
+static int scan_pulls(struct github_http *http, const struct github_event *ev, const char *first,
+		      uint64_t *found, struct err *err)
+{
+	struct github_response resp;
+	char *path = xstrdup(first);
+	int pages = 0;
+	int rc = 0;
+
+	github_response_init(&resp);
+	while (path && !rc) {
+		cJSON *doc;
+
+		if (++pages > 50) /* 5,000 open pull requests: give up rather than crawl */
+			break;
+		rc = github_http_request(http, "GET", path, NULL, &resp, err);
+		if (rc)
+			break;
+		doc = cJSON_ParseWithLength(resp.body.buf, resp.body.len);
+		if (!cJSON_IsArray(doc))
+			rc = err_set(err, ERR_EXEC, "github: GET %s: the answer is not a list",
+				     path);
+		else
+			rc = match_pulls(ev, doc, found, err);
+		cJSON_Delete(doc);
+		free(path);
+		path = resp.next_path;
+		resp.next_path = NULL;
 	}
-	ev->pr_number = found;
-done:
-	cJSON_Delete(doc);
-	github_response_release(&resp);
 	free(path);
+	github_response_release(&resp);
 	return rc;
+}
+
+int github_event_find_pr(struct github_http *http, struct github_event *ev, struct err *err)
+{
+	uint64_t found = 0;
+	char *path;
+	int rc;
+
+	if (!ev->base_repo || !ev->head_repo || !ev->head_sha[0])
+		return err_set(err, ERR_INVALID,
+			       "github: event payload: no head commit and repositories to look "
+			       "the pull request up by");
+	path = xasprintf("/repos/%s/commits/%s/pulls?per_page=100", ev->base_repo, ev->head_sha);
+	rc = scan_pulls(http, ev, path, &found, err);
+	free(path);
+	if (!rc && !found) {
+		/* The commit may live only in the fork: look through the open pull
+		 * requests for one whose head is this commit in that fork. */
+		path = xasprintf("/repos/%s/pulls?state=open&per_page=100", ev->base_repo);
+		rc = scan_pulls(http, ev, path, &found, err);
+		free(path);
+	}
+	if (rc)
+		return rc;
+	if (!found)
+		return err_set(err, ERR_INVALID,
+			       "github: no pull request of \"%s\" has head %s from \"%s\"",
+			       ev->base_repo, ev->head_sha, ev->head_repo);
+	ev->pr_number = found;
+	return 0;
 }

@@ -15,7 +15,8 @@ through two files in DIR:
     read_only  ["<token>", ...]: writes answer 403 "Resource not accessible
                by integration"
     issues     {"owner/name/N": [{"user": {...}, "body": "..."}, ...]}
-    pulls      {"owner/name/SHA": [pull request objects]}
+    pulls      {"owner/name/SHA": [pull request objects]} for commits/SHA/pulls,
+               {"owner/name/open": [...]} for the list of open pull requests
     faults     [{"method", "path" (regex on the path without query), "count",
                  "status", "headers", "body"}], used in order, each `count` times
     race       {"method", "path", "issue", "comment"}: once, just before the
@@ -261,18 +262,26 @@ class Handler(BaseHTTPRequestHandler):
         if m and method == "GET":
             return 200, {}, st.pulls.get("%s/%s" % (m.group(1), m.group(2)), [])
 
+        m = re.fullmatch(r"/repos/([^/]+/[^/]+)/pulls", path)
+        if m and method == "GET":
+            if query.get("state", ["open"])[0] != "open":
+                return self.violation(st, "pulls are listed with state=open")
+            return self.paginate(st, st.pulls.get("%s/open" % m.group(1), []), query)
+
         return 404, {}, {"message": "Not Found"}
 
     def list_comments(self, st, key, query):
+        return self.paginate(st, st.issues.get(key, []), query)
+
+    def paginate(self, st, items, query):
         try:
             per_page = min(int(query.get("per_page", ["30"])[0]), 100)
             page = int(query.get("page", ["1"])[0])
         except ValueError:
             return self.violation(st, "per_page or page is not a number")
-        comments = st.issues.get(key, [])
-        chunk = comments[(page - 1) * per_page:page * per_page]
+        chunk = items[(page - 1) * per_page:page * per_page]
         headers = {}
-        last = max(1, (len(comments) + per_page - 1) // per_page)
+        last = max(1, (len(items) + per_page - 1) // per_page)
         if page < last:
             base = "http://%s%s%s" % (self.headers.get("Host"), self.prefix,
                                      urlsplit(self.path).path[len(self.prefix):])

@@ -884,6 +884,75 @@ static void test_github__workflow_run_fork_finds_pull_request(void **state)
 	github_http_free(http);
 }
 
+static void test_github__fork_pull_request_found_among_open_ones(void **state)
+{
+	struct server *s = *state;
+	struct github_http *http;
+	struct github_event ev;
+	struct err err = ERR_INIT;
+	struct strbuf fields;
+	char *json = NULL;
+	size_t len;
+	cJSON *log;
+	int i;
+
+	strbuf_init(&fields, 0);
+	strbuf_adds(&fields, TOKENS ", \"pulls\": {\"octo/repo/open\": [");
+	for (i = 1; i <= 130; i++)
+		strbuf_addf(&fields,
+			    "{\"number\": %d, \"head\": {\"sha\": \"%s\", \"repo\": "
+			    "{\"full_name\": \"%s\"}}, \"base\": {\"repo\": {\"full_name\": "
+			    "\"octo/repo\"}}}%s",
+			    i, i == 117 ? SHA : "1111111111111111111111111111111111111111",
+			    i == 117 ? "forker/repo" : "octo/repo", i < 130 ? ", " : "");
+	strbuf_adds(&fields, "]}");
+	scenario(s, fields.buf);
+	http = client(s, TOKEN, "");
+	github_event_init(&ev);
+	assert_int_equal(fsio_read_file("tests/data/events/workflow_run_fork.json", 1 << 20, &json,
+					&len, &err),
+			 0);
+	assert_int_equal(github_event_parse(&ev, "workflow_run", json, len, NULL, &err), 0);
+	assert_int_equal(github_event_find_pr(http, &ev, &err), 0);
+	assert_int_equal(ev.pr_number, 117);
+	log = server_log(s);
+	assert_int_equal(count_requests(log, "GET", "/repos/octo/repo/commits/" SHA "/pulls"), 1);
+	assert_int_equal(count_requests(log, "GET", "/repos/octo/repo/pulls?"), 2);
+	cJSON_Delete(log);
+
+	scenario(s, TOKENS);
+	ev.pr_number = 0;
+	assert_int_equal(github_event_find_pr(http, &ev, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "github: no pull request of \"octo/repo\" has head " SHA
+				     " from \"forker/repo\"");
+	github_event_release(&ev);
+	free(json);
+	strbuf_release(&fields);
+	github_http_free(http);
+}
+
+static void test_github__unreachable_server_is_an_error_after_tries(void **state)
+{
+	struct github_http_options o = GITHUB_HTTP_OPTIONS_INIT;
+	struct github_http *http = NULL;
+	struct github_response resp;
+	struct err err = ERR_INIT;
+
+	(void)state;
+	o.api_url = "http://127.0.0.1:1";
+	o.token = TOKEN;
+	o.max_tries = 2;
+	o.backoff_ns = 1000000;
+	assert_int_equal(github_http_new(&http, &o, &err), 0);
+	github_response_init(&resp);
+	assert_int_equal(github_http_request(http, "GET", "/user", NULL, &resp, &err), ERR_EXEC);
+	assert_string_equal(err.msg,
+			    "github: GET /user: Couldn't connect to server (after 2 tries)");
+	assert_int_equal(resp.status, 0);
+	github_response_release(&resp);
+	github_http_free(http);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -909,6 +978,8 @@ int main(void)
 		cmocka_unit_test(test_github__dry_run_sends_nothing),
 		cmocka_unit_test(test_github__bad_inputs_are_refused_before_sending),
 		cmocka_unit_test(test_github__workflow_run_fork_finds_pull_request),
+		cmocka_unit_test(test_github__fork_pull_request_found_among_open_ones),
+		cmocka_unit_test(test_github__unreachable_server_is_an_error_after_tries),
 	};
 	return cmocka_run_group_tests(tests, server_start, server_stop);
 }
