@@ -210,6 +210,7 @@ void github_http_free(struct github_http *http)
 	curl_slist_free_all(http->headers);
 	free(http->base_url);
 	free(http);
+	curl_global_cleanup(); /* balances the curl_global_init of github_http_new */
 }
 
 const char *github_http_base_url(const struct github_http *http)

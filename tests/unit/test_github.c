@@ -953,6 +953,51 @@ static void test_github__unreachable_server_is_an_error_after_tries(void **state
 	github_http_free(http);
 }
 
+/* A server-given wait longer than the client may wait in total ends the
+ * retries at once: the header is read, not replaced by the short backoff. */
+static void test_github__rate_limit_headers_are_honoured(void **state)
+{
+	static const char *faults[] = {
+		"{\"path\": \"/user\", \"status\": 429, \"count\": 9, \"headers\": "
+		"{\"retry-after\": \"100\"}}",
+		"{\"path\": \"/user\", \"status\": 403, \"count\": 9, \"headers\": "
+		"{\"x-ratelimit-remaining\": \"0\", \"x-ratelimit-reset\": \"99999999999\"}, "
+		"\"body\": {\"message\": \"API rate limit exceeded\"}}",
+		"{\"path\": \"/user\", \"status\": 429, \"count\": 9}",
+	};
+	static const int tries[] = { 1, 1, 4 };
+	struct server *s = *state;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(faults); i++) {
+		struct github_http_options o = GITHUB_HTTP_OPTIONS_INIT;
+		struct github_http *http = NULL;
+		struct github_response resp;
+		struct err err = ERR_INIT;
+		char *url = xasprintf("http://127.0.0.1:%d", s->port);
+		char *fields = xasprintf(TOKENS ", \"faults\": [%s]", faults[i]);
+		cJSON *log;
+
+		scenario(s, fields);
+		o.api_url = url;
+		o.token = TOKEN;
+		o.max_total_wait_ns = 1000000000;
+		o.backoff_ns = 1000000;
+		assert_int_equal(github_http_new(&http, &o, &err), 0);
+		github_response_init(&resp);
+		assert_int_equal(github_http_request(http, "GET", "/user", NULL, &resp, &err),
+				 ERR_EXEC);
+		assert_true(resp.rate_limited);
+		log = server_log(s);
+		assert_int_equal(count_requests(log, "GET", "/user"), tries[i]);
+		cJSON_Delete(log);
+		github_response_release(&resp);
+		github_http_free(http);
+		free(fields);
+		free(url);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -963,6 +1008,7 @@ int main(void)
 		cmocka_unit_test(test_github__installation_token_acts_as_the_actions_bot),
 		cmocka_unit_test(test_github__transient_failures_are_retried),
 		cmocka_unit_test(test_github__persistent_500_fails_after_bounded_tries),
+		cmocka_unit_test(test_github__rate_limit_headers_are_honoured),
 		cmocka_unit_test(test_github__read_only_403_is_its_own_outcome),
 		cmocka_unit_test(test_github__404_on_status_is_read_only),
 		cmocka_unit_test(test_github__422_is_an_error_with_the_message),
