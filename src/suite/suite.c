@@ -94,6 +94,8 @@ static void problem(struct loader *l, const struct ynode *n, const char *path, c
 	char msg[1024];
 	va_list ap;
 
+	if (n && n->invalid)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -1322,6 +1324,8 @@ static void parse_command(struct loader *l, const struct ynode *n, const char *p
 	}
 	c->out = own.has_stdout ? own.out : r->out;
 	c->err = own.has_stderr ? own.err : r->err;
+	if (bm->terminal) /* all output is the pty's, kept as stdout */
+		c->err.kind = OUTPUT_DISCARD, c->err.path = NULL;
 	if (bm->terminal && own.has_stderr)
 		problem(l, own.stderr_node, child(l, path, "stderr"),
 			"a terminal benchmark's output is all on the pty; use stdout",
@@ -1857,8 +1861,46 @@ static char *dir_of(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
+static int diag_cmp(const struct suite_diag *a, const struct suite_diag *b)
+{
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->column != b->column)
+		return a->column < b->column ? -1 : 1;
+	return 0;
+}
+
+static bool same_diag(const struct suite_diag *a, const struct suite_diag *b)
+{
+	return !diag_cmp(a, b) && !strcmp(a->path, b->path) && !strcmp(a->message, b->message);
+}
+
+/* Orders one file's problems by place (stable: an insertion sort, at most
+ * SUITE_MAX_DIAGS + 1 of them) and drops repeats, such as a defaults value
+ * found wrong once per benchmark that inherits it. The "too many problems"
+ * line stays last. */
+static void sort_diags(struct suite_diags *d, size_t start)
+{
+	size_t i, j, end = d->count, out;
+
+	if (end > start && !d->v[end - 1].line && !*d->v[end - 1].path &&
+	    strstr(d->v[end - 1].message, "problems; stopping"))
+		end--;
+	for (i = start + 1; i < end; i++) {
+		struct suite_diag x = d->v[i];
+		for (j = i; j > start && diag_cmp(&d->v[j - 1], &x) > 0; j--)
+			d->v[j] = d->v[j - 1];
+		d->v[j] = x;
+	}
+	for (out = i = start; i < d->count; i++)
+		if (out == start || i >= end || !same_diag(&d->v[out - 1], &d->v[i]))
+			d->v[out++] = d->v[i];
+	d->count = out;
+}
+
 int suite_load(const char *path, struct suite **out, struct suite_diags *diags, struct err *err)
 {
+	size_t first_diag = diags->count;
 	struct suite *s = xcalloc(1, sizeof(*s));
 	struct loader l;
 	struct ytree tree;
@@ -1903,7 +1945,9 @@ int suite_load(const char *path, struct suite **out, struct suite_diags *diags, 
 	}
 done:
 	free(text);
+	sort_diags(diags, first_diag);
 	if (l.problems) {
+		l.problems = diags->count - first_diag;
 		diags->files_with_problems++;
 		suite_free(s);
 		return err_set(err, ERR_INVALID, "%s: %zu problem%s", path, l.problems,

@@ -417,6 +417,7 @@ static void on_alias(struct builder *b, const yaml_event_t *e)
 				name, name);
 		n = new_node(b, YNODE_SCALAR, &e->start_mark);
 		n->text = "";
+		n->invalid = true;
 		attach(b, n);
 		return;
 	}
@@ -469,6 +470,7 @@ static void syntax_error(struct builder *b, const yaml_parser_t *p)
 		diag_at(b, (unsigned)m->line + 1, (unsigned)m->column + 1, NULL, "invalid YAML: %s",
 			problem);
 	}
+	b->tree->diags[b->tree->diag_count - 1].path = "";
 	b->tree->fatal = true;
 }
 
