@@ -63,12 +63,14 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libhimorime.a
 
 tests: $(TEST_BIN) $(BUILD)/tests/helpers
 
-# Small helper programs that end-to-end tests run as measured commands.
+# Small helper programs that end-to-end tests run as measured commands;
+# those named *_static are linked statically.
 $(BUILD)/tests/helpers: $(wildcard tests/helpers/*.c)
 	@mkdir -p $@
 	@for f in $^; do n=$$(basename $$f .c); \
-		echo "$(CC) -O2 -o $@/$$n $$f"; \
-		$(CC) -D_GNU_SOURCE -O2 -o $@/$$n $$f || exit 1; done
+		case $$n in *_static) s=-static;; *) s=;; esac; \
+		echo "$(CC) -O2 $$s -o $@/$$n $$f"; \
+		$(CC) -D_GNU_SOURCE -O2 $$s -o $@/$$n $$f || exit 1; done
 	@touch $@
 
 test: all tests

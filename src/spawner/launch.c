@@ -527,6 +527,18 @@ static bool tree_reading(pid_t pid, uint64_t *reads)
 	return blocked;
 }
 
+/* In canonical mode the program cannot read a key before its line ends, so
+ * the keys of a line are typed without waiting for reads. */
+static bool line_buffered(int slave, unsigned char c)
+{
+	struct termios t;
+
+	if (tcgetattr(slave, &t) < 0 || !(t.c_lflag & ICANON))
+		return false;
+	return c != '\n' && c != '\r' && c != t.c_cc[VEOF] && c != t.c_cc[VEOL] &&
+	       c != t.c_cc[VEOL2];
+}
+
 /* Types the next key when the program has read the previous one and is
  * blocked reading again with nothing left in its input queue. */
 static void type_key(struct typist *ty, pid_t pid)
@@ -551,7 +563,7 @@ static void type_key(struct typist *ty, pid_t pid)
 			len++;
 	if (write(ty->master, ty->keys + ty->pos, len) == (ssize_t)len) {
 		ty->pos += len;
-		ty->waiting_for_read = true;
+		ty->waiting_for_read = !line_buffered(ty->slave, c);
 		ty->reads_at_key = reads;
 	}
 }
@@ -647,22 +659,25 @@ static int open_streams(const struct run_request *req, struct child_plan *plan,
 {
 	const int out_flags = O_WRONLY | O_CREAT | O_TRUNC;
 
-	plan->fd[1] = open_high(req->stdout_path ? req->stdout_path : "/dev/null", out_flags,
-				0644);
-	if (plan->fd[1] < 0)
-		return *error = errno, STEP_STDOUT;
+	const char *out = req->stdout_path ? req->stdout_path : "/dev/null";
+
 	if (req->terminal) {
-		ty->out = plan->fd[1];
+		/* The pty is all three streams; its output is copied to stdout. */
+		ty->out = open_high(out, out_flags, 0644);
+		if (ty->out < 0)
+			return *error = errno, STEP_STDOUT;
 		*error = read_keys(req->stdin_path, ty);
 		if (*error)
 			return STEP_STDIN;
 		*error = open_terminal(ty);
 		if (*error)
 			return STEP_TERMINAL;
-		plan->fd[0] = ty->slave;
-		plan->fd[2] = ty->slave;
+		plan->fd[0] = plan->fd[1] = plan->fd[2] = ty->slave;
 		return STEP_NONE;
 	}
+	plan->fd[1] = open_high(out, out_flags, 0644);
+	if (plan->fd[1] < 0)
+		return *error = errno, STEP_STDOUT;
 	plan->fd[0] = open_high(req->stdin_path ? req->stdin_path : "/dev/null", O_RDONLY, 0);
 	if (plan->fd[0] < 0)
 		return *error = errno, STEP_STDIN;
@@ -766,9 +781,10 @@ done:
 	close_fd(&pidfd);
 	if (!req->terminal) {
 		close_fd(&plan.fd[0]);
+		close_fd(&plan.fd[1]);
 		close_fd(&plan.fd[2]);
 	}
-	close_fd(&plan.fd[1]);
+	close_fd(&ty.out);
 	close_fd(&ty.slave);
 	close_fd(&ty.master);
 	free(ty.keys);
