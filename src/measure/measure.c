@@ -30,9 +30,9 @@ extern char **environ;
 struct measurer {
 	bool spawner;
 	pid_t spawner_pid;
-	int sock;	/* the request socket (spawner mode) */
-	int cancel_tx;	/* measurer_cancel sends run ids here */
-	int cancel_rx;	/* the in-process engine's end (fallback mode) */
+	int sock;      /* the request socket (spawner mode) */
+	int cancel_tx; /* measurer_cancel sends run ids here */
+	int cancel_rx; /* the in-process engine's end (fallback mode) */
 	struct launch launch;
 	volatile sig_atomic_t current_id;
 	uint32_t next_id;
@@ -69,8 +69,8 @@ static int await_hello(struct measurer *m, char **reason)
 		*reason = xasprintf("it did not answer within %d seconds", HELLO_TIMEOUT_MS / 1000);
 		return -1;
 	}
-	if (r < 0 || proto_recv_header(m->sock, PROTO_HELLO, &len) < 0 ||
-	    len != PROTO_HELLO_SIZE || proto_read_all(m->sock, hello, sizeof(hello)) < 0) {
+	if (r < 0 || proto_recv_header(m->sock, PROTO_HELLO, &len) < 0 || len != PROTO_HELLO_SIZE ||
+	    proto_read_all(m->sock, hello, sizeof(hello)) < 0) {
 		if (errno == 0)
 			*reason = xstrdup("it exited before answering");
 		else {
@@ -268,8 +268,7 @@ static int run_in_spawner(struct measurer *m, uint32_t id, const struct run_requ
 			       req->argv[0]);
 	if (proto_send(m->sock, PROTO_RUN, payload, size) < 0) {
 		free(payload);
-		return err_set(err, ERR_EXEC, "the spawner stopped answering: %s",
-			       strerror(errno));
+		return err_set(err, ERR_EXEC, "the spawner stopped answering: %s", strerror(errno));
 	}
 	free(payload);
 	if (proto_recv_header(m->sock, PROTO_RESULT, &len) < 0 || len != PROTO_RESULT_SIZE ||
@@ -352,8 +351,7 @@ static void describe_start_failure(const struct run_request *req, const struct r
 		strbuf_addf(out, "could not set up a pseudo-terminal: %s", msg);
 		return;
 	case STEP_CHDIR:
-		strbuf_addf(out, "could not change to \"%s\": %s", req->cwd ? req->cwd : ".",
-			    msg);
+		strbuf_addf(out, "could not change to \"%s\": %s", req->cwd ? req->cwd : ".", msg);
 		return;
 	case STEP_EXEC:
 		strbuf_addf(out, "could not execute \"%s\": %s", prog, msg);
@@ -372,8 +370,7 @@ void run_result_describe(const struct run_request *req, const struct run_result 
 		return;
 	case RUN_SIGNALED:
 		abbrev = sigabbrev_np(res->code);
-		strbuf_addf(out, "killed by signal %d (SIG%s)", res->code,
-			    abbrev ? abbrev : "?");
+		strbuf_addf(out, "killed by signal %d (SIG%s)", res->code, abbrev ? abbrev : "?");
 		return;
 	case RUN_TIMED_OUT:
 		strbuf_addf(out, "timed out after %.3gs", (double)req->timeout_ns / 1e9);

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define SYSINFO_LOAD_PER_CPU_MAX 1.0 /* more runnable tasks than CPUs */
+#define SYSINFO_LOAD_PER_CPU_MAX  1.0 /* more runnable tasks than CPUs */
 #define SYSINFO_STEAL_PERCENT_MAX 5.0
 
 struct sysinfo_sample {
@@ -40,8 +40,8 @@ struct sysinfo_env {
 	char kernel[65];    /* "6.1.0-18-amd64" */
 	char cpu_model[96]; /* "AMD EPYC 7763 64-Core Processor", or "" */
 	unsigned logical_cpus;
-	char libc[32];	    /* "glibc 2.36" */
-	char governor[64];  /* "performance", "mixed: ...", or "" where unreadable */
+	char libc[32];	   /* "glibc 2.36" */
+	char governor[64]; /* "performance", "mixed: ...", or "" where unreadable */
 };
 
 /* Reads what is readable now; a part that is not stays marked absent. */

@@ -272,8 +272,7 @@ static const char *env_get(char *const *envp, const char *name)
 }
 
 /* out = [cwd/]dir/name, with the cwd only for a relative dir. */
-static int join_path(char *out, const char *cwd, const char *dir, size_t dir_len,
-		     const char *name)
+static int join_path(char *out, const char *cwd, const char *dir, size_t dir_len, const char *name)
 {
 	int n;
 
@@ -485,7 +484,7 @@ static size_t collect_tree(pid_t pid, pid_t *tree, size_t cap)
 static bool is_read_syscall(long nr)
 {
 	static const long reads[] = {
-		SYS_read, SYS_readv, SYS_pread64, SYS_ppoll, SYS_pselect6, SYS_epoll_pwait,
+		SYS_read,	SYS_readv, SYS_pread64, SYS_ppoll, SYS_pselect6, SYS_epoll_pwait,
 #ifdef SYS_poll
 		SYS_poll,
 #endif
@@ -654,8 +653,8 @@ static void finish_status(struct run_result *res, enum wait_outcome outcome, int
 
 /* Opens the child's three streams (or the terminal); returns the failed
  * step, or STEP_NONE, with errno in *error. */
-static int open_streams(const struct run_request *req, struct child_plan *plan,
-			struct typist *ty, int *error)
+static int open_streams(const struct run_request *req, struct child_plan *plan, struct typist *ty,
+			int *error)
 {
 	const int out_flags = O_WRONLY | O_CREAT | O_TRUNC;
 
@@ -681,8 +680,7 @@ static int open_streams(const struct run_request *req, struct child_plan *plan,
 	plan->fd[0] = open_high(req->stdin_path ? req->stdin_path : "/dev/null", O_RDONLY, 0);
 	if (plan->fd[0] < 0)
 		return *error = errno, STEP_STDIN;
-	plan->fd[2] = open_high(req->stderr_path ? req->stderr_path : "/dev/null", out_flags,
-				0644);
+	plan->fd[2] = open_high(req->stderr_path ? req->stderr_path : "/dev/null", out_flags, 0644);
 	if (plan->fd[2] < 0)
 		return *error = errno, STEP_STDERR;
 	return STEP_NONE;
@@ -752,8 +750,8 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 		/* cannot wait with a timeout: end the run at once, as interrupted */
 		outcome = WAIT_INTERRUPTED;
 	} else {
-		outcome = wait_child(l, run_id, pidfd, pid, deadline_ns,
-				     req->terminal ? &ty : NULL, &poll_mask);
+		outcome = wait_child(l, run_id, pidfd, pid, deadline_ns, req->terminal ? &ty : NULL,
+				     &poll_mask);
 	}
 	if (outcome != WAIT_EXITED)
 		kill(-pid, SIGKILL);

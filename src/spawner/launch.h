@@ -28,9 +28,9 @@
 #include <stdint.h>
 
 struct launch {
-	int cancel_fd;	       /* non-blocking SOCK_SEQPACKET end; -1: none */
-	int hangup_fd;	       /* a socket whose hang-up means "stop everything"; -1: none */
-	int stop_signal;       /* a signal whose handler sets *stop; 0: none */
+	int cancel_fd;	 /* non-blocking SOCK_SEQPACKET end; -1: none */
+	int hangup_fd;	 /* a socket whose hang-up means "stop everything"; -1: none */
+	int stop_signal; /* a signal whose handler sets *stop; 0: none */
 	volatile sig_atomic_t *stop;
 	uint32_t cancelled_id; /* the latest run id a cancel named */
 	bool gone;	       /* the client went away: stop after this run */

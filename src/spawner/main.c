@@ -33,7 +33,9 @@ static void on_stop(int sig)
 
 static void setup_signals(sigset_t *idle_mask)
 {
-	static const int ignored[] = { SIGINT, SIGQUIT, SIGHUP, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU };
+	static const int ignored[] = {
+		SIGINT, SIGQUIT, SIGHUP, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU
+	};
 	struct sigaction sa;
 	sigset_t block;
 	size_t i;

@@ -32,10 +32,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MIB	    (1024u * 1024u)
-#define MS	    1000000ull
-#define SPAWNER	    (&modes[0])
-#define IN_PROCESS  (&modes[1])
+#define MIB	   (1024u * 1024u)
+#define MS	   1000000ull
+#define SPAWNER	   (&modes[0])
+#define IN_PROCESS (&modes[1])
 
 static bool modes[2] = { true, false };
 static char build_dir[PATH_MAX];   /* build/ or build-san/ */
@@ -140,9 +140,9 @@ static void read_pids(const char *path, int pids[5])
 {
 	char *text = read_text(path);
 
-	assert_int_equal(sscanf(text, "%d %d %d %d %d", &pids[0], &pids[1], &pids[2], &pids[3],
-				&pids[4]),
-			 5);
+	assert_int_equal(
+		sscanf(text, "%d %d %d %d %d", &pids[0], &pids[1], &pids[2], &pids[3], &pids[4]),
+		5);
 	free(text);
 }
 
@@ -454,10 +454,9 @@ static void test_measure__peak_rss_and_floor(void **state)
 	assert_int_equal(s.status, RUN_EXITED);
 	print_message("%s: 50 MiB alloc peak %.2f MiB; /bin/true peak %.2f MiB floor %.2f MiB; "
 		      "static no-op peak %.2f MiB floor %.2f MiB\n",
-		      mode_of(state) ? "spawner" : "in-process",
-		      (double)res.peak_rss_bytes / MIB, (double)t.peak_rss_bytes / MIB,
-		      (double)t.floor_bytes / MIB, (double)s.peak_rss_bytes / MIB,
-		      (double)s.floor_bytes / MIB);
+		      mode_of(state) ? "spawner" : "in-process", (double)res.peak_rss_bytes / MIB,
+		      (double)t.peak_rss_bytes / MIB, (double)t.floor_bytes / MIB,
+		      (double)s.peak_rss_bytes / MIB, (double)s.floor_bytes / MIB);
 	/* /bin/true sits at or near the floor; the 50 MiB run is far above. */
 	assert_true(t.peak_rss_bytes <= t.floor_bytes + MIB);
 	assert_true(s.peak_rss_bytes <= s.floor_bytes);
@@ -596,10 +595,11 @@ static void test_measure__terminal_types_one_key_at_a_time(void **state)
 	char *readkey = helper("readkey");
 	char *argv[] = { readkey, NULL };
 	char *sh[] = { "/bin/sh", "-i", NULL };
-	struct run_request req = {
-		.argv = argv, .stdin_path = in, .stdout_path = out, .terminal = true,
-		.timeout_ns = 10000 * MS
-	};
+	struct run_request req = { .argv = argv,
+				   .stdin_path = in,
+				   .stdout_path = out,
+				   .terminal = true,
+				   .timeout_ns = 10000 * MS };
 	struct run_result res;
 	struct err err = ERR_INIT;
 	char *text;

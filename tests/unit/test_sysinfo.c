@@ -30,9 +30,8 @@ static void test_sysinfo__parses_steal_from_stat(void **state)
 	uint64_t steal = 0, total = 0;
 
 	(void)state;
-	assert_int_equal(sysinfo_parse_stat("cpu  10 1 20 60 2 0 3 4 9 9\ncpu0 1 2\n", &steal,
-					    &total),
-			 0);
+	assert_int_equal(
+		sysinfo_parse_stat("cpu  10 1 20 60 2 0 3 4 9 9\ncpu0 1 2\n", &steal, &total), 0);
 	assert_int_equal(steal, 4);
 	assert_int_equal(total, 100);
 	assert_int_equal(sysinfo_parse_stat("cpu  1 2 3\n", &steal, &total), -1);
@@ -64,8 +63,9 @@ static void test_sysinfo__load_and_steal_make_it_noisy(void **state)
 	(void)state;
 	sysinfo_noise(&a, &b, 2, &n);
 	assert_true(n.noisy);
-	assert_string_equal(n.reason,
-			    "load average 3.10 on 2 logical CPUs; CPU steal time 7.5% of the interval");
+	assert_string_equal(
+		n.reason,
+		"load average 3.10 on 2 logical CPUs; CPU steal time 7.5% of the interval");
 
 	a.load1 = b.load1 = 0.2;
 	sysinfo_noise(&a, &b, 1, &n);
