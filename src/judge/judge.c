@@ -82,9 +82,6 @@ int judge_plan_init(struct judge_plan *plan, const struct judge_settings *s, str
 	if (last == 0)
 		return err_set(err, ERR_INVALID, "%s must be at least 1",
 			       s->runs ? "runs" : "max_runs");
-	if (last < s->min_samples)
-		return err_set(err, ERR_INVALID, "%s %u is below min_samples %u",
-			       s->runs ? "runs" : "max_runs", last, s->min_samples);
 	plan->confidence = s->confidence;
 	plan->alpha = 1.0 - s->confidence;
 	plan->n_looks = plan_looks(s, last, plan->looks);
@@ -94,6 +91,11 @@ int judge_plan_init(struct judge_plan *plan, const struct judge_settings *s, str
 	if (plan->k[plan->n_looks - 1] == 0) {
 		memset(plan, 0, sizeof(*plan));
 		return refuse_no_interval(s, err);
+	}
+	if (last < s->min_samples) {
+		memset(plan, 0, sizeof(*plan));
+		return err_set(err, ERR_INVALID, "%s %u is below min_samples %u",
+			       s->runs ? "runs" : "max_runs", last, s->min_samples);
 	}
 	return 0;
 }
