@@ -286,8 +286,8 @@ static double prepare_value(double v, const struct judge_metric_input *in, struc
 
 /* r_j = ln(head_j) - ln(base_j) after flooring and seeded jitter; the jitter
  * of pair j is the same at every look. */
-static void log_ratios(const struct judge_metric_input *in, const double *base,
-		       const double *head, size_t n, double *r)
+static void log_ratios(const struct judge_metric_input *in, const double *base, const double *head,
+		       size_t n, double *r)
 {
 	char *stream = xasprintf("jitter\x1f%s\x1f%s\x1f%s", in->benchmark ? in->benchmark : "",
 				 in->command ? in->command : "", metric_info(in->metric)->name);
@@ -318,8 +318,7 @@ static bool too_noisy(const struct judge_metric_input *in, const struct side *b,
 	return !separated(b, h);
 }
 
-static enum verdict interval_verdict(double low, double high, double dn, double up,
-				     bool *decided)
+static enum verdict interval_verdict(double low, double high, double dn, double up, bool *decided)
 {
 	*decided = true;
 	if (low > up)
@@ -374,8 +373,8 @@ static void settle_undecided(struct comparison *out, bool noisy, bool floor, siz
 		set_reason(out, REASON_STRADDLES, pairs);
 }
 
-bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *in,
-		unsigned look, struct comparison *out)
+bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *in, unsigned look,
+		struct comparison *out)
 {
 	size_t n = plan->looks[look];
 	struct side b = { 0 }, h = { 0 };
@@ -432,8 +431,7 @@ done:
 	return out->final;
 }
 
-void judge_finish(const struct judge_metric_input *in, enum judge_stop why,
-		  struct comparison *out)
+void judge_finish(const struct judge_metric_input *in, enum judge_stop why, struct comparison *out)
 {
 	if (out->final)
 		return;
@@ -494,9 +492,10 @@ void judge_derive_throughput(const struct comparison *latency, const struct judg
 		out->final = true;
 		out->has_estimate = false;
 		out->change_percent = out->ci_low_percent = out->ci_high_percent = 0.0;
-		set_reason(out, "throughput needs constant, equal work: base %g to %g %s, head %g to %g %s",
-			   work->base_min, work->base_max, unit, work->head_min, work->head_max,
-			   unit);
+		set_reason(
+			out,
+			"throughput needs constant, equal work: base %g to %g %s, head %g to %g %s",
+			work->base_min, work->base_max, unit, work->head_min, work->head_max, unit);
 		return;
 	}
 	out->base = latency->base > 0.0 ? work->base_min / (latency->base * 1e-9) : 0.0;

@@ -63,10 +63,10 @@ struct comparison {
 	bool gate;
 	bool accepted; /* a known regression accepted by a PR label */
 	/* Appended by the judge: */
-	bool final;		   /* the verdict can no longer change */
-	bool band_high_infinite;   /* derived throughput of an open latency band */
-	bool sign_test;		   /* above 1000 pairs: sign-test interval */
-	bool base_at_floor;	   /* peak RSS: compared as if it used the whole floor */
+	bool final;		 /* the verdict can no longer change */
+	bool band_high_infinite; /* derived throughput of an open latency band */
+	bool sign_test;		 /* above 1000 pairs: sign-test interval */
+	bool base_at_floor;	 /* peak RSS: compared as if it used the whole floor */
 	bool head_at_floor;
 };
 
@@ -99,7 +99,7 @@ struct budget_result {
 
 /* The fixed looks of COMPARISON.md §6, in pairs. */
 #define JUDGE_SCHEDULE_LOOKS 9
-#define JUDGE_MAX_LOOKS (JUDGE_SCHEDULE_LOOKS + 1)
+#define JUDGE_MAX_LOOKS	     (JUDGE_SCHEDULE_LOOKS + 1)
 
 /* Comparison settings of one benchmark; in comparisons runs, min_runs and
  * max_runs count pairs. */
@@ -110,15 +110,18 @@ struct judge_settings {
 	unsigned runs;	      /* 0: adaptive; else one look at this many pairs */
 };
 
-#define JUDGE_SETTINGS_INIT                                                                        	{                                                                                          		0.99, 10, 252, 0                                                                   	}
+#define JUDGE_SETTINGS_INIT                                                                        \
+	{                                                                                          \
+		0.99, 10, 252, 0                                                                   \
+	}
 
 struct judge_plan {
 	double confidence;
-	double alpha;			/* 1 - confidence */
-	double a;			/* per look: alpha / n_looks */
-	unsigned n_looks;		/* K, at least 1 */
+	double alpha;			 /* 1 - confidence */
+	double a;			 /* per look: alpha / n_looks */
+	unsigned n_looks;		 /* K, at least 1 */
 	unsigned looks[JUDGE_MAX_LOOKS]; /* pairs at each look, ascending */
-	uint64_t k[JUDGE_MAX_LOOKS];	/* critical k of each look (0: no interval) */
+	uint64_t k[JUDGE_MAX_LOOKS];	 /* critical k of each look (0: no interval) */
 };
 
 /* Plans the looks. ERR_INVALID when the last look cannot give an interval
@@ -177,8 +180,8 @@ void judge_begin(const struct judge_plan *plan, const struct judge_metric_input 
  * (undecided: inconclusive "the interval still straddles the tolerance
  * after N pairs"). Looking again at a final comparison is a bug.
  */
-bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *in,
-		unsigned look, struct comparison *out);
+bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *in, unsigned look,
+		struct comparison *out);
 
 /* Why rounds stopped before a comparison was final. */
 enum judge_stop {
@@ -189,8 +192,7 @@ enum judge_stop {
 
 /* Settles a comparison that is not final after in->n pairs (the last
  * completed look stands; no extra look is made). No-op when final. */
-void judge_finish(const struct judge_metric_input *in, enum judge_stop why,
-		  struct comparison *out);
+void judge_finish(const struct judge_metric_input *in, enum judge_stop why, struct comparison *out);
 
 /* Re-judging complete samples: begin, every look that in->n pairs reach,
  * then judge_finish(why) when still undecided. */

@@ -116,8 +116,8 @@ static bool has_p(const struct percentile *list, size_t n, double p)
 	return false;
 }
 
-static void fill_percentiles(const double *sorted, size_t n, const double *extra_p,
-			     size_t n_extra, struct stats_summary *out)
+static void fill_percentiles(const double *sorted, size_t n, const double *extra_p, size_t n_extra,
+			     struct stats_summary *out)
 {
 	double *extra = NULL;
 	size_t i, total = ARRAY_SIZE(fixed_percentiles) + n_extra;
@@ -138,7 +138,8 @@ static void fill_percentiles(const double *sorted, size_t n, const double *extra
 	}
 	free(extra);
 	for (i = 0; i < out->n_percentiles; i++)
-		out->percentiles[i].value = n ? stats_percentile(sorted, n, out->percentiles[i].p) : 0.0;
+		out->percentiles[i].value =
+			n ? stats_percentile(sorted, n, out->percentiles[i].p) : 0.0;
 }
 
 void stats_summarize(const double *x, size_t n, const double *extra_p, size_t n_extra,
@@ -280,8 +281,8 @@ int stats_theil_sen(const double *y, size_t n, double confidence, struct stats_t
 	return 0;
 }
 
-int stats_power_fit(const double *size, const double *value, size_t n,
-		    struct stats_power_fit *out, struct err *err)
+int stats_power_fit(const double *size, const double *value, size_t n, struct stats_power_fit *out,
+		    struct err *err)
 {
 	double mx = 0.0, my = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0;
 	size_t i;

@@ -103,7 +103,7 @@ struct stats_power_fit {
 	double r_squared;
 };
 
-int stats_power_fit(const double *size, const double *value, size_t n,
-		    struct stats_power_fit *out, struct err *err);
+int stats_power_fit(const double *size, const double *value, size_t n, struct stats_power_fit *out,
+		    struct err *err);
 
 #endif

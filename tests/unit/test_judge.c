@@ -208,8 +208,8 @@ static void test_judge__settings_without_interval_are_refused(void **state)
 	(void)state;
 	s.runs = 5;
 	assert_int_equal(judge_plan_init(&p, &s, &err), ERR_INVALID);
-	assert_string_equal(err.msg,
-			    "runs 5 cannot give a 99% confidence interval: it needs at least 8 pairs");
+	assert_string_equal(
+		err.msg, "runs 5 cannot give a 99% confidence interval: it needs at least 8 pairs");
 	assert_int_equal(p.n_looks, 0);
 
 	s.runs = 0;
@@ -639,9 +639,8 @@ static void test_judge__throughput_derived_from_latency(void **state)
 	work.base_max = 1.2e6;
 	judge_derive_throughput(&f->cmp, &work, &t);
 	assert_int_equal(t.verdict, VERDICT_SKIPPED);
-	assert_string_equal(
-		t.reason,
-		"throughput needs constant, equal work: base 1e+06 to 1.2e+06 bytes, head 1e+06 to 1e+06 bytes");
+	assert_string_equal(t.reason, "throughput needs constant, equal work: base 1e+06 to "
+				      "1.2e+06 bytes, head 1e+06 to 1e+06 bytes");
 	free(f);
 }
 

@@ -313,9 +313,11 @@ static void test_stats__power_fit_refuses_bad_input(void **state)
 
 	(void)state;
 	assert_int_equal(stats_power_fit(same, value, 2, &f, &err), ERR_INVALID);
-	assert_string_equal(err.msg, "an exponent fit needs at least 2 distinct sizes, got 2 cases");
+	assert_string_equal(err.msg,
+			    "an exponent fit needs at least 2 distinct sizes, got 2 cases");
 	assert_int_equal(stats_power_fit(same, value, 1, &f, &err), ERR_INVALID);
-	assert_string_equal(err.msg, "an exponent fit needs at least 2 distinct sizes, got 1 cases");
+	assert_string_equal(err.msg,
+			    "an exponent fit needs at least 2 distinct sizes, got 1 cases");
 	assert_int_equal(stats_power_fit(same, with_zero, 2, &f, &err), ERR_INVALID);
 	assert_string_equal(err.msg,
 			    "an exponent fit needs positive sizes and values, got size 10 value 0");
