@@ -100,6 +100,16 @@ int judge_plan_init(struct judge_plan *plan, const struct judge_settings *s, str
 	return 0;
 }
 
+double judge_bisect_confidence(double confidence, unsigned candidates)
+{
+	unsigned steps = 0;
+
+	assert(confidence > 0.0 && confidence < 1.0);
+	while (steps < 64 && (UINT64_C(1) << steps) < candidates)
+		steps++;
+	return steps <= 1 ? confidence : 1.0 - (1.0 - confidence) / (double)steps;
+}
+
 bool judge_metric_compared(enum metric m)
 {
 	switch (m) {
@@ -449,6 +459,8 @@ void judge_finish(const struct judge_metric_input *in, enum judge_stop why, stru
 	case JUDGE_STOP_DECIDED:
 		if (in->n == 0)
 			set_reason(out, REASON_NO_PAIRS);
+		else if (out->base_at_floor || out->head_at_floor)
+			set_reason(out, REASON_FLOOR);
 		else
 			set_reason(out, REASON_STRADDLES, (size_t)out->pairs);
 		return;

@@ -566,6 +566,7 @@ static void test_judge__floor_keeps_regression_from_base_at_floor(void **state)
 static void test_judge__floor_makes_other_verdicts_inconclusive(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
+	size_t j;
 
 	(void)state;
 	/* Base at the floor, head just above it: a pass is not kept. */
@@ -582,6 +583,16 @@ static void test_judge__floor_makes_other_verdicts_inconclusive(void **state)
 	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
 	assert_true(f->cmp.head_at_floor);
 	assert_int_equal(f->cmp.verdict, VERDICT_INCONCLUSIVE);
+	assert_string_equal(f->cmp.reason, "the peak RSS is at or below the measurement floor");
+
+	/* Rounds stopped (other metrics decided) with a side at the floor. */
+	fill_rss(f, 40, 1.9, 2.4, 2.0);
+	for (j = 0; j < 40; j++) /* +20% +-30% against a 20% band: undecided */
+		f->head[j] = 1024.0 * floor(2.4 * 1024.0 * (1.0 + 0.3 * wobble(j, 59)));
+	f->in.tol.max_percent = 0.2;
+	default_looks(f);
+	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
+	assert_int_equal(f->cmp.looks_used, 4);
 	assert_string_equal(f->cmp.reason, "the peak RSS is at or below the measurement floor");
 	free(f);
 }
@@ -799,6 +810,17 @@ static void test_judge__fail_on_inconclusive(void **state)
 	assert_false(judge_result_fails(RESULT_ERROR, true));
 }
 
+static void test_judge__bisect_confidence_splits_alpha(void **state)
+{
+	(void)state;
+	/* 100 candidates: ceil(log2 100) = 7 steps. */
+	assert_near(judge_bisect_confidence(0.99, 100), 1.0 - 0.01 / 7, 1e-15);
+	assert_near(judge_bisect_confidence(0.99, 128), 1.0 - 0.01 / 7, 1e-15);
+	assert_near(judge_bisect_confidence(0.99, 129), 1.0 - 0.01 / 8, 1e-15);
+	assert_near(judge_bisect_confidence(0.99, 2), 0.99, 0.0);
+	assert_near(judge_bisect_confidence(0.95, 1), 0.95, 0.0);
+}
+
 static void test_judge__geometric_mean(void **state)
 {
 	const double r[] = { 2.0, 0.5, 1.0 };
@@ -850,6 +872,7 @@ int main(void)
 		cmocka_unit_test(test_judge__budget_at_floor),
 		cmocka_unit_test(test_judge__command_result_is_worst_gated_state),
 		cmocka_unit_test(test_judge__fail_on_inconclusive),
+		cmocka_unit_test(test_judge__bisect_confidence_splits_alpha),
 		cmocka_unit_test(test_judge__geometric_mean),
 	};
 
