@@ -173,8 +173,7 @@ struct results_benchmark *results_add_benchmark(struct results_suite *s, const c
 {
 	struct results_benchmark *b;
 
-	s->benchmarks =
-		xgrow(s->benchmarks, &s->alloc_benchmarks, s->n_benchmarks + 1, sizeof(*b));
+	s->benchmarks = xgrow(s->benchmarks, &s->alloc_benchmarks, s->n_benchmarks + 1, sizeof(*b));
 	b = &s->benchmarks[s->n_benchmarks++];
 	memset(b, 0, sizeof(*b));
 	b->name = dup_or_null(name);
@@ -225,8 +224,7 @@ void results_add_ratio(struct results_suite *s, const char *command, double rati
 	v->ratio = ratio;
 }
 
-struct comparison *results_add_comparison(struct results_command *c,
-					  const struct comparison *cmp)
+struct comparison *results_add_comparison(struct results_command *c, const struct comparison *cmp)
 {
 	c->comparisons = xgrow(c->comparisons, &c->alloc_comparisons, c->n_comparisons + 1,
 			       sizeof(*c->comparisons));
@@ -255,8 +253,7 @@ void results_add_sample(struct results_side *side, enum metric m, double value)
 	rm->status = STATUS_MEASURED;
 }
 
-void results_set_stats(struct results_side *side, enum metric m,
-		       const struct stats_summary *stats)
+void results_set_stats(struct results_side *side, enum metric m, const struct stats_summary *stats)
 {
 	struct results_metric *rm = &side->metrics[m];
 
@@ -349,8 +346,8 @@ static char *stderr_tail(const char *data, size_t len)
 	return out;
 }
 
-void results_set_error(struct results_error *e, enum results_error_kind kind,
-		       const char *message, const char *stderr_data, size_t stderr_len)
+void results_set_error(struct results_error *e, enum results_error_kind kind, const char *message,
+		       const char *stderr_data, size_t stderr_len)
 {
 	free(e->message);
 	free(e->stderr_tail);

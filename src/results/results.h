@@ -31,14 +31,14 @@
 
 #define RESULTS_SCHEMA_VERSION "1"
 /* Bounds on untrusted documents (the reader refuses anything larger). */
-#define RESULTS_MAX_FILE_BYTES	  (64u * 1024 * 1024)
-#define RESULTS_MAX_DEPTH	  64
-#define RESULTS_MAX_STRING_BYTES  65536
-#define RESULTS_MAX_ITEMS	  100000   /* suites, benchmarks, commands, ... per array */
-#define RESULTS_MAX_SAMPLES	  10000000 /* samples of one metric of one side */
-#define RESULTS_MAX_STDERR_BYTES  2048
-#define RESULTS_MAX_INTEGER	  9007199254740991.0 /* 2^53 - 1 */
-#define RESULTS_RESULT_STATES	  (RESULT_ERROR + 1)
+#define RESULTS_MAX_FILE_BYTES	 (64u * 1024 * 1024)
+#define RESULTS_MAX_DEPTH	 64
+#define RESULTS_MAX_STRING_BYTES 65536
+#define RESULTS_MAX_ITEMS	 100000	  /* suites, benchmarks, commands, ... per array */
+#define RESULTS_MAX_SAMPLES	 10000000 /* samples of one metric of one side */
+#define RESULTS_MAX_STDERR_BYTES 2048
+#define RESULTS_MAX_INTEGER	 9007199254740991.0 /* 2^53 - 1 */
+#define RESULTS_RESULT_STATES	 (RESULT_ERROR + 1)
 
 enum results_mode { RESULTS_MODE_RUN, RESULTS_MODE_COMPARE, RESULTS_MODE_SWEEP };
 
@@ -101,7 +101,7 @@ struct results_environment {
 	char *os, *arch, *kernel, *cpu_model;
 	uint32_t logical_cpus;
 	char *compiler, *libc;
-	char *ci; /* CI provider, e.g. "github_actions"; NULL outside CI */
+	char *ci;		    /* CI provider, e.g. "github_actions"; NULL outside CI */
 	struct results_tool *tools; /* report.versions */
 	size_t n_tools, alloc_tools;
 };
@@ -253,22 +253,20 @@ struct results_command *results_add_command(struct results_benchmark *b, const c
 void results_add_tool(struct results *r, const char *name, const char *version);
 void results_add_tag(struct results_benchmark *b, const char *tag);
 void results_add_ratio(struct results_suite *s, const char *command, double ratio);
-struct comparison *results_add_comparison(struct results_command *c,
-					  const struct comparison *cmp);
+struct comparison *results_add_comparison(struct results_command *c, const struct comparison *cmp);
 struct results_budget *results_add_budget(struct results_command *c,
 					  const struct budget_result *res, const char *text);
 /* Appends one raw sample (canonical unit) and marks the metric measured. */
 void results_add_sample(struct results_side *side, enum metric m, double value);
 /* Copies a summary into a metric (the percentiles are duplicated). */
-void results_set_stats(struct results_side *side, enum metric m,
-		       const struct stats_summary *stats);
+void results_set_stats(struct results_side *side, enum metric m, const struct stats_summary *stats);
 /* Replaces a string field: *slot = copy of s (NULL clears). */
 void results_set_str(char **slot, const char *s);
 /* Sets an error; message and stderr_tail are copied (stderr_tail may be NULL
  * and is cut to its last RESULTS_MAX_STDERR_BYTES at a character boundary, with
  * invalid UTF-8 replaced by U+FFFD). */
-void results_set_error(struct results_error *e, enum results_error_kind kind,
-		       const char *message, const char *stderr_tail, size_t stderr_len);
+void results_set_error(struct results_error *e, enum results_error_kind kind, const char *message,
+		       const char *stderr_tail, size_t stderr_len);
 
 /* Names in reports, and back (-1 for an unknown name). */
 const char *results_mode_name(enum results_mode m);

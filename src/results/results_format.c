@@ -65,11 +65,23 @@ static bool same_bits(double a, double b)
 	return !memcmp(&a, &b, sizeof(a));
 }
 
+/* "1.2500e+20" -> "1.25e+20": drops the mantissa's trailing zeros. */
+static void trim_mantissa(char *buf)
+{
+	char *e = strchr(buf, 'e'), *z;
+
+	if (!e || !strchr(buf, '.'))
+		return;
+	z = e;
+	while (z[-1] == '0')
+		z--;
+	if (z[-1] == '.')
+		z--;
+	memmove(z, e, strlen(e) + 1);
+}
+
 int results_format_double(double v, char *buf, size_t size)
 {
-	/* Whole numbers at or above 2^53 are written with an exponent so that no
-	 * integer literal in a report ever reaches 2^53. */
-	const char *fmt = "%.*g";
 	int digits;
 
 	if (!isfinite(v))
@@ -78,14 +90,20 @@ int results_format_double(double v, char *buf, size_t size)
 		snprintf(buf, size, "%.0f", v);
 		return 0;
 	}
-	if (v == trunc(v))
-		fmt = "%.*e";
-	for (digits = 15; digits <= 17; digits++) {
-		snprintf(buf, size, fmt, digits - (fmt[3] == 'e'), v);
+	for (digits = 15; digits < 17; digits++) {
+		snprintf(buf, size, "%.*g", digits, v);
 		if (same_bits(strtod(buf, NULL), v))
-			return 0;
+			break;
 	}
-	return 0; /* %.17g always round-trips; keep it */
+	if (digits == 17)
+		snprintf(buf, size, "%.17g", v); /* always round-trips */
+	/* A whole number of 2^53 or more gets an exponent, so that no integer
+	 * literal in a report ever reaches 2^53. */
+	if (!strpbrk(buf, ".e")) {
+		snprintf(buf, size, "%.*e", digits - 1, v);
+		trim_mantissa(buf);
+	}
+	return 0;
 }
 
 int results_format_aggregation(const struct aggregation *a, char *buf, size_t size)
@@ -150,8 +168,8 @@ int results_format_time(int64_t unix_ns, char *buf, size_t size)
 	t = (time_t)secs;
 	if (!gmtime_r(&t, &tm) || tm.tm_year + 1900 < 1 || tm.tm_year + 1900 > 9999)
 		return -1;
-	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%09dZ", tm.tm_year + 1900,
-		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)nanos);
+	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%09dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)nanos);
 	return 0;
 }
 

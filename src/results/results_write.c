@@ -126,7 +126,7 @@ static void put_time(struct writer *w, cJSON *obj, const char *key, int64_t unix
 	char buf[64];
 
 	if (results_format_time(unix_ns, buf, sizeof(buf)) < 0) {
-		fail(w, key, "is outside the years 1 to 9999");
+		fail(w, key, "is not a time gmtime_r can convert");
 		put_null(obj, key);
 		return;
 	}
