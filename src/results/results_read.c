@@ -326,7 +326,7 @@ static int get_time(struct reader *rd, const cJSON *obj, const char *key, int64_
 
 static int get_metric_name(struct reader *rd, const cJSON *obj, const char *key, enum metric *out)
 {
-	static const char *names[METRIC__COUNT];
+	const char *names[METRIC__COUNT];
 	int m = (int)*out;
 
 	for (int i = 0; i < METRIC__COUNT; i++)
@@ -684,8 +684,8 @@ static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, str
 		_Static_assert(VERDICT_SKIPPED == 4, "verdict names out of date");
 		rc = check_const(rd, o, "metric", info->name) ||
 		     get_name(rd, o, "derived_from", derived_names, 1, &derived) ||
-		     get_name(rd, o, "statistic", results_side_statistics, 2, &statistic) ||
-		     check_const(rd, o, "estimator", "hodges_lehmann_ratio") ||
+		     check_const(rd, o, "statistic", "hodges_lehmann_ratio") ||
+		     get_name(rd, o, "side_statistic", results_side_statistics, 2, &statistic) ||
 		     check_const(rd, o, "unit", metric_unit_name(info->unit)) ||
 		     check_const(rd, o, "better", better_name(info->better)) ||
 		     get_num(rd, o, "base", &c->base) || get_num(rd, o, "head", &c->head) ||
@@ -793,7 +793,7 @@ static int read_budget(struct reader *rd, const cJSON *o, struct results_budget 
 
 static int read_result(struct reader *rd, const cJSON *o, enum result_state *out)
 {
-	static const char *names[RESULTS_RESULT_STATES];
+	const char *names[RESULTS_RESULT_STATES];
 	int v = (int)*out;
 
 	for (int i = 0; i < RESULTS_RESULT_STATES; i++)

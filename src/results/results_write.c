@@ -328,8 +328,8 @@ static void put_comparison(struct writer *w, cJSON *obj, const struct comparison
 
 	put_str(w, o, "metric", info->name);
 	put_str(w, o, "derived_from", c->derived ? "latency" : NULL);
-	put_str(w, o, "statistic", results_side_statistic_name(c->statistic_shown));
-	put_str(w, o, "estimator", "hodges_lehmann_ratio");
+	put_str(w, o, "statistic", "hodges_lehmann_ratio");
+	put_str(w, o, "side_statistic", results_side_statistic_name(c->statistic_shown));
 	put_str(w, o, "unit", metric_unit_name(info->unit));
 	put_str(w, o, "better", better_name(info->better));
 	put_num(w, o, "base", c->base);
