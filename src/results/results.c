@@ -347,7 +347,7 @@ static char *stderr_tail(const char *data, size_t len)
 }
 
 void results_set_error(struct results_error *e, enum results_error_kind kind, const char *message,
-		       const char *stderr_data, size_t stderr_len)
+		       const char *stderr_tail_bytes, size_t stderr_len)
 {
 	free(e->message);
 	free(e->stderr_tail);
@@ -355,7 +355,7 @@ void results_set_error(struct results_error *e, enum results_error_kind kind, co
 	e->present = true;
 	e->kind = kind;
 	e->message = dup_or_null(message);
-	e->stderr_tail = stderr_data ? stderr_tail(stderr_data, stderr_len) : NULL;
+	e->stderr_tail = stderr_tail_bytes ? stderr_tail(stderr_tail_bytes, stderr_len) : NULL;
 }
 
 static void error_release(struct results_error *e)

@@ -34,8 +34,11 @@
 #define RESULTS_MAX_FILE_BYTES	 (64u * 1024 * 1024)
 #define RESULTS_MAX_DEPTH	 64
 #define RESULTS_MAX_STRING_BYTES 65536
-#define RESULTS_MAX_ITEMS	 100000	  /* suites, benchmarks, commands, ... per array */
-#define RESULTS_MAX_SAMPLES	 10000000 /* samples of one metric of one side */
+#define RESULTS_MAX_ITEMS	 100000	 /* suites, benchmarks, commands, ... per array */
+#define RESULTS_MAX_SAMPLES	 1000000 /* samples of one metric of one side */
+/* Values in one document: cJSON spends about 64 bytes on each, so this keeps
+ * a hostile 64 MiB of "0,0,0..." from costing gigabytes. */
+#define RESULTS_MAX_VALUES	 4000000
 #define RESULTS_MAX_STDERR_BYTES 2048
 #define RESULTS_MAX_INTEGER	 9007199254740991.0 /* 2^53 - 1 */
 #define RESULTS_RESULT_STATES	 (RESULT_ERROR + 1)
@@ -266,7 +269,7 @@ void results_set_str(char **slot, const char *s);
  * and is cut to its last RESULTS_MAX_STDERR_BYTES at a character boundary, with
  * invalid UTF-8 replaced by U+FFFD). */
 void results_set_error(struct results_error *e, enum results_error_kind kind, const char *message,
-		       const char *stderr_tail, size_t stderr_len);
+		       const char *stderr_tail_bytes, size_t stderr_len);
 
 /* Names in reports, and back (-1 for an unknown name). */
 const char *results_mode_name(enum results_mode m);

@@ -1115,7 +1115,7 @@ static size_t number_len(const char *p, size_t n)
 static int scan(struct reader *rd, const char *data, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)data;
-	size_t i = 0, depth = 0;
+	size_t i = 0, depth = 0, values = 0;
 	bool in_string = false;
 
 	if (len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
@@ -1138,6 +1138,8 @@ static int scan(struct reader *rd, const char *data, size_t len)
 			} else if (p[i] == '"') {
 				in_string = false;
 			}
+		} else if (strchr("\"{[tfn-0123456789", p[i]) && ++values > RESULTS_MAX_VALUES) {
+			return bad_at(rd, data, i, "more than 4000000 values");
 		} else if (p[i] == '"') {
 			in_string = true;
 		} else if (p[i] == '{' || p[i] == '[') {

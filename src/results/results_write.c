@@ -17,6 +17,7 @@
 
 #include <cjson/cJSON.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,8 +254,8 @@ static void put_samples(struct writer *w, cJSON *obj, const struct results_metri
 
 	for (i = 0; i < m->n_samples; i++) {
 		double v = m->samples[i];
-		if (whole_units(m->metric) &&
-		    !(v >= 0 && v <= RESULTS_MAX_INTEGER && v == (double)(uint64_t)v))
+		if (whole_units(m->metric) && !(v >= 0 && !signbit(v) && v <= RESULTS_MAX_INTEGER &&
+						v == (double)(uint64_t)v))
 			fail(w, "samples", "holds a value that is not a whole number below 2^53");
 		cJSON_AddItemToArray(a, num_item(w, "samples", v));
 	}

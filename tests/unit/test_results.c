@@ -682,6 +682,42 @@ static void test_results__long_strings_are_refused(void **state)
 	strbuf_release(&sb);
 }
 
+static void test_results__too_many_values_are_refused(void **state)
+{
+	struct strbuf sb;
+	int i;
+
+	(void)state;
+	strbuf_init(&sb, 0);
+	strbuf_adds(&sb, "{\"schema_version\": \"1\", \"mode\": \"run\", \"x\": [");
+	for (i = 0; i < 4000000; i++)
+		strbuf_adds(&sb, "0,");
+	strbuf_adds(&sb, "0]}");
+	check_bad(sb.buf, sb.len, "report.json:1:8000032: more than 4000000 values");
+	strbuf_release(&sb);
+}
+
+static void test_results__sweep_round_trips(void **state)
+{
+	struct results *r = make_compare();
+
+	(void)state;
+	r->mode = RESULTS_MODE_SWEEP;
+	check_round_trip(r);
+	results_free(r);
+}
+
+static void test_results__negative_zero_latency_is_refused(void **state)
+{
+	struct results *r = make_run();
+
+	(void)state;
+	results_add_sample(&r->suites[0].benchmarks[0].commands[0].head, METRIC_LATENCY, -0.0);
+	check_write_fails(
+		r, "cannot write report: \"samples\" holds a value that is not a whole number "
+		   "below 2^53");
+}
+
 static void test_results__files_are_written_atomically_and_read_back(void **state)
 {
 	struct err err = ERR_INIT;
@@ -740,6 +776,9 @@ int main(void)
 		cmocka_unit_test(test_results__nul_byte_is_refused),
 		cmocka_unit_test(test_results__deep_nesting_is_refused),
 		cmocka_unit_test(test_results__long_strings_are_refused),
+		cmocka_unit_test(test_results__too_many_values_are_refused),
+		cmocka_unit_test(test_results__sweep_round_trips),
+		cmocka_unit_test(test_results__negative_zero_latency_is_refused),
 		cmocka_unit_test(test_results__files_are_written_atomically_and_read_back),
 	};
 
