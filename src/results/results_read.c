@@ -95,8 +95,13 @@ static void describe(const cJSON *v, char *buf, size_t size)
 		buf[o++] = '"';
 		buf[o] = 0;
 	} else if (cJSON_IsNumber(v)) {
-		if (results_format_double(v->valuedouble, buf, size) < 0)
+		double d = v->valuedouble;
+		if (!isfinite(d))
 			snprintf(buf, size, "a number out of range");
+		else if (d == trunc(d) && fabs(d) < 1e18)
+			snprintf(buf, size, "%.0f", d); /* 2^53 reads better than 9.007e+15 */
+		else
+			results_format_double(d, buf, size);
 	} else if (cJSON_IsTrue(v)) {
 		snprintf(buf, size, "true");
 	} else if (cJSON_IsFalse(v)) {

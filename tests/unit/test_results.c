@@ -546,7 +546,7 @@ static const struct bad_case bad_cases[] = {
 	  "report.json:1:48: malformed number" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"seed\": 9007199254740992}",
 	  "report.json: $.seed: expected an integer from 0 to 9007199254740991, got "
-	  "9.007199254740992e+15" },
+	  "9007199254740992" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"seed\": -1}",
 	  "report.json: $.seed: expected an integer from 0 to 9007199254740991, got -1" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"seed\": 1.5}",
@@ -607,6 +607,22 @@ static const struct bad_case bad_cases[] = {
 	  "true}]}]}]}]}",
 	  "report.json: $.suites[0].benchmarks[0].commands[0].budgets[0].pass: expected false, as "
 	  "status says" },
+	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"git\": []}",
+	  "report.json: $.git: expected an object, got an array" },
+	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"environment\": {\"logical_cpus\": "
+	  "4294967296}}",
+	  "report.json: $.environment.logical_cpus: expected an integer from 0 to 4294967295, got "
+	  "4294967296" },
+	{ "{\"schema_version\": \"1\", \"mode\": \"compare\", \"suites\": [{\"benchmarks\": [{"
+	  "\"commands\": [{\"budgets\": [{\"limit\": 1}]}]}]}]}",
+	  "report.json: $.suites[0].benchmarks[0].commands[0].budgets[0]: missing \"metric\"" },
+	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"suites\": [{\"error\": {}}]}",
+	  "report.json: $.suites[0].error: missing \"kind\"" },
+	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"suites\": [{\"benchmarks\": [{"
+	  "\"commands\": [{\"head\": {\"metrics\": {\"peak_rss\": {\"samples\": "
+	  "[9007199254740992]}}}}]}]}]}",
+	  "report.json: $.suites[0].benchmarks[0].commands[0].head.metrics.peak_rss.samples[0]: "
+	  "expected an integer from 0 to 9007199254740991, got 9007199254740992" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"himorime_version\": \"a\\u0000b\"}",
 	  "report.json:1:62: \\u0000 in a string" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"himorime_version\": \"a\tb\"}",
@@ -679,6 +695,16 @@ static void test_results__long_strings_are_refused(void **state)
 	strbuf_adds(&sb, "\"}}]}");
 	check_bad(sb.buf, sb.len,
 		  "report.json: $.suites[0].error.stderr: string longer than 2048 bytes");
+	strbuf_setlen(&sb, 0);
+	strbuf_adds(&sb, "{\"schema_version\": \"1\", \"mode\": \"compare\", \"suites\": [{"
+			 "\"benchmarks\": [{\"commands\": [{\"comparisons\": {\"latency\": "
+			 "{\"reason\": \"");
+	for (i = 0; i < 200; i++)
+		strbuf_addch(&sb, 'r');
+	strbuf_adds(&sb, "\"}}}]}]}]}");
+	check_bad(sb.buf, sb.len,
+		  "report.json: $.suites[0].benchmarks[0].commands[0].comparisons.latency.reason: "
+		  "string longer than 199 bytes");
 	strbuf_release(&sb);
 }
 
