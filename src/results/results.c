@@ -1,0 +1,461 @@
+/*
+ * The in-memory results document: construction, builders, names, equality
+ * and freeing (see results.h). The JSON form is in results_write.c and
+ * results_read.c.
+ */
+#include "results/results.h"
+
+#include "common/alloc.h"
+#include "common/version.h"
+#include "results/results_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/banned.h"
+
+static const char *const modes[] = {
+	[RESULTS_MODE_RUN] = "run",
+	[RESULTS_MODE_COMPARE] = "compare",
+	[RESULTS_MODE_SWEEP] = "sweep",
+};
+
+static const char *const plans[] = {
+	[RESULTS_PLAN_STANDARD] = "standard",
+	[RESULTS_PLAN_LARGE] = "large",
+};
+
+static const char *const sources[] = {
+	[RESULTS_SOURCE_WALL_CLOCK] = "wall_clock",
+	[RESULTS_SOURCE_DECLARED_WORK] = "declared_work",
+	[RESULTS_SOURCE_RUSAGE] = "rusage",
+	[RESULTS_SOURCE_JOB_OBJECT] = "job_object",
+	[RESULTS_SOURCE_PROCESS_MEMORY_COUNTERS] = "process_memory_counters",
+	[RESULTS_SOURCE_UNAVAILABLE] = "unavailable",
+};
+
+static const char *const aggregations[] = {
+	[RESULTS_AGG_NONE] = "none",
+	[RESULTS_AGG_SUM_OF_WAITED_DESCENDANTS] = "sum_of_waited_descendants",
+	[RESULTS_AGG_SUM_OF_JOB_PROCESSES] = "sum_of_job_processes",
+	[RESULTS_AGG_MAX_OF_SINGLE_PROCESS_PEAKS] = "max_of_single_process_peaks",
+	[RESULTS_AGG_STARTED_PROCESS_ONLY] = "started_process_only",
+};
+
+static const char *const error_kinds[] = {
+	[RESULTS_ERROR_BUILD_FAILED] = "build_failed",
+	[RESULTS_ERROR_SETUP_FAILED] = "setup_failed",
+	[RESULTS_ERROR_PREPARE_EACH_FAILED] = "prepare_each_failed",
+	[RESULTS_ERROR_CLEANUP_FAILED] = "cleanup_failed",
+	[RESULTS_ERROR_EXIT_CODE] = "exit_code",
+	[RESULTS_ERROR_TIMEOUT] = "timeout",
+	[RESULTS_ERROR_START_FAILED] = "start_failed",
+	[RESULTS_ERROR_INTERRUPTED] = "interrupted",
+	[RESULTS_ERROR_INVALID_PATH] = "invalid_path",
+	[RESULTS_ERROR_INTERNAL] = "internal",
+	[RESULTS_ERROR_METRIC_UNSUPPORTED] = "metric_unsupported",
+	[RESULTS_ERROR_METRIC_COLLECTION_FAILED] = "metric_collection_failed",
+};
+_Static_assert(ARRAY_SIZE(error_kinds) == RESULTS_ERROR_METRIC_COLLECTION_FAILED + 1,
+	       "error kind table incomplete");
+
+const char *results_mode_name(enum results_mode m)
+{
+	return modes[m];
+}
+
+const char *results_plan_name(enum results_plan p)
+{
+	return plans[p];
+}
+
+const char *results_source_name(enum results_source s)
+{
+	return sources[s];
+}
+
+const char *results_aggregation_name(enum results_aggregation a)
+{
+	return aggregations[a];
+}
+
+const char *results_error_kind_name(enum results_error_kind k)
+{
+	return error_kinds[k];
+}
+
+int results_name_index(const char *const *names, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return (int)i;
+	return -1;
+}
+
+int results_error_kind_from_name(const char *name, enum results_error_kind *out)
+{
+	int i = results_name_index(error_kinds, ARRAY_SIZE(error_kinds), name);
+
+	if (i < 0)
+		return -1;
+	*out = (enum results_error_kind)i;
+	return 0;
+}
+
+const char *const *results_names(enum results_names_table t, size_t *n)
+{
+	switch (t) {
+	case NAMES_MODE:
+		*n = ARRAY_SIZE(modes);
+		return modes;
+	case NAMES_PLAN:
+		*n = ARRAY_SIZE(plans);
+		return plans;
+	case NAMES_SOURCE:
+		*n = ARRAY_SIZE(sources);
+		return sources;
+	case NAMES_AGGREGATION:
+		*n = ARRAY_SIZE(aggregations);
+		return aggregations;
+	case NAMES_ERROR_KIND:
+		*n = ARRAY_SIZE(error_kinds);
+		return error_kinds;
+	}
+	*n = 0;
+	return NULL;
+}
+
+void results_side_init(struct results_side *side)
+{
+	int m;
+
+	memset(side, 0, sizeof(*side));
+	for (m = 0; m < METRIC__COUNT; m++) {
+		side->metrics[m].metric = (enum metric)m;
+		side->metrics[m].status = STATUS_NOT_REQUESTED;
+	}
+}
+
+struct results *results_new(enum results_mode mode)
+{
+	struct results *r = xcalloc(1, sizeof(*r));
+
+	r->mode = mode;
+	r->himorime_version = xstrdup(HIMORIME_VERSION);
+	return r;
+}
+
+void results_set_str(char **slot, const char *s)
+{
+	free(*slot);
+	*slot = s ? xstrdup(s) : NULL;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+struct results_suite *results_add_suite(struct results *r, const char *name)
+{
+	struct results_suite *s;
+
+	r->suites = xgrow(r->suites, &r->alloc_suites, r->n_suites + 1, sizeof(*r->suites));
+	s = &r->suites[r->n_suites++];
+	memset(s, 0, sizeof(*s));
+	s->name = dup_or_null(name);
+	return s;
+}
+
+struct results_benchmark *results_add_benchmark(struct results_suite *s, const char *name)
+{
+	struct results_benchmark *b;
+
+	s->benchmarks = xgrow(s->benchmarks, &s->alloc_benchmarks, s->n_benchmarks + 1, sizeof(*b));
+	b = &s->benchmarks[s->n_benchmarks++];
+	memset(b, 0, sizeof(*b));
+	b->name = dup_or_null(name);
+	return b;
+}
+
+struct results_command *results_add_command(struct results_benchmark *b, const char *name,
+					    const char *command)
+{
+	struct results_command *c;
+
+	b->commands = xgrow(b->commands, &b->alloc_commands, b->n_commands + 1, sizeof(*c));
+	c = &b->commands[b->n_commands++];
+	memset(c, 0, sizeof(*c));
+	c->name = dup_or_null(name);
+	c->command = dup_or_null(command);
+	results_side_init(&c->head);
+	results_side_init(&c->base);
+	c->head.present = true;
+	return c;
+}
+
+void results_add_tool(struct results *r, const char *name, const char *version)
+{
+	struct results_environment *e = &r->environment;
+	struct results_tool *t;
+
+	e->tools = xgrow(e->tools, &e->alloc_tools, e->n_tools + 1, sizeof(*t));
+	t = &e->tools[e->n_tools++];
+	t->name = dup_or_null(name);
+	t->version = dup_or_null(version);
+}
+
+void results_add_tag(struct results_benchmark *b, const char *tag)
+{
+	b->tags = xgrow(b->tags, &b->alloc_tags, b->n_tags + 1, sizeof(*b->tags));
+	b->tags[b->n_tags++] = xstrdup(tag);
+}
+
+void results_add_ratio(struct results_suite *s, const char *command, double ratio)
+{
+	struct results_ratio *v;
+
+	s->geometric_mean_values = xgrow(s->geometric_mean_values, &s->alloc_geometric_mean_values,
+					 s->n_geometric_mean_values + 1, sizeof(*v));
+	v = &s->geometric_mean_values[s->n_geometric_mean_values++];
+	v->command = dup_or_null(command);
+	v->ratio = ratio;
+}
+
+struct comparison *results_add_comparison(struct results_command *c, const struct comparison *cmp)
+{
+	c->comparisons = xgrow(c->comparisons, &c->alloc_comparisons, c->n_comparisons + 1,
+			       sizeof(*c->comparisons));
+	c->comparisons[c->n_comparisons] = *cmp;
+	return &c->comparisons[c->n_comparisons++];
+}
+
+struct results_budget *results_add_budget(struct results_command *c,
+					  const struct budget_result *res, const char *text)
+{
+	struct results_budget *b;
+
+	c->budgets = xgrow(c->budgets, &c->alloc_budgets, c->n_budgets + 1, sizeof(*b));
+	b = &c->budgets[c->n_budgets++];
+	b->result = *res;
+	b->text = dup_or_null(text);
+	return b;
+}
+
+void results_add_sample(struct results_side *side, enum metric m, double value)
+{
+	struct results_metric *rm = &side->metrics[m];
+
+	rm->samples = xgrow(rm->samples, &rm->alloc_samples, rm->n_samples + 1, sizeof(double));
+	rm->samples[rm->n_samples++] = value;
+	rm->status = STATUS_MEASURED;
+}
+
+void results_set_stats(struct results_side *side, enum metric m, const struct stats_summary *stats)
+{
+	struct results_metric *rm = &side->metrics[m];
+
+	free(rm->stats.percentiles);
+	rm->stats = *stats;
+	rm->stats.percentiles = NULL;
+	if (stats->n_percentiles) {
+		rm->stats.percentiles = xcalloc(stats->n_percentiles, sizeof(struct percentile));
+		memcpy(rm->stats.percentiles, stats->percentiles,
+		       stats->n_percentiles * sizeof(struct percentile));
+	}
+	rm->has_stats = true;
+}
+
+/* Length of the valid UTF-8 sequence at p (at most n bytes), or 0. */
+size_t results_utf8_len(const unsigned char *p, size_t n)
+{
+	unsigned c = p[0];
+	size_t len, i;
+	unsigned cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+bool results_utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0;
+
+	while (i < n) {
+		size_t l = results_utf8_len(p + i, n - i);
+		if (!l)
+			return false;
+		i += l;
+	}
+	return true;
+}
+
+/* Valid UTF-8 of the bytes (invalid sequences and NULs become U+FFFD), then
+ * its last RESULTS_MAX_STDERR_BYTES at a character boundary. */
+static char *stderr_tail(const char *data, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)data;
+	char *out = xmalloc(len * 3 + 1);
+	size_t i = 0, o = 0, start = 0;
+
+	while (i < len) {
+		size_t l = p[i] ? results_utf8_len(p + i, len - i) : 0;
+		if (l) {
+			memcpy(out + o, p + i, l);
+			o += l;
+			i += l;
+		} else {
+			memcpy(out + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+		}
+	}
+	out[o] = 0;
+	if (o > RESULTS_MAX_STDERR_BYTES) {
+		start = o - RESULTS_MAX_STDERR_BYTES;
+		while (((unsigned char)out[start] & 0xc0) == 0x80)
+			start++;
+		memmove(out, out + start, o - start + 1);
+	}
+	return out;
+}
+
+void results_set_error(struct results_error *e, enum results_error_kind kind, const char *message,
+		       const char *stderr_tail_bytes, size_t stderr_len)
+{
+	free(e->message);
+	free(e->stderr_tail);
+	memset(e, 0, sizeof(*e));
+	e->present = true;
+	e->kind = kind;
+	e->message = dup_or_null(message);
+	e->stderr_tail = stderr_tail_bytes ? stderr_tail(stderr_tail_bytes, stderr_len) : NULL;
+}
+
+static void error_release(struct results_error *e)
+{
+	free(e->message);
+	free(e->stderr_tail);
+}
+
+static void side_release(struct results_side *side)
+{
+	int m;
+
+	for (m = 0; m < METRIC__COUNT; m++) {
+		struct results_metric *rm = &side->metrics[m];
+		free(rm->reason);
+		free(rm->stats.percentiles);
+		free(rm->samples);
+		free(rm->work.file_size);
+		free(rm->work.unit);
+	}
+	error_release(&side->error);
+}
+
+static void command_release(struct results_command *c)
+{
+	size_t i;
+
+	free(c->name);
+	free(c->command);
+	side_release(&c->head);
+	side_release(&c->base);
+	free(c->comparisons);
+	for (i = 0; i < c->n_budgets; i++)
+		free(c->budgets[i].text);
+	free(c->budgets);
+}
+
+static void benchmark_release(struct results_benchmark *b)
+{
+	size_t i;
+
+	free(b->name);
+	free(b->description);
+	for (i = 0; i < b->n_tags; i++)
+		free(b->tags[i]);
+	free(b->tags);
+	free(b->baseline);
+	error_release(&b->error);
+	for (i = 0; i < b->n_commands; i++)
+		command_release(&b->commands[i]);
+	free(b->commands);
+}
+
+static void suite_release(struct results_suite *s)
+{
+	size_t i;
+
+	free(s->name);
+	free(s->description);
+	free(s->file);
+	error_release(&s->error);
+	for (i = 0; i < s->n_benchmarks; i++)
+		benchmark_release(&s->benchmarks[i]);
+	free(s->benchmarks);
+	free(s->geometric_mean_reference);
+	for (i = 0; i < s->n_geometric_mean_values; i++)
+		free(s->geometric_mean_values[i].command);
+	free(s->geometric_mean_values);
+	free(s->geometric_mean_unavailable);
+}
+
+void results_free(struct results *r)
+{
+	struct results_environment *e;
+	size_t i;
+
+	if (!r)
+		return;
+	e = &r->environment;
+	free(r->himorime_version);
+	free(e->os);
+	free(e->arch);
+	free(e->kernel);
+	free(e->cpu_model);
+	free(e->compiler);
+	free(e->libc);
+	free(e->ci);
+	for (i = 0; i < e->n_tools; i++) {
+		free(e->tools[i].name);
+		free(e->tools[i].version);
+	}
+	free(e->tools);
+	free(r->git.head_sha);
+	free(r->git.base_ref);
+	free(r->git.base_sha);
+	free(r->git.base_source);
+	free(r->noise.governor);
+	free(r->noise.reason);
+	for (i = 0; i < r->n_suites; i++)
+		suite_release(&r->suites[i]);
+	free(r->suites);
+	free(r);
+}

@@ -1,0 +1,297 @@
+/*
+ * The results document: everything one run, compare or sweep step measured
+ * and decided, in memory, and its lossless JSON form (schema_version "1",
+ * docs/reports.md, docs/schema/report.schema.json).
+ *
+ * Producers (the planner while measuring; a sweep keeps one document per
+ * commit) build it with results_new() and the results_add_*() helpers, which
+ * grow the arrays; consumers (renderers, judge re-runs, `himorime report`)
+ * read the plain structs: arrays with counts, units in names. The document
+ * owns everything reachable from it: every `char *` is a heap string
+ * (xstrdup) or NULL for "absent" (written as null), every array is freed by
+ * results_free(). results_set_str() replaces a string field.
+ *
+ * Samples are raw per-run doubles in canonical units (ns, bytes, percent,
+ * work units per second). ns and bytes samples, counts and the seed are whole
+ * numbers below 2^53; writing anything else, or a NaN or infinity anywhere,
+ * is ERR_INTERNAL. Reading checks every field of untrusted input and reports
+ * ERR_INVALID with the JSON path of the bad value.
+ */
+#ifndef HIMORIME_RESULTS_RESULTS_H
+#define HIMORIME_RESULTS_RESULTS_H
+
+#include "common/err.h"
+#include "common/metric.h"
+#include "judge/judge.h"
+#include "stats/stats.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RESULTS_SCHEMA_VERSION "1"
+/* Bounds on untrusted documents (the reader refuses anything larger). */
+#define RESULTS_MAX_FILE_BYTES	 (64u * 1024 * 1024)
+#define RESULTS_MAX_DEPTH	 64
+#define RESULTS_MAX_STRING_BYTES 65536
+#define RESULTS_MAX_ITEMS	 100000	 /* suites, benchmarks, commands, ... per array */
+#define RESULTS_MAX_SAMPLES	 1000000 /* samples of one metric of one side */
+/* Values in one document: cJSON spends about 64 bytes on each, so this keeps
+ * a hostile 64 MiB of "0,0,0..." from costing gigabytes. */
+#define RESULTS_MAX_VALUES	 4000000
+#define RESULTS_MAX_STDERR_BYTES 2048
+#define RESULTS_MAX_INTEGER	 9007199254740991.0 /* 2^53 - 1 */
+#define RESULTS_RESULT_STATES	 (RESULT_ERROR + 1)
+
+enum results_mode { RESULTS_MODE_RUN, RESULTS_MODE_COMPARE, RESULTS_MODE_SWEEP };
+
+/* The measuring plan a command ended on (SPEC §8, large cases). */
+enum results_plan { RESULTS_PLAN_STANDARD, RESULTS_PLAN_LARGE };
+
+/* Where a metric's values come from, and how a process tree is folded. */
+enum results_source {
+	RESULTS_SOURCE_WALL_CLOCK,
+	RESULTS_SOURCE_DECLARED_WORK,
+	RESULTS_SOURCE_RUSAGE,
+	RESULTS_SOURCE_JOB_OBJECT,
+	RESULTS_SOURCE_PROCESS_MEMORY_COUNTERS,
+	RESULTS_SOURCE_UNAVAILABLE,
+};
+
+enum results_aggregation {
+	RESULTS_AGG_NONE,
+	RESULTS_AGG_SUM_OF_WAITED_DESCENDANTS,
+	RESULTS_AGG_SUM_OF_JOB_PROCESSES,
+	RESULTS_AGG_MAX_OF_SINGLE_PROCESS_PEAKS,
+	RESULTS_AGG_STARTED_PROCESS_ONLY,
+};
+
+/* The reference's error kinds, by name in reports. */
+enum results_error_kind {
+	RESULTS_ERROR_BUILD_FAILED,
+	RESULTS_ERROR_SETUP_FAILED,
+	RESULTS_ERROR_PREPARE_EACH_FAILED,
+	RESULTS_ERROR_CLEANUP_FAILED,
+	RESULTS_ERROR_EXIT_CODE,
+	RESULTS_ERROR_TIMEOUT,
+	RESULTS_ERROR_START_FAILED,
+	RESULTS_ERROR_INTERRUPTED,
+	RESULTS_ERROR_INVALID_PATH,
+	RESULTS_ERROR_INTERNAL,
+	RESULTS_ERROR_METRIC_UNSUPPORTED,
+	RESULTS_ERROR_METRIC_COLLECTION_FAILED,
+};
+
+/* An error of a suite, benchmark or measured side; absent unless present. */
+struct results_error {
+	bool present;
+	enum results_error_kind kind;
+	char *message;
+	bool has_exit_code;
+	int exit_code;
+	char *stderr_tail; /* redacted, valid UTF-8, at most RESULTS_MAX_STDERR_BYTES */
+	bool has_metric;
+	enum metric metric;
+};
+
+struct results_tool {
+	char *name;
+	char *version;
+};
+
+/* Never host names or environment values. */
+struct results_environment {
+	char *os, *arch, *kernel, *cpu_model;
+	uint32_t logical_cpus;
+	char *compiler, *libc;
+	char *ci;		    /* CI provider, e.g. "github_actions"; NULL outside CI */
+	struct results_tool *tools; /* report.versions */
+	size_t n_tools, alloc_tools;
+};
+
+struct results_git {
+	bool present; /* false: written as null */
+	char *head_sha;
+	bool dirty;
+	char *base_ref, *base_sha, *base_source;
+};
+
+struct results_noise {
+	bool has_load_average; /* the highest seen over the runs */
+	double load_average_1m, load_average_5m, load_average_15m;
+	bool has_steal;
+	double steal_percent;
+	char *governor; /* NULL when unreadable */
+	bool noisy;
+	char *reason; /* why the machine was noisy; NULL when it was not */
+};
+
+/* Declared work of a throughput metric. */
+struct results_work {
+	bool present;
+	bool has_value;
+	double value;	 /* declared amount per run */
+	char *file_size; /* the file whose size is the work, as written; or NULL */
+	char *unit;	 /* "operations", "bytes", "records", ... */
+	double measured_min, measured_max;
+};
+
+/* One metric of one side. Name, group, unit, better and scope come from
+ * metric_info(metric). Every metric exists on every side; not_requested
+ * unless the producer says otherwise. */
+struct results_metric {
+	enum metric metric;
+	enum metric_status status;
+	char *reason;
+	enum results_source source;
+	enum results_aggregation process_aggregation;
+	bool has_stats;
+	struct stats_summary stats; /* owned: stats.percentiles is freed with us */
+	double *samples;	    /* one per measured run, canonical unit */
+	size_t n_samples, alloc_samples;
+	struct results_work work; /* throughput only */
+	bool has_floor;		  /* peak_rss only */
+	uint64_t floor_bytes;	  /* the largest floor of the runs */
+	uint64_t samples_at_floor;
+};
+
+/* One side (head or base) of one command. */
+struct results_side {
+	bool present;
+	uint64_t count; /* measured runs */
+	uint64_t warmups;
+	enum results_plan plan;
+	struct results_metric metrics[METRIC__COUNT]; /* indexed by enum metric */
+	struct results_error error;
+};
+
+struct results_budget {
+	struct budget_result result;
+	char *text; /* as written in the suite, e.g. "<= 50ms" */
+};
+
+struct results_command {
+	char *name;
+	char *command; /* as written, before ${env:...} substitution */
+	enum result_state result;
+	struct results_side head, base; /* base.present only when comparing */
+	bool has_vs_baseline, has_vs_fastest;
+	double vs_baseline, vs_fastest; /* median / baseline's or fastest's median */
+	struct comparison *comparisons; /* one per compared metric, in order */
+	size_t n_comparisons, alloc_comparisons;
+	struct results_budget *budgets;
+	size_t n_budgets, alloc_budgets;
+};
+
+struct results_benchmark {
+	char *name, *description;
+	char **tags;
+	size_t n_tags, alloc_tags;
+	char *baseline;
+	uint64_t rounds;
+	enum result_state result;
+	struct results_error error;
+	struct results_command *commands;
+	size_t n_commands, alloc_commands;
+};
+
+struct results_ratio {
+	char *command;
+	double ratio;
+};
+
+struct results_suite {
+	char *name, *description, *file;
+	enum result_state result;
+	struct results_error error;
+	bool new_in_head;
+	struct results_benchmark *benchmarks;
+	size_t n_benchmarks, alloc_benchmarks;
+	bool has_geometric_mean;
+	char *geometric_mean_reference; /* "baseline", "fastest" or "base" */
+	uint64_t geometric_mean_cases;
+	struct results_ratio *geometric_mean_values;
+	size_t n_geometric_mean_values, alloc_geometric_mean_values;
+	char *geometric_mean_unavailable; /* why there is none, or NULL */
+};
+
+struct results_not_gated {
+	uint64_t pass, improved, inconclusive, regression;
+};
+
+struct results_summary {
+	uint64_t suites, benchmarks, commands;
+	uint64_t results[RESULTS_RESULT_STATES]; /* commands per result state */
+	struct results_not_gated not_gated;
+	uint64_t skipped, new_suites;
+	bool fail_on_inconclusive;
+	int exit_code;
+	bool interrupted;
+};
+
+struct results {
+	enum results_mode mode;
+	char *himorime_version;
+	uint64_t seed; /* at most 2^53 - 1 */
+	int64_t started_at_unix_ns, finished_at_unix_ns;
+	struct results_environment environment;
+	struct results_git git;
+	struct results_noise noise;
+	struct results_suite *suites;
+	size_t n_suites, alloc_suites;
+	struct results_summary summary;
+};
+
+/* A fresh document: mode, this himorime's version, every metric of every
+ * side not_requested. */
+struct results *results_new(enum results_mode mode);
+void results_free(struct results *r);
+
+/* Builders: each appends a zeroed element (strings duplicated, NULL allowed)
+ * and returns it; the pointer lives until the next append to the same array. */
+struct results_suite *results_add_suite(struct results *r, const char *name);
+struct results_benchmark *results_add_benchmark(struct results_suite *s, const char *name);
+struct results_command *results_add_command(struct results_benchmark *b, const char *name,
+					    const char *command);
+void results_add_tool(struct results *r, const char *name, const char *version);
+void results_add_tag(struct results_benchmark *b, const char *tag);
+void results_add_ratio(struct results_suite *s, const char *command, double ratio);
+struct comparison *results_add_comparison(struct results_command *c, const struct comparison *cmp);
+struct results_budget *results_add_budget(struct results_command *c,
+					  const struct budget_result *res, const char *text);
+/* Appends one raw sample (canonical unit) and marks the metric measured. */
+void results_add_sample(struct results_side *side, enum metric m, double value);
+/* Copies a summary into a metric (the percentiles are duplicated). */
+void results_set_stats(struct results_side *side, enum metric m, const struct stats_summary *stats);
+/* Replaces a string field: *slot = copy of s (NULL clears). */
+void results_set_str(char **slot, const char *s);
+/* Sets an error; message and stderr_tail are copied (stderr_tail may be NULL
+ * and is cut to its last RESULTS_MAX_STDERR_BYTES at a character boundary, with
+ * invalid UTF-8 replaced by U+FFFD). */
+void results_set_error(struct results_error *e, enum results_error_kind kind, const char *message,
+		       const char *stderr_tail_bytes, size_t stderr_len);
+
+/* Names in reports, and back (-1 for an unknown name). */
+const char *results_mode_name(enum results_mode m);
+const char *results_plan_name(enum results_plan p);
+const char *results_source_name(enum results_source s);
+const char *results_aggregation_name(enum results_aggregation a);
+const char *results_error_kind_name(enum results_error_kind k);
+int results_error_kind_from_name(const char *name, enum results_error_kind *out);
+
+/* True when both documents hold exactly the same values (doubles compared
+ * bit for bit). */
+bool results_equal(const struct results *a, const struct results *b);
+
+/* JSON: *out is a heap string ending in a newline. ERR_INTERNAL for values
+ * that cannot be written exactly. */
+int results_to_json(const struct results *r, char **out, size_t *len, struct err *err);
+/* Parses a document; `name` prefixes messages ("report.json: $.seed: ...").
+ * ERR_INVALID for anything malformed. */
+int results_from_json(const char *data, size_t len, const char *name, struct results **out,
+		      struct err *err);
+/* Files: atomic write; read refuses files over RESULTS_MAX_FILE_BYTES. */
+int results_write_file(const struct results *r, const char *path, struct err *err);
+int results_read_file(const char *path, struct results **out, struct err *err);
+
+#endif
