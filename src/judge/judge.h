@@ -5,14 +5,32 @@
  *
  * This header starts with the data the rest of the program reads (a
  * comparison's fields, a budget's outcome); reports store them as they are.
+ *
+ * How the stages use it:
+ *   - before anything runs, judge_plan_init() turns the comparison settings
+ *     into the looks (pairs at each look, the per-look level a = alpha / K,
+ *     the critical k of each look) and refuses settings that can never give
+ *     an interval (ERR_INVALID, a message the CLI shows, exit 2);
+ *   - the planner runs rounds of pairs; at each look it calls judge_look()
+ *     per compared metric, with all pairs so far, until the metric is final;
+ *     when it stops early (time budget, or every gated metric decided) it
+ *     calls judge_finish() on the others;
+ *   - re-judging saved samples is judge_compare(), which does both;
+ *   - throughput is judge_derive_throughput() from latency's comparison;
+ *   - budgets are judge_budget(); a command's result is
+ *     judge_command_result(); judge_result_fails() says whether it fails the
+ *     job (exit 1) under --fail-on-inconclusive or not.
  */
 #ifndef HIMORIME_JUDGE_JUDGE_H
 #define HIMORIME_JUDGE_JUDGE_H
 
 #include "common/metric.h"
 
+#include "common/err.h"
+
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Which per-side summary is shown as BASE and HEAD; the decision is always the
  * paired procedure. */
@@ -44,6 +62,12 @@ struct comparison {
 	char reason[200]; /* empty for a plain pass/regression/improved */
 	bool gate;
 	bool accepted; /* a known regression accepted by a PR label */
+	/* Appended by the judge: */
+	bool final;		 /* the verdict can no longer change */
+	bool band_high_infinite; /* derived throughput of an open latency band */
+	bool sign_test;		 /* above 1000 pairs: sign-test interval */
+	bool base_at_floor;	 /* peak RSS: compared as if it used the whole floor */
+	bool head_at_floor;
 };
 
 /* Budget bounds. */
@@ -66,6 +90,170 @@ struct budget_result {
 	double actual; /* canonical unit */
 	enum budget_status status;
 	char reason[200];
+	/* Appended by the judge: a required budget that could not be assessed
+	 * (peak RSS at the floor): the command becomes metric_error (exit 6). */
+	bool metric_error;
 };
+
+/* ---- The look schedule ------------------------------------------------ */
+
+/* The fixed looks of COMPARISON.md §6, in pairs. */
+#define JUDGE_SCHEDULE_LOOKS 9
+#define JUDGE_MAX_LOOKS	     (JUDGE_SCHEDULE_LOOKS + 1)
+
+/* Comparison settings of one benchmark; in comparisons runs, min_runs and
+ * max_runs count pairs. */
+struct judge_settings {
+	double confidence;    /* 0 < confidence < 1; default 0.99 */
+	unsigned min_samples; /* default 10 */
+	unsigned max_runs;    /* pairs; default 252 */
+	unsigned runs;	      /* 0: adaptive; else one look at this many pairs */
+};
+
+#define JUDGE_SETTINGS_INIT                                                                        \
+	{                                                                                          \
+		0.99, 10, 252, 0                                                                   \
+	}
+
+struct judge_plan {
+	double confidence;
+	double alpha;			 /* 1 - confidence */
+	double a;			 /* per look: alpha / n_looks */
+	unsigned n_looks;		 /* K, at least 1 */
+	unsigned looks[JUDGE_MAX_LOOKS]; /* pairs at each look, ascending */
+	uint64_t k[JUDGE_MAX_LOOKS];	 /* critical k of each look (0: no interval) */
+};
+
+/* Plans the looks. ERR_INVALID when the last look cannot give an interval
+ * (k = 0, e.g. runs: 5), when max_runs or runs is below min_samples, or the
+ * confidence is not between 0 and 1. */
+int judge_plan_init(struct judge_plan *plan, const struct judge_settings *s, struct err *err);
+
+/* Bisect (SPEC §7): each step is one full comparison at alpha / ceil(log2 N)
+ * for N candidate commits, so that the whole search keeps the error bound.
+ * Returns the confidence to plan each step with (the input when N <= 2). */
+double judge_bisect_confidence(double confidence, unsigned candidates);
+
+/* ---- Comparing one metric --------------------------------------------- */
+
+/* Per-metric tolerance (`regression.<metric>`). */
+struct judge_tolerance {
+	double max_percent; /* fraction: 0.05 = 5%; >= 0 */
+	bool has_min_difference;
+	double min_difference; /* canonical unit */
+	bool gate;
+	enum side_statistic statistic; /* shown as BASE and HEAD */
+};
+
+/*
+ * One compared metric's paired samples: base[j] and head[j] were run back
+ * to back in round j. Only latency, cpu_total and peak_rss are compared
+ * (judge_metric_compared()); throughput is derived, utilization never.
+ */
+struct judge_metric_input {
+	enum metric metric;
+	const double *base, *head; /* raw values, canonical unit */
+	/* Per-run measurement floors (peak RSS), or NULL when there is none. */
+	const double *base_floor, *head_floor;
+	size_t n; /* pairs available */
+	struct judge_tolerance tol;
+	double max_cv;	   /* noise gate on robust CV; 0 disables */
+	double resolution; /* canonical unit: 1 ns, 1000 ns (CPU), 1024 B (RSS) */
+	bool discrete;	   /* jitter by +-resolution/2 before taking logs */
+	/* The jitter's stream: from the run seed and these names. */
+	uint64_t seed;
+	const char *benchmark, *command;
+};
+
+/* True for the metrics that get a paired verdict of their own. */
+bool judge_metric_compared(enum metric m);
+/* Defaults for metric m: COMPARISON.md's tolerance (5%, 10% for peak RSS),
+ * gate on, median shown, max_cv 0.5 (the reference's), resolution and
+ * discreteness of the Linux collector. Samples, names and seed stay empty. */
+void judge_input_init(struct judge_metric_input *in, enum metric m);
+
+/* Starts a comparison before the first look: metadata, verdict
+ * inconclusive, not final. */
+void judge_begin(const struct judge_plan *plan, const struct judge_metric_input *in,
+		 struct comparison *out);
+
+/*
+ * Judges look number `look` (0-based) on the first plan->looks[look] pairs
+ * of in (in->n must be at least that). Updates out and returns out->final:
+ * true at the first decisive look, when the verdict is settled otherwise
+ * (zero base, both sides at the floor, noise gate) and at the last look
+ * (undecided: inconclusive "the interval still straddles the tolerance
+ * after N pairs"). Looking again at a final comparison is a bug.
+ */
+bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *in, unsigned look,
+		struct comparison *out);
+
+/* Why rounds stopped before a comparison was final. */
+enum judge_stop {
+	JUDGE_STOP_TIME_BUDGET, /* "the time budget ran out after N pairs" */
+	JUDGE_STOP_DECIDED,	/* every gated metric decided: "the interval still
+				 * straddles the tolerance after N pairs" */
+};
+
+/* Settles a comparison that is not final after in->n pairs (the last
+ * completed look stands; no extra look is made). No-op when final. */
+void judge_finish(const struct judge_metric_input *in, enum judge_stop why, struct comparison *out);
+
+/* Re-judging complete samples: begin, every look that in->n pairs reach,
+ * then judge_finish(why) when still undecided. */
+void judge_compare(const struct judge_plan *plan, const struct judge_metric_input *in,
+		   enum judge_stop why, struct comparison *out);
+
+/* Declared work of a throughput metric over the runs of each side. */
+struct judge_work {
+	double base_min, base_max;
+	double head_min, head_max;
+	const char *unit; /* "bytes", "records", ... */
+};
+
+/*
+ * Throughput derived from latency's comparison: same verdict, change
+ * 1/(1+c) - 1 with the interval ends swapped, not gated. Skipped unless the
+ * work is constant within and equal across revisions, with the measured
+ * ranges in the reason.
+ */
+void judge_derive_throughput(const struct comparison *latency, const struct judge_work *work,
+			     struct comparison *out);
+
+/* ---- Budgets and results ---------------------------------------------- */
+
+struct budget {
+	enum metric metric;
+	struct aggregation aggregation;
+	enum bound_op op;
+	double limit; /* canonical unit */
+};
+
+/* The aggregation of samples[0..n), n > 0. */
+double judge_aggregate(const double *samples, size_t n, const struct aggregation *agg);
+
+/*
+ * Checks a budget on head samples. floor_bytes holds per-run floors (peak
+ * RSS) or is NULL. No samples: no_data. Peak RSS whose aggregate is at or
+ * below the largest floor: pass when an upper bound the floor itself meets,
+ * else skipped with the floor reason and metric_error set.
+ */
+void judge_budget(const double *samples, const double *floor_bytes, size_t n,
+		  const struct budget *b, struct budget_result *out);
+
+/* A command's result: its worst gated comparison (skipped ones and accepted
+ * regressions do not count) combined with its budgets (fail: over_budget;
+ * metric_error: metric_error). Execution errors are the caller's. */
+enum result_state judge_command_result(const struct comparison *cmp, size_t n_cmp,
+				       const struct budget_result *budgets, size_t n_budgets);
+
+/* Whether a result fails the job as a performance failure (exit 1):
+ * over_budget and regression always, inconclusive with
+ * --fail-on-inconclusive. metric_error and error are not this kind. */
+bool judge_result_fails(enum result_state r, bool fail_on_inconclusive);
+
+/* Geometric mean of head/base latency ratios; ERR_INVALID when n is 0 or a
+ * ratio is not a positive finite number. */
+int judge_geometric_mean(const double *ratios, size_t n, double *out, struct err *err);
 
 #endif

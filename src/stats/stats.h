@@ -5,10 +5,18 @@
  * Percentiles are type 7 (linear interpolation between closest ranks, as
  * NumPy's default and R's type 7). The sample standard deviation uses n - 1.
  * CV = stddev / mean; robust CV = IQR / 1.349 / median.
+ *
+ * Besides the per-metric summary this module has the two fits reports show:
+ * a Theil–Sen trend over the run index (drift: does latency or peak RSS keep
+ * growing from run to run?) and a log–log least-squares exponent (how a
+ * metric grows with the input size).
  */
 #ifndef HIMORIME_STATS_STATS_H
 #define HIMORIME_STATS_STATS_H
 
+#include "common/err.h"
+
+#include <stdbool.h>
 #include <stddef.h>
 
 struct percentile {
@@ -27,5 +35,75 @@ struct stats_summary {
 	struct percentile *percentiles;
 	size_t n_percentiles;
 };
+
+/*
+ * Summarises x[0..n) (any order, finite values). extra_p lists percentiles in
+ * (0, 100] that a budget or report needs besides p90/p95/p99. n == 0 gives
+ * count 0 and zero figures, which a caller must not show as measurements.
+ * Release with stats_summary_release().
+ */
+void stats_summarize(const double *x, size_t n, const double *extra_p, size_t n_extra,
+		     struct stats_summary *out);
+void stats_summary_release(struct stats_summary *s);
+/* The stored value of percentile p, or NULL when the summary lacks it. */
+const struct percentile *stats_summary_percentile(const struct stats_summary *s, double p);
+
+/* Type-7 percentile of sorted[0..n), n > 0, 0 <= p <= 100. */
+double stats_percentile(const double *sorted, size_t n, double p);
+/* Median of x[0..n), n > 0, without changing x. */
+double stats_median(const double *x, size_t n);
+/* Sorts x[0..n) ascending (finite values). */
+void stats_sort(double *x, size_t n);
+/* The standard normal quantile: z with P(Z <= z) = p, 0 < p < 1. */
+double stats_normal_quantile(double p);
+
+/*
+ * Drift: the Theil–Sen slope of y over the run index 0..n-1 (the median of
+ * all pairwise slopes), robust to the heavy right tail of timings.
+ *
+ * The rule, kept simple and honest: the slope's interval at `confidence` is
+ * Sen's, from Kendall's S statistic: C = z * sqrt(Var S) with
+ * Var S = n(n-1)(2n+5)/18, the interval being the slopes of rank
+ * floor((N - C)/2) and ceil((N + C)/2) + 1 among the N sorted pairwise
+ * slopes. Runs on a real machine are autocorrelated (slow drift), which
+ * makes that interval too narrow, so Var S is widened by (1 + rho)/(1 - rho),
+ * rho being the lag-1 autocorrelation of the detrended series (clamped to
+ * [0, 0.95]; negative rho never narrows it). `growing` is set when the whole
+ * interval lies above 0. min_detectable_slope is the interval's half-width:
+ * a steady growth smaller than that per run cannot be told from noise by
+ * this many runs. Series longer than 1000 runs are first reduced to the
+ * medians of at most 1000 consecutive equal blocks (placed at the block's
+ * centre index), which keeps the cost bounded and a trend intact.
+ */
+struct stats_trend {
+	size_t count;	  /* runs */
+	double slope;	  /* per run, in y's unit */
+	double intercept; /* fitted y at run 0 */
+	bool has_interval;
+	double slope_low, slope_high; /* Sen's interval, widened for autocorrelation */
+	double autocorrelation;	      /* lag-1 of the detrended series, as used */
+	double min_detectable_slope;  /* half-width of the interval, per run */
+	bool growing;		      /* slope_low > 0 */
+};
+
+/* Needs n >= 3 and 0 < confidence < 1; otherwise ERR_INVALID. */
+int stats_theil_sen(const double *y, size_t n, double confidence, struct stats_trend *out,
+		    struct err *err);
+
+/*
+ * Size scaling: least squares of ln(value) on ln(size), value = c * size^e.
+ * Needs n >= 2 positive sizes and values with at least two distinct sizes;
+ * otherwise ERR_INVALID. r_squared is 1 for a perfect power law (and when
+ * every value is equal).
+ */
+struct stats_power_fit {
+	size_t count;
+	double exponent;
+	double coefficient;
+	double r_squared;
+};
+
+int stats_power_fit(const double *size, const double *value, size_t n, struct stats_power_fit *out,
+		    struct err *err);
 
 #endif

@@ -1,0 +1,319 @@
+/*
+ * Descriptive statistics, drift and size fits: see stats.h. Everything here
+ * works on copies; callers' arrays are never reordered unless a function
+ * says so (stats_sort).
+ */
+#include "stats/stats.h"
+
+#include "common/alloc.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/banned.h"
+
+static const double fixed_percentiles[] = { 90.0, 95.0, 99.0 };
+
+/* Past this many runs a trend is fitted on block medians (see stats.h). */
+#define TREND_MAX_POINTS 1000
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a;
+	double y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void stats_sort(double *x, size_t n)
+{
+	if (n > 1)
+		qsort(x, n, sizeof(*x), cmp_double);
+}
+
+double stats_percentile(const double *sorted, size_t n, double p)
+{
+	double h, frac;
+	size_t lo;
+
+	assert(n > 0 && p >= 0.0 && p <= 100.0);
+	h = (double)(n - 1) * (p / 100.0);
+	lo = (size_t)floor(h);
+	if (lo >= n - 1)
+		return sorted[n - 1];
+	frac = h - (double)lo;
+	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}
+
+double stats_median(const double *x, size_t n)
+{
+	double *copy, m;
+
+	assert(n > 0);
+	copy = xmalloc(n * sizeof(*copy));
+	memcpy(copy, x, n * sizeof(*copy));
+	stats_sort(copy, n);
+	m = stats_percentile(copy, n, 50.0);
+	free(copy);
+	return m;
+}
+
+/* Phi(x) through erfc, accurate in both tails. */
+static double normal_cdf(double x)
+{
+	return 0.5 * erfc(-x / sqrt(2.0));
+}
+
+double stats_normal_quantile(double p)
+{
+	double lo = -40.0, hi = 40.0;
+	int i;
+
+	assert(p > 0.0 && p < 1.0);
+	/* Bisection: slow by numerical standards, but a few hundred erfc calls
+	 * per plan are nothing, and it cannot misbehave in the tails. */
+	for (i = 0; i < 200 && hi - lo > 1e-15; i++) {
+		double mid = 0.5 * (lo + hi);
+		if (normal_cdf(mid) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+/* Mean and sample variance by the corrected two-pass formula, which stays
+ * accurate when the values are large and close together (nanoseconds). */
+static void mean_variance(const double *x, size_t n, double *mean, double *variance)
+{
+	double sum = 0.0, dev = 0.0, dev2 = 0.0, m;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += x[i];
+	m = sum / (double)n;
+	for (i = 0; i < n; i++) {
+		double d = x[i] - m;
+		dev += d;
+		dev2 += d * d;
+	}
+	m += dev / (double)n;
+	*mean = m;
+	*variance = n > 1 ? (dev2 - dev * dev / (double)n) / (double)(n - 1) : 0.0;
+	if (*variance < 0.0)
+		*variance = 0.0;
+}
+
+static bool has_p(const struct percentile *list, size_t n, double p)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (list[i].p == p)
+			return true;
+	return false;
+}
+
+static void fill_percentiles(const double *sorted, size_t n, const double *extra_p, size_t n_extra,
+			     struct stats_summary *out)
+{
+	double *extra = NULL;
+	size_t i, total = ARRAY_SIZE(fixed_percentiles) + n_extra;
+
+	out->percentiles = xcalloc(total, sizeof(*out->percentiles));
+	out->n_percentiles = 0;
+	for (i = 0; i < ARRAY_SIZE(fixed_percentiles); i++)
+		out->percentiles[out->n_percentiles++].p = fixed_percentiles[i];
+	if (n_extra) {
+		extra = xmalloc(n_extra * sizeof(*extra));
+		memcpy(extra, extra_p, n_extra * sizeof(*extra));
+		stats_sort(extra, n_extra);
+	}
+	for (i = 0; i < n_extra; i++) {
+		assert(extra[i] > 0.0 && extra[i] <= 100.0);
+		if (!has_p(out->percentiles, out->n_percentiles, extra[i]))
+			out->percentiles[out->n_percentiles++].p = extra[i];
+	}
+	free(extra);
+	for (i = 0; i < out->n_percentiles; i++)
+		out->percentiles[i].value =
+			n ? stats_percentile(sorted, n, out->percentiles[i].p) : 0.0;
+}
+
+void stats_summarize(const double *x, size_t n, const double *extra_p, size_t n_extra,
+		     struct stats_summary *out)
+{
+	double *sorted = NULL, variance;
+
+	memset(out, 0, sizeof(*out));
+	out->count = n;
+	if (n) {
+		sorted = xmalloc(n * sizeof(*sorted));
+		memcpy(sorted, x, n * sizeof(*sorted));
+		stats_sort(sorted, n);
+		out->min = sorted[0];
+		out->max = sorted[n - 1];
+		out->median = stats_percentile(sorted, n, 50.0);
+		mean_variance(sorted, n, &out->mean, &variance);
+		out->stddev = sqrt(variance);
+		out->cv = out->mean != 0.0 ? out->stddev / out->mean : 0.0;
+		if (out->median != 0.0) {
+			double iqr = stats_percentile(sorted, n, 75.0) -
+				     stats_percentile(sorted, n, 25.0);
+			out->robust_cv = iqr / 1.349 / out->median;
+		}
+	}
+	fill_percentiles(sorted, n, extra_p, n_extra, out);
+	free(sorted);
+}
+
+void stats_summary_release(struct stats_summary *s)
+{
+	if (!s)
+		return;
+	free(s->percentiles);
+	s->percentiles = NULL;
+	s->n_percentiles = 0;
+}
+
+const struct percentile *stats_summary_percentile(const struct stats_summary *s, double p)
+{
+	size_t i;
+
+	for (i = 0; i < s->n_percentiles; i++)
+		if (s->percentiles[i].p == p)
+			return &s->percentiles[i];
+	return NULL;
+}
+
+/* Reduces y[0..n) to at most TREND_MAX_POINTS block medians at their centre
+ * index; short series are copied as they are. */
+static size_t trend_points(const double *y, size_t n, double **px, double **py)
+{
+	size_t block = (n + TREND_MAX_POINTS - 1) / TREND_MAX_POINTS;
+	size_t m = (n + block - 1) / block, i;
+	double *xs = xmalloc(m * sizeof(*xs));
+	double *ys = xmalloc(m * sizeof(*ys));
+
+	for (i = 0; i < m; i++) {
+		size_t start = i * block;
+		size_t len = start + block <= n ? block : n - start;
+		xs[i] = (double)start + (double)(len - 1) / 2.0;
+		ys[i] = len == 1 ? y[start] : stats_median(y + start, len);
+	}
+	*px = xs;
+	*py = ys;
+	return m;
+}
+
+/* Lag-1 autocorrelation of the residuals y - slope * x. */
+static double residual_autocorrelation(const double *x, const double *y, size_t m, double slope)
+{
+	double *res = xmalloc(m * sizeof(*res));
+	double mean, var, num = 0.0, den = 0.0;
+	size_t i;
+
+	for (i = 0; i < m; i++)
+		res[i] = y[i] - slope * x[i];
+	mean_variance(res, m, &mean, &var);
+	for (i = 0; i < m; i++) {
+		double d = res[i] - mean;
+		den += d * d;
+		if (i + 1 < m)
+			num += d * (res[i + 1] - mean);
+	}
+	free(res);
+	return den > 0.0 ? num / den : 0.0;
+}
+
+int stats_theil_sen(const double *y, size_t n, double confidence, struct stats_trend *out,
+		    struct err *err)
+{
+	double *xs = NULL, *ys = NULL, *slopes = NULL, *icepts = NULL;
+	double var_s, c, rho, z;
+	size_t m, n_slopes, i, j, s, lo, hi;
+
+	memset(out, 0, sizeof(*out));
+	if (n < 3)
+		return err_set(err, ERR_INVALID, "a trend needs at least 3 runs, got %zu", n);
+	if (!(confidence > 0.0 && confidence < 1.0))
+		return err_set(err, ERR_INVALID, "confidence %g must be between 0 and 1",
+			       confidence);
+	out->count = n;
+	m = trend_points(y, n, &xs, &ys);
+	n_slopes = m * (m - 1) / 2;
+	slopes = xmalloc(n_slopes * sizeof(*slopes));
+	for (i = 0, s = 0; i < m; i++)
+		for (j = i + 1; j < m; j++)
+			slopes[s++] = (ys[j] - ys[i]) / (xs[j] - xs[i]);
+	stats_sort(slopes, n_slopes);
+	out->slope = stats_percentile(slopes, n_slopes, 50.0);
+	icepts = xmalloc(m * sizeof(*icepts));
+	for (i = 0; i < m; i++)
+		icepts[i] = ys[i] - out->slope * xs[i];
+	out->intercept = stats_median(icepts, m);
+
+	rho = residual_autocorrelation(xs, ys, m, out->slope);
+	rho = rho < 0.0 ? 0.0 : rho > 0.95 ? 0.95 : rho;
+	out->autocorrelation = rho;
+	var_s = (double)m * (double)(m - 1) * (double)(2 * m + 5) / 18.0;
+	var_s *= (1.0 + rho) / (1.0 - rho);
+	z = stats_normal_quantile(1.0 - (1.0 - confidence) / 2.0);
+	c = z * sqrt(var_s);
+	/* 1-based ranks among the sorted slopes. */
+	if ((double)n_slopes - c >= 2.0) {
+		lo = (size_t)floor(((double)n_slopes - c) / 2.0);
+		hi = (size_t)ceil(((double)n_slopes + c) / 2.0) + 1;
+		if (lo >= 1 && hi <= n_slopes) {
+			out->has_interval = true;
+			out->slope_low = slopes[lo - 1];
+			out->slope_high = slopes[hi - 1];
+			out->min_detectable_slope = (out->slope_high - out->slope_low) / 2.0;
+			out->growing = out->slope_low > 0.0;
+		}
+	}
+	free(icepts);
+	free(slopes);
+	free(ys);
+	free(xs);
+	return 0;
+}
+
+int stats_power_fit(const double *size, const double *value, size_t n, struct stats_power_fit *out,
+		    struct err *err)
+{
+	double mx = 0.0, my = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n; i++)
+		if (!(size[i] > 0.0) || !(value[i] > 0.0))
+			return err_set(err, ERR_INVALID,
+				       "an exponent fit needs positive sizes and values, got "
+				       "size %g value %g",
+				       size[i], value[i]);
+	for (i = 0; i < n; i++) {
+		mx += log(size[i]);
+		my += log(value[i]);
+	}
+	if (n) {
+		mx /= (double)n;
+		my /= (double)n;
+	}
+	for (i = 0; i < n; i++) {
+		double dx = log(size[i]) - mx, dy = log(value[i]) - my;
+		sxx += dx * dx;
+		sxy += dx * dy;
+		syy += dy * dy;
+	}
+	if (n < 2 || sxx <= 0.0)
+		return err_set(err, ERR_INVALID,
+			       "an exponent fit needs at least 2 distinct sizes, got %zu cases", n);
+	out->count = n;
+	out->exponent = sxy / sxx;
+	out->coefficient = exp(my - out->exponent * mx);
+	out->r_squared = syy > 0.0 ? (sxy * sxy) / (sxx * syy) : 1.0;
+	return 0;
+}

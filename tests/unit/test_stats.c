@@ -1,0 +1,484 @@
+/*
+ * Unit tests of descriptive statistics, the drift trend and the size fit.
+ *
+ * Reference values were computed independently, once, with Python's
+ * statistics module (its "inclusive" quantiles are type 7):
+ *   python3 -c "import statistics as s; x=[12,3,7.5,9,1,15,4,8,11,6];
+ *     q=s.quantiles(x,n=100,method='inclusive'); print(q[89],q[94],q[98],
+ *     q[24],q[74],s.mean(x),s.median(x),repr(s.stdev(x)));
+ *     print(repr(s.quantiles(x,n=1000,method='inclusive')[998]),
+ *     repr(s.quantiles(x,n=8,method='inclusive')[0]));
+ *     print(repr(s.stdev([1e9+1,1e9+2,1e9+3,1e9+4])))"
+ * and the percentiles checked by hand: sorted x is 1 3 4 6 7.5 8 9 11 12 15;
+ * p90 sits at rank 9 * 0.9 = 8.1, so 12 + 0.1 * (15 - 12) = 12.3.
+ * Mann–Whitney critical values were counted by brute force over every
+ * arrangement (itertools.combinations) in Python: (3,3,a=.1) -> 1,
+ * (3,3,.01) -> 0, (10,10,.05) -> 24 (the textbook critical U of 23, plus
+ * one), (7,9,.01) -> 8, (5,8,.002) -> 1.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "common/err.h"
+#include "stats/changepoint.h"
+#include "stats/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EPS 1e-12
+
+/* cmocka 1.1.5's assert_float_equal compares floats; these need doubles. */
+#define assert_near(a, b, eps) near_at((a), (b), (eps), #a, __FILE__, __LINE__)
+
+static void near_at(double a, double b, double eps, const char *what, const char *file, int line)
+{
+	if (fabs(a - b) <= eps)
+		return;
+	print_error("%s = %.17g, expected %.17g (within %g)\n", what, a, b, eps);
+	_fail(file, line);
+}
+
+static const double ten[] = { 12.0, 3.0, 7.5, 9.0, 1.0, 15.0, 4.0, 8.0, 11.0, 6.0 };
+
+static void test_stats__summary_of_small_vector(void **state)
+{
+	struct stats_summary s;
+
+	(void)state;
+	stats_summarize(ten, 10, NULL, 0, &s);
+	assert_int_equal(s.count, 10);
+	assert_near(s.min, 1.0, 0.0);
+	assert_near(s.max, 15.0, 0.0);
+	assert_near(s.mean, 7.65, EPS);
+	assert_near(s.median, 7.75, EPS);
+	assert_near(s.stddev, 4.3208152522926095, EPS);
+	assert_near(s.cv, 0.5648124512800796, EPS);
+	/* IQR = p75 - p25 = 10.5 - 4.5 = 6; 6 / 1.349 / 7.75 */
+	assert_near(s.robust_cv, 0.5739018149644899, EPS);
+	assert_int_equal(s.n_percentiles, 3);
+	assert_near(s.percentiles[0].p, 90.0, 0.0);
+	assert_near(s.percentiles[0].value, 12.3, EPS);
+	assert_near(s.percentiles[1].p, 95.0, 0.0);
+	assert_near(s.percentiles[1].value, 13.65, EPS);
+	assert_near(s.percentiles[2].p, 99.0, 0.0);
+	assert_near(s.percentiles[2].value, 14.73, EPS);
+	stats_summary_release(&s);
+	stats_summary_release(&s); /* twice is harmless */
+	stats_summary_release(NULL);
+}
+
+static void test_stats__extra_percentiles_sorted_without_duplicates(void **state)
+{
+	const double extra[] = { 99.9, 95.0, 12.5, 99.9 };
+	struct stats_summary s;
+
+	(void)state;
+	stats_summarize(ten, 10, extra, 4, &s);
+	assert_int_equal(s.n_percentiles, 5);
+	assert_near(s.percentiles[3].p, 12.5, 0.0);
+	assert_near(s.percentiles[3].value, 3.125, EPS);
+	assert_near(s.percentiles[4].p, 99.9, 0.0);
+	assert_near(s.percentiles[4].value, 14.973, 1e-9);
+	assert_non_null(stats_summary_percentile(&s, 12.5));
+	assert_near(stats_summary_percentile(&s, 95.0)->value, 13.65, EPS);
+	assert_null(stats_summary_percentile(&s, 50.0));
+	stats_summary_release(&s);
+}
+
+static void test_stats__type7_percentile_ends_and_single_value(void **state)
+{
+	const double sorted[] = { 2.0, 4.0, 10.0 };
+	const double one[] = { 5.0 };
+
+	(void)state;
+	assert_near(stats_percentile(sorted, 3, 0.0), 2.0, 0.0);
+	assert_near(stats_percentile(sorted, 3, 100.0), 10.0, 0.0);
+	assert_near(stats_percentile(sorted, 3, 50.0), 4.0, 0.0);
+	assert_near(stats_percentile(sorted, 3, 25.0), 3.0, EPS);
+	assert_near(stats_percentile(sorted, 3, 75.0), 7.0, EPS);
+	assert_near(stats_percentile(one, 1, 99.0), 5.0, 0.0);
+	assert_near(stats_median(ten, 10), 7.75, EPS);
+}
+
+static void test_stats__single_sample(void **state)
+{
+	const double one[] = { 42.0 };
+	struct stats_summary s;
+
+	(void)state;
+	stats_summarize(one, 1, NULL, 0, &s);
+	assert_int_equal(s.count, 1);
+	assert_near(s.mean, 42.0, 0.0);
+	assert_near(s.median, 42.0, 0.0);
+	assert_near(s.stddev, 0.0, 0.0);
+	assert_near(s.cv, 0.0, 0.0);
+	assert_near(s.robust_cv, 0.0, 0.0);
+	assert_near(s.percentiles[2].value, 42.0, 0.0);
+	stats_summary_release(&s);
+}
+
+static void test_stats__equal_values_and_zeros(void **state)
+{
+	const double same[] = { 7e6, 7e6, 7e6, 7e6, 7e6 };
+	const double zeros[] = { 0.0, 0.0, 0.0, 0.0 };
+	const double mostly_zero[] = { 0.0, 0.0, 0.0, 4.0 };
+	struct stats_summary s;
+
+	(void)state;
+	stats_summarize(same, 5, NULL, 0, &s);
+	assert_near(s.stddev, 0.0, 0.0);
+	assert_near(s.cv, 0.0, 0.0);
+	assert_near(s.robust_cv, 0.0, 0.0);
+	assert_near(s.mean, 7e6, 0.0);
+	stats_summary_release(&s);
+
+	stats_summarize(zeros, 4, NULL, 0, &s);
+	assert_near(s.mean, 0.0, 0.0);
+	assert_near(s.cv, 0.0, 0.0);
+	assert_near(s.robust_cv, 0.0, 0.0);
+	stats_summary_release(&s);
+
+	/* Median 0 but mean 1: robust CV is defined as 0, CV is not. */
+	stats_summarize(mostly_zero, 4, NULL, 0, &s);
+	assert_near(s.median, 0.0, 0.0);
+	assert_near(s.robust_cv, 0.0, 0.0);
+	assert_near(s.mean, 1.0, 0.0);
+	assert_near(s.cv, 2.0, EPS); /* stddev = sqrt(12/3) = 2 */
+	stats_summary_release(&s);
+}
+
+static void test_stats__no_samples(void **state)
+{
+	struct stats_summary s;
+
+	(void)state;
+	stats_summarize(NULL, 0, NULL, 0, &s);
+	assert_int_equal(s.count, 0);
+	assert_int_equal(s.n_percentiles, 3);
+	assert_near(s.percentiles[0].value, 0.0, 0.0);
+	stats_summary_release(&s);
+}
+
+static void test_stats__variance_of_large_close_values(void **state)
+{
+	/* Nanosecond timings near 1 s: a naive sum of squares loses them. */
+	const double y[] = { 1e9 + 1, 1e9 + 2, 1e9 + 3, 1e9 + 4 };
+	struct stats_summary s;
+
+	(void)state;
+	stats_summarize(y, 4, NULL, 0, &s);
+	assert_near(s.stddev, 1.2909944487358056, 1e-9);
+	assert_near(s.mean, 1e9 + 2.5, 0.0);
+	stats_summary_release(&s);
+}
+
+static void test_stats__normal_quantile(void **state)
+{
+	(void)state;
+	assert_near(stats_normal_quantile(0.975), 1.959963984540054, 1e-9);
+	assert_near(stats_normal_quantile(0.995), 2.5758293035489004, 1e-9);
+	assert_near(stats_normal_quantile(0.5), 0.0, 1e-12);
+	assert_near(stats_normal_quantile(0.025), -1.959963984540054, 1e-9);
+}
+
+static void test_stats__theil_sen_exact_line(void **state)
+{
+	double y[40];
+	struct stats_trend t;
+	struct err err = ERR_INIT;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 40; i++)
+		y[i] = 3.0 + 2.0 * i;
+	assert_int_equal(stats_theil_sen(y, 40, 0.99, &t, &err), 0);
+	assert_int_equal(t.count, 40);
+	assert_near(t.slope, 2.0, EPS);
+	assert_near(t.intercept, 3.0, EPS);
+	assert_true(t.has_interval);
+	assert_near(t.slope_low, 2.0, EPS);
+	assert_near(t.slope_high, 2.0, EPS);
+	assert_near(t.min_detectable_slope, 0.0, EPS);
+	assert_true(t.growing);
+}
+
+static void test_stats__theil_sen_ignores_outliers(void **state)
+{
+	double y[30];
+	struct stats_trend t;
+	struct err err = ERR_INIT;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 30; i++)
+		y[i] = 5.0 + 0.5 * i;
+	y[3] = 500.0; /* a heavy right tail */
+	y[17] = 900.0;
+	assert_int_equal(stats_theil_sen(y, 30, 0.99, &t, &err), 0);
+	assert_near(t.slope, 0.5, EPS);
+	assert_near(t.intercept, 5.0, EPS);
+	assert_true(t.growing);
+}
+
+static void test_stats__theil_sen_flat_and_wandering_series_not_growing(void **state)
+{
+	double flat[50], wave[200];
+	struct stats_trend t;
+	struct err err = ERR_INIT;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 50; i++)
+		flat[i] = 10.0 + (double)((i * 7919) % 13) / 13.0; /* no trend */
+	assert_int_equal(stats_theil_sen(flat, 50, 0.99, &t, &err), 0);
+	assert_true(fabs(t.slope) < 0.01);
+	assert_false(t.growing);
+	assert_true(t.slope_low < 0.0 && t.slope_high > 0.0);
+
+	/* Slow drift that rises over its first part: autocorrelated, no trend
+	 * overall; the widened interval must not call it growth. */
+	for (i = 0; i < 200; i++)
+		wave[i] = 10.0 + sin(2.0 * M_PI * (i + 20) / 140.0);
+	assert_int_equal(stats_theil_sen(wave, 200, 0.99, &t, &err), 0);
+	assert_true(t.autocorrelation > 0.9);
+	assert_false(t.growing);
+	assert_true(t.min_detectable_slope > 0.0);
+}
+
+static void test_stats__theil_sen_long_series_uses_blocks(void **state)
+{
+	double *y = malloc(5000 * sizeof(*y));
+	struct stats_trend t;
+	struct err err = ERR_INIT;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 5000; i++)
+		y[i] = 100.0 + 0.25 * i;
+	assert_int_equal(stats_theil_sen(y, 5000, 0.99, &t, &err), 0);
+	assert_int_equal(t.count, 5000);
+	assert_near(t.slope, 0.25, 1e-9);
+	assert_near(t.intercept, 100.0, 1e-6);
+	assert_true(t.growing);
+	free(y);
+}
+
+static void test_stats__theil_sen_refuses_short_series(void **state)
+{
+	const double y[] = { 1.0, 2.0 };
+	struct stats_trend t;
+	struct err err = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(stats_theil_sen(y, 2, 0.99, &t, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "a trend needs at least 3 runs, got 2");
+	assert_int_equal(stats_theil_sen(ten, 10, 1.0, &t, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "confidence 1 must be between 0 and 1");
+}
+
+static void test_stats__power_fit(void **state)
+{
+	const double size[] = { 1e3, 1e4, 1e5, 1e6 };
+	double value[4];
+	struct stats_power_fit f;
+	struct err err = ERR_INIT;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		value[i] = 3.0 * pow(size[i], 1.5);
+	assert_int_equal(stats_power_fit(size, value, 4, &f, &err), 0);
+	assert_int_equal(f.count, 4);
+	assert_near(f.exponent, 1.5, 1e-12);
+	assert_near(f.coefficient, 3.0, 1e-9);
+	assert_near(f.r_squared, 1.0, 1e-12);
+
+	/* Quadratic data with a bump: exponent near 2, r^2 below 1. */
+	value[0] = 1e6;
+	value[1] = 1e8 * 1.5;
+	value[2] = 1e10;
+	value[3] = 1e12;
+	assert_int_equal(stats_power_fit(size, value, 4, &f, &err), 0);
+	assert_true(f.exponent > 1.9 && f.exponent < 2.1);
+	assert_true(f.r_squared < 1.0 && f.r_squared > 0.99);
+}
+
+static void test_stats__power_fit_refuses_bad_input(void **state)
+{
+	const double same[] = { 10.0, 10.0 };
+	const double value[] = { 1.0, 2.0 };
+	const double with_zero[] = { 10.0, 0.0 };
+	struct stats_power_fit f;
+	struct err err = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(stats_power_fit(same, value, 2, &f, &err), ERR_INVALID);
+	assert_string_equal(err.msg,
+			    "an exponent fit needs at least 2 distinct sizes, got 2 cases");
+	assert_int_equal(stats_power_fit(same, value, 1, &f, &err), ERR_INVALID);
+	assert_string_equal(err.msg,
+			    "an exponent fit needs at least 2 distinct sizes, got 1 cases");
+	assert_int_equal(stats_power_fit(same, with_zero, 2, &f, &err), ERR_INVALID);
+	assert_string_equal(err.msg,
+			    "an exponent fit needs positive sizes and values, got size 10 value 0");
+}
+
+static void test_stats__mann_whitney_k(void **state)
+{
+	(void)state;
+	assert_int_equal(stats_mann_whitney_k(3, 3, 0.1), 1);
+	assert_int_equal(stats_mann_whitney_k(3, 3, 0.01), 0);
+	assert_int_equal(stats_mann_whitney_k(10, 10, 0.05), 24);
+	assert_int_equal(stats_mann_whitney_k(7, 9, 0.01), 8);
+	assert_int_equal(stats_mann_whitney_k(9, 7, 0.01), 8);
+	assert_int_equal(stats_mann_whitney_k(5, 8, 0.002), 1);
+	/* Normal approximation above 2500 differences: close to the mean. */
+	assert_true(stats_mann_whitney_k(60, 60, 0.01) > 1300);
+	assert_true(stats_mann_whitney_k(60, 60, 0.01) < 1800);
+}
+
+/* A history: commits at level[i] (a ratio), +-1% deterministic noise. */
+static void history(double *y, size_t n, const size_t *ends, const double *level, size_t n_levels)
+{
+	size_t i, seg = 0;
+
+	for (i = 0; i < n; i++) {
+		while (seg + 1 < n_levels && i >= ends[seg])
+			seg++;
+		y[i] = log(level[seg]) + 0.01 * ((double)((i * 7) % 5) / 2.0 - 1.0);
+	}
+}
+
+static void test_stats__change_point_at_a_step(void **state)
+{
+	const size_t ends[] = { 10, 20 };
+	const double level[] = { 1.0, 1.3 };
+	struct change_point_settings s = CHANGE_POINT_SETTINGS_INIT;
+	struct change_point *p;
+	struct err err = ERR_INIT;
+	size_t n;
+	double y[20];
+
+	(void)state;
+	history(y, 20, ends, level, 2);
+	assert_int_equal(stats_change_points(y, 20, &s, &p, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(p[0].index, 10);
+	assert_near(p[0].change, 0.3, 0.015);
+	assert_true(p[0].low > 0.05 && p[0].low <= p[0].change && p[0].high >= p[0].change);
+	free(p);
+
+	/* The same step inside a 35% tolerance is not a change point. */
+	s.max_percent = 0.35;
+	assert_int_equal(stats_change_points(y, 20, &s, &p, &n, &err), 0);
+	assert_int_equal(n, 0);
+	assert_null(p);
+}
+
+static void test_stats__change_points_two_steps_and_none(void **state)
+{
+	const size_t ends[] = { 12, 24, 36 };
+	const double level[] = { 1.0, 1.3, 1.0 };
+	const double flat[] = { 1.0 };
+	struct change_point_settings s = CHANGE_POINT_SETTINGS_INIT;
+	struct change_point *p;
+	struct err err = ERR_INIT;
+	size_t n;
+	double y[36];
+
+	(void)state;
+	history(y, 36, ends, level, 3);
+	assert_int_equal(stats_change_points(y, 36, &s, &p, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(p[0].index, 12);
+	assert_int_equal(p[1].index, 24);
+	assert_true(p[0].change > 0.25);
+	assert_true(p[1].change < -0.2);
+	free(p);
+
+	history(y, 36, ends, flat, 1);
+	assert_int_equal(stats_change_points(y, 36, &s, &p, &n, &err), 0);
+	assert_int_equal(n, 0);
+
+	/* One slow commit is an outlier, not a segment of 3. */
+	y[17] = log(3.0);
+	assert_int_equal(stats_change_points(y, 36, &s, &p, &n, &err), 0);
+	assert_int_equal(n, 0);
+
+	/* Too short for two segments of 3. */
+	assert_int_equal(stats_change_points(y, 5, &s, &p, &n, &err), 0);
+	assert_int_equal(n, 0);
+}
+
+static void test_stats__change_point_in_long_history(void **state)
+{
+	const size_t ends[] = { 150, 400 };
+	const double level[] = { 1.0, 0.9 };
+	struct change_point_settings s = CHANGE_POINT_SETTINGS_INIT;
+	struct change_point *p;
+	struct err err = ERR_INIT;
+	size_t n;
+	double *y = malloc(400 * sizeof(*y));
+
+	(void)state;
+	history(y, 400, ends, level, 2);
+	assert_int_equal(stats_change_points(y, 400, &s, &p, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(p[0].index, 150);
+	assert_near(p[0].change, -0.1, 0.01);
+	free(p);
+	free(y);
+}
+
+static void test_stats__change_points_refuse_bad_input(void **state)
+{
+	struct change_point_settings s = CHANGE_POINT_SETTINGS_INIT;
+	struct change_point *p;
+	struct err err = ERR_INIT;
+	double y[4] = { 0.0, 0.1, NAN, 0.2 };
+	size_t n;
+
+	(void)state;
+	assert_int_equal(stats_change_points(y, 4, &s, &p, &n, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "commit 2 has no finite log ratio");
+	s.min_segment = 0;
+	assert_int_equal(stats_change_points(y, 2, &s, &p, &n, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "change points need min_segment >= 1 and max_percent >= 0");
+	s.min_segment = 3;
+	s.confidence = 0.0;
+	assert_int_equal(stats_change_points(y, 2, &s, &p, &n, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "confidence 0 must be between 0 and 1");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stats__summary_of_small_vector),
+		cmocka_unit_test(test_stats__extra_percentiles_sorted_without_duplicates),
+		cmocka_unit_test(test_stats__type7_percentile_ends_and_single_value),
+		cmocka_unit_test(test_stats__single_sample),
+		cmocka_unit_test(test_stats__equal_values_and_zeros),
+		cmocka_unit_test(test_stats__no_samples),
+		cmocka_unit_test(test_stats__variance_of_large_close_values),
+		cmocka_unit_test(test_stats__normal_quantile),
+		cmocka_unit_test(test_stats__theil_sen_exact_line),
+		cmocka_unit_test(test_stats__theil_sen_ignores_outliers),
+		cmocka_unit_test(test_stats__theil_sen_flat_and_wandering_series_not_growing),
+		cmocka_unit_test(test_stats__theil_sen_long_series_uses_blocks),
+		cmocka_unit_test(test_stats__theil_sen_refuses_short_series),
+		cmocka_unit_test(test_stats__power_fit),
+		cmocka_unit_test(test_stats__power_fit_refuses_bad_input),
+		cmocka_unit_test(test_stats__mann_whitney_k),
+		cmocka_unit_test(test_stats__change_point_at_a_step),
+		cmocka_unit_test(test_stats__change_points_two_steps_and_none),
+		cmocka_unit_test(test_stats__change_point_in_long_history),
+		cmocka_unit_test(test_stats__change_points_refuse_bad_input),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
