@@ -78,7 +78,7 @@ static bool is_upper_bound(enum bound_op op)
 }
 
 void judge_budget(const double *samples, const double *floor_bytes, size_t n,
-		  const struct budget *b, struct budget_result *out)
+		  const struct budget_rule *b, struct budget_result *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->metric = b->metric;

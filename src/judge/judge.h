@@ -222,7 +222,7 @@ void judge_derive_throughput(const struct comparison *latency, const struct judg
 
 /* ---- Budgets and results ---------------------------------------------- */
 
-struct budget {
+struct budget_rule {
 	enum metric metric;
 	struct aggregation aggregation;
 	enum bound_op op;
@@ -239,7 +239,7 @@ double judge_aggregate(const double *samples, size_t n, const struct aggregation
  * else skipped with the floor reason and metric_error set.
  */
 void judge_budget(const double *samples, const double *floor_bytes, size_t n,
-		  const struct budget *b, struct budget_result *out);
+		  const struct budget_rule *b, struct budget_result *out);
 
 /* A command's result: its worst gated comparison (skipped ones and accepted
  * regressions do not count) combined with its budgets (fail: over_budget;

@@ -683,7 +683,7 @@ static void test_judge__only_three_metrics_are_compared(void **state)
 static void test_judge__budget_aggregations_and_bounds(void **state)
 {
 	const double x[] = { 12.0, 3.0, 7.5, 9.0, 1.0, 15.0, 4.0, 8.0, 11.0, 6.0 };
-	struct budget b = { METRIC_LATENCY, { AGG_PERCENTILE, 90.0 }, BOUND_LT, 12.5 };
+	struct budget_rule b = { METRIC_LATENCY, { AGG_PERCENTILE, 90.0 }, BOUND_LT, 12.5 };
 	struct budget_result r;
 
 	(void)state;
@@ -732,7 +732,7 @@ static void test_judge__budget_at_floor(void **state)
 {
 	const double rss[] = { 1.5e6, 1.6e6, 1.4e6 };
 	const double floors[] = { 2.0e6, 2.1e6, 2.0e6 };
-	struct budget b = { METRIC_PEAK_RSS, { AGG_MAX, 0.0 }, BOUND_LE, 2.1e6 };
+	struct budget_rule b = { METRIC_PEAK_RSS, { AGG_MAX, 0.0 }, BOUND_LE, 2.1e6 };
 	struct budget_result r;
 
 	(void)state;
