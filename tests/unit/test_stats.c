@@ -11,6 +11,10 @@
  *     print(repr(s.stdev([1e9+1,1e9+2,1e9+3,1e9+4])))"
  * and the percentiles checked by hand: sorted x is 1 3 4 6 7.5 8 9 11 12 15;
  * p90 sits at rank 9 * 0.9 = 8.1, so 12 + 0.1 * (15 - 12) = 12.3.
+ * Mann–Whitney critical values were counted by brute force over every
+ * arrangement (itertools.combinations) in Python: (3,3,a=.1) -> 1,
+ * (3,3,.01) -> 0, (10,10,.05) -> 24 (the textbook critical U of 23, plus
+ * one), (7,9,.01) -> 8, (5,8,.002) -> 1.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +23,7 @@
 #include <cmocka.h>
 
 #include "common/err.h"
+#include "stats/changepoint.h"
 #include "stats/stats.h"
 
 #include <math.h>
@@ -323,6 +328,133 @@ static void test_stats__power_fit_refuses_bad_input(void **state)
 			    "an exponent fit needs positive sizes and values, got size 10 value 0");
 }
 
+static void test_stats__mann_whitney_k(void **state)
+{
+	(void)state;
+	assert_int_equal(stats_mann_whitney_k(3, 3, 0.1), 1);
+	assert_int_equal(stats_mann_whitney_k(3, 3, 0.01), 0);
+	assert_int_equal(stats_mann_whitney_k(10, 10, 0.05), 24);
+	assert_int_equal(stats_mann_whitney_k(7, 9, 0.01), 8);
+	assert_int_equal(stats_mann_whitney_k(9, 7, 0.01), 8);
+	assert_int_equal(stats_mann_whitney_k(5, 8, 0.002), 1);
+	/* Normal approximation above 2500 differences: close to the mean. */
+	assert_true(stats_mann_whitney_k(60, 60, 0.01) > 1300);
+	assert_true(stats_mann_whitney_k(60, 60, 0.01) < 1800);
+}
+
+/* A history: commits at level[i] (a ratio), +-1% deterministic noise. */
+static void history(double *y, size_t n, const size_t *ends, const double *level, size_t n_levels)
+{
+	size_t i, seg = 0;
+
+	for (i = 0; i < n; i++) {
+		while (seg + 1 < n_levels && i >= ends[seg])
+			seg++;
+		y[i] = log(level[seg]) + 0.01 * ((double)((i * 7) % 5) / 2.0 - 1.0);
+	}
+}
+
+static void test_stats__change_point_at_a_step(void **state)
+{
+	const size_t ends[] = { 10, 20 };
+	const double level[] = { 1.0, 1.3 };
+	struct change_point_settings s = CHANGE_POINT_SETTINGS_INIT;
+	struct change_point *p;
+	struct err err = ERR_INIT;
+	size_t n;
+	double y[20];
+
+	(void)state;
+	history(y, 20, ends, level, 2);
+	assert_int_equal(stats_change_points(y, 20, &s, &p, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(p[0].index, 10);
+	assert_near(p[0].change, 0.3, 0.015);
+	assert_true(p[0].low > 0.05 && p[0].low <= p[0].change && p[0].high >= p[0].change);
+	free(p);
+
+	/* The same step inside a 35% tolerance is not a change point. */
+	s.max_percent = 0.35;
+	assert_int_equal(stats_change_points(y, 20, &s, &p, &n, &err), 0);
+	assert_int_equal(n, 0);
+	assert_null(p);
+}
+
+static void test_stats__change_points_two_steps_and_none(void **state)
+{
+	const size_t ends[] = { 12, 24, 36 };
+	const double level[] = { 1.0, 1.3, 1.0 };
+	const double flat[] = { 1.0 };
+	struct change_point_settings s = CHANGE_POINT_SETTINGS_INIT;
+	struct change_point *p;
+	struct err err = ERR_INIT;
+	size_t n;
+	double y[36];
+
+	(void)state;
+	history(y, 36, ends, level, 3);
+	assert_int_equal(stats_change_points(y, 36, &s, &p, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(p[0].index, 12);
+	assert_int_equal(p[1].index, 24);
+	assert_true(p[0].change > 0.25);
+	assert_true(p[1].change < -0.2);
+	free(p);
+
+	history(y, 36, ends, flat, 1);
+	assert_int_equal(stats_change_points(y, 36, &s, &p, &n, &err), 0);
+	assert_int_equal(n, 0);
+
+	/* One slow commit is an outlier, not a segment of 3. */
+	y[17] = log(3.0);
+	assert_int_equal(stats_change_points(y, 36, &s, &p, &n, &err), 0);
+	assert_int_equal(n, 0);
+
+	/* Too short for two segments of 3. */
+	assert_int_equal(stats_change_points(y, 5, &s, &p, &n, &err), 0);
+	assert_int_equal(n, 0);
+}
+
+static void test_stats__change_point_in_long_history(void **state)
+{
+	const size_t ends[] = { 150, 400 };
+	const double level[] = { 1.0, 0.9 };
+	struct change_point_settings s = CHANGE_POINT_SETTINGS_INIT;
+	struct change_point *p;
+	struct err err = ERR_INIT;
+	size_t n;
+	double *y = malloc(400 * sizeof(*y));
+
+	(void)state;
+	history(y, 400, ends, level, 2);
+	assert_int_equal(stats_change_points(y, 400, &s, &p, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(p[0].index, 150);
+	assert_near(p[0].change, -0.1, 0.01);
+	free(p);
+	free(y);
+}
+
+static void test_stats__change_points_refuse_bad_input(void **state)
+{
+	struct change_point_settings s = CHANGE_POINT_SETTINGS_INIT;
+	struct change_point *p;
+	struct err err = ERR_INIT;
+	double y[4] = { 0.0, 0.1, NAN, 0.2 };
+	size_t n;
+
+	(void)state;
+	assert_int_equal(stats_change_points(y, 4, &s, &p, &n, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "commit 2 has no finite log ratio");
+	s.min_segment = 0;
+	assert_int_equal(stats_change_points(y, 2, &s, &p, &n, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "change points need min_segment >= 1 and max_percent >= 0");
+	s.min_segment = 3;
+	s.confidence = 0.0;
+	assert_int_equal(stats_change_points(y, 2, &s, &p, &n, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "confidence 0 must be between 0 and 1");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +473,11 @@ int main(void)
 		cmocka_unit_test(test_stats__theil_sen_refuses_short_series),
 		cmocka_unit_test(test_stats__power_fit),
 		cmocka_unit_test(test_stats__power_fit_refuses_bad_input),
+		cmocka_unit_test(test_stats__mann_whitney_k),
+		cmocka_unit_test(test_stats__change_point_at_a_step),
+		cmocka_unit_test(test_stats__change_points_two_steps_and_none),
+		cmocka_unit_test(test_stats__change_point_in_long_history),
+		cmocka_unit_test(test_stats__change_points_refuse_bad_input),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
