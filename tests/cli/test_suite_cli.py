@@ -169,6 +169,27 @@ class SuiteCliTest(TempDirTest):
                 res = run(["validate", path])
                 self.assertExit(res, 0)
 
+    def test_suite_cli__schema_accepts_the_valid_suites(self):
+        try:
+            import jsonschema
+            import yaml
+        except ImportError:
+            self.skipTest("python3-jsonschema and python3-yaml are needed")
+        with open(os.path.join(ROOT, "docs", "schema", "suite.schema.json")) as f:
+            schema = json.load(f)
+        jsonschema.Draft202012Validator.check_schema(schema)
+        validator = jsonschema.Draft202012Validator(schema)
+        valid = os.path.join(ROOT, "tests", "data", "suites", "valid")
+        paths = [os.path.join(valid, c, "suite.yaml") for c in sorted(os.listdir(valid))]
+        for path in paths:
+            with open(path) as f:
+                doc = yaml.safe_load(f)
+            self.assertEqual([e.message for e in validator.iter_errors(doc)], [], path)
+        with open(os.path.join(valid, "every-key", "suite.yaml")) as f:
+            doc = yaml.safe_load(f)
+        doc["benchmarks"][0]["warmpu"] = 1
+        self.assertNotEqual(list(validator.iter_errors(doc)), [])
+
     def test_suite_cli__builtin_example_validates(self):
         res = run(["validate", os.path.join(ROOT, "examples", "himorime.yaml")])
         self.assertExit(res, 0)
