@@ -78,9 +78,10 @@ static void add_diag(struct loader *l, unsigned line, unsigned column, const str
 		return;
 	}
 	if (via)
-		g->message = arena_printf(&d->arena, "%s (via alias *%s at %u:%u, anchor &%s at %u:%u)",
-					  msg, via->anchor, via->alias_line, via->alias_column,
-					  via->anchor, via->anchor_line, via->anchor_column);
+		g->message =
+			arena_printf(&d->arena, "%s (via alias *%s at %u:%u, anchor &%s at %u:%u)",
+				     msg, via->anchor, via->alias_line, via->alias_column,
+				     via->anchor, via->anchor_line, via->anchor_column);
 	else
 		g->message = arena_strdup(&d->arena, msg);
 }
@@ -212,8 +213,7 @@ static const char *get_str(struct loader *l, const struct ynode *n, const char *
 {
 	if (n->kind == YNODE_SCALAR && ynode_type(n) == YSCALAR_STR)
 		return n->text;
-	problem(l, n, path,
-		n->kind == YNODE_SCALAR ? "quote the value to make it a string" : NULL,
+	problem(l, n, path, n->kind == YNODE_SCALAR ? "quote the value to make it a string" : NULL,
 		"expected a string, got %s", found(l, n));
 	return NULL;
 }
@@ -296,15 +296,14 @@ static bool get_duration(struct loader *l, const struct ynode *n, const char *pa
 
 	if (n->kind != YNODE_SCALAR || ynode_type(n) == YSCALAR_NULL ||
 	    ynode_type(n) == YSCALAR_BOOL) {
-		problem(l, n, path, NULL, "expected a duration such as \"250ms\" or \"1m30s\", got %s",
-			found(l, n));
+		problem(l, n, path, NULL,
+			"expected a duration such as \"250ms\" or \"1m30s\", got %s", found(l, n));
 		return false;
 	}
 	s = n->text;
 	if (units_duration(s, out, &e) < 0) {
 		problem(l, n, path,
-			strcmp(e.msg, "missing unit") ? NULL
-						      : "add a unit: ns, us, ms, s, m or h",
+			strcmp(e.msg, "missing unit") ? NULL : "add a unit: ns, us, ms, s, m or h",
 			"expected a duration such as \"250ms\" or \"1m30s\", got %s (%s)",
 			found(l, n), e.msg);
 		return false;
@@ -427,7 +426,8 @@ static bool check_template(struct loader *l, const struct ynode *n, const char *
 	if (strstr(e.msg, "${workdir}") && in_build)
 		hint = "the build runs once per revision, before any benchmark has a workdir";
 	else if (strstr(e.msg, "${artifact}"))
-		hint = "${artifact} is the output of `build:`; add a build step or drop the variable";
+		hint = "${artifact} is the output of `build:`; add a build step or drop the "
+		       "variable";
 	problem(l, n, path, hint, "%s", e.msg);
 	return false;
 }
@@ -467,9 +467,10 @@ static bool check_path(struct loader *l, const struct ynode *n, const char *path
 	}
 	if (p[0] == '/' || p[0] == '~') {
 		problem(l, n, path,
-			mode == PATH_WORKDIR  ? "the path is relative to ${workdir}"
-			: mode == PATH_SUITE ? "the path is relative to the suite file"
-					     : "use a path relative to ${root}, the suite's directory",
+			mode == PATH_WORKDIR ? "the path is relative to ${workdir}"
+			: mode == PATH_SUITE
+				? "the path is relative to the suite file"
+				: "use a path relative to ${root}, the suite's directory",
 			"expected a relative path, got %s", found(l, n));
 		return false;
 	}
@@ -663,8 +664,8 @@ static void parse_work(struct loader *l, const struct ynode *n, const char *path
 		return;
 	}
 	w->file = get_str(l, file, child(l, path, "file_size"));
-	if (!w->file || !check_template(l, file, child(l, path, "file_size"), w->file, false,
-					NULL) ||
+	if (!w->file ||
+	    !check_template(l, file, child(l, path, "file_size"), w->file, false, NULL) ||
 	    !check_path(l, file, child(l, path, "file_size"), w->file, PATH_PROJECT))
 		return;
 	if (u && strcmp(u, "bytes")) {
@@ -699,7 +700,8 @@ static void parse_metrics(struct loader *l, const struct ynode *n, const char *p
 				ly->unsupported = s[0] == 'f' ? UNSUPPORTED_FAIL : UNSUPPORTED_SKIP;
 				ly->has_unsupported = true;
 			} else if (s) {
-				problem(l, v, p, NULL, "expected fail or skip, got %s", found(l, v));
+				problem(l, v, p, NULL, "expected fail or skip, got %s",
+					found(l, v));
 			}
 		} else if (!strcmp(k, "throughput")) {
 			const struct ynode *w;
@@ -814,8 +816,8 @@ static void parse_warmup(struct loader *l, const struct ynode *n, const char *pa
 
 /* The settings that layer; returns false when key is not one of them. Which
  * keys a level allows is decided by the caller's key list. */
-static bool parse_setting(struct loader *l, const char *k, const struct ynode *v,
-			  const char *p, bool benchmark_level, struct layer *ly)
+static bool parse_setting(struct loader *l, const char *k, const struct ynode *v, const char *p,
+			  bool benchmark_level, struct layer *ly)
 {
 	if (!strcmp(k, "warmup")) {
 		parse_warmup(l, v, p, ly);
@@ -1030,7 +1032,8 @@ static bool parse_exec_command(struct loader *l, const struct ynode *map, const 
 		size_t off;
 		if (!shell) {
 			problem(l, cmd, p,
-				"write the command as a list [program, arg, ...], or set shell: true",
+				"write the command as a list [program, arg, ...], or set shell: "
+				"true",
 				"a command string needs shell: true");
 			return false;
 		}
@@ -1123,7 +1126,9 @@ static bool parse_aggregation(struct loader *l, const struct ynode *k, const cha
 	static const struct {
 		const char *name;
 		enum aggregation_kind kind;
-	} fixed[] = { { "min", AGG_MIN }, { "max", AGG_MAX }, { "mean", AGG_MEAN },
+	} fixed[] = { { "min", AGG_MIN },
+		      { "max", AGG_MAX },
+		      { "mean", AGG_MEAN },
 		      { "median", AGG_MEDIAN } };
 	struct err e = ERR_INIT;
 	size_t i;
@@ -1145,8 +1150,8 @@ static bool parse_aggregation(struct loader *l, const struct ynode *k, const cha
 	return true;
 }
 
-static bool parse_bound(struct loader *l, const struct ynode *v, const char *path,
-			enum metric m, const struct work *w, struct budget *b)
+static bool parse_bound(struct loader *l, const struct ynode *v, const char *path, enum metric m,
+			const struct work *w, struct budget *b)
 {
 	const struct metric_info *mi = metric_info(m);
 	const char *s, *rest;
@@ -1190,8 +1195,9 @@ static bool parse_bound(struct loader *l, const struct ynode *v, const char *pat
 	case UNIT_NS: {
 		uint64_t ns;
 		if (units_duration(rest, &ns, &e) < 0) {
-			problem(l, v, path, NULL, "expected a duration after the operator, got %s (%s)",
-				found(l, v), e.msg);
+			problem(l, v, path, NULL,
+				"expected a duration after the operator, got %s (%s)", found(l, v),
+				e.msg);
 			return false;
 		}
 		limit = (double)ns;
@@ -1221,8 +1227,9 @@ static bool parse_bound(struct loader *l, const struct ynode *v, const char *pat
 	case UNIT_WORK_PER_S: {
 		struct rate r;
 		if (units_rate(rest, &r, &e) < 0) {
-			problem(l, v, path, NULL, "expected a rate such as \">= 50MiB/s\", got %s (%s)",
-				found(l, v), e.msg);
+			problem(l, v, path, NULL,
+				"expected a rate such as \">= 50MiB/s\", got %s (%s)", found(l, v),
+				e.msg);
 			return false;
 		}
 		if (w->kind != WORK_NONE && units_rate_in(&r, w->unit, &limit, &e) < 0) {
@@ -1290,9 +1297,8 @@ static void parse_budgets(struct loader *l, const struct ynode *n, const char *p
 	c->budget_count = count;
 }
 
-static const char *const command_keys[] = { "command", "shell",	 "cwd",	       "env",
-					     "timeout", "stdout", "stderr", "exit_codes",
-					     "budget",	NULL };
+static const char *const command_keys[] = { "command", "shell",	 "cwd",	       "env",	 "timeout",
+					    "stdout",  "stderr", "exit_codes", "budget", NULL };
 
 static void parse_command(struct loader *l, const struct ynode *n, const char *path,
 			  const struct resolved *r, const struct benchmark *bm, struct command *c)
@@ -1433,15 +1439,15 @@ static void resolved_defaults(struct resolved *r)
 }
 
 static const char *const benchmark_keys[] = {
-	"name",	      "description", "tags",	 "stdin",     "terminal",   "setup",
-	"prepare_each", "cleanup",   "baseline", "commands",  "warmup",	    "runs",
-	"min_runs",   "max_runs",    "min_time", "timeout",   "cwd",	    "env",
-	"stdout",     "stderr",	     "exit_codes", "metrics", "regression", NULL
+	"name",		"description", "tags",	     "stdin",	 "terminal",   "setup",
+	"prepare_each", "cleanup",     "baseline",   "commands", "warmup",     "runs",
+	"min_runs",	"max_runs",    "min_time",   "timeout",	 "cwd",	       "env",
+	"stdout",	"stderr",      "exit_codes", "metrics",	 "regression", NULL
 };
 
-static const char *const defaults_keys[] = { "warmup", "runs",	 "min_runs",   "max_runs",
-					     "min_time", "timeout", "cwd",	 "env",
-					     "stdout",	 "stderr",  "exit_codes", "metrics",
+static const char *const defaults_keys[] = { "warmup",	   "runs",    "min_runs",   "max_runs",
+					     "min_time",   "timeout", "cwd",	    "env",
+					     "stdout",	   "stderr",  "exit_codes", "metrics",
 					     "regression", NULL };
 
 /* Cross-checks of the resolved run counts against min_samples. */
@@ -1573,7 +1579,8 @@ static void parse_benchmark(struct loader *l, const struct ynode *n, const char 
 			const char *s = get_str(l, cn->items[i], ip);
 			if (s && b->commands && !find_command(b, s))
 				problem(l, cn->items[i], ip, NULL,
-					"expected the name of one of the benchmark's commands, got %s",
+					"expected the name of one of the benchmark's commands, got "
+					"%s",
 					found(l, cn->items[i]));
 			names[i] = s;
 		}
@@ -1645,7 +1652,8 @@ static void parse_outputs(struct loader *l, const struct ynode *n, const char *p
 			continue;
 		}
 		fs = get_str(l, f, child(l, op, "format"));
-		for (k = 0; fs && k < sizeof(report_format_names) / sizeof(*report_format_names); k++)
+		for (k = 0; fs && k < sizeof(report_format_names) / sizeof(*report_format_names);
+		     k++)
 			if (!strcmp(fs, report_format_names[k]))
 				break;
 		if (fs && k == sizeof(report_format_names) / sizeof(*report_format_names)) {
@@ -1670,7 +1678,8 @@ static void parse_outputs(struct loader *l, const struct ynode *n, const char *p
 			}
 			if (ss && !matches_section(ss)) {
 				problem(l, sec, child(l, op, "section"), NULL,
-					"expected a section name matching ^[a-z0-9][a-z0-9-]*$, got %s",
+					"expected a section name matching ^[a-z0-9][a-z0-9-]*$, "
+					"got %s",
 					found(l, sec));
 				continue;
 			}
@@ -1713,7 +1722,7 @@ static void parse_versions(struct loader *l, const struct ynode *n, const char *
 				n->keys[i]->text);
 			continue;
 		}
-		if (!want_seq(l, a, p, "an argv list") ) 
+		if (!want_seq(l, a, p, "an argv list"))
 			continue;
 		if (!a->count) {
 			problem(l, a, p, NULL, "expected a non-empty argv list, got []");
@@ -1774,7 +1783,8 @@ static void parse_suite(struct loader *l, const struct ynode *root, struct suite
 		parse_exec(l, v, "build", true, "${root}", NULL, 0, SUITE_DEFAULT_BUILD_TIMEOUT_NS,
 			   &s->build);
 	}
-	if ((v = ynode_get(root, "report")) && want_map(l, v, "report", "a map of outputs, versions")) {
+	if ((v = ynode_get(root, "report")) &&
+	    want_map(l, v, "report", "a map of outputs, versions")) {
 		const struct ynode *o;
 		check_keys(l, v, "report", (const char *const[]){ "outputs", "versions", NULL },
 			   "report");
@@ -1795,7 +1805,8 @@ static void parse_suite(struct loader *l, const struct ynode *root, struct suite
 		return;
 	}
 	if (v->count > SUITE_MAX_BENCHMARKS) {
-		problem(l, v, "benchmarks", NULL, "more than %d benchmarks in one suite file (a limit)",
+		problem(l, v, "benchmarks", NULL,
+			"more than %d benchmarks in one suite file (a limit)",
 			SUITE_MAX_BENCHMARKS);
 		return;
 	}
@@ -1927,7 +1938,8 @@ int suite_load(const char *path, struct suite **out, struct suite_diags *diags, 
 		goto done;
 	}
 	if (memchr(text, '\0', len)) {
-		add_diag(&l, 0, 0, NULL, "", NULL, "the file contains a NUL byte; expected YAML text");
+		add_diag(&l, 0, 0, NULL, "", NULL,
+			 "the file contains a NUL byte; expected YAML text");
 		goto done;
 	}
 	ytree_parse(&tree, text, len, &s->arena);

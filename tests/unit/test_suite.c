@@ -26,7 +26,8 @@ static void test_suite__vars_check(void **state)
 	size_t off;
 
 	(void)state;
-	assert_int_equal(vars_check("a ${root}/x ${env:HOME} $${x}", VARS_ALL, &used, &off, &err), 0);
+	assert_int_equal(vars_check("a ${root}/x ${env:HOME} $${x}", VARS_ALL, &used, &off, &err),
+			 0);
 	assert_int_equal(used, VAR_ROOT | VAR_ENV);
 	assert_int_equal(vars_check("x ${rot}", VARS_ALL, &used, &off, &err), ERR_INVALID);
 	assert_string_equal(err.msg, "unknown variable ${rot}");
@@ -66,19 +67,21 @@ static void test_suite__vars_expand(void **state)
 	strbuf_init(&sb, 0);
 	setenv("HIMORIME_TEST_VAR", "v a l", 1);
 	unsetenv("HIMORIME_TEST_UNSET");
-	assert_int_equal(vars_expand("${artifact}${exe} ${root}/${head_root} $${x} ${env:HIMORIME_TEST_VAR}",
-				     &v, false, &sb, &err),
-			 0);
+	assert_int_equal(
+		vars_expand("${artifact}${exe} ${root}/${head_root} $${x} ${env:HIMORIME_TEST_VAR}",
+			    &v, false, &sb, &err),
+		0);
 	assert_string_equal(sb.buf, "/b/artifact /r//h ${x} v a l");
 	strbuf_reset(&sb);
-	assert_int_equal(vars_expand("cd ${workdir} && echo ${env:HIMORIME_TEST_VAR}", &v, true, &sb,
-				     &err),
-			 0);
+	assert_int_equal(
+		vars_expand("cd ${workdir} && echo ${env:HIMORIME_TEST_VAR}", &v, true, &sb, &err),
+		0);
 	assert_string_equal(sb.buf, "cd '/w it'\\''s' && echo 'v a l'");
 	strbuf_reset(&sb);
 	assert_int_equal(vars_expand("${env:HIMORIME_TEST_UNSET}", &v, false, &sb, &err), ERR_EXEC);
-	assert_string_equal(err.msg, "environment variable \"HIMORIME_TEST_UNSET\" is not set (used "
-				     "as ${env:HIMORIME_TEST_UNSET})");
+	assert_string_equal(err.msg,
+			    "environment variable \"HIMORIME_TEST_UNSET\" is not set (used "
+			    "as ${env:HIMORIME_TEST_UNSET})");
 	strbuf_release(&sb);
 }
 
@@ -96,10 +99,10 @@ static void test_suite__ytree_core_schema(void **state)
 	struct ytree t = parse(&a, "[yes, no, on, true, False, TRUE, ~, null, '', 0o17, 0x1F, -3, "
 				   "1.5, .inf, -.Inf, .nan, '1', !!str 2, 1e3, 1_000]");
 	const enum yscalar_type want[] = {
-		YSCALAR_STR,   YSCALAR_STR,   YSCALAR_STR,   YSCALAR_BOOL,  YSCALAR_BOOL,
-		YSCALAR_BOOL,  YSCALAR_NULL,  YSCALAR_NULL,  YSCALAR_STR,   YSCALAR_INT,
-		YSCALAR_INT,   YSCALAR_INT,   YSCALAR_FLOAT, YSCALAR_FLOAT, YSCALAR_FLOAT,
-		YSCALAR_FLOAT, YSCALAR_STR,   YSCALAR_STR,   YSCALAR_FLOAT, YSCALAR_STR,
+		YSCALAR_STR,   YSCALAR_STR,  YSCALAR_STR,   YSCALAR_BOOL,  YSCALAR_BOOL,
+		YSCALAR_BOOL,  YSCALAR_NULL, YSCALAR_NULL,  YSCALAR_STR,   YSCALAR_INT,
+		YSCALAR_INT,   YSCALAR_INT,  YSCALAR_FLOAT, YSCALAR_FLOAT, YSCALAR_FLOAT,
+		YSCALAR_FLOAT, YSCALAR_STR,  YSCALAR_STR,   YSCALAR_FLOAT, YSCALAR_STR,
 	};
 	int64_t i;
 	size_t k;
