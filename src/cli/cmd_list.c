@@ -305,12 +305,15 @@ static void json_budgets(struct strbuf *sb, const struct command *c, int d)
 		if (i)
 			strbuf_addch(sb, ',');
 		indent(sb, d + 1);
-		strbuf_addf(sb, "{\"metric\": \"%s\", \"aggregation\": \"%s\", \"op\": \"%s\", "
-				"\"limit\": ",
-			    metric_info(b->metric)->name, aggregation_name(&b->aggregation, buf, sizeof(buf)),
+		strbuf_addf(sb,
+			    "{\"metric\": \"%s\", \"aggregation\": \"%s\", \"op\": \"%s\", "
+			    "\"limit\": ",
+			    metric_info(b->metric)->name,
+			    aggregation_name(&b->aggregation, buf, sizeof(buf)),
 			    bound_op_name(b->op));
 		json_num(sb, b->limit);
-		strbuf_addf(sb, ", \"unit\": \"%s\", \"text\": ", metric_unit_name(metric_info(b->metric)->unit));
+		strbuf_addf(sb, ", \"unit\": \"%s\", \"text\": ",
+			    metric_unit_name(metric_info(b->metric)->unit));
 		json_str(sb, b->text);
 		strbuf_addf(sb, ", \"line\": %u, \"column\": %u}", b->pos.line, b->pos.column);
 	}
@@ -468,8 +471,8 @@ int cmd_list(int argc, char **argv)
 	as_json = !strcmp(format, "json");
 	if (filter) {
 		if (regcomp(&sel.re, filter, REG_EXTENDED | REG_NOSUB)) {
-			err_set(&err, ERR_USAGE, "--filter \"%s\" is not a valid regular expression",
-				filter);
+			err_set(&err, ERR_USAGE,
+				"--filter \"%s\" is not a valid regular expression", filter);
 			code = cli_usage_error("list", &err);
 			goto done;
 		}
@@ -498,8 +501,9 @@ int cmd_list(int argc, char **argv)
 		}
 	}
 	if (!n) {
-		fprintf(stderr, "himorime: error: no benchmark matches the selection [HMR3001]\n"
-				"  hint: check --filter, --tag and --skip-tag against 'himorime list'\n");
+		fprintf(stderr,
+			"himorime: error: no benchmark matches the selection [HMR3001]\n"
+			"  hint: check --filter, --tag and --skip-tag against 'himorime list'\n");
 		code = cli_exit(EXIT_USAGE, "empty selection");
 		goto done;
 	}

@@ -97,14 +97,15 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 {
 	va_list ap;
 	char *tmp, *p;
+	int rc;
 
 	va_start(ap, fmt);
-	if (vasprintf(&tmp, fmt, ap) < 0) {
-		va_end(ap);
+	rc = vasprintf(&tmp, fmt, ap);
+	va_end(ap);
+	if (rc < 0) {
 		fprintf(stderr, "himorime: out of memory\n");
 		abort();
 	}
-	va_end(ap);
 	p = arena_strdup(a, tmp);
 	free(tmp);
 	return p;

@@ -5,12 +5,14 @@
  * settings that layer, a command, a budget). Problems are collected, never
  * fatal, so that one run lists them all; cross-references (baseline,
  * regression.commands, runs against min_samples, budgets on unmeasured
- * metrics) are checked once the pieces they relate are typed.
+ * metrics) are checked once the pieces they relate are typed. Reading one
+ * node as a typed value (and saying what was wrong with it) is check.c's job.
  */
 #include "suite/suite.h"
 
 #include "common/alloc.h"
 #include "common/fsio.h"
+#include "suite/check.h"
 #include "suite/units.h"
 #include "suite/vars.h"
 #include "suite/yamltree.h"
@@ -26,18 +28,6 @@
 
 #include "common/banned.h"
 
-struct loader {
-	struct arena *a; /* the suite's arena */
-	struct suite_diags *diags;
-	const char *file;
-	size_t problems;
-	int project_depth; /* directories between the project root and the suite's */
-	bool has_build;
-	size_t total_commands;
-};
-
-/* ---- diagnostics ---- */
-
 void suite_diags_init(struct suite_diags *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -51,457 +41,6 @@ void suite_diags_release(struct suite_diags *d)
 	free(d->v);
 	arena_release(&d->arena);
 	memset(d, 0, sizeof(*d));
-}
-
-static void add_diag(struct loader *l, unsigned line, unsigned column, const struct yalias *via,
-		     const char *path, const char *hint, const char *msg)
-{
-	struct suite_diags *d = l->diags;
-	struct suite_diag *g;
-
-	l->problems++;
-	if (l->problems > SUITE_MAX_DIAGS + 1)
-		return;
-	d->v = xgrow(d->v, &d->alloc, d->count + 1, sizeof(*d->v));
-	g = &d->v[d->count++];
-	g->file = arena_strdup(&d->arena, l->file);
-	g->line = line;
-	g->column = column;
-	g->path = arena_strdup(&d->arena, path ? path : "");
-	g->hint = hint ? arena_strdup(&d->arena, hint) : NULL;
-	if (l->problems > SUITE_MAX_DIAGS) {
-		g->line = g->column = 0;
-		g->path = "";
-		g->hint = NULL;
-		g->message = arena_printf(&d->arena, "more than %d problems; stopping here",
-					  SUITE_MAX_DIAGS);
-		return;
-	}
-	if (via)
-		g->message = arena_printf(&d->arena, "%s (via alias *%s at %u:%u, anchor &%s at %u:%u)",
-					  msg, via->anchor, via->alias_line, via->alias_column,
-					  via->anchor, via->anchor_line, via->anchor_column);
-	else
-		g->message = arena_strdup(&d->arena, msg);
-}
-
-static void problem(struct loader *l, const struct ynode *n, const char *path, const char *hint,
-		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static void problem(struct loader *l, const struct ynode *n, const char *path, const char *hint,
-		    const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	if (n && n->invalid)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	add_diag(l, n ? n->line : 0, n ? n->column : 0, n ? n->via : NULL, path, hint, msg);
-}
-
-/* How a value looks in "got ...": strings quoted, other scalars as written. */
-static const char *found(struct loader *l, const struct ynode *n)
-{
-	char buf[64];
-
-	switch (n->kind) {
-	case YNODE_MAP:
-		return "a map";
-	case YNODE_SEQ:
-		return "a list";
-	case YNODE_SCALAR:
-		break;
-	}
-	if (ynode_type(n) != YSCALAR_STR)
-		return n->text[0] ? n->text : "null";
-	if (n->len > 40) {
-		snprintf(buf, sizeof(buf), "%.37s...", n->text);
-		return arena_printf(l->a, "\"%s\"", buf);
-	}
-	return arena_printf(l->a, "\"%s\"", n->text);
-}
-
-static const char *child(struct loader *l, const char *path, const char *key)
-{
-	return *path ? arena_printf(l->a, "%s.%s", path, key) : arena_strdup(l->a, key);
-}
-
-static const char *index_path(struct loader *l, const char *path, size_t i)
-{
-	return arena_printf(l->a, "%s[%zu]", path, i);
-}
-
-/* ---- keys ---- */
-
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, prev[64], cur[64];
-
-	if (la >= 63 || lb >= 63)
-		return 99;
-	for (j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (i = 1; i <= la; i++) {
-		cur[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-		}
-		memcpy(prev, cur, (lb + 1) * sizeof(*prev));
-	}
-	return prev[lb];
-}
-
-static bool in_list(const char *s, const char *const *keys)
-{
-	for (; *keys; keys++)
-		if (!strcmp(s, *keys))
-			return true;
-	return false;
-}
-
-/* Reports every key of map not in keys, with a "did you mean" hint. */
-static void check_keys(struct loader *l, const struct ynode *map, const char *path,
-		       const char *const *keys, const char *where)
-{
-	size_t i;
-
-	for (i = 0; i < map->count; i++) {
-		const struct ynode *k = map->keys[i];
-		const char *const *c;
-		const char *best = NULL;
-		size_t best_d = 3;
-		if (in_list(k->text, keys))
-			continue;
-		for (c = keys; *c; c++) {
-			size_t d = edit_distance(k->text, *c);
-			if (d < best_d && d < strlen(*c)) {
-				best = *c;
-				best_d = d;
-			}
-		}
-		problem(l, k, child(l, path, k->text),
-			best ? arena_printf(l->a, "did you mean \"%s\"?", best) : NULL,
-			"unknown key \"%s\" in %s", k->text, where);
-	}
-}
-
-/* ---- typed scalars ---- */
-
-static bool want_map(struct loader *l, const struct ynode *n, const char *path, const char *what)
-{
-	if (n->kind == YNODE_MAP)
-		return true;
-	problem(l, n, path, NULL, "expected %s, got %s", what, found(l, n));
-	return false;
-}
-
-static bool want_seq(struct loader *l, const struct ynode *n, const char *path, const char *what)
-{
-	if (n->kind == YNODE_SEQ)
-		return true;
-	problem(l, n, path, NULL, "expected %s, got %s", what, found(l, n));
-	return false;
-}
-
-static const char *get_str(struct loader *l, const struct ynode *n, const char *path)
-{
-	if (n->kind == YNODE_SCALAR && ynode_type(n) == YSCALAR_STR)
-		return n->text;
-	problem(l, n, path,
-		n->kind == YNODE_SCALAR ? "quote the value to make it a string" : NULL,
-		"expected a string, got %s", found(l, n));
-	return NULL;
-}
-
-static bool blank(const char *s)
-{
-	for (; *s; s++)
-		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
-			return false;
-	return true;
-}
-
-static const char *get_name(struct loader *l, const struct ynode *n, const char *path)
-{
-	const char *s = get_str(l, n, path);
-
-	if (s && blank(s)) {
-		problem(l, n, path, NULL, "expected a non-blank string, got %s", found(l, n));
-		return NULL;
-	}
-	return s;
-}
-
-static bool get_bool(struct loader *l, const struct ynode *n, const char *path, bool *out)
-{
-	if (ynode_bool(n, out))
-		return true;
-	problem(l, n, path,
-		n->kind == YNODE_SCALAR && ynode_type(n) == YSCALAR_STR
-			? "booleans are true or false (yes, no, on and off are strings)"
-			: NULL,
-		"expected true or false, got %s", found(l, n));
-	return false;
-}
-
-static bool get_int(struct loader *l, const struct ynode *n, const char *path, int64_t min,
-		    int64_t max, int64_t *out)
-{
-	int64_t v;
-
-	if (!ynode_int(n, &v) || v < min || v > max) {
-		problem(l, n, path, NULL, "expected an integer from %lld to %lld, got %s",
-			(long long)min, (long long)max, found(l, n));
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
-static bool get_uint(struct loader *l, const struct ynode *n, const char *path, unsigned min,
-		     unsigned max, unsigned *out)
-{
-	int64_t v;
-
-	if (!get_int(l, n, path, min, max, &v))
-		return false;
-	*out = (unsigned)v;
-	return true;
-}
-
-static bool get_number(struct loader *l, const struct ynode *n, const char *path, double min,
-		       double max, double *out)
-{
-	double v;
-
-	if (!ynode_float(n, &v) || !isfinite(v) || v < min || v > max) {
-		problem(l, n, path, NULL, "expected a number from %g to %g, got %s", min, max,
-			found(l, n));
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
-static bool get_duration(struct loader *l, const struct ynode *n, const char *path, bool positive,
-			 uint64_t *out)
-{
-	struct err e = ERR_INIT;
-	const char *s;
-
-	if (n->kind != YNODE_SCALAR || ynode_type(n) == YSCALAR_NULL ||
-	    ynode_type(n) == YSCALAR_BOOL) {
-		problem(l, n, path, NULL, "expected a duration such as \"250ms\" or \"1m30s\", got %s",
-			found(l, n));
-		return false;
-	}
-	s = n->text;
-	if (units_duration(s, out, &e) < 0) {
-		problem(l, n, path,
-			strcmp(e.msg, "missing unit") ? NULL
-						      : "add a unit: ns, us, ms, s, m or h",
-			"expected a duration such as \"250ms\" or \"1m30s\", got %s (%s)",
-			found(l, n), e.msg);
-		return false;
-	}
-	if (positive && !*out) {
-		problem(l, n, path, NULL, "expected a positive duration, got %s", found(l, n));
-		return false;
-	}
-	return true;
-}
-
-static bool get_size(struct loader *l, const struct ynode *n, const char *path, uint64_t *out)
-{
-	struct err e = ERR_INIT;
-
-	if (n->kind != YNODE_SCALAR || units_size(n->text, out, &e) < 0) {
-		problem(l, n, path, "units: B, bytes, KB, MB, GB, TB, KiB, MiB, GiB, TiB",
-			"expected a byte size such as \"64MiB\", got %s%s%s%s", found(l, n),
-			*e.msg ? " (" : "", e.msg, *e.msg ? ")" : "");
-		return false;
-	}
-	return true;
-}
-
-/* A percentage as a number (percent) or "N%" string, as a fraction. */
-static bool get_percent(struct loader *l, const struct ynode *n, const char *path, double max_pct,
-			double *out)
-{
-	struct err e = ERR_INIT;
-	double f;
-
-	if (n->kind != YNODE_SCALAR || ynode_type(n) == YSCALAR_NULL ||
-	    ynode_type(n) == YSCALAR_BOOL || units_percent(n->text, &f, &e) < 0 || f < 0 ||
-	    f > max_pct / 100.0) {
-		problem(l, n, path, NULL,
-			"expected a percentage from 0 to %g (a number or \"N%%\"), got %s", max_pct,
-			found(l, n));
-		return false;
-	}
-	*out = f;
-	return true;
-}
-
-static bool matches_name(const char *s)
-{
-	size_t i;
-
-	if (!((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') ||
-	      (s[0] >= '0' && s[0] <= '9')))
-		return false;
-	for (i = 1; s[i]; i++) {
-		char c = s[i];
-		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		      c == '_' || c == '.' || c == '-'))
-			return false;
-	}
-	return true;
-}
-
-static bool matches_env_name(const char *s)
-{
-	size_t i;
-
-	if (!((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
-		return false;
-	for (i = 1; s[i]; i++) {
-		char c = s[i];
-		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		      c == '_'))
-			return false;
-	}
-	return true;
-}
-
-static bool matches_section(const char *s)
-{
-	size_t i;
-
-	if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= '0' && s[0] <= '9')))
-		return false;
-	for (i = 1; s[i]; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
-			return false;
-	return true;
-}
-
-/* ---- templates and paths ---- */
-
-enum path_mode {
-	PATH_PROJECT, /* cwd, stdin, file_size: relative to ${root}, inside the project */
-	PATH_WORKDIR, /* stdout, stderr: relative to ${workdir}, inside it */
-	PATH_SUITE,   /* report outputs: relative to the suite file, no variables, no .. */
-};
-
-static unsigned allowed_vars(const struct loader *l, bool in_build)
-{
-	unsigned v = VARS_ALL;
-
-	if (in_build)
-		v &= ~(unsigned)VAR_WORKDIR;
-	if (!l->has_build)
-		v &= ~(unsigned)VAR_ARTIFACT;
-	return v;
-}
-
-static bool check_template(struct loader *l, const struct ynode *n, const char *path,
-			   const char *tpl, bool in_build, unsigned *used)
-{
-	struct err e = ERR_INIT;
-	size_t off = 0;
-	unsigned u = 0;
-	const char *hint = "variables are ${artifact} ${root} ${head_root} ${workdir} ${exe} "
-			   "${env:NAME}; write $${ for a literal ${";
-
-	if (vars_check(tpl, allowed_vars(l, in_build), &u, &off, &e) == 0) {
-		if (used)
-			*used = u;
-		return true;
-	}
-	if (strstr(e.msg, "${workdir}") && in_build)
-		hint = "the build runs once per revision, before any benchmark has a workdir";
-	else if (strstr(e.msg, "${artifact}"))
-		hint = "${artifact} is the output of `build:`; add a build step or drop the variable";
-	problem(l, n, path, hint, "%s", e.msg);
-	return false;
-}
-
-/* Lexically resolves `rel`; returns false when ".." climbs above `limit`
- * levels over its start. */
-static bool stays_within(const char *rel, int limit)
-{
-	int depth = 0;
-	const char *p = rel;
-
-	while (*p) {
-		const char *slash = strchr(p, '/');
-		size_t n = slash ? (size_t)(slash - p) : strlen(p);
-		if (n == 2 && !strncmp(p, "..", 2)) {
-			if (--depth < -limit)
-				return false;
-		} else if (n && !(n == 1 && *p == '.')) {
-			depth++;
-		}
-		p += n;
-		if (*p == '/')
-			p++;
-	}
-	return true;
-}
-
-static bool check_path(struct loader *l, const struct ynode *n, const char *path, const char *p,
-		       enum path_mode mode)
-{
-	int limit = mode == PATH_PROJECT ? l->project_depth : 0;
-	const char *rest = p;
-
-	if (!*p) {
-		problem(l, n, path, NULL, "expected a path, got \"\"");
-		return false;
-	}
-	if (p[0] == '/' || p[0] == '~') {
-		problem(l, n, path,
-			mode == PATH_WORKDIR  ? "the path is relative to ${workdir}"
-			: mode == PATH_SUITE ? "the path is relative to the suite file"
-					     : "use a path relative to ${root}, the suite's directory",
-			"expected a relative path, got %s", found(l, n));
-		return false;
-	}
-	if (mode == PATH_SUITE && strstr(p, "${")) {
-		problem(l, n, path, NULL, "expected a path without variables, got %s", found(l, n));
-		return false;
-	}
-	if (!strncmp(p, "${root}", 7) || !strncmp(p, "${head_root}", 12)) {
-		rest = p + (p[2] == 'r' ? 7 : 12);
-	} else if (!strncmp(p, "${workdir}", 10)) {
-		rest = p + 10;
-		limit = 0;
-	} else if (!strncmp(p, "${", 2)) {
-		return true; /* ${env:...}, ${artifact}: checked when expanded */
-	}
-	while (*rest == '/')
-		rest++;
-	if (mode == PATH_SUITE && !stays_within(rest, 0)) {
-		problem(l, n, path, NULL, "expected a path inside the suite's directory, got %s",
-			found(l, n));
-		return false;
-	}
-	if (!stays_within(rest, limit)) {
-		problem(l, n, path, "\"..\" may not leave the project (or ${workdir})",
-			"expected a path inside the %s, got %s",
-			limit == l->project_depth && mode == PATH_PROJECT && rest != p + 10
-				? "project"
-				: "workdir",
-			found(l, n));
-		return false;
-	}
-	return true;
 }
 
 /* ---- layered settings ---- */
@@ -552,14 +91,14 @@ static void parse_tolerance(struct loader *l, const struct ynode *n, const char 
 {
 	size_t i;
 
-	if (!want_map(l, n, path, "a map of statistic, max_percent, min_difference, gate"))
+	if (!check_map(l, n, path, "a map of statistic, max_percent, min_difference, gate"))
 		return;
 	check_keys(l, n, path, tolerance_keys, path);
 	for (i = 0; i < n->count; i++) {
-		const char *k = n->keys[i]->text, *p = child(l, path, k);
+		const char *k = n->keys[i]->text, *p = check_child(l, path, k);
 		const struct ynode *v = n->items[i];
 		if (!strcmp(k, "statistic")) {
-			const char *s = get_str(l, v, p);
+			const char *s = check_str(l, v, p);
 			if (s && !strcmp(s, "median")) {
 				t->t.statistic = SIDE_MEDIAN;
 				t->has_statistic = true;
@@ -567,22 +106,22 @@ static void parse_tolerance(struct loader *l, const struct ynode *n, const char 
 				t->t.statistic = SIDE_MEAN;
 				t->has_statistic = true;
 			} else if (s) {
-				problem(l, v, p, NULL, "expected median or mean, got %s",
-					found(l, v));
+				check_problem(l, v, p, NULL, "expected median or mean, got %s",
+					      check_found(l, v));
 			}
 		} else if (!strcmp(k, "max_percent")) {
-			t->has_max_percent = get_percent(l, v, p, 1000, &t->t.max_percent);
+			t->has_max_percent = check_percent(l, v, p, 1000, &t->t.max_percent);
 		} else if (!strcmp(k, "min_difference")) {
 			uint64_t x;
-			bool ok = m == METRIC_PEAK_RSS ? get_size(l, v, p, &x)
-						       : get_duration(l, v, p, false, &x);
+			bool ok = m == METRIC_PEAK_RSS ? check_size(l, v, p, &x)
+						       : check_duration(l, v, p, false, &x);
 			if (ok) {
 				t->has_min_difference = true;
 				t->t.has_min_difference = true;
 				t->t.min_difference = (double)x;
 			}
 		} else if (!strcmp(k, "gate")) {
-			t->has_gate = get_bool(l, v, p, &t->t.gate);
+			t->has_gate = check_bool(l, v, p, &t->t.gate);
 		}
 	}
 }
@@ -596,29 +135,30 @@ static void parse_regression(struct loader *l, const struct ynode *n, const char
 {
 	size_t i;
 
-	if (!want_map(l, n, path, "a map of regression settings"))
+	if (!check_map(l, n, path, "a map of regression settings"))
 		return;
 	check_keys(l, n, path, regression_keys, path);
 	for (i = 0; i < n->count; i++) {
-		const char *k = n->keys[i]->text, *p = child(l, path, k);
+		const char *k = n->keys[i]->text, *p = check_child(l, path, k);
 		const struct ynode *v = n->items[i];
 		if (!strcmp(k, "confidence")) {
-			r->has_confidence = get_number(l, v, p, 0.5, 0.999, &r->confidence);
+			r->has_confidence = check_number(l, v, p, 0.5, 0.999, &r->confidence);
 		} else if (!strcmp(k, "min_samples")) {
-			r->has_min_samples = get_uint(l, v, p, 2, 100000, &r->min_samples);
+			r->has_min_samples = check_uint(l, v, p, 2, 100000, &r->min_samples);
 			r->min_samples_node = v;
 		} else if (!strcmp(k, "max_cv")) {
-			r->has_max_cv = get_number(l, v, p, 0, 10, &r->max_cv);
+			r->has_max_cv = check_number(l, v, p, 0, 10, &r->max_cv);
 		} else if (!strcmp(k, "max_time")) {
-			r->has_max_time = get_duration(l, v, p, true, &r->max_time_ns);
+			r->has_max_time = check_duration(l, v, p, true, &r->max_time_ns);
 		} else if (!strcmp(k, "commands")) {
 			if (!benchmark_level) {
-				problem(l, n->keys[i], p,
+				check_problem(
+					l, n->keys[i], p,
 					"set regression.commands in the benchmark that has them",
 					"regression.commands is only allowed in a benchmark");
 				continue;
 			}
-			if (want_seq(l, v, p, "a list of command names")) {
+			if (check_seq(l, v, p, "a list of command names")) {
 				r->commands_node = v;
 				r->commands_path = p;
 			}
@@ -640,36 +180,39 @@ static void parse_work(struct loader *l, const struct ynode *n, const char *path
 			   *unit = ynode_get(n, "unit");
 	const char *u = NULL;
 
-	if (!want_map(l, n, path, "a map with value or file_size, and unit"))
+	if (!check_map(l, n, path, "a map with value or file_size, and unit"))
 		return;
 	check_keys(l, n, path, work_keys, path);
 	if ((value != NULL) == (file != NULL)) {
-		problem(l, n, path, NULL, "expected exactly one of value and file_size, got %s",
-			value ? "both" : "neither");
+		check_problem(l, n, path, NULL,
+			      "expected exactly one of value and file_size, got %s",
+			      value ? "both" : "neither");
 		return;
 	}
 	if (unit)
-		u = get_name(l, unit, child(l, path, "unit"));
+		u = check_name(l, unit, check_child(l, path, "unit"));
 	if (value) {
-		if (!get_number(l, value, child(l, path, "value"), 0, 1e300, &w->value))
+		if (!check_number(l, value, check_child(l, path, "value"), 0, 1e300, &w->value))
 			return;
 		if (w->value <= 0) {
-			problem(l, value, child(l, path, "value"), NULL,
-				"expected a number greater than 0, got %s", found(l, value));
+			check_problem(l, value, check_child(l, path, "value"), NULL,
+				      "expected a number greater than 0, got %s",
+				      check_found(l, value));
 			return;
 		}
 		w->kind = WORK_VALUE;
 		w->unit = u ? u : "operations";
 		return;
 	}
-	w->file = get_str(l, file, child(l, path, "file_size"));
-	if (!w->file || !check_template(l, file, child(l, path, "file_size"), w->file, false,
-					NULL) ||
-	    !check_path(l, file, child(l, path, "file_size"), w->file, PATH_PROJECT))
+	w->file = check_str(l, file, check_child(l, path, "file_size"));
+	if (!w->file ||
+	    !check_template(l, file, check_child(l, path, "file_size"), w->file, false, NULL) ||
+	    !check_path(l, file, check_child(l, path, "file_size"), w->file, PATH_PROJECT))
 		return;
 	if (u && strcmp(u, "bytes")) {
-		problem(l, unit, child(l, path, "unit"), NULL,
-			"expected bytes (the unit of file_size), got %s", found(l, unit));
+		check_problem(l, unit, check_child(l, path, "unit"), NULL,
+			      "expected bytes (the unit of file_size), got %s",
+			      check_found(l, unit));
 		return;
 	}
 	w->kind = WORK_FILE_SIZE;
@@ -683,41 +226,43 @@ static void parse_metrics(struct loader *l, const struct ynode *n, const char *p
 {
 	size_t i;
 
-	if (!want_map(l, n, path, "a map of cpu, memory, unsupported"))
+	if (!check_map(l, n, path, "a map of cpu, memory, unsupported"))
 		return;
 	check_keys(l, n, path, metrics_keys, path);
 	for (i = 0; i < n->count; i++) {
-		const char *k = n->keys[i]->text, *p = child(l, path, k);
+		const char *k = n->keys[i]->text, *p = check_child(l, path, k);
 		const struct ynode *v = n->items[i];
 		if (!strcmp(k, "cpu")) {
-			ly->has_cpu = get_bool(l, v, p, &ly->cpu);
+			ly->has_cpu = check_bool(l, v, p, &ly->cpu);
 		} else if (!strcmp(k, "memory")) {
-			ly->has_memory = get_bool(l, v, p, &ly->memory);
+			ly->has_memory = check_bool(l, v, p, &ly->memory);
 		} else if (!strcmp(k, "unsupported")) {
-			const char *s = get_str(l, v, p);
+			const char *s = check_str(l, v, p);
 			if (s && (!strcmp(s, "fail") || !strcmp(s, "skip"))) {
 				ly->unsupported = s[0] == 'f' ? UNSUPPORTED_FAIL : UNSUPPORTED_SKIP;
 				ly->has_unsupported = true;
 			} else if (s) {
-				problem(l, v, p, NULL, "expected fail or skip, got %s", found(l, v));
+				check_problem(l, v, p, NULL, "expected fail or skip, got %s",
+					      check_found(l, v));
 			}
 		} else if (!strcmp(k, "throughput")) {
 			const struct ynode *w;
 			if (!benchmark_level) {
-				problem(l, n->keys[i], p, "declare the work in the benchmark",
-					"metrics.throughput is only allowed in a benchmark");
+				check_problem(l, n->keys[i], p, "declare the work in the benchmark",
+					      "metrics.throughput is only allowed in a benchmark");
 				continue;
 			}
-			if (!want_map(l, v, p, "a map with work"))
+			if (!check_map(l, v, p, "a map with work"))
 				continue;
 			check_keys(l, v, p, (const char *const[]){ "work", NULL }, p);
 			w = ynode_get(v, "work");
 			if (!w) {
-				problem(l, v, p, NULL, "expected a map with work, got no work");
+				check_problem(l, v, p, NULL,
+					      "expected a map with work, got no work");
 				continue;
 			}
 			ly->work_node = w;
-			parse_work(l, w, child(l, p, "work"), &ly->work);
+			parse_work(l, w, check_child(l, p, "work"), &ly->work);
 		}
 	}
 }
@@ -725,7 +270,7 @@ static void parse_metrics(struct loader *l, const struct ynode *n, const char *p
 static bool parse_output(struct loader *l, const struct ynode *n, const char *path,
 			 struct output *o)
 {
-	const char *s = get_str(l, n, path);
+	const char *s = check_str(l, n, path);
 
 	if (!s)
 		return false;
@@ -737,8 +282,9 @@ static bool parse_output(struct loader *l, const struct ynode *n, const char *pa
 	if (!check_path(l, n, path, s, PATH_WORKDIR))
 		return false;
 	if (strstr(s, "${")) {
-		problem(l, n, path, "the path is relative to ${workdir}",
-			"expected \"discard\" or a path without variables, got %s", found(l, n));
+		check_problem(l, n, path, "the path is relative to ${workdir}",
+			      "expected \"discard\" or a path without variables, got %s",
+			      check_found(l, n));
 		return false;
 	}
 	o->kind = OUTPUT_FILE;
@@ -751,20 +297,20 @@ static void parse_env(struct loader *l, const struct ynode *n, const char *path,
 {
 	size_t i;
 
-	if (!want_map(l, n, path, "a map of NAME: value"))
+	if (!check_map(l, n, path, "a map of NAME: value"))
 		return;
 	*out = arena_array(l->a, n->count ? n->count : 1, sizeof(**out));
 	*count = 0;
 	for (i = 0; i < n->count; i++) {
-		const char *k = n->keys[i]->text, *p = child(l, path, k), *v;
-		if (!matches_env_name(k)) {
-			problem(l, n->keys[i], p, NULL,
-				"expected an environment variable name matching "
-				"^[A-Za-z_][A-Za-z0-9_]*$, got \"%s\"",
-				k);
+		const char *k = n->keys[i]->text, *p = check_child(l, path, k), *v;
+		if (!check_is_env_name(k)) {
+			check_problem(l, n->keys[i], p, NULL,
+				      "expected an environment variable name matching "
+				      "^[A-Za-z_][A-Za-z0-9_]*$, got \"%s\"",
+				      k);
 			continue;
 		}
-		v = get_str(l, n->items[i], p);
+		v = check_str(l, n->items[i], p);
 		if (!v || !check_template(l, n->items[i], p, v, in_build, NULL))
 			continue;
 		(*out)[*count].name = k;
@@ -777,16 +323,17 @@ static void parse_exit_codes(struct loader *l, const struct ynode *n, const char
 {
 	size_t i;
 
-	if (!want_seq(l, n, path, "a non-empty list of exit statuses"))
+	if (!check_seq(l, n, path, "a non-empty list of exit statuses"))
 		return;
 	if (!n->count) {
-		problem(l, n, path, NULL, "expected a non-empty list of exit statuses, got []");
+		check_problem(l, n, path, NULL,
+			      "expected a non-empty list of exit statuses, got []");
 		return;
 	}
 	ly->exit_codes = arena_array(l->a, n->count, sizeof(int));
 	for (i = 0; i < n->count; i++) {
 		int64_t v;
-		if (get_int(l, n->items[i], index_path(l, path, i), 0, INT_MAX, &v))
+		if (check_int(l, n->items[i], check_index(l, path, i), 0, INT_MAX, &v))
 			ly->exit_codes[i] = (int)v;
 	}
 	ly->exit_code_count = n->count;
@@ -803,8 +350,9 @@ static void parse_warmup(struct loader *l, const struct ynode *n, const char *pa
 		return;
 	}
 	if (!ynode_int(n, &v) || v < 0 || v > 10000) {
-		problem(l, n, path, NULL, "expected an integer from 0 to 10000 or \"auto\", got %s",
-			found(l, n));
+		check_problem(l, n, path, NULL,
+			      "expected an integer from 0 to 10000 or \"auto\", got %s",
+			      check_found(l, n));
 		return;
 	}
 	ly->warmup.kind = WARMUP_COUNT;
@@ -814,29 +362,29 @@ static void parse_warmup(struct loader *l, const struct ynode *n, const char *pa
 
 /* The settings that layer; returns false when key is not one of them. Which
  * keys a level allows is decided by the caller's key list. */
-static bool parse_setting(struct loader *l, const char *k, const struct ynode *v,
-			  const char *p, bool benchmark_level, struct layer *ly)
+static bool parse_setting(struct loader *l, const char *k, const struct ynode *v, const char *p,
+			  bool benchmark_level, struct layer *ly)
 {
 	if (!strcmp(k, "warmup")) {
 		parse_warmup(l, v, p, ly);
 	} else if (!strcmp(k, "runs")) {
-		ly->has_runs = get_uint(l, v, p, 1, 100000, &ly->runs);
+		ly->has_runs = check_uint(l, v, p, 1, 100000, &ly->runs);
 		ly->runs_node = v;
 		ly->runs_path = p;
 	} else if (!strcmp(k, "min_runs")) {
-		ly->has_min_runs = get_uint(l, v, p, 1, 100000, &ly->min_runs);
+		ly->has_min_runs = check_uint(l, v, p, 1, 100000, &ly->min_runs);
 		ly->min_runs_node = v;
 		ly->min_runs_path = p;
 	} else if (!strcmp(k, "max_runs")) {
-		ly->has_max_runs = get_uint(l, v, p, 1, 100000, &ly->max_runs);
+		ly->has_max_runs = check_uint(l, v, p, 1, 100000, &ly->max_runs);
 		ly->max_runs_node = v;
 		ly->max_runs_path = p;
 	} else if (!strcmp(k, "min_time")) {
-		ly->has_min_time = get_duration(l, v, p, false, &ly->min_time_ns);
+		ly->has_min_time = check_duration(l, v, p, false, &ly->min_time_ns);
 	} else if (!strcmp(k, "timeout")) {
-		ly->has_timeout = get_duration(l, v, p, true, &ly->timeout_ns);
+		ly->has_timeout = check_duration(l, v, p, true, &ly->timeout_ns);
 	} else if (!strcmp(k, "cwd")) {
-		const char *s = get_str(l, v, p);
+		const char *s = check_str(l, v, p);
 		if (s && check_template(l, v, p, s, false, NULL) &&
 		    check_path(l, v, p, s, PATH_PROJECT))
 			ly->cwd = s;
@@ -983,14 +531,14 @@ static bool parse_exec_command(struct loader *l, const struct ynode *map, const 
 			       bool in_build, struct exec *x)
 {
 	const struct ynode *cmd = ynode_get(map, "command"), *sh = ynode_get(map, "shell");
-	const char *p = child(l, path, "command");
+	const char *p = check_child(l, path, "command");
 	bool shell = false;
 	size_t i;
 
-	if (sh && !get_bool(l, sh, child(l, path, "shell"), &shell))
+	if (sh && !check_bool(l, sh, check_child(l, path, "shell"), &shell))
 		return false;
 	if (!cmd) {
-		problem(l, map, path, NULL, "expected a map with command, got no command");
+		check_problem(l, map, path, NULL, "expected a map with command, got no command");
 		return false;
 	}
 	x->pos.line = cmd->line;
@@ -998,24 +546,24 @@ static bool parse_exec_command(struct loader *l, const struct ynode *map, const 
 	if (cmd->kind == YNODE_SEQ) {
 		const char **argv;
 		if (shell) {
-			problem(l, sh, child(l, path, "shell"),
-				"write the command as one string, or drop shell: true",
-				"shell: true needs the command as a string, got a list");
+			check_problem(l, sh, check_child(l, path, "shell"),
+				      "write the command as one string, or drop shell: true",
+				      "shell: true needs the command as a string, got a list");
 			return false;
 		}
 		if (!cmd->count) {
-			problem(l, cmd, p, NULL, "expected a non-empty argv list, got []");
+			check_problem(l, cmd, p, NULL, "expected a non-empty argv list, got []");
 			return false;
 		}
 		argv = arena_array(l->a, cmd->count + 1, sizeof(*argv));
 		for (i = 0; i < cmd->count; i++) {
-			const char *ip = index_path(l, p, i);
-			const char *s = get_str(l, cmd->items[i], ip);
+			const char *ip = check_index(l, p, i);
+			const char *s = check_str(l, cmd->items[i], ip);
 			if (!s || !check_template(l, cmd->items[i], ip, s, in_build, NULL))
 				return false;
-			if (!i && blank(s)) {
-				problem(l, cmd->items[i], ip, NULL,
-					"expected a program name, got a blank string");
+			if (!i && check_blank(s)) {
+				check_problem(l, cmd->items[i], ip, NULL,
+					      "expected a program name, got a blank string");
 				return false;
 			}
 			argv[i] = s;
@@ -1029,19 +577,23 @@ static bool parse_exec_command(struct loader *l, const struct ynode *map, const 
 		struct err e = ERR_INIT;
 		size_t off;
 		if (!shell) {
-			problem(l, cmd, p,
-				"write the command as a list [program, arg, ...], or set shell: true",
+			check_problem(
+				l, cmd, p,
+				"write the command as a list [program, arg, ...], or set shell: "
+				"true",
 				"a command string needs shell: true");
 			return false;
 		}
-		if (blank(cmd->text)) {
-			problem(l, cmd, p, NULL, "expected a shell command, got a blank string");
+		if (check_blank(cmd->text)) {
+			check_problem(l, cmd, p, NULL,
+				      "expected a shell command, got a blank string");
 			return false;
 		}
 		if (!check_template(l, cmd, p, cmd->text, in_build, NULL))
 			return false;
 		if (vars_check_shell(cmd->text, &off, &e) < 0) {
-			problem(l, cmd, p,
+			check_problem(
+				l, cmd, p,
 				"himorime quotes substituted values itself; remove the quotes "
 				"around the variable",
 				"%s", e.msg);
@@ -1051,8 +603,8 @@ static bool parse_exec_command(struct loader *l, const struct ynode *map, const 
 		x->shell = cmd->text;
 		return true;
 	}
-	problem(l, cmd, p, NULL, "expected an argv list or a string with shell: true, got %s",
-		found(l, cmd));
+	check_problem(l, cmd, p, NULL, "expected an argv list or a string with shell: true, got %s",
+		      check_found(l, cmd));
 	return false;
 }
 
@@ -1067,7 +619,7 @@ static bool parse_exec(struct loader *l, const struct ynode *n, const char *path
 	size_t own_count = 0, i;
 	bool ok;
 
-	if (!want_map(l, n, path, "a map with command"))
+	if (!check_map(l, n, path, "a map with command"))
 		return false;
 	check_keys(l, n, path, exec_keys, path);
 	ok = parse_exec_command(l, n, path, in_build, x);
@@ -1076,17 +628,17 @@ static bool parse_exec(struct loader *l, const struct ynode *n, const char *path
 	x->env = env;
 	x->env_count = env_count;
 	for (i = 0; i < n->count; i++) {
-		const char *k = n->keys[i]->text, *p = child(l, path, k);
+		const char *k = n->keys[i]->text, *p = check_child(l, path, k);
 		const struct ynode *v = n->items[i];
 		if (!strcmp(k, "cwd")) {
-			const char *s = get_str(l, v, p);
+			const char *s = check_str(l, v, p);
 			if (s && check_template(l, v, p, s, in_build, NULL) &&
 			    check_path(l, v, p, s, PATH_PROJECT))
 				x->cwd = s;
 		} else if (!strcmp(k, "env")) {
 			parse_env(l, v, p, in_build, &own_env, &own_count);
 		} else if (!strcmp(k, "timeout")) {
-			get_duration(l, v, p, true, &x->timeout_ns);
+			check_duration(l, v, p, true, &x->timeout_ns);
 		}
 	}
 	if (own_count) {
@@ -1105,11 +657,11 @@ static void parse_hooks(struct loader *l, const struct ynode *n, const char *pat
 	struct exec *v;
 	size_t i;
 
-	if (!want_seq(l, n, path, "a list of commands"))
+	if (!check_seq(l, n, path, "a list of commands"))
 		return;
 	v = arena_array(l->a, n->count ? n->count : 1, sizeof(*v));
 	for (i = 0; i < n->count; i++)
-		parse_exec(l, n->items[i], index_path(l, path, i), false, r->cwd, r->env,
+		parse_exec(l, n->items[i], check_index(l, path, i), false, r->cwd, r->env,
 			   r->env_count, SUITE_DEFAULT_HOOK_TIMEOUT_NS, &v[i]);
 	*out = v;
 	*count = n->count;
@@ -1123,7 +675,9 @@ static bool parse_aggregation(struct loader *l, const struct ynode *k, const cha
 	static const struct {
 		const char *name;
 		enum aggregation_kind kind;
-	} fixed[] = { { "min", AGG_MIN }, { "max", AGG_MAX }, { "mean", AGG_MEAN },
+	} fixed[] = { { "min", AGG_MIN },
+		      { "max", AGG_MAX },
+		      { "mean", AGG_MEAN },
 		      { "median", AGG_MEDIAN } };
 	struct err e = ERR_INIT;
 	size_t i;
@@ -1135,18 +689,18 @@ static bool parse_aggregation(struct loader *l, const struct ynode *k, const cha
 			return true;
 		}
 	if (units_percentile(k->text, &a->percentile, &e) < 0) {
-		problem(l, k, path, "aggregations are min, max, mean, median and p1 to p99.9",
-			"expected an aggregation, got \"%s\"%s%s%s", k->text,
-			k->text[0] == 'p' ? " (" : "", k->text[0] == 'p' ? e.msg : "",
-			k->text[0] == 'p' ? ")" : "");
+		check_problem(l, k, path, "aggregations are min, max, mean, median and p1 to p99.9",
+			      "expected an aggregation, got \"%s\"%s%s%s", k->text,
+			      k->text[0] == 'p' ? " (" : "", k->text[0] == 'p' ? e.msg : "",
+			      k->text[0] == 'p' ? ")" : "");
 		return false;
 	}
 	a->kind = AGG_PERCENTILE;
 	return true;
 }
 
-static bool parse_bound(struct loader *l, const struct ynode *v, const char *path,
-			enum metric m, const struct work *w, struct budget *b)
+static bool parse_bound(struct loader *l, const struct ynode *v, const char *path, enum metric m,
+			const struct work *w, struct budget *b)
 {
 	const struct metric_info *mi = metric_info(m);
 	const char *s, *rest;
@@ -1154,8 +708,8 @@ static bool parse_bound(struct loader *l, const struct ynode *v, const char *pat
 	double limit = 0;
 
 	if (v->kind != YNODE_SCALAR || ynode_type(v) != YSCALAR_STR) {
-		problem(l, v, path, "quote the bound: \"<= 50ms\"",
-			"expected a bound such as \"<= 50ms\", got %s", found(l, v));
+		check_problem(l, v, path, "quote the bound: \"<= 50ms\"",
+			      "expected a bound such as \"<= 50ms\", got %s", check_found(l, v));
 		return false;
 	}
 	s = v->text;
@@ -1170,28 +724,31 @@ static bool parse_bound(struct loader *l, const struct ynode *v, const char *pat
 	else if (*s == '>')
 		b->op = BOUND_GT, rest = s + 1;
 	else {
-		problem(l, v, path, "a bound starts with <, <=, > or >=",
-			"expected a bound such as \"<= 50ms\", got %s", found(l, v));
+		check_problem(l, v, path, "a bound starts with <, <=, > or >=",
+			      "expected a bound such as \"<= 50ms\", got %s", check_found(l, v));
 		return false;
 	}
 	while (*rest == ' ')
 		rest++;
 	if (mi->better == BETTER_LOWER && (b->op == BOUND_GT || b->op == BOUND_GE)) {
-		problem(l, v, path, "lower is better for this metric: use < or <=",
-			"expected an upper bound (< or <=) for %s, got %s", mi->name, found(l, v));
+		check_problem(l, v, path, "lower is better for this metric: use < or <=",
+			      "expected an upper bound (< or <=) for %s, got %s", mi->name,
+			      check_found(l, v));
 		return false;
 	}
 	if (mi->better == BETTER_HIGHER && (b->op == BOUND_LT || b->op == BOUND_LE)) {
-		problem(l, v, path, "throughput budgets are floors: use > or >=",
-			"expected a lower bound (> or >=) for %s, got %s", mi->name, found(l, v));
+		check_problem(l, v, path, "throughput budgets are floors: use > or >=",
+			      "expected a lower bound (> or >=) for %s, got %s", mi->name,
+			      check_found(l, v));
 		return false;
 	}
 	switch (mi->unit) {
 	case UNIT_NS: {
 		uint64_t ns;
 		if (units_duration(rest, &ns, &e) < 0) {
-			problem(l, v, path, NULL, "expected a duration after the operator, got %s (%s)",
-				found(l, v), e.msg);
+			check_problem(l, v, path, NULL,
+				      "expected a duration after the operator, got %s (%s)",
+				      check_found(l, v), e.msg);
 			return false;
 		}
 		limit = (double)ns;
@@ -1200,9 +757,10 @@ static bool parse_bound(struct loader *l, const struct ynode *v, const char *pat
 	case UNIT_BYTES: {
 		uint64_t bytes;
 		if (units_size(rest, &bytes, &e) < 0) {
-			problem(l, v, path, "units: B, bytes, KB, MB, GB, TB, KiB, MiB, GiB, TiB",
-				"expected a byte size after the operator, got %s (%s)", found(l, v),
-				e.msg);
+			check_problem(l, v, path,
+				      "units: B, bytes, KB, MB, GB, TB, KiB, MiB, GiB, TiB",
+				      "expected a byte size after the operator, got %s (%s)",
+				      check_found(l, v), e.msg);
 			return false;
 		}
 		limit = (double)bytes;
@@ -1211,8 +769,9 @@ static bool parse_bound(struct loader *l, const struct ynode *v, const char *pat
 	case UNIT_PERCENT: {
 		double f;
 		if (units_percent(rest, &f, &e) < 0) {
-			problem(l, v, path, NULL,
-				"expected a percentage after the operator, got %s", found(l, v));
+			check_problem(l, v, path, NULL,
+				      "expected a percentage after the operator, got %s",
+				      check_found(l, v));
 			return false;
 		}
 		limit = f * 100.0;
@@ -1221,20 +780,23 @@ static bool parse_bound(struct loader *l, const struct ynode *v, const char *pat
 	case UNIT_WORK_PER_S: {
 		struct rate r;
 		if (units_rate(rest, &r, &e) < 0) {
-			problem(l, v, path, NULL, "expected a rate such as \">= 50MiB/s\", got %s (%s)",
-				found(l, v), e.msg);
+			check_problem(l, v, path, NULL,
+				      "expected a rate such as \">= 50MiB/s\", got %s (%s)",
+				      check_found(l, v), e.msg);
 			return false;
 		}
 		if (w->kind != WORK_NONE && units_rate_in(&r, w->unit, &limit, &e) < 0) {
-			problem(l, v, path, "write the rate in the unit of metrics.throughput.work",
-				"%s", e.msg);
+			check_problem(l, v, path,
+				      "write the rate in the unit of metrics.throughput.work", "%s",
+				      e.msg);
 			return false;
 		}
 		break;
 	}
 	}
 	if (!(limit > 0)) {
-		problem(l, v, path, NULL, "expected a limit greater than 0, got %s", found(l, v));
+		check_problem(l, v, path, NULL, "expected a limit greater than 0, got %s",
+			      check_found(l, v));
 		return false;
 	}
 	b->limit = limit;
@@ -1250,35 +812,37 @@ static void parse_budgets(struct loader *l, const struct ynode *n, const char *p
 	struct budget *v;
 	size_t i, j, total = 0, count = 0;
 
-	if (!want_map(l, n, path, "a map of metric: {aggregation: bound}"))
+	if (!check_map(l, n, path, "a map of metric: {aggregation: bound}"))
 		return;
 	for (i = 0; i < n->count; i++)
 		total += n->items[i]->kind == YNODE_MAP ? n->items[i]->count : 0;
 	v = arena_array(l->a, total ? total : 1, sizeof(*v));
 	for (i = 0; i < n->count; i++) {
 		const struct ynode *mk = n->keys[i], *mv = n->items[i];
-		const char *mp = child(l, path, mk->text);
+		const char *mp = check_child(l, path, mk->text);
 		enum metric m;
 		if (metric_from_name(mk->text, &m) < 0) {
-			problem(l, mk, mp,
+			check_problem(
+				l, mk, mp,
 				"metrics are latency, throughput, cpu_user, cpu_system, cpu_total, "
 				"cpu_utilization, peak_rss",
 				"unknown metric \"%s\"", mk->text);
 			continue;
 		}
 		if (!benchmark_measures(bm, m)) {
-			problem(l, mk, mp,
-				m == METRIC_PEAK_RSS ? "set metrics.memory: true"
-				: m == METRIC_THROUGHPUT
-					? "declare metrics.throughput.work in the benchmark"
-					: "set metrics.cpu: true",
-				"a budget on %s, which the benchmark does not measure", mk->text);
+			check_problem(l, mk, mp,
+				      m == METRIC_PEAK_RSS ? "set metrics.memory: true"
+				      : m == METRIC_THROUGHPUT
+					      ? "declare metrics.throughput.work in the benchmark"
+					      : "set metrics.cpu: true",
+				      "a budget on %s, which the benchmark does not measure",
+				      mk->text);
 			continue;
 		}
-		if (!want_map(l, mv, mp, "a map of aggregation: bound"))
+		if (!check_map(l, mv, mp, "a map of aggregation: bound"))
 			continue;
 		for (j = 0; j < mv->count; j++) {
-			const char *ap = child(l, mp, mv->keys[j]->text);
+			const char *ap = check_child(l, mp, mv->keys[j]->text);
 			struct budget *b = &v[count];
 			b->metric = m;
 			if (parse_aggregation(l, mv->keys[j], ap, &b->aggregation) &&
@@ -1290,9 +854,8 @@ static void parse_budgets(struct loader *l, const struct ynode *n, const char *p
 	c->budget_count = count;
 }
 
-static const char *const command_keys[] = { "command", "shell",	 "cwd",	       "env",
-					     "timeout", "stdout", "stderr", "exit_codes",
-					     "budget",	NULL };
+static const char *const command_keys[] = { "command", "shell",	 "cwd",	       "env",	 "timeout",
+					    "stdout",  "stderr", "exit_codes", "budget", NULL };
 
 static void parse_command(struct loader *l, const struct ynode *n, const char *path,
 			  const struct resolved *r, const struct benchmark *bm, struct command *c)
@@ -1301,12 +864,12 @@ static void parse_command(struct loader *l, const struct ynode *n, const char *p
 	size_t i;
 
 	memset(&own, 0, sizeof(own));
-	if (!want_map(l, n, path, "a map with command"))
+	if (!check_map(l, n, path, "a map with command"))
 		return;
 	check_keys(l, n, path, command_keys, path);
 	parse_exec_command(l, n, path, false, &c->exec);
 	for (i = 0; i < n->count; i++) {
-		const char *k = n->keys[i]->text, *p = child(l, path, k);
+		const char *k = n->keys[i]->text, *p = check_child(l, path, k);
 		const struct ynode *v = n->items[i];
 		if (!strcmp(k, "budget"))
 			parse_budgets(l, v, p, bm, c);
@@ -1327,9 +890,9 @@ static void parse_command(struct loader *l, const struct ynode *n, const char *p
 	if (bm->terminal) /* all output is the pty's, kept as stdout */
 		c->err.kind = OUTPUT_DISCARD, c->err.path = NULL;
 	if (bm->terminal && own.has_stderr)
-		problem(l, own.stderr_node, child(l, path, "stderr"),
-			"a terminal benchmark's output is all on the pty; use stdout",
-			"stderr cannot be set in a terminal benchmark");
+		check_problem(l, own.stderr_node, check_child(l, path, "stderr"),
+			      "a terminal benchmark's output is all on the pty; use stdout",
+			      "stderr cannot be set in a terminal benchmark");
 	c->exit_codes = own.exit_code_count ? own.exit_codes : r->exit_codes;
 	c->exit_code_count = own.exit_code_count ? own.exit_code_count : r->exit_code_count;
 }
@@ -1350,14 +913,15 @@ static void parse_stdin(struct loader *l, const struct ynode *n, const char *pat
 	}
 	if (n->kind != YNODE_MAP || n->count != 1 ||
 	    (strcmp(n->keys[0]->text, "file") && strcmp(n->keys[0]->text, "content"))) {
-		problem(l, n, path, NULL,
+		check_problem(
+			l, n, path, NULL,
 			"expected a path, {file: path} or {content: text} (exactly one), got %s",
-			n->kind == YNODE_MAP ? "another map" : found(l, n));
+			n->kind == YNODE_MAP ? "another map" : check_found(l, n));
 		return;
 	}
 	v = n->items[0];
-	p = child(l, path, n->keys[0]->text);
-	if (!get_str(l, v, p) || !check_template(l, v, p, v->text, false, NULL))
+	p = check_child(l, path, n->keys[0]->text);
+	if (!check_str(l, v, p) || !check_template(l, v, p, v->text, false, NULL))
 		return;
 	if (!strcmp(n->keys[0]->text, "file")) {
 		if (!check_path(l, v, p, v->text, PATH_PROJECT))
@@ -1375,15 +939,16 @@ static void parse_tags(struct loader *l, const struct ynode *n, const char *path
 	const char **v;
 	size_t i;
 
-	if (!want_seq(l, n, path, "a list of tags"))
+	if (!check_seq(l, n, path, "a list of tags"))
 		return;
 	v = arena_array(l->a, n->count + 1, sizeof(*v));
 	for (i = 0; i < n->count; i++) {
-		const char *ip = index_path(l, path, i), *s = get_str(l, n->items[i], ip);
-		if (s && !matches_name(s)) {
-			problem(l, n->items[i], ip, NULL,
+		const char *ip = check_index(l, path, i), *s = check_str(l, n->items[i], ip);
+		if (s && !check_is_name(s)) {
+			check_problem(
+				l, n->items[i], ip, NULL,
 				"expected a tag matching ^[A-Za-z0-9][A-Za-z0-9_.-]*$, got %s",
-				found(l, n->items[i]));
+				check_found(l, n->items[i]));
 			continue;
 		}
 		if (s)
@@ -1433,15 +998,15 @@ static void resolved_defaults(struct resolved *r)
 }
 
 static const char *const benchmark_keys[] = {
-	"name",	      "description", "tags",	 "stdin",     "terminal",   "setup",
-	"prepare_each", "cleanup",   "baseline", "commands",  "warmup",	    "runs",
-	"min_runs",   "max_runs",    "min_time", "timeout",   "cwd",	    "env",
-	"stdout",     "stderr",	     "exit_codes", "metrics", "regression", NULL
+	"name",		"description", "tags",	     "stdin",	 "terminal",   "setup",
+	"prepare_each", "cleanup",     "baseline",   "commands", "warmup",     "runs",
+	"min_runs",	"max_runs",    "min_time",   "timeout",	 "cwd",	       "env",
+	"stdout",	"stderr",      "exit_codes", "metrics",	 "regression", NULL
 };
 
-static const char *const defaults_keys[] = { "warmup", "runs",	 "min_runs",   "max_runs",
-					     "min_time", "timeout", "cwd",	 "env",
-					     "stdout",	 "stderr",  "exit_codes", "metrics",
+static const char *const defaults_keys[] = { "warmup",	   "runs",    "min_runs",   "max_runs",
+					     "min_time",   "timeout", "cwd",	    "env",
+					     "stdout",	   "stderr",  "exit_codes", "metrics",
 					     "regression", NULL };
 
 /* Cross-checks of the resolved run counts against min_samples. */
@@ -1450,21 +1015,23 @@ static void check_runs(struct loader *l, const struct resolved *r, const struct 
 	unsigned ms = b->regression.min_samples;
 
 	if (r->l.has_runs && b->runs < ms)
-		problem(l, r->l.runs_node, r->l.runs_path,
+		check_problem(
+			l, r->l.runs_node, r->l.runs_path,
 			"a comparison needs regression.min_samples runs per side; raise runs or "
 			"lower min_samples",
 			"expected at least regression.min_samples (%u) runs, got %u", ms, b->runs);
 	if (r->l.has_max_runs && b->max_runs < ms)
-		problem(l, r->l.max_runs_node, r->l.max_runs_path,
+		check_problem(
+			l, r->l.max_runs_node, r->l.max_runs_path,
 			"a comparison needs regression.min_samples runs per side; raise max_runs "
 			"or lower min_samples",
 			"expected max_runs of at least regression.min_samples (%u), got %u", ms,
 			b->max_runs);
 	if ((r->l.has_min_runs || r->l.has_max_runs) && b->min_runs > b->max_runs)
-		problem(l, r->l.has_min_runs ? r->l.min_runs_node : r->l.max_runs_node,
-			r->l.has_min_runs ? r->l.min_runs_path : r->l.max_runs_path, NULL,
-			"expected min_runs (%u) to be at most max_runs (%u)", b->min_runs,
-			b->max_runs);
+		check_problem(l, r->l.has_min_runs ? r->l.min_runs_node : r->l.max_runs_node,
+			      r->l.has_min_runs ? r->l.min_runs_path : r->l.max_runs_path, NULL,
+			      "expected min_runs (%u) to be at most max_runs (%u)", b->min_runs,
+			      b->max_runs);
 }
 
 static void parse_benchmark(struct loader *l, const struct ynode *n, const char *path,
@@ -1478,12 +1045,12 @@ static void parse_benchmark(struct loader *l, const struct ynode *n, const char 
 	memset(&own, 0, sizeof(own));
 	b->pos.line = n->line;
 	b->pos.column = n->column;
-	if (!want_map(l, n, path, "a benchmark map"))
+	if (!check_map(l, n, path, "a benchmark map"))
 		return;
 	check_keys(l, n, path, benchmark_keys, path);
 	for (i = 0; i < n->count; i++)
-		parse_setting(l, n->keys[i]->text, n->items[i], child(l, path, n->keys[i]->text),
-			      true, &own);
+		parse_setting(l, n->keys[i]->text, n->items[i],
+			      check_child(l, path, n->keys[i]->text), true, &own);
 	resolved_defaults(&r);
 	apply_layer(l, &r, defaults);
 	apply_layer(l, &r, &own);
@@ -1504,50 +1071,52 @@ static void parse_benchmark(struct loader *l, const struct ynode *n, const char 
 
 	v = ynode_get(n, "name");
 	if (!v)
-		problem(l, n, path, NULL, "expected a map with name, got no name");
+		check_problem(l, n, path, NULL, "expected a map with name, got no name");
 	else
-		b->name = get_name(l, v, child(l, path, "name"));
+		b->name = check_name(l, v, check_child(l, path, "name"));
 	if ((v = ynode_get(n, "description")))
-		b->description = get_str(l, v, child(l, path, "description"));
+		b->description = check_str(l, v, check_child(l, path, "description"));
 	if ((v = ynode_get(n, "tags")))
-		parse_tags(l, v, child(l, path, "tags"), b);
+		parse_tags(l, v, check_child(l, path, "tags"), b);
 	if ((v = ynode_get(n, "stdin")))
-		parse_stdin(l, v, child(l, path, "stdin"), &b->stdin_spec);
+		parse_stdin(l, v, check_child(l, path, "stdin"), &b->stdin_spec);
 	if ((v = ynode_get(n, "terminal")))
-		get_bool(l, v, child(l, path, "terminal"), &b->terminal);
+		check_bool(l, v, check_child(l, path, "terminal"), &b->terminal);
 	if (b->terminal && r.l.has_stderr && own.has_stderr)
-		problem(l, own.stderr_node, child(l, path, "stderr"),
-			"a terminal benchmark's output is all on the pty; use stdout",
-			"stderr cannot be set in a terminal benchmark");
+		check_problem(l, own.stderr_node, check_child(l, path, "stderr"),
+			      "a terminal benchmark's output is all on the pty; use stdout",
+			      "stderr cannot be set in a terminal benchmark");
 	if ((v = ynode_get(n, "setup")))
-		parse_hooks(l, v, child(l, path, "setup"), &r, &b->setup, &b->setup_count);
+		parse_hooks(l, v, check_child(l, path, "setup"), &r, &b->setup, &b->setup_count);
 	if ((v = ynode_get(n, "prepare_each")))
-		parse_hooks(l, v, child(l, path, "prepare_each"), &r, &b->prepare_each,
+		parse_hooks(l, v, check_child(l, path, "prepare_each"), &r, &b->prepare_each,
 			    &b->prepare_each_count);
 	if ((v = ynode_get(n, "cleanup")))
-		parse_hooks(l, v, child(l, path, "cleanup"), &r, &b->cleanup, &b->cleanup_count);
+		parse_hooks(l, v, check_child(l, path, "cleanup"), &r, &b->cleanup,
+			    &b->cleanup_count);
 
 	v = ynode_get(n, "commands");
 	if (!v) {
-		problem(l, n, path, NULL, "expected a map with commands, got no commands");
-	} else if (want_map(l, v, child(l, path, "commands"), "a map of NAME: command")) {
+		check_problem(l, n, path, NULL, "expected a map with commands, got no commands");
+	} else if (check_map(l, v, check_child(l, path, "commands"), "a map of NAME: command")) {
 		struct command *cs = arena_array(l->a, v->count ? v->count : 1, sizeof(*cs));
-		const char *cp = child(l, path, "commands");
+		const char *cp = check_child(l, path, "commands");
 		if (!v->count)
-			problem(l, v, cp, NULL, "expected at least one command, got none");
+			check_problem(l, v, cp, NULL, "expected at least one command, got none");
 		l->total_commands += v->count;
 		if (l->total_commands > SUITE_MAX_COMMANDS) {
-			problem(l, v, cp, NULL, "more than %d commands in one suite file (a limit)",
-				SUITE_MAX_COMMANDS);
+			check_problem(l, v, cp, NULL,
+				      "more than %d commands in one suite file (a limit)",
+				      SUITE_MAX_COMMANDS);
 		} else {
 			for (i = 0; i < v->count; i++) {
 				const struct ynode *k = v->keys[i];
-				const char *p = child(l, cp, k->text);
-				if (!matches_name(k->text))
-					problem(l, k, p, NULL,
-						"expected a command name matching "
-						"^[A-Za-z0-9][A-Za-z0-9_.-]*$, got \"%s\"",
-						k->text);
+				const char *p = check_child(l, cp, k->text);
+				if (!check_is_name(k->text))
+					check_problem(l, k, p, NULL,
+						      "expected a command name matching "
+						      "^[A-Za-z0-9][A-Za-z0-9_.-]*$, got \"%s\"",
+						      k->text);
 				cs[i].name = k->text;
 				cs[i].pos.line = k->line;
 				cs[i].pos.column = k->column;
@@ -1558,23 +1127,26 @@ static void parse_benchmark(struct loader *l, const struct ynode *n, const char 
 		}
 	}
 	if ((v = ynode_get(n, "baseline"))) {
-		const char *s = get_str(l, v, child(l, path, "baseline"));
+		const char *s = check_str(l, v, check_child(l, path, "baseline"));
 		if (s && b->commands && !find_command(b, s))
-			problem(l, v, child(l, path, "baseline"), NULL,
+			check_problem(
+				l, v, check_child(l, path, "baseline"), NULL,
 				"expected the name of one of the benchmark's commands, got %s",
-				found(l, v));
+				check_found(l, v));
 		b->baseline = s;
 	}
 	if (own.reg.commands_node) {
 		const struct ynode *cn = own.reg.commands_node;
 		const char **names = arena_array(l->a, cn->count + 1, sizeof(*names));
 		for (i = 0; i < cn->count; i++) {
-			const char *ip = index_path(l, own.reg.commands_path, i);
-			const char *s = get_str(l, cn->items[i], ip);
+			const char *ip = check_index(l, own.reg.commands_path, i);
+			const char *s = check_str(l, cn->items[i], ip);
 			if (s && b->commands && !find_command(b, s))
-				problem(l, cn->items[i], ip, NULL,
-					"expected the name of one of the benchmark's commands, got %s",
-					found(l, cn->items[i]));
+				check_problem(
+					l, cn->items[i], ip, NULL,
+					"expected the name of one of the benchmark's commands, got "
+					"%s",
+					check_found(l, cn->items[i]));
 			names[i] = s;
 		}
 		b->regression.commands = names;
@@ -1625,53 +1197,57 @@ static void parse_outputs(struct loader *l, const struct ynode *n, const char *p
 	const char **norm;
 	size_t i, j;
 
-	if (!want_seq(l, n, path, "a list of outputs"))
+	if (!check_seq(l, n, path, "a list of outputs"))
 		return;
 	v = arena_array(l->a, n->count ? n->count : 1, sizeof(*v));
 	norm = arena_array(l->a, n->count ? n->count : 1, sizeof(*norm));
 	for (i = 0; i < n->count; i++) {
 		const struct ynode *o = n->items[i], *f, *p, *sec;
-		const char *op = index_path(l, path, i), *fs = NULL, *ps = NULL;
+		const char *op = check_index(l, path, i), *fs = NULL, *ps = NULL;
 		size_t k;
-		if (!want_map(l, o, op, "a map of format, path, section"))
+		if (!check_map(l, o, op, "a map of format, path, section"))
 			continue;
 		check_keys(l, o, op, output_keys, op);
 		f = ynode_get(o, "format");
 		p = ynode_get(o, "path");
 		sec = ynode_get(o, "section");
 		if (!f || !p) {
-			problem(l, o, op, NULL, "expected a map with format and path, got no %s",
-				f ? "path" : "format");
+			check_problem(l, o, op, NULL,
+				      "expected a map with format and path, got no %s",
+				      f ? "path" : "format");
 			continue;
 		}
-		fs = get_str(l, f, child(l, op, "format"));
-		for (k = 0; fs && k < sizeof(report_format_names) / sizeof(*report_format_names); k++)
+		fs = check_str(l, f, check_child(l, op, "format"));
+		for (k = 0; fs && k < sizeof(report_format_names) / sizeof(*report_format_names);
+		     k++)
 			if (!strcmp(fs, report_format_names[k]))
 				break;
 		if (fs && k == sizeof(report_format_names) / sizeof(*report_format_names)) {
-			problem(l, f, child(l, op, "format"), NULL,
-				"expected json, csv, markdown, github or samples-csv, got %s",
-				found(l, f));
+			check_problem(l, f, check_child(l, op, "format"), NULL,
+				      "expected json, csv, markdown, github or samples-csv, got %s",
+				      check_found(l, f));
 			continue;
 		}
-		ps = get_str(l, p, child(l, op, "path"));
-		if (!fs || !ps || !check_path(l, p, child(l, op, "path"), ps, PATH_SUITE))
+		ps = check_str(l, p, check_child(l, op, "path"));
+		if (!fs || !ps || !check_path(l, p, check_child(l, op, "path"), ps, PATH_SUITE))
 			continue;
 		v[s->output_count].format = (enum report_format)k;
 		v[s->output_count].path = ps;
 		v[s->output_count].pos.line = o->line;
 		v[s->output_count].pos.column = o->column;
 		if (sec) {
-			const char *ss = get_str(l, sec, child(l, op, "section"));
+			const char *ss = check_str(l, sec, check_child(l, op, "section"));
 			if (ss && k != REPORT_MARKDOWN) {
-				problem(l, sec, child(l, op, "section"), NULL,
-					"section is only allowed with format markdown");
+				check_problem(l, sec, check_child(l, op, "section"), NULL,
+					      "section is only allowed with format markdown");
 				continue;
 			}
-			if (ss && !matches_section(ss)) {
-				problem(l, sec, child(l, op, "section"), NULL,
-					"expected a section name matching ^[a-z0-9][a-z0-9-]*$, got %s",
-					found(l, sec));
+			if (ss && !check_is_section(ss)) {
+				check_problem(
+					l, sec, check_child(l, op, "section"), NULL,
+					"expected a section name matching ^[a-z0-9][a-z0-9-]*$, "
+					"got %s",
+					check_found(l, sec));
 				continue;
 			}
 			v[s->output_count].section = ss;
@@ -1683,9 +1259,9 @@ static void parse_outputs(struct loader *l, const struct ynode *n, const char *p
 			      strcmp(v[j].section, v[s->output_count].section)))
 				break;
 		if (j < s->output_count) {
-			problem(l, p, child(l, op, "path"), NULL,
-				"duplicate destination \"%s\" (first at %u:%u)", ps, v[j].pos.line,
-				v[j].pos.column);
+			check_problem(l, p, check_child(l, op, "path"), NULL,
+				      "duplicate destination \"%s\" (first at %u:%u)", ps,
+				      v[j].pos.line, v[j].pos.column);
 			continue;
 		}
 		s->output_count++;
@@ -1699,29 +1275,27 @@ static void parse_versions(struct loader *l, const struct ynode *n, const char *
 	struct tool_version *v;
 	size_t i, j;
 
-	if (!want_map(l, n, path, "a map of TOOL: [argv...]"))
+	if (!check_map(l, n, path, "a map of TOOL: [argv...]"))
 		return;
 	v = arena_array(l->a, n->count ? n->count : 1, sizeof(*v));
 	for (i = 0; i < n->count; i++) {
 		const struct ynode *a = n->items[i];
-		const char *p = child(l, path, n->keys[i]->text);
+		const char *p = check_child(l, path, n->keys[i]->text);
 		const char **argv;
-		if (!matches_name(n->keys[i]->text)) {
-			problem(l, n->keys[i], p, NULL,
-				"expected a tool name matching ^[A-Za-z0-9][A-Za-z0-9_.-]*$, got "
-				"\"%s\"",
-				n->keys[i]->text);
+		if (check_blank(n->keys[i]->text)) {
+			check_problem(l, n->keys[i], p, NULL,
+				      "expected a tool name, got a blank one");
 			continue;
 		}
-		if (!want_seq(l, a, p, "an argv list") ) 
+		if (!check_seq(l, a, p, "an argv list"))
 			continue;
 		if (!a->count) {
-			problem(l, a, p, NULL, "expected a non-empty argv list, got []");
+			check_problem(l, a, p, NULL, "expected a non-empty argv list, got []");
 			continue;
 		}
 		argv = arena_array(l->a, a->count + 1, sizeof(*argv));
 		for (j = 0; j < a->count; j++)
-			argv[j] = get_str(l, a->items[j], index_path(l, p, j));
+			argv[j] = check_str(l, a->items[j], check_index(l, p, j));
 		v[s->version_count].tool = n->keys[i]->text;
 		v[s->version_count].argv = argv;
 		v[s->version_count].argc = a->count;
@@ -1744,29 +1318,31 @@ static void parse_suite(struct loader *l, const struct ynode *root, struct suite
 	size_t i, j;
 
 	memset(&defaults, 0, sizeof(defaults));
-	if (!want_map(l, root, "", "a map with version, name and benchmarks"))
+	if (!check_map(l, root, "", "a map with version, name and benchmarks"))
 		return;
 	check_keys(l, root, "", top_keys, "the suite");
 	v = ynode_get(root, "version");
 	if (!v)
-		problem(l, root, "", "add version: \"1\" as the first key",
-			"expected a map with version, got no version");
+		check_problem(l, root, "", "add version: \"1\" as the first key",
+			      "expected a map with version, got no version");
 	else if (v->kind != YNODE_SCALAR || ynode_type(v) != YSCALAR_STR || strcmp(v->text, "1"))
-		problem(l, v, "version",
-			v->kind == YNODE_SCALAR && !strcmp(v->text, "1") ? "quote it: \"1\"" : NULL,
-			"expected \"1\", got %s", found(l, v));
+		check_problem(l, v, "version",
+			      v->kind == YNODE_SCALAR && !strcmp(v->text, "1") ? "quote it: \"1\""
+									       : NULL,
+			      "expected \"1\", got %s", check_found(l, v));
 	v = ynode_get(root, "name");
 	if (!v)
-		problem(l, root, "", NULL, "expected a map with name, got no name");
+		check_problem(l, root, "", NULL, "expected a map with name, got no name");
 	else
-		s->name = get_name(l, v, "name");
+		s->name = check_name(l, v, "name");
 	if ((v = ynode_get(root, "description")))
-		s->description = get_str(l, v, "description");
-	if ((v = ynode_get(root, "defaults")) && want_map(l, v, "defaults", "a map of settings")) {
+		s->description = check_str(l, v, "description");
+	if ((v = ynode_get(root, "defaults")) && check_map(l, v, "defaults", "a map of settings")) {
 		check_keys(l, v, "defaults", defaults_keys, "defaults");
 		for (i = 0; i < v->count; i++)
 			parse_setting(l, v->keys[i]->text, v->items[i],
-				      child(l, "defaults", v->keys[i]->text), false, &defaults);
+				      check_child(l, "defaults", v->keys[i]->text), false,
+				      &defaults);
 	}
 	if ((v = ynode_get(root, "build"))) {
 		l->has_build = true;
@@ -1774,7 +1350,8 @@ static void parse_suite(struct loader *l, const struct ynode *root, struct suite
 		parse_exec(l, v, "build", true, "${root}", NULL, 0, SUITE_DEFAULT_BUILD_TIMEOUT_NS,
 			   &s->build);
 	}
-	if ((v = ynode_get(root, "report")) && want_map(l, v, "report", "a map of outputs, versions")) {
+	if ((v = ynode_get(root, "report")) &&
+	    check_map(l, v, "report", "a map of outputs, versions")) {
 		const struct ynode *o;
 		check_keys(l, v, "report", (const char *const[]){ "outputs", "versions", NULL },
 			   "report");
@@ -1785,29 +1362,32 @@ static void parse_suite(struct loader *l, const struct ynode *root, struct suite
 	}
 	v = ynode_get(root, "benchmarks");
 	if (!v) {
-		problem(l, root, "", NULL, "expected a map with benchmarks, got no benchmarks");
+		check_problem(l, root, "", NULL,
+			      "expected a map with benchmarks, got no benchmarks");
 		return;
 	}
-	if (!want_seq(l, v, "benchmarks", "a list of benchmarks"))
+	if (!check_seq(l, v, "benchmarks", "a list of benchmarks"))
 		return;
 	if (!v->count) {
-		problem(l, v, "benchmarks", NULL, "expected at least one benchmark, got []");
+		check_problem(l, v, "benchmarks", NULL, "expected at least one benchmark, got []");
 		return;
 	}
 	if (v->count > SUITE_MAX_BENCHMARKS) {
-		problem(l, v, "benchmarks", NULL, "more than %d benchmarks in one suite file (a limit)",
-			SUITE_MAX_BENCHMARKS);
+		check_problem(l, v, "benchmarks", NULL,
+			      "more than %d benchmarks in one suite file (a limit)",
+			      SUITE_MAX_BENCHMARKS);
 		return;
 	}
 	{
 		struct benchmark *bs = arena_array(l->a, v->count, sizeof(*bs));
 		for (i = 0; i < v->count; i++) {
-			parse_benchmark(l, v->items[i], index_path(l, "benchmarks", i), &defaults,
+			parse_benchmark(l, v->items[i], check_index(l, "benchmarks", i), &defaults,
 					&bs[i]);
 			for (j = 0; bs[i].name && j < i; j++)
 				if (bs[j].name && !strcmp(bs[j].name, bs[i].name)) {
 					const struct ynode *nn = ynode_get(v->items[i], "name");
-					problem(l, nn,
+					check_problem(
+						l, nn,
 						arena_printf(l->a, "benchmarks[%zu].name", i), NULL,
 						"duplicate benchmark name \"%s\" (first at %u:%u)",
 						bs[i].name, bs[j].pos.line, bs[j].pos.column);
@@ -1921,25 +1501,27 @@ int suite_load(const char *path, struct suite **out, struct suite_diags *diags, 
 	free(dir);
 	rc = fsio_read_file(path, SUITE_MAX_FILE_BYTES, &text, &len, &rerr);
 	if (rc < 0) {
-		add_diag(&l, 0, 0, NULL, "",
-			 rc == ERR_INVALID ? "a suite file is at most 1 MiB (a limit)" : NULL,
-			 rerr.msg);
+		check_add_diag(&l, 0, 0, NULL, "",
+			       rc == ERR_INVALID ? "a suite file is at most 1 MiB (a limit)" : NULL,
+			       rerr.msg);
 		goto done;
 	}
 	if (memchr(text, '\0', len)) {
-		add_diag(&l, 0, 0, NULL, "", NULL, "the file contains a NUL byte; expected YAML text");
+		check_add_diag(&l, 0, 0, NULL, "", NULL,
+			       "the file contains a NUL byte; expected YAML text");
 		goto done;
 	}
 	ytree_parse(&tree, text, len, &s->arena);
 	for (i = 0; i < tree.diag_count; i++)
-		add_diag(&l, tree.diags[i].line, tree.diags[i].column, tree.diags[i].via,
-			 tree.diags[i].path, NULL, tree.diags[i].message);
+		check_add_diag(&l, tree.diags[i].line, tree.diags[i].column, tree.diags[i].via,
+			       tree.diags[i].path, NULL, tree.diags[i].message);
 	free(tree.diags);
 	if (!tree.fatal) {
 		if (!tree.root)
-			add_diag(&l, 1, 1, NULL, "", "start with version: \"1\"",
-				 "expected a map with version, name and benchmarks, got an empty "
-				 "document");
+			check_add_diag(
+				&l, 1, 1, NULL, "", "start with version: \"1\"",
+				"expected a map with version, name and benchmarks, got an empty "
+				"document");
 		else
 			parse_suite(&l, tree.root, s);
 	}

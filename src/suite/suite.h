@@ -36,19 +36,19 @@
 #define SUITE_MAX_DIAGS	     1000 /* then one "too many problems" line */
 
 /* Defaults (SPEC and COMPARISON.md win over the reference where they differ). */
-#define SUITE_DEFAULT_WARMUP	     1
-#define SUITE_DEFAULT_MIN_RUNS	     10
-#define SUITE_DEFAULT_MAX_RUNS	     100
-#define SUITE_COMPARE_MAX_PAIRS	     252 /* comparisons when max_runs is not set */
-#define SUITE_DEFAULT_MIN_TIME_NS    (UINT64_C(2) * 1000000000)
-#define SUITE_DEFAULT_TIMEOUT_NS     (UINT64_C(60) * 1000000000)
-#define SUITE_DEFAULT_HOOK_TIMEOUT_NS (UINT64_C(300) * 1000000000)
+#define SUITE_DEFAULT_WARMUP	       1
+#define SUITE_DEFAULT_MIN_RUNS	       10
+#define SUITE_DEFAULT_MAX_RUNS	       100
+#define SUITE_COMPARE_MAX_PAIRS	       252 /* comparisons when max_runs is not set */
+#define SUITE_DEFAULT_MIN_TIME_NS      (UINT64_C(2) * 1000000000)
+#define SUITE_DEFAULT_TIMEOUT_NS       (UINT64_C(60) * 1000000000)
+#define SUITE_DEFAULT_HOOK_TIMEOUT_NS  (UINT64_C(300) * 1000000000)
 #define SUITE_DEFAULT_BUILD_TIMEOUT_NS (UINT64_C(600) * 1000000000)
-#define SUITE_DEFAULT_CONFIDENCE     0.99
-#define SUITE_DEFAULT_MIN_SAMPLES    10
-#define SUITE_DEFAULT_MAX_CV	     0.5
-#define SUITE_DEFAULT_MAX_PERCENT    0.05 /* latency, cpu_total */
-#define SUITE_DEFAULT_MAX_PERCENT_RSS 0.10
+#define SUITE_DEFAULT_CONFIDENCE       0.99
+#define SUITE_DEFAULT_MIN_SAMPLES      10
+#define SUITE_DEFAULT_MAX_CV	       0.5
+#define SUITE_DEFAULT_MAX_PERCENT      0.05 /* latency, cpu_total */
+#define SUITE_DEFAULT_MAX_PERCENT_RSS  0.10
 
 /* Where something was written in the suite file (1-based; columns count
  * characters). */
@@ -90,8 +90,8 @@ struct exec {
 	enum exec_kind kind;
 	const char *const *argv; /* EXEC_ARGV: templates, NULL-terminated */
 	size_t argc;
-	const char *shell;    /* EXEC_SHELL: the template */
-	const char *cwd;      /* template; "${root}" when not set */
+	const char *shell;	   /* EXEC_SHELL: the template */
+	const char *cwd;	   /* template; "${root}" when not set */
 	const struct env_var *env; /* layered: defaults, benchmark, own; names unique */
 	size_t env_count;
 	uint64_t timeout_ns;

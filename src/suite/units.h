@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define UNITS_NS_PER_S	     UINT64_C(1000000000)
+#define UNITS_NS_PER_S	      UINT64_C(1000000000)
 #define UNITS_DURATION_MAX_NS (UINT64_C(24) * 3600 * UNITS_NS_PER_S)
 /* Byte sizes are capped at 2^60 (1 EiB), far beyond any real limit. */
 #define UNITS_SIZE_MAX_BYTES (UINT64_C(1) << 60)

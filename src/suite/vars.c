@@ -49,8 +49,9 @@ static int scan_var(const char *tpl, size_t i, enum vars_bit *bit, size_t *end,
 	*end = (size_t)(close - tpl) + 1;
 	if (n > 4 && !strncmp(start, "env:", 4)) {
 		if (!env_name_ok(start + 4, n - 4))
-			return err_set(err, ERR_INVALID, "invalid environment variable name in ${%.*s}",
-				       (int)n, start);
+			return err_set(err, ERR_INVALID,
+				       "invalid environment variable name in ${%.*s}", (int)n,
+				       start);
 		*bit = VAR_ENV;
 		*env_name = start + 4;
 		*env_len = n - 4;
@@ -64,8 +65,7 @@ static int scan_var(const char *tpl, size_t i, enum vars_bit *bit, size_t *end,
 	return err_set(err, ERR_INVALID, "unknown variable ${%.*s}", (int)n, start);
 }
 
-int vars_check(const char *tpl, unsigned allowed, unsigned *used, size_t *offset,
-	       struct err *err)
+int vars_check(const char *tpl, unsigned allowed, unsigned *used, size_t *offset, struct err *err)
 {
 	size_t i = 0, end, env_len;
 	const char *env_name;
@@ -191,8 +191,8 @@ int vars_expand(const char *tpl, const struct vars *values, bool shell_quote, st
 			break;
 		}
 		if (!v)
-			return err_set(err, ERR_INTERNAL, "no value for ${%.*s}", (int)(end - i - 3),
-				       tpl + i + 2);
+			return err_set(err, ERR_INTERNAL, "no value for ${%.*s}",
+				       (int)(end - i - 3), tpl + i + 2);
 		if (add_value(out, v, shell_quote) < 0)
 			return err_set(err, ERR_INVALID, "expanded text is too long");
 		i = end;

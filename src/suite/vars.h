@@ -37,8 +37,7 @@ struct vars {
  * only variables in `allowed` appear. On a problem returns ERR_INVALID with
  * err->msg saying what ("unknown variable ${rot}") and *offset at the "$".
  * *used gets the variables found. */
-int vars_check(const char *tpl, unsigned allowed, unsigned *used, size_t *offset,
-	       struct err *err);
+int vars_check(const char *tpl, unsigned allowed, unsigned *used, size_t *offset, struct err *err);
 
 /* A shell-string template: variables must not sit inside the user's own
  * quotes, since himorime quotes substituted values itself. ERR_INVALID with

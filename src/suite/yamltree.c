@@ -306,7 +306,7 @@ static void finish_map(struct builder *b, struct frame *f)
 			{
 				struct ydiag *d = &b->tree->diags[b->tree->diag_count - 1];
 				d->path = *d->path ? arena_printf(b->arena, "%s.%s", d->path,
-								   v[j].key->text)
+								  v[j].key->text)
 						   : v[j].key->text;
 			}
 		}
@@ -403,7 +403,8 @@ static void on_alias(struct builder *b, const yaml_event_t *e)
 {
 	const char *name = (const char *)e->data.alias.anchor;
 	struct anchor *a = find_anchor(b, name);
-	unsigned line = (unsigned)e->start_mark.line + 1, column = (unsigned)e->start_mark.column + 1;
+	unsigned line = (unsigned)e->start_mark.line + 1,
+		 column = (unsigned)e->start_mark.column + 1;
 	struct yalias *via;
 	struct ynode *n;
 
@@ -595,8 +596,9 @@ static bool looks_int(const char *s)
 
 static bool looks_float(const char *s)
 {
-	static const char *const special[] = { ".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN",
-					       NULL };
+	static const char *const special[] = {
+		".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN", NULL
+	};
 	bool digits = false;
 
 	if (*s == '-' || *s == '+')
@@ -622,8 +624,9 @@ static bool looks_float(const char *s)
 enum yscalar_type ynode_type(const struct ynode *n)
 {
 	static const char *const nulls[] = { "", "~", "null", "Null", "NULL", NULL };
-	static const char *const bools[] = { "true", "True", "TRUE", "false", "False", "FALSE",
-					     NULL };
+	static const char *const bools[] = {
+		"true", "True", "TRUE", "false", "False", "FALSE", NULL
+	};
 	const char *tag = core_tag(n);
 
 	if (n->kind != YNODE_SCALAR)

@@ -36,14 +36,14 @@ struct yalias {
 
 struct ynode {
 	enum ynode_kind kind;
-	unsigned line, column; /* 1-based, columns in characters */
+	unsigned line, column;	  /* 1-based, columns in characters */
 	const struct yalias *via; /* non-NULL inside an expanded alias */
 	/* Scalars: the text (NUL-terminated, may contain NUL: see len) and
 	 * whether it was plain (unquoted) and untagged, which decides its type. */
 	const char *text;
 	size_t len;
 	bool plain;
-	bool invalid; /* stands in for a broken alias, already reported */
+	bool invalid;	 /* stands in for a broken alias, already reported */
 	const char *tag; /* explicit tag as written, or NULL */
 	/* Sequences: items[0..count). Maps: keys[i] → items[i]. */
 	struct ynode **items;
