@@ -579,6 +579,13 @@ static bool exited(pid_t pid)
 	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
 }
 
+/* A cancel that came with the exit wins: measurer_cancel may have killed
+ * the group itself before the engine saw the cancel. */
+static enum wait_outcome exit_outcome(struct launch *l, uint32_t run_id)
+{
+	return read_cancels(l, run_id) ? WAIT_INTERRUPTED : WAIT_EXITED;
+}
+
 /* Waits for the child's exit, a timeout, a cancel or the client's going
  * away, typing keys meanwhile in terminal mode. */
 static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, int pidfd, pid_t pid,
@@ -602,7 +609,7 @@ static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, int pidfd
 		if (ty)
 			pfd[n++] = (struct pollfd){ .fd = ty->master, .events = POLLIN };
 		if (pidfd < 0 && exited(pid))
-			return WAIT_EXITED;
+			return exit_outcome(l, run_id);
 		tsp = NULL;
 		if (deadline_ns || (ty && ty->pos < ty->len) || pidfd < 0) {
 			now = now_ns();
@@ -623,7 +630,7 @@ static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, int pidfd
 			return WAIT_INTERRUPTED;
 		}
 		if (pfd[0].revents && pidfd >= 0)
-			return WAIT_EXITED;
+			return exit_outcome(l, run_id);
 		if (pfd[1].revents && read_cancels(l, run_id))
 			return WAIT_INTERRUPTED;
 		if (pfd[2].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
@@ -761,8 +768,10 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 	}
 	/* A pidfd wakes the wait at the exit; without one, the wait polls. */
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	l->running_pgid = pid;
 	outcome = wait_child(l, run_id, pidfd, pid, deadline_ns, req->terminal ? &ty : NULL,
 			     &poll_mask);
+	l->running_pgid = 0; /* before the reap: the group id stays valid until then */
 	if (outcome != WAIT_EXITED)
 		kill(-pid, SIGKILL);
 	{
