@@ -234,10 +234,16 @@ const char *measurer_fallback_reason(const struct measurer *m)
 void measurer_cancel(struct measurer *m)
 {
 	uint32_t id = (uint32_t)m->current_id;
+	pid_t group = m->spawner ? 0 : (pid_t)m->launch.running_pgid;
 	int saved = errno;
 
 	if (m->cancel_tx >= 0 && id)
 		send(m->cancel_tx, &id, sizeof(id), MSG_NOSIGNAL | MSG_DONTWAIT);
+	/* In-process, kill the group at once too: if himorime exits right after
+	 * (a second signal), no spawner remains to do it. The cancel is sent
+	 * first, so the run still ends as interrupted. */
+	if (group > 0)
+		kill(-group, SIGKILL);
 	errno = saved;
 }
 

@@ -8,7 +8,9 @@
  *
  * When the spawner cannot start, the measurer runs the same engine inside
  * himorime (same primitives), says why through measurer_fallback_reason(),
- * and the floor is himorime's own peak: far higher.
+ * and the floor is himorime's own peak: far higher. himorime then becomes a
+ * child subreaper itself, and after each run every child it has is killed
+ * and reaped: it must start no other process while a measurer falls back.
  *
  *     struct measurer_options o = MEASURER_OPTIONS_INIT;
  *     o.spawner_path = "/usr/local/bin/himorime-spawner";

@@ -28,6 +28,7 @@
 #define PATH_CAP	   4096
 #define TYPED_INPUT_MAX	   (1u << 20) /* terminal mode: at most 1 MiB of keys */
 #define KEY_POLL_NS	   250000     /* terminal mode: how often readiness is checked */
+#define EXIT_POLL_NS	   200000     /* without pidfds: how often the exit is checked */
 #define TREE_MAX	   64	      /* terminal mode: processes checked for readiness */
 #define DEFAULT_CHILD_PATH "/bin:/usr/bin"
 #define ARRAY_LEN(a)	   (sizeof(a) / sizeof((a)[0]))
@@ -569,6 +570,22 @@ static void type_key(struct typist *ty, pid_t pid)
 
 enum wait_outcome { WAIT_EXITED, WAIT_TIMED_OUT, WAIT_INTERRUPTED };
 
+/* Without pidfds (Linux before 5.3): whether the child is waitable yet. */
+static bool exited(pid_t pid)
+{
+	siginfo_t si;
+
+	si.si_pid = 0;
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
+}
+
+/* A cancel that came with the exit wins: measurer_cancel may have killed
+ * the group itself before the engine saw the cancel. */
+static enum wait_outcome exit_outcome(struct launch *l, uint32_t run_id)
+{
+	return read_cancels(l, run_id) ? WAIT_INTERRUPTED : WAIT_EXITED;
+}
+
 /* Waits for the child's exit, a timeout, a cancel or the client's going
  * away, typing keys meanwhile in terminal mode. */
 static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, int pidfd, pid_t pid,
@@ -591,14 +608,18 @@ static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, int pidfd
 		pfd[n++] = (struct pollfd){ .fd = l->hangup_fd, .events = POLLRDHUP };
 		if (ty)
 			pfd[n++] = (struct pollfd){ .fd = ty->master, .events = POLLIN };
+		if (pidfd < 0 && exited(pid))
+			return exit_outcome(l, run_id);
 		tsp = NULL;
-		if (deadline_ns || (ty && ty->pos < ty->len)) {
+		if (deadline_ns || (ty && ty->pos < ty->len) || pidfd < 0) {
 			now = now_ns();
 			if (deadline_ns && now >= deadline_ns)
 				return WAIT_TIMED_OUT;
 			left = deadline_ns ? deadline_ns - now : UINT64_MAX;
 			if (ty && ty->pos < ty->len && left > KEY_POLL_NS)
 				left = KEY_POLL_NS;
+			if (pidfd < 0 && left > EXIT_POLL_NS)
+				left = EXIT_POLL_NS;
 			ts.tv_sec = (time_t)(left / 1000000000u);
 			ts.tv_nsec = (long)(left % 1000000000u);
 			tsp = &ts;
@@ -608,8 +629,8 @@ static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, int pidfd
 				continue;
 			return WAIT_INTERRUPTED;
 		}
-		if (pfd[0].revents)
-			return WAIT_EXITED;
+		if (pfd[0].revents && pidfd >= 0)
+			return exit_outcome(l, run_id);
 		if (pfd[1].revents && read_cancels(l, run_id))
 			return WAIT_INTERRUPTED;
 		if (pfd[2].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
@@ -745,14 +766,12 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 		sigdelset(&poll_mask, l->stop_signal);
 		sigprocmask(SIG_SETMASK, &waiting, NULL);
 	}
+	/* A pidfd wakes the wait at the exit; without one, the wait polls. */
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (pidfd < 0) {
-		/* cannot wait with a timeout: end the run at once, as interrupted */
-		outcome = WAIT_INTERRUPTED;
-	} else {
-		outcome = wait_child(l, run_id, pidfd, pid, deadline_ns, req->terminal ? &ty : NULL,
-				     &poll_mask);
-	}
+	l->running_pgid = pid;
+	outcome = wait_child(l, run_id, pidfd, pid, deadline_ns, req->terminal ? &ty : NULL,
+			     &poll_mask);
+	l->running_pgid = 0; /* before the reap: the group id stays valid until then */
 	if (outcome != WAIT_EXITED)
 		kill(-pid, SIGKILL);
 	{

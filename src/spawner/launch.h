@@ -33,7 +33,10 @@ struct launch {
 	int stop_signal; /* a signal whose handler sets *stop; 0: none */
 	volatile sig_atomic_t *stop;
 	uint32_t cancelled_id; /* the latest run id a cancel named */
-	bool gone;	       /* the client went away: stop after this run */
+	/* The running command's process group while it may be killed, else 0:
+	 * a signal handler in the same process may kill it directly. */
+	volatile sig_atomic_t running_pgid;
+	bool gone; /* the client went away: stop after this run */
 };
 
 /* Makes the calling process a child subreaper and remembers the channels.
