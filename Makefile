@@ -28,9 +28,10 @@ LDFLAGS  := $(SAN)
 LIBS     := $(PKG_LIBS) -lm
 
 # Everything under src/<area>/ goes into one library except the CLI's main()
-# and the spawner, which is its own static, libc-only executable.
+# and the spawner's main(): the spawner is its own static, libc-only executable
+# whose engine (launch.c, proto.c) the library also uses when it cannot start.
 LIB_SRC  := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
-LIB_SRC  := $(filter-out src/spawner/%,$(LIB_SRC))
+LIB_SRC  := $(filter-out src/spawner/main.c,$(LIB_SRC))
 LIB_OBJ  := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
@@ -51,9 +52,9 @@ $(BUILD)/himorime: $(BUILD)/obj/cli/main.o $(BUILD)/libhimorime.a
 
 # The spawner is never instrumented: sanitizers cannot link a static binary,
 # and its whole point is a tiny, predictable memory floor.
-$(BUILD)/himorime-spawner: $(SPAWNER_SRC)
+$(BUILD)/himorime-spawner: $(SPAWNER_SRC) $(wildcard src/spawner/*.h)
 	@mkdir -p $(dir $@)
-	$(if $(SPAWNER_SRC),$(CC) -D_GNU_SOURCE $(WARN) $(WERROR) -O2 -static -o $@ $(SPAWNER_SRC),@echo "no spawner yet" && touch $@)
+	$(CC) -D_GNU_SOURCE -Isrc $(WARN) $(WERROR) -O2 -static -o $@ $(SPAWNER_SRC)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libhimorime.a
 	@mkdir -p $(dir $@)
@@ -62,12 +63,14 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libhimorime.a
 
 tests: $(TEST_BIN) $(BUILD)/tests/helpers
 
-# Small helper programs that end-to-end tests run as measured commands.
+# Small helper programs that end-to-end tests run as measured commands;
+# those named *_static are linked statically.
 $(BUILD)/tests/helpers: $(wildcard tests/helpers/*.c)
 	@mkdir -p $@
 	@for f in $^; do n=$$(basename $$f .c); \
-		echo "$(CC) -O2 -o $@/$$n $$f"; \
-		$(CC) -D_GNU_SOURCE -O2 -o $@/$$n $$f || exit 1; done
+		case $$n in *_static) s=-static;; *) s=;; esac; \
+		echo "$(CC) -O2 $$s -o $@/$$n $$f"; \
+		$(CC) -D_GNU_SOURCE -O2 $$s -o $@/$$n $$f || exit 1; done
 	@touch $@
 
 test: all tests

@@ -1,0 +1,78 @@
+/*
+ * Measuring one run of a command as precisely as the machine allows. A
+ * measurer starts the spawner (build/himorime-spawner, a tiny static
+ * executable) once and sends it one request per run; the spawner resets its
+ * own peak RSS, times the run with CLOCK_MONOTONIC from just before the start
+ * until the reap, and returns the wait4 rusage of the command's tree. Its
+ * small size is the peak RSS floor every result reports.
+ *
+ * When the spawner cannot start, the measurer runs the same engine inside
+ * himorime (same primitives), says why through measurer_fallback_reason(),
+ * and the floor is himorime's own peak: far higher. himorime then becomes a
+ * child subreaper itself, and after each run every child it has is killed
+ * and reaped: it must start no other process while a measurer falls back.
+ *
+ *     struct measurer_options o = MEASURER_OPTIONS_INIT;
+ *     o.spawner_path = "/usr/local/bin/himorime-spawner";
+ *     measurer_new(&o, &m, &err);
+ *     if (measurer_fallback_reason(m)) print it once;
+ *     measurer_run(m, &req, &res, &err);   as often as needed
+ *     measurer_free(m);                    the spawner exits
+ *
+ * A SIGINT handler may call measurer_cancel(m): the running tree is killed
+ * and that run ends as RUN_INTERRUPTED. Runs must come from the main thread.
+ */
+#ifndef HIMORIME_MEASURE_MEASURE_H
+#define HIMORIME_MEASURE_MEASURE_H
+
+#include "common/err.h"
+#include "common/strbuf.h"
+#include "spawner/run.h" /* struct run_request, struct run_result */
+
+#include <stdbool.h>
+
+struct measurer;
+
+struct measurer_options {
+	const char *spawner_path; /* NULL: no spawner */
+	bool use_spawner;	  /* false: measure from himorime itself */
+};
+
+#define MEASURER_OPTIONS_INIT                                                                      \
+	{                                                                                          \
+		NULL, true                                                                         \
+	}
+
+/* Starts the spawner, or falls back to measuring in-process (not an error).
+ * Fails only when neither works (ERR_EXEC). */
+int measurer_new(const struct measurer_options *opts, struct measurer **out, struct err *err);
+/* Closes the spawner's socket (it kills anything left and exits) and reaps it. */
+void measurer_free(struct measurer *m);
+
+bool measurer_uses_spawner(const struct measurer *m);
+/* Why the spawner is not used ("cannot execute \"...\": no such file or
+ * directory"), or NULL when it is, or when the options said not to use it. */
+const char *measurer_fallback_reason(const struct measurer *m);
+
+/* Runs one command. Every outcome of the command (exit code, signal, timeout,
+ * start failure, interruption) is a result, returned with 0. Errors are a
+ * request that cannot be sent (ERR_INVALID: no argv, too large) and a spawner
+ * that stopped answering (ERR_EXEC). req->envp NULL means himorime's own
+ * environment; relative paths are taken from himorime's current directory. */
+int measurer_run(struct measurer *m, const struct run_request *req, struct run_result *res,
+		 struct err *err);
+/* Async-signal-safe: stops the run in progress (or the one about to start). */
+void measurer_cancel(struct measurer *m);
+
+/* Describes how a run ended, for messages: "exited with code 3", "killed by
+ * signal 9 (SIGKILL)", "timed out", "interrupted", "could not start: cannot
+ * execute \"./x\": permission denied". */
+void run_result_describe(const struct run_request *req, const struct run_result *res,
+			 struct strbuf *out);
+
+/* The last max_lines lines of a captured stream (the stderr file a request
+ * named), read from at most its last 64 KiB, for showing why a run failed.
+ * A missing file is ERR_EXEC; an empty one gives "". */
+int run_output_tail(const char *path, size_t max_lines, struct strbuf *out, struct err *err);
+
+#endif

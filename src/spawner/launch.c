@@ -1,0 +1,809 @@
+/*
+ * The engine of one measured run: see launch.h. Everything the child does
+ * between vfork and execve is async-signal-safe and allocates nothing; it
+ * reports a failed step through memory it shares with the parent until exec.
+ */
+#include "spawner/launch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/banned.h"
+
+#define MIB		   (1024u * 1024u)
+#define PATH_CAP	   4096
+#define TYPED_INPUT_MAX	   (1u << 20) /* terminal mode: at most 1 MiB of keys */
+#define KEY_POLL_NS	   250000     /* terminal mode: how often readiness is checked */
+#define EXIT_POLL_NS	   200000     /* without pidfds: how often the exit is checked */
+#define TREE_MAX	   64	      /* terminal mode: processes checked for readiness */
+#define DEFAULT_CHILD_PATH "/bin:/usr/bin"
+#define ARRAY_LEN(a)	   (sizeof(a) / sizeof((a)[0]))
+
+/* What the child needs, prepared by the parent before vfork. */
+struct child_plan {
+	const char *path;
+	char *const *argv;
+	char *const *envp;
+	const char *cwd;
+	int fd[3]; /* the child's stdin, stdout, stderr; all >= 3 */
+	bool terminal;
+};
+
+/* Written by the vfork child (shared memory) when a step fails. */
+struct child_report {
+	int step;
+	int error;
+};
+
+/* A terminal-mode run: the pty and the keys still to type. */
+struct typist {
+	int master;
+	int slave;
+	int out;
+	char *keys;
+	size_t len, pos;
+	bool waiting_for_read; /* a key was typed and not yet seen read */
+	uint64_t reads_at_key;
+};
+
+/* CPU and peak of every process reaped for one run. */
+struct tally {
+	uint64_t user_ns, system_ns, maxrss_bytes;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void tally_add(struct tally *t, const struct rusage *ru)
+{
+	uint64_t rss = (uint64_t)ru->ru_maxrss * 1024u;
+
+	t->user_ns += (uint64_t)ru->ru_utime.tv_sec * 1000000000u +
+		      (uint64_t)ru->ru_utime.tv_usec * 1000u;
+	t->system_ns += (uint64_t)ru->ru_stime.tv_sec * 1000000000u +
+			(uint64_t)ru->ru_stime.tv_usec * 1000u;
+	if (rss > t->maxrss_bytes)
+		t->maxrss_bytes = rss;
+}
+
+static pid_t reap(pid_t pid, int *status, struct tally *t)
+{
+	struct rusage ru;
+	pid_t r;
+
+	do {
+		r = wait4(pid, status, __WALL, &ru);
+	} while (r < 0 && errno == EINTR);
+	if (r > 0 && t)
+		tally_add(t, &ru);
+	return r;
+}
+
+/* Reads a whole small /proc file into buf (NUL-terminated); length or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t cap)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while (len + 1 < cap) {
+		n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+uint64_t launch_own_peak_bytes(void)
+{
+	char buf[4096];
+	const char *p;
+	unsigned long long kib;
+
+	if (read_small("/proc/self/status", buf, sizeof(buf)) < 0)
+		return 0;
+	p = strstr(buf, "\nVmHWM:");
+	if (!p)
+		return 0;
+	kib = strtoull(p + 7, NULL, 10);
+	return (uint64_t)kib * 1024u;
+}
+
+/* Resets this process's VmHWM to its current RSS, so that a child started
+ * now inherits the current size and not the largest this process ever was. */
+static void reset_own_peak(void)
+{
+	int fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (write(fd, "5", 1) < 0) {
+		/* an old kernel: the floor is then the lifetime peak, still correct */
+	}
+	close(fd);
+}
+
+/* Appends the numbers in a /proc children file to pids. */
+static size_t read_children(const char *path, pid_t *pids, size_t n, size_t cap)
+{
+	char buf[8192];
+	char *p, *end;
+	ssize_t len = read_small(path, buf, sizeof(buf));
+
+	if (len <= 0)
+		return n;
+	if ((size_t)len == sizeof(buf) - 1) {
+		/* Drop a number the buffer may have cut; the next round finds it. */
+		p = strrchr(buf, ' ');
+		if (p)
+			*p = '\0';
+	}
+	for (p = buf; n < cap;) {
+		long v = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		if (v > 0)
+			pids[n++] = (pid_t)v;
+		p = end;
+	}
+	return n;
+}
+
+static size_t list_children(pid_t *pids, size_t cap)
+{
+	char path[64];
+	pid_t pid = getpid(), tid = (pid_t)syscall(SYS_gettid);
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)pid);
+	n = read_children(path, pids, 0, cap);
+	if (tid != pid) {
+		snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)tid);
+		n = read_children(path, pids, n, cap);
+	}
+	return n;
+}
+
+/* Kills every child of this process, reaps them, and repeats for those
+ * reparented to it meanwhile, until none is left. */
+static void sweep(struct tally *t)
+{
+	pid_t pids[1024];
+	size_t n, i;
+
+	for (;;) {
+		n = list_children(pids, ARRAY_LEN(pids));
+		if (!n)
+			return;
+		for (i = 0; i < n; i++)
+			kill(pids[i], SIGKILL);
+		for (i = 0; i < n; i++) {
+			int status;
+			reap(pids[i], &status, t);
+		}
+	}
+}
+
+void launch_sweep(void)
+{
+	sweep(NULL);
+}
+
+int launch_init(struct launch *l, int cancel_fd, int hangup_fd, int stop_signal,
+		volatile sig_atomic_t *stop)
+{
+	memset(l, 0, sizeof(*l));
+	l->cancel_fd = cancel_fd;
+	l->hangup_fd = hangup_fd;
+	l->stop_signal = stop_signal;
+	l->stop = stop;
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+		return errno;
+	return 0;
+}
+
+/* Returns true when a cancel named run_id. */
+static bool read_cancels(struct launch *l, uint32_t run_id)
+{
+	uint32_t ids[64];
+	ssize_t n;
+	size_t i;
+	bool hit = false;
+
+	if (l->cancel_fd < 0)
+		return false;
+	for (;;) {
+		n = read(l->cancel_fd, ids, sizeof(ids));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0) {
+			l->gone = true; /* the peer closed: the client is gone */
+			return true;
+		}
+		if (n < 0)
+			return hit;
+		for (i = 0; i < (size_t)n / sizeof(ids[0]); i++) {
+			if ((int32_t)(ids[i] - l->cancelled_id) > 0)
+				l->cancelled_id = ids[i];
+			if (ids[i] == run_id)
+				hit = true;
+		}
+	}
+}
+
+void launch_read_cancels(struct launch *l)
+{
+	read_cancels(l, 0);
+}
+
+static const char *env_get(char *const *envp, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (; envp && *envp; envp++)
+		if (!strncmp(*envp, name, len) && (*envp)[len] == '=')
+			return *envp + len + 1;
+	return NULL;
+}
+
+/* out = [cwd/]dir/name, with the cwd only for a relative dir. */
+static int join_path(char *out, const char *cwd, const char *dir, size_t dir_len, const char *name)
+{
+	int n;
+
+	if (dir_len == 0) {
+		dir = ".";
+		dir_len = 1;
+	}
+	if (dir[0] != '/' && cwd)
+		n = snprintf(out, PATH_CAP, "%s/%.*s/%s", cwd, (int)dir_len, dir, name);
+	else
+		n = snprintf(out, PATH_CAP, "%.*s/%s", (int)dir_len, dir, name);
+	return n < 0 || n >= PATH_CAP ? ENAMETOOLONG : 0;
+}
+
+/* Finds the program as execvp would, but in the child's PATH and cwd.
+ * Returns 0 with the path in out, or an errno value. */
+static int resolve_program(const struct run_request *req, char *out)
+{
+	const char *prog = req->argv[0];
+	const char *path, *p, *colon;
+	int found_error = ENOENT;
+	struct stat st;
+
+	if (!prog[0])
+		return ENOENT;
+	if (strchr(prog, '/')) {
+		int n = prog[0] == '/' || !req->cwd
+				? snprintf(out, PATH_CAP, "%s", prog)
+				: snprintf(out, PATH_CAP, "%s/%s", req->cwd, prog);
+		return n < 0 || n >= PATH_CAP ? ENAMETOOLONG : 0;
+	}
+	path = env_get(req->envp, "PATH");
+	if (!path)
+		path = DEFAULT_CHILD_PATH;
+	for (p = path;; p = colon + 1) {
+		colon = strchr(p, ':');
+		if (!colon)
+			colon = p + strlen(p);
+		if (!join_path(out, req->cwd, p, (size_t)(colon - p), prog) && !stat(out, &st) &&
+		    S_ISREG(st.st_mode)) {
+			if (!access(out, X_OK))
+				return 0;
+			found_error = EACCES;
+		}
+		if (!*colon)
+			return found_error;
+	}
+}
+
+static int open_high(const char *path, int flags, mode_t mode)
+{
+	int fd = open(path, flags | O_CLOEXEC, mode);
+	int high;
+
+	if (fd < 0 || fd >= 3)
+		return fd;
+	high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return high;
+}
+
+static __attribute__((noreturn)) void child_fail(volatile struct child_report *rep, int step)
+{
+	rep->error = errno;
+	rep->step = step;
+	_exit(127);
+}
+
+/* In the vfork child: async-signal-safe steps only, then execve. */
+static __attribute__((noreturn)) void child_exec(const struct child_plan *plan,
+						 volatile struct child_report *rep)
+{
+	struct sigaction dfl;
+	sigset_t none;
+	int i;
+
+	if (plan->terminal) {
+		if (setsid() < 0 || ioctl(plan->fd[0], TIOCSCTTY, 0) < 0)
+			child_fail(rep, STEP_TERMINAL);
+	} else {
+		setpgid(0, 0);
+	}
+	for (i = 0; i < 3; i++)
+		if (dup2(plan->fd[i], i) < 0)
+			child_fail(rep, STEP_START);
+	syscall(SYS_close_range, 3u, ~0u, 0u);
+	if (plan->cwd && chdir(plan->cwd) < 0)
+		child_fail(rep, STEP_CHDIR);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (i = 1; i < NSIG; i++)
+		sigaction(i, &dfl, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	execve(plan->path, plan->argv, plan->envp);
+	child_fail(rep, STEP_EXEC);
+}
+
+/* vfork in a function of its own, so that no local of the caller can be
+ * clobbered while the child borrows the stack. */
+static pid_t start_child(const struct child_plan *plan, volatile struct child_report *rep)
+{
+	pid_t pid = vfork();
+
+	if (pid == 0)
+		child_exec(plan, rep);
+	return pid;
+}
+
+static void start_failed(struct run_result *res, int step, int error)
+{
+	res->status = RUN_START_FAILED;
+	res->step = step;
+	res->code = error;
+}
+
+/* Reads the keys to type; returns 0 or an errno value. */
+static int read_keys(const char *path, struct typist *ty)
+{
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	ty->keys = NULL;
+	ty->len = ty->pos = 0;
+	if (!path)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (fstat(fd, &st) < 0 || st.st_size < 0 || (uint64_t)st.st_size > TYPED_INPUT_MAX) {
+		close(fd);
+		return EFBIG;
+	}
+	ty->keys = malloc((size_t)st.st_size + 1);
+	if (!ty->keys) {
+		close(fd);
+		return ENOMEM;
+	}
+	while (ty->len < (size_t)st.st_size) {
+		n = read(fd, ty->keys + ty->len, (size_t)st.st_size - ty->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		ty->len += (size_t)n;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Opens an 80x24 pseudo-terminal; returns 0 or an errno value. */
+static int open_terminal(struct typist *ty)
+{
+	struct winsize ws = { .ws_row = 24, .ws_col = 80 };
+	char name[128];
+	int fd;
+
+	ty->master = ty->slave = -1;
+	fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	ty->master = fd;
+	if (grantpt(fd) < 0 || unlockpt(fd) < 0 || ptsname_r(fd, name, sizeof(name)) != 0)
+		return errno ? errno : EIO;
+	ty->slave = open_high(name, O_RDWR | O_NOCTTY, 0);
+	if (ty->slave < 0)
+		return errno;
+	if (ioctl(ty->slave, TIOCSWINSZ, &ws) < 0)
+		return errno;
+	if (fcntl(ty->master, F_SETFL, O_NONBLOCK) < 0)
+		return errno;
+	return 0;
+}
+
+/* Copies whatever the terminal has written to the stdout destination. */
+static void drain_terminal(struct typist *ty)
+{
+	char buf[4096];
+	ssize_t n;
+
+	for (;;) {
+		n = read(ty->master, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		if (write(ty->out, buf, (size_t)n) < 0) {
+			/* a full disk loses terminal output, not the measurement */
+		}
+	}
+}
+
+/* Adds pid and its descendants (breadth first) to tree. */
+static size_t collect_tree(pid_t pid, pid_t *tree, size_t cap)
+{
+	char path[64];
+	size_t n = 0, i;
+
+	tree[n++] = pid;
+	for (i = 0; i < n && n < cap; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)tree[i],
+			 (int)tree[i]);
+		n = read_children(path, tree, n, cap);
+	}
+	return n;
+}
+
+static bool is_read_syscall(long nr)
+{
+	static const long reads[] = {
+		SYS_read,	SYS_readv, SYS_pread64, SYS_ppoll, SYS_pselect6, SYS_epoll_pwait,
+#ifdef SYS_poll
+		SYS_poll,
+#endif
+#ifdef SYS_select
+		SYS_select,
+#endif
+#ifdef SYS_epoll_wait
+		SYS_epoll_wait,
+#endif
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(reads); i++)
+		if (reads[i] == nr)
+			return true;
+	return false;
+}
+
+/* Whether any process of the tree is blocked in a read-like system call, and
+ * the sum of the read calls the tree has completed (/proc/PID/io syscr). */
+static bool tree_reading(pid_t pid, uint64_t *reads)
+{
+	pid_t tree[TREE_MAX];
+	char path[64], buf[1024];
+	size_t n = collect_tree(pid, tree, TREE_MAX), i;
+	bool blocked = false;
+	const char *p;
+
+	*reads = 0;
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/io", (int)tree[i]);
+		if (read_small(path, buf, sizeof(buf)) > 0 && (p = strstr(buf, "syscr:")))
+			*reads += strtoull(p + 6, NULL, 10);
+		snprintf(path, sizeof(path), "/proc/%d/syscall", (int)tree[i]);
+		if (read_small(path, buf, sizeof(buf)) > 0 && buf[0] >= '0' && buf[0] <= '9' &&
+		    is_read_syscall(strtol(buf, NULL, 10)))
+			blocked = true;
+	}
+	return blocked;
+}
+
+/* In canonical mode the program cannot read a key before its line ends, so
+ * the keys of a line are typed without waiting for reads. */
+static bool line_buffered(int slave, unsigned char c)
+{
+	struct termios t;
+
+	if (tcgetattr(slave, &t) < 0 || !(t.c_lflag & ICANON))
+		return false;
+	return c != '\n' && c != '\r' && c != t.c_cc[VEOF] && c != t.c_cc[VEOL] &&
+	       c != t.c_cc[VEOL2];
+}
+
+/* Types the next key when the program has read the previous one and is
+ * blocked reading again with nothing left in its input queue. */
+static void type_key(struct typist *ty, pid_t pid)
+{
+	uint64_t reads;
+	int queued = 0;
+	size_t len = 1;
+	unsigned char c;
+
+	if (ty->pos >= ty->len)
+		return;
+	if (ioctl(ty->slave, FIONREAD, &queued) < 0 || queued > 0)
+		return;
+	if (!tree_reading(pid, &reads))
+		return;
+	if (ty->waiting_for_read && reads == ty->reads_at_key)
+		return;
+	c = (unsigned char)ty->keys[ty->pos];
+	if (c >= 0xc0) /* a UTF-8 lead byte: the character is one key */
+		while (ty->pos + len < ty->len && len < 4 &&
+		       ((unsigned char)ty->keys[ty->pos + len] & 0xc0) == 0x80)
+			len++;
+	if (write(ty->master, ty->keys + ty->pos, len) == (ssize_t)len) {
+		ty->pos += len;
+		ty->waiting_for_read = !line_buffered(ty->slave, c);
+		ty->reads_at_key = reads;
+	}
+}
+
+enum wait_outcome { WAIT_EXITED, WAIT_TIMED_OUT, WAIT_INTERRUPTED };
+
+/* Without pidfds (Linux before 5.3): whether the child is waitable yet. */
+static bool exited(pid_t pid)
+{
+	siginfo_t si;
+
+	si.si_pid = 0;
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
+}
+
+/* A cancel that came with the exit wins: measurer_cancel may have killed
+ * the group itself before the engine saw the cancel. */
+static enum wait_outcome exit_outcome(struct launch *l, uint32_t run_id)
+{
+	return read_cancels(l, run_id) ? WAIT_INTERRUPTED : WAIT_EXITED;
+}
+
+/* Waits for the child's exit, a timeout, a cancel or the client's going
+ * away, typing keys meanwhile in terminal mode. */
+static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, int pidfd, pid_t pid,
+				    uint64_t deadline_ns, struct typist *ty,
+				    const sigset_t *poll_mask)
+{
+	struct pollfd pfd[4];
+	struct timespec ts, *tsp;
+	uint64_t now, left;
+	int n;
+
+	for (;;) {
+		if (l->stop && *l->stop) {
+			l->gone = true;
+			return WAIT_INTERRUPTED;
+		}
+		n = 0;
+		pfd[n++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
+		pfd[n++] = (struct pollfd){ .fd = l->cancel_fd, .events = POLLIN };
+		pfd[n++] = (struct pollfd){ .fd = l->hangup_fd, .events = POLLRDHUP };
+		if (ty)
+			pfd[n++] = (struct pollfd){ .fd = ty->master, .events = POLLIN };
+		if (pidfd < 0 && exited(pid))
+			return exit_outcome(l, run_id);
+		tsp = NULL;
+		if (deadline_ns || (ty && ty->pos < ty->len) || pidfd < 0) {
+			now = now_ns();
+			if (deadline_ns && now >= deadline_ns)
+				return WAIT_TIMED_OUT;
+			left = deadline_ns ? deadline_ns - now : UINT64_MAX;
+			if (ty && ty->pos < ty->len && left > KEY_POLL_NS)
+				left = KEY_POLL_NS;
+			if (pidfd < 0 && left > EXIT_POLL_NS)
+				left = EXIT_POLL_NS;
+			ts.tv_sec = (time_t)(left / 1000000000u);
+			ts.tv_nsec = (long)(left % 1000000000u);
+			tsp = &ts;
+		}
+		if (ppoll(pfd, (nfds_t)n, tsp, poll_mask) < 0) {
+			if (errno == EINTR)
+				continue;
+			return WAIT_INTERRUPTED;
+		}
+		if (pfd[0].revents && pidfd >= 0)
+			return exit_outcome(l, run_id);
+		if (pfd[1].revents && read_cancels(l, run_id))
+			return WAIT_INTERRUPTED;
+		if (pfd[2].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
+			l->gone = true;
+			return WAIT_INTERRUPTED;
+		}
+		if (ty) {
+			drain_terminal(ty);
+			type_key(ty, pid);
+		}
+	}
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void finish_status(struct run_result *res, enum wait_outcome outcome, int status)
+{
+	switch (outcome) {
+	case WAIT_TIMED_OUT:
+		res->status = RUN_TIMED_OUT;
+		return;
+	case WAIT_INTERRUPTED:
+		res->status = RUN_INTERRUPTED;
+		return;
+	case WAIT_EXITED:
+		break;
+	}
+	if (WIFSIGNALED(status)) {
+		res->status = RUN_SIGNALED;
+		res->code = WTERMSIG(status);
+	} else {
+		res->status = RUN_EXITED;
+		res->code = WEXITSTATUS(status);
+	}
+}
+
+/* Opens the child's three streams (or the terminal); returns the failed
+ * step, or STEP_NONE, with errno in *error. */
+static int open_streams(const struct run_request *req, struct child_plan *plan, struct typist *ty,
+			int *error)
+{
+	const int out_flags = O_WRONLY | O_CREAT | O_TRUNC;
+
+	const char *out = req->stdout_path ? req->stdout_path : "/dev/null";
+
+	if (req->terminal) {
+		/* The pty is all three streams; its output is copied to stdout. */
+		ty->out = open_high(out, out_flags, 0644);
+		if (ty->out < 0)
+			return *error = errno, STEP_STDOUT;
+		*error = read_keys(req->stdin_path, ty);
+		if (*error)
+			return STEP_STDIN;
+		*error = open_terminal(ty);
+		if (*error)
+			return STEP_TERMINAL;
+		plan->fd[0] = plan->fd[1] = plan->fd[2] = ty->slave;
+		return STEP_NONE;
+	}
+	plan->fd[1] = open_high(out, out_flags, 0644);
+	if (plan->fd[1] < 0)
+		return *error = errno, STEP_STDOUT;
+	plan->fd[0] = open_high(req->stdin_path ? req->stdin_path : "/dev/null", O_RDONLY, 0);
+	if (plan->fd[0] < 0)
+		return *error = errno, STEP_STDIN;
+	plan->fd[2] = open_high(req->stderr_path ? req->stderr_path : "/dev/null", out_flags, 0644);
+	if (plan->fd[2] < 0)
+		return *error = errno, STEP_STDERR;
+	return STEP_NONE;
+}
+
+void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req,
+		struct run_result *res)
+{
+	char path[PATH_CAP];
+	struct child_plan plan = { .argv = req->argv, .envp = req->envp, .cwd = req->cwd };
+	volatile struct child_report rep = { STEP_NONE, 0 };
+	struct typist ty = { .master = -1, .slave = -1, .out = -1 };
+	struct tally tally = { 0, 0, 0 };
+	enum wait_outcome outcome = WAIT_EXITED;
+	sigset_t all, old, waiting, poll_mask;
+	uint64_t start_ns, deadline_ns = 0;
+	int pidfd = -1, status = 0, error = 0, step;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	plan.fd[0] = plan.fd[1] = plan.fd[2] = -1;
+	plan.terminal = req->terminal;
+	if (read_cancels(l, run_id) || l->cancelled_id == run_id || l->gone) {
+		res->status = RUN_INTERRUPTED;
+		goto done;
+	}
+	error = resolve_program(req, path);
+	if (error) {
+		start_failed(res, STEP_LOOKUP, error);
+		goto done;
+	}
+	plan.path = path;
+	step = open_streams(req, &plan, &ty, &error);
+	if (step != STEP_NONE) {
+		start_failed(res, step, error);
+		goto done;
+	}
+
+	sigfillset(&all);
+	reset_own_peak();
+	sigprocmask(SIG_SETMASK, &all, &old);
+	start_ns = now_ns();
+	pid = start_child(&plan, &rep);
+	error = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0) {
+		start_failed(res, STEP_START, error);
+		goto done;
+	}
+	if (rep.step != STEP_NONE) {
+		reap(pid, &status, NULL);
+		start_failed(res, rep.step, rep.error);
+		goto done;
+	}
+	if (req->timeout_ns)
+		deadline_ns = start_ns + req->timeout_ns;
+	/* The stop signal stays blocked except inside ppoll, so that it can
+	 * never arrive between the check of *stop and the wait. */
+	poll_mask = waiting = old;
+	if (l->stop_signal) {
+		sigaddset(&waiting, l->stop_signal);
+		sigdelset(&poll_mask, l->stop_signal);
+		sigprocmask(SIG_SETMASK, &waiting, NULL);
+	}
+	/* A pidfd wakes the wait at the exit; without one, the wait polls. */
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	l->running_pgid = pid;
+	outcome = wait_child(l, run_id, pidfd, pid, deadline_ns, req->terminal ? &ty : NULL,
+			     &poll_mask);
+	l->running_pgid = 0; /* before the reap: the group id stays valid until then */
+	if (outcome != WAIT_EXITED)
+		kill(-pid, SIGKILL);
+	{
+		struct rusage ru;
+		pid_t r;
+
+		do {
+			r = wait4(pid, &status, 0, &ru);
+		} while (r < 0 && errno == EINTR);
+		res->wall_ns = now_ns() - start_ns;
+		if (r == pid)
+			tally_add(&tally, &ru);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	finish_status(res, outcome, status);
+	kill(-pid, SIGKILL);
+	sweep(&tally);
+	if (req->terminal)
+		drain_terminal(&ty);
+	res->user_ns = tally.user_ns;
+	res->system_ns = tally.system_ns;
+	res->peak_rss_bytes = tally.maxrss_bytes;
+done:
+	close_fd(&pidfd);
+	if (!req->terminal) {
+		close_fd(&plan.fd[0]);
+		close_fd(&plan.fd[1]);
+		close_fd(&plan.fd[2]);
+	}
+	close_fd(&ty.out);
+	close_fd(&ty.slave);
+	close_fd(&ty.master);
+	free(ty.keys);
+	res->floor_bytes = launch_own_peak_bytes() + MIB;
+}

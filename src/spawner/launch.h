@@ -1,0 +1,57 @@
+/*
+ * The engine that starts and measures one command. It is compiled twice: into
+ * the spawner (a tiny static process whose low peak RSS is the measurement
+ * floor) and into himorime, which uses it directly only when the spawner
+ * cannot start. It uses libc alone and allocates only what a request needs.
+ *
+ * One run: resolve the program (PATH from the child's environment, or relative
+ * to the request's cwd), open the streams, reset the starter's peak RSS
+ * (/proc/self/clear_refs), read CLOCK_MONOTONIC, vfork+execve, wait for the
+ * child (pidfd), read the clock at the reap, then kill and reap whatever the
+ * command left behind. The calling process is a child subreaper, so orphans
+ * come back to it: their CPU is added and their peak folded into the maximum.
+ *
+ * Interruption: `cancel_fd` carries 4-byte run ids (a cancel names the run it
+ * means, so a late cancel cannot hit the next run, and an early one is kept
+ * until that run's request arrives); a hang-up on `hangup_fd` (the client's
+ * socket) or a `stop_signal` also interrupts and marks the engine `gone`.
+ * Runs must be made from one thread, the process's main thread, because
+ * orphans are reparented to it.
+ */
+#ifndef HIMORIME_SPAWNER_LAUNCH_H
+#define HIMORIME_SPAWNER_LAUNCH_H
+
+#include "spawner/run.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct launch {
+	int cancel_fd;	 /* non-blocking SOCK_SEQPACKET end; -1: none */
+	int hangup_fd;	 /* a socket whose hang-up means "stop everything"; -1: none */
+	int stop_signal; /* a signal whose handler sets *stop; 0: none */
+	volatile sig_atomic_t *stop;
+	uint32_t cancelled_id; /* the latest run id a cancel named */
+	/* The running command's process group while it may be killed, else 0:
+	 * a signal handler in the same process may kill it directly. */
+	volatile sig_atomic_t running_pgid;
+	bool gone; /* the client went away: stop after this run */
+};
+
+/* Makes the calling process a child subreaper and remembers the channels.
+ * Returns 0, or an errno value when the process cannot be a subreaper. */
+int launch_init(struct launch *l, int cancel_fd, int hangup_fd, int stop_signal,
+		volatile sig_atomic_t *stop);
+/* Runs one command and fills *res; every outcome is a result, never an error.
+ * When it returns, nothing the command started is left running. */
+void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req,
+		struct run_result *res);
+/* Reads any pending cancels without blocking (while no run is active). */
+void launch_read_cancels(struct launch *l);
+/* Kills and reaps every child of the calling process. */
+void launch_sweep(void);
+/* The calling process's VmHWM in bytes, or 0 when unreadable. */
+uint64_t launch_own_peak_bytes(void);
+
+#endif

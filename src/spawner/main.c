@@ -1,0 +1,128 @@
+/*
+ * himorime-spawner: the tiny static process that starts measured commands,
+ * so that their peak RSS floor is this process's few hundred KiB rather than
+ * himorime's many MiB. himorime starts one per invocation with the socket on
+ * fd 3 and the cancel socket on fd 4 (proto.h), reads HELLO,
+ * then sends RUN requests one at a time and reads a RESULT for each.
+ *
+ * It outlives no one: an end of file on either socket, or
+ * SIGTERM (also its parent-death signal, for a himorime killed with SIGKILL),
+ * makes it kill whatever it runs, reap it, and exit.
+ */
+#include "spawner/launch.h"
+#include "spawner/proto.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "../common/banned.h"
+
+static volatile sig_atomic_t stopping;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+static void setup_signals(sigset_t *idle_mask)
+{
+	static const int ignored[] = {
+		SIGINT, SIGQUIT, SIGHUP, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU
+	};
+	struct sigaction sa;
+	sigset_t block;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	for (i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		sigaction(ignored[i], &sa, NULL);
+	sa.sa_handler = on_stop;
+	sigaction(SIGTERM, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, idle_mask);
+	sigdelset(idle_mask, SIGTERM);
+}
+
+/* Waits while idle for the next request; false when it is time to exit. */
+static bool wait_request(struct launch *l, const sigset_t *idle_mask)
+{
+	struct pollfd pfd[2] = { { .fd = PROTO_SOCKET_FD, .events = POLLIN },
+				 { .fd = PROTO_CANCEL_FD, .events = POLLIN } };
+
+	for (;;) {
+		if (stopping || l->gone)
+			return false;
+		if (ppoll(pfd, 2, NULL, idle_mask) < 0) {
+			if (errno == EINTR)
+				continue;
+			return false;
+		}
+		if (pfd[1].revents)
+			launch_read_cancels(l);
+		if (pfd[0].revents)
+			return true;
+	}
+}
+
+/* Reads, runs and answers one request; false when it is time to exit. */
+static bool serve_one(struct launch *l)
+{
+	unsigned char out[PROTO_RESULT_SIZE];
+	struct run_request req;
+	struct run_result res;
+	uint32_t len, run_id;
+	char *payload = NULL;
+	char **vec = NULL;
+	bool ok = false;
+
+	if (proto_recv_header(PROTO_SOCKET_FD, PROTO_RUN, &len) < 0)
+		return false;
+	payload = malloc(len ? len : 1);
+	if (!payload || proto_read_all(PROTO_SOCKET_FD, payload, len) < 0)
+		goto done;
+	memset(&req, 0, sizeof(req));
+	if (proto_decode_run(payload, len, &run_id, &req, &vec) != 0)
+		goto done;
+	launch_run(l, run_id, &req, &res);
+	free(vec);
+	vec = NULL;
+	free(payload);
+	payload = NULL;
+	proto_encode_result(run_id, &res, out);
+	ok = proto_send(PROTO_SOCKET_FD, PROTO_RESULT, out, sizeof(out)) == 0 && !l->gone;
+done:
+	free(vec);
+	free(payload);
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	uint32_t hello[2] = { PROTO_VERSION, (uint32_t)getpid() };
+	struct launch l;
+	sigset_t idle_mask;
+
+	(void)argv;
+	if (argc != 1 || fcntl(PROTO_SOCKET_FD, F_SETFD, FD_CLOEXEC) < 0 ||
+	    fcntl(PROTO_CANCEL_FD, F_SETFD, FD_CLOEXEC) < 0 ||
+	    fcntl(PROTO_CANCEL_FD, F_SETFL, O_NONBLOCK) < 0)
+		return 2; /* not started by himorime */
+	setup_signals(&idle_mask);
+	prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+	if (launch_init(&l, PROTO_CANCEL_FD, PROTO_SOCKET_FD, SIGTERM, &stopping) != 0)
+		return 2;
+	if (proto_send(PROTO_SOCKET_FD, PROTO_HELLO, hello, sizeof(hello)) == 0)
+		while (wait_request(&l, &idle_mask) && serve_one(&l))
+			;
+	launch_sweep();
+	return 0;
+}

@@ -1,0 +1,248 @@
+/*
+ * The spawner's wire format: see proto.h. The decoder trusts nothing: every
+ * count is checked against the bytes that are actually there.
+ */
+#include "spawner/proto.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "../common/banned.h"
+
+#define RUN_FIXED_SIZE 24u
+#define FLAG_TERMINAL  1u
+
+int proto_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = send(fd, p, len, MSG_NOSIGNAL); /* a dead peer is an error, not SIGPIPE */
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int proto_read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0)
+			errno = 0;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int proto_send(int fd, uint32_t type, const void *payload, size_t len)
+{
+	uint32_t header[2] = { type, (uint32_t)len };
+
+	if (len > PROTO_MAX_PAYLOAD) {
+		errno = E2BIG;
+		return -1;
+	}
+	if (proto_write_all(fd, header, sizeof(header)) < 0)
+		return -1;
+	return proto_write_all(fd, payload, len);
+}
+
+int proto_recv_header(int fd, uint32_t want_type, uint32_t *len)
+{
+	uint32_t header[2];
+
+	if (proto_read_all(fd, header, sizeof(header)) < 0)
+		return -1;
+	if (header[0] != want_type || header[1] > PROTO_MAX_PAYLOAD) {
+		errno = EPROTO;
+		return -1;
+	}
+	*len = header[1];
+	return 0;
+}
+
+static void put32(char **p, uint32_t v)
+{
+	memcpy(*p, &v, 4);
+	*p += 4;
+}
+
+static void put64(char **p, uint64_t v)
+{
+	memcpy(*p, &v, 8);
+	*p += 8;
+}
+
+static void put_str(char **p, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	memcpy(*p, s ? s : "", n + 1);
+	*p += n + 1;
+}
+
+static size_t count_vec(char *const *v)
+{
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+int proto_encode_run(uint32_t run_id, const struct run_request *req, char **out, size_t *len)
+{
+	size_t argc = count_vec(req->argv), envc = count_vec(req->envp), size = RUN_FIXED_SIZE;
+	const char *tail[4] = { req->cwd, req->stdin_path, req->stdout_path, req->stderr_path };
+	char *buf, *p;
+	size_t i;
+
+	if (argc + envc > PROTO_MAX_STRINGS)
+		return E2BIG;
+	for (i = 0; i < argc; i++)
+		size += strlen(req->argv[i]) + 1;
+	for (i = 0; i < envc; i++)
+		size += strlen(req->envp[i]) + 1;
+	for (i = 0; i < 4; i++)
+		size += (tail[i] ? strlen(tail[i]) : 0) + 1;
+	if (size > PROTO_MAX_PAYLOAD)
+		return E2BIG;
+	buf = malloc(size);
+	if (!buf)
+		return ENOMEM;
+	p = buf;
+	put32(&p, run_id);
+	put32(&p, req->terminal ? FLAG_TERMINAL : 0);
+	put64(&p, req->timeout_ns);
+	put32(&p, (uint32_t)argc);
+	put32(&p, (uint32_t)envc);
+	for (i = 0; i < argc; i++)
+		put_str(&p, req->argv[i]);
+	for (i = 0; i < envc; i++)
+		put_str(&p, req->envp[i]);
+	for (i = 0; i < 4; i++)
+		put_str(&p, tail[i]);
+	*out = buf;
+	*len = size;
+	return 0;
+}
+
+/* Takes the next NUL-terminated string from [*p, end); NULL if none. */
+static char *take_str(char **p, char *end)
+{
+	char *s = *p, *nul;
+
+	if (s >= end)
+		return NULL;
+	nul = memchr(s, '\0', (size_t)(end - s));
+	if (!nul)
+		return NULL;
+	*p = nul + 1;
+	return s;
+}
+
+int proto_decode_run(char *payload, size_t len, uint32_t *run_id, struct run_request *req,
+		     char ***vec)
+{
+	char *p = payload + RUN_FIXED_SIZE, *end = payload + len, *tail[4];
+	uint32_t flags, argc, envc;
+	char **v;
+	size_t i;
+
+	*vec = NULL;
+	if (len < RUN_FIXED_SIZE)
+		return EPROTO;
+	memcpy(run_id, payload, 4);
+	memcpy(&flags, payload + 4, 4);
+	memcpy(&req->timeout_ns, payload + 8, 8);
+	memcpy(&argc, payload + 16, 4);
+	memcpy(&envc, payload + 20, 4);
+	/* Every string takes at least one byte, which bounds the counts. */
+	if (argc < 1 || argc > PROTO_MAX_STRINGS || envc > PROTO_MAX_STRINGS ||
+	    (size_t)argc + envc + 4 > len - RUN_FIXED_SIZE || (flags & ~FLAG_TERMINAL))
+		return EPROTO;
+	v = malloc(((size_t)argc + envc + 2) * sizeof(*v));
+	if (!v)
+		return ENOMEM;
+	for (i = 0; i < argc; i++)
+		if (!(v[i] = take_str(&p, end)))
+			goto bad;
+	v[argc] = NULL;
+	for (i = 0; i < envc; i++)
+		if (!(v[argc + 1 + i] = take_str(&p, end)))
+			goto bad;
+	v[argc + 1 + envc] = NULL;
+	for (i = 0; i < 4; i++)
+		if (!(tail[i] = take_str(&p, end)))
+			goto bad;
+	if (p != end)
+		goto bad;
+	req->argv = v;
+	req->envp = v + argc + 1;
+	req->cwd = tail[0][0] ? tail[0] : NULL;
+	req->stdin_path = tail[1][0] ? tail[1] : NULL;
+	req->stdout_path = tail[2][0] ? tail[2] : NULL;
+	req->stderr_path = tail[3][0] ? tail[3] : NULL;
+	req->terminal = flags & FLAG_TERMINAL;
+	*vec = v;
+	return 0;
+bad:
+	free(v);
+	return EPROTO;
+}
+
+void proto_encode_result(uint32_t run_id, const struct run_result *res,
+			 unsigned char out[PROTO_RESULT_SIZE])
+{
+	char *p = (char *)out;
+
+	put32(&p, run_id);
+	put32(&p, (uint32_t)res->status);
+	put32(&p, (uint32_t)res->code);
+	put32(&p, (uint32_t)res->step);
+	put64(&p, res->wall_ns);
+	put64(&p, res->user_ns);
+	put64(&p, res->system_ns);
+	put64(&p, res->peak_rss_bytes);
+	put64(&p, res->floor_bytes);
+}
+
+int proto_decode_result(const unsigned char in[PROTO_RESULT_SIZE], uint32_t *run_id,
+			struct run_result *res)
+{
+	uint32_t status, step;
+	int32_t code;
+
+	memcpy(run_id, in, 4);
+	memcpy(&status, in + 4, 4);
+	memcpy(&code, in + 8, 4);
+	memcpy(&step, in + 12, 4);
+	if (status > RUN_INTERRUPTED || step > STEP_EXEC)
+		return EPROTO;
+	res->status = (enum run_status)status;
+	res->code = code;
+	res->step = (enum run_step)step;
+	memcpy(&res->wall_ns, in + 16, 8);
+	memcpy(&res->user_ns, in + 24, 8);
+	memcpy(&res->system_ns, in + 32, 8);
+	memcpy(&res->peak_rss_bytes, in + 40, 8);
+	memcpy(&res->floor_bytes, in + 48, 8);
+	return 0;
+}

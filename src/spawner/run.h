@@ -1,0 +1,66 @@
+/*
+ * The shapes of one measured run, shared by the spawner (a separate, static,
+ * libc-only executable) and its client in himorime. A request says what to
+ * start and where its standard streams go; a result says how it ended and
+ * what it cost, in canonical units (ns, bytes). Only libc types appear here,
+ * because the spawner links nothing else.
+ */
+#ifndef HIMORIME_SPAWNER_RUN_H
+#define HIMORIME_SPAWNER_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct run_request {
+	char *const *argv; /* argv[0] is the program; NULL-terminated, at least one entry */
+	char *const *envp; /* the child's whole environment, NULL-terminated */
+	const char *cwd;   /* NULL: the starter's current directory */
+	/* Reopened for every run; NULL: /dev/null. In terminal mode the file's
+	 * content is typed on the pseudo-terminal one key at a time. */
+	const char *stdin_path;
+	/* Truncated for every run, so it keeps the latest run's output; NULL:
+	 * discarded. In terminal mode it receives the terminal output. */
+	const char *stdout_path;
+	/* Truncated for every run; NULL: discarded. The client names a private
+	 * file here so that a failing run's last lines can be shown. */
+	const char *stderr_path;
+	uint64_t timeout_ns; /* 0: none */
+	bool terminal;	     /* run on an 80x24 pseudo-terminal */
+};
+
+enum run_status {
+	RUN_EXITED,	  /* code: the exit status */
+	RUN_SIGNALED,	  /* code: the signal number */
+	RUN_TIMED_OUT,	  /* the tree was killed at timeout_ns */
+	RUN_START_FAILED, /* code: errno; step: which step failed; nothing ran */
+	RUN_INTERRUPTED,  /* cancelled, or the client went away */
+};
+
+/* The step of starting a command that failed (RUN_START_FAILED). */
+enum run_step {
+	STEP_NONE,
+	STEP_LOOKUP,   /* finding the program (PATH or cwd) */
+	STEP_STDIN,    /* opening the stdin file */
+	STEP_STDOUT,   /* creating the stdout file */
+	STEP_STDERR,   /* creating the stderr file */
+	STEP_TERMINAL, /* making the pseudo-terminal */
+	STEP_START,    /* creating the process */
+	STEP_CHDIR,    /* changing to cwd, in the child */
+	STEP_EXEC,     /* execve, in the child */
+};
+
+struct run_result {
+	enum run_status status;
+	int code;
+	enum run_step step;
+	uint64_t wall_ns;   /* CLOCK_MONOTONIC, just before the start until the reap */
+	uint64_t user_ns;   /* the child, its waited-for descendants and reaped orphans */
+	uint64_t system_ns; /* likewise */
+	/* The largest single process of the tree (ru_maxrss), in bytes. */
+	uint64_t peak_rss_bytes;
+	/* The starter's own peak after the run (VmHWM) plus 1 MiB: peak_rss_bytes
+	 * at or below it says only that the command's real peak is at most this. */
+	uint64_t floor_bytes;
+};
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * Test helper: one small behaviour per mode, for checking how a command is
+ * started and what its streams are.
+ *
+ *   probe exit N        exit with code N
+ *   probe signal N      kill itself with signal N
+ *   probe echo TEXT     print TEXT and a newline on stdout
+ *   probe stderr TEXT   print TEXT and a newline on stderr
+ *   probe cat           copy stdin to stdout
+ *   probe pwd           print the current directory
+ *   probe devnull FD    exit 0 if FD is /dev/null, 1 otherwise
+ *   probe sleep         sleep until killed
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	const char *arg = argc > 2 ? argv[2] : "";
+	char buf[4096];
+	ssize_t n;
+
+	if (!strcmp(mode, "exit"))
+		return (int)strtol(arg, NULL, 10);
+	if (!strcmp(mode, "signal")) {
+		signal((int)strtol(arg, NULL, 10), SIG_DFL);
+		raise((int)strtol(arg, NULL, 10));
+		return 100;
+	}
+	if (!strcmp(mode, "echo"))
+		return printf("%s\n", arg) < 0;
+	if (!strcmp(mode, "stderr"))
+		return fprintf(stderr, "%s\n", arg) < 0;
+	if (!strcmp(mode, "cat")) {
+		while ((n = read(0, buf, sizeof(buf))) > 0)
+			if (write(1, buf, (size_t)n) != n)
+				return 1;
+		return 0;
+	}
+	if (!strcmp(mode, "pwd"))
+		return !getcwd(buf, sizeof(buf)) || printf("%s\n", buf) < 0;
+	if (!strcmp(mode, "devnull")) {
+		struct stat a, b;
+		if (fstat((int)strtol(arg, NULL, 10), &a) < 0 || stat("/dev/null", &b) < 0)
+			return 1;
+		return !(S_ISCHR(a.st_mode) && a.st_rdev == b.st_rdev);
+	}
+	if (!strcmp(mode, "sleep")) {
+		for (;;)
+			pause();
+	}
+	return 2;
+}
