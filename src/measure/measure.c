@@ -24,6 +24,7 @@
 #include "common/banned.h"
 
 #define HELLO_TIMEOUT_MS 10000
+#define TAIL_BYTES	 (64 * 1024)
 
 extern char **environ;
 
@@ -388,4 +389,42 @@ void run_result_describe(const struct run_request *req, const struct run_result 
 		strbuf_adds(out, "interrupted");
 		return;
 	}
+}
+
+int run_output_tail(const char *path, size_t max_lines, struct strbuf *out, struct err *err)
+{
+	char buf[TAIL_BYTES];
+	const char *start;
+	ssize_t n;
+	size_t len = 0, lines = 0;
+	off_t size;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		errno_text(errno, buf, 128);
+		return err_set(err, ERR_EXEC, "cannot read \"%s\": %s", path, buf);
+	}
+	size = lseek(fd, 0, SEEK_END);
+	if (size > (off_t)sizeof(buf))
+		lseek(fd, size - (off_t)sizeof(buf), SEEK_SET);
+	else
+		lseek(fd, 0, SEEK_SET);
+	while (len < sizeof(buf) && (n = read(fd, buf + len, sizeof(buf) - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	/* Walk back over max_lines line ends, not counting a final one. */
+	start = buf + len;
+	if (start > buf && start[-1] == '\n')
+		start--;
+	while (start > buf && lines < max_lines) {
+		start--;
+		if (*start == '\n' && ++lines == max_lines) {
+			start++;
+			break;
+		}
+	}
+	if (max_lines == 0)
+		start = buf + len;
+	strbuf_add(out, start, (size_t)(buf + len - start));
+	return 0;
 }

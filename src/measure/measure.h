@@ -70,4 +70,9 @@ void measurer_cancel(struct measurer *m);
 void run_result_describe(const struct run_request *req, const struct run_result *res,
 			 struct strbuf *out);
 
+/* The last max_lines lines of a captured stream (the stderr file a request
+ * named), read from at most its last 64 KiB, for showing why a run failed.
+ * A missing file is ERR_EXEC; an empty one gives "". */
+int run_output_tail(const char *path, size_t max_lines, struct strbuf *out, struct err *err);
+
 #endif

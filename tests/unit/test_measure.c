@@ -707,6 +707,37 @@ static void test_measure__empty_command_is_invalid(void **state)
 	measurer_free(m);
 }
 
+static void test_measure__output_tail_keeps_the_last_lines(void **state)
+{
+	char *dir = make_tmpdir();
+	char *path = xasprintf("%s/err", dir);
+	struct err err = ERR_INIT;
+	struct strbuf sb;
+
+	(void)state;
+	strbuf_init(&sb, 0);
+	assert_int_equal(fsio_write_atomic(path, "a\nb\nc\nd\ne\n", 10, &err), 0);
+	assert_int_equal(run_output_tail(path, 2, &sb, &err), 0);
+	assert_string_equal(sb.buf, "d\ne\n");
+	strbuf_reset(&sb);
+	assert_int_equal(run_output_tail(path, 9, &sb, &err), 0);
+	assert_string_equal(sb.buf, "a\nb\nc\nd\ne\n");
+	strbuf_reset(&sb);
+	assert_int_equal(fsio_write_atomic(path, "x\ny\nno newline", 15, &err), 0);
+	assert_int_equal(run_output_tail(path, 2, &sb, &err), 0);
+	assert_string_equal(sb.buf, "y\nno newline");
+	strbuf_reset(&sb);
+	assert_int_equal(fsio_write_atomic(path, "", 0, &err), 0);
+	assert_int_equal(run_output_tail(path, 3, &sb, &err), 0);
+	assert_string_equal(sb.buf, "");
+	strbuf_release(&sb);
+	assert_int_equal(run_output_tail("/nonexistent/err", 3, &sb, &err), ERR_EXEC);
+	assert_string_equal(err.msg, "cannot read \"/nonexistent/err\": no such file or directory");
+	strbuf_release(&sb);
+	free(path);
+	remove_tmpdir(dir);
+}
+
 #define BOTH(fn) cmocka_unit_test_prestate(fn, SPAWNER), cmocka_unit_test_prestate(fn, IN_PROCESS)
 
 int main(void)
@@ -728,6 +759,7 @@ int main(void)
 		cmocka_unit_test(test_measure__falls_back_without_a_spawner),
 		cmocka_unit_test(test_measure__protocol_rejects_malformed_requests),
 		cmocka_unit_test(test_measure__empty_command_is_invalid),
+		cmocka_unit_test(test_measure__output_tail_keeps_the_last_lines),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
