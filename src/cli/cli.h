@@ -67,5 +67,8 @@ int cmd_completion(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 #endif
