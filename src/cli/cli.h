@@ -70,5 +70,7 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_ci(int argc, char **argv);
+int cmd_comment(int argc, char **argv);
 
 #endif

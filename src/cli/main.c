@@ -106,6 +106,37 @@ static const struct cmd commands[] = {
 	  "shows the intervals the settings reach within the cap: the smallest change they\n"
 	  "can tell apart. Use it to choose tolerances honestly before trusting a gate.\n"
 	  "--against REV calibrates on that commit instead of the working tree.\n" },
+	{ "ci", cmd_ci, "compare with CI defaults and publish to the pull request",
+	  "usage: himorime ci [--against REV] [--comment true|false] [--accept-label NAME]\n"
+	  "                   [--dry-run] [flags] [PATH...]\n"
+	  "\n"
+	  "'compare' with CI defaults. The base is --against, else HIMORIME_BASE_REF, else\n"
+	  "the event at GITHUB_EVENT_PATH: pull_request.base.sha, merge_group.base_sha, or a\n"
+	  "push's `before`. Head is the working tree as checked out (on pull_request, the\n"
+	  "merge of head into base: what would land). pull_request_target is refused.\n"
+	  "\n"
+	  "In GitHub Actions: no colour; annotations for regressions, broken budgets,\n"
+	  "inconclusive comparisons and failures; the summary appended to\n"
+	  "GITHUB_STEP_SUMMARY; outputs result, exit-code and report in GITHUB_OUTPUT; the\n"
+	  "token (GITHUB_TOKEN or INPUT_GITHUB-TOKEN) masked and never passed to commands.\n"
+	  "Then one sticky pull-request comment and a commit status `himorime` through the\n"
+	  "REST API (GITHUB_API_URL). A read-only token (a fork) keeps the report and says\n"
+	  "how to use 'himorime comment' from a workflow_run workflow.\n"
+	  "\n"
+	  "flags (besides those of 'himorime help compare'):\n"
+	  "  --comment true|false   post the pull-request comment (default true)\n"
+	  "  --accept-label NAME    a label that accepts a known regression: still reported,\n"
+	  "                         marked accepted, not failing (default himorime:accept)\n"
+	  "  --dry-run              print the comment and the requests; send nothing (the\n"
+	  "                         default outside Actions when no token is set)\n" },
+	{ "comment", cmd_comment, "post the comment and status of a saved report (fork-safe)",
+	  "usage: himorime comment [--event PATH] [--dry-run] REPORT.json\n"
+	  "\n"
+	  "The fork-safe half of the two-workflow setup: run in a trusted workflow_run\n"
+	  "workflow that never checks out pull-request code. REPORT.json is untrusted: it is\n"
+	  "size-capped (16 MiB), validated field by field and rendered escaped. The pull\n"
+	  "request and the head sha come from the trusted event (--event, default\n"
+	  "GITHUB_EVENT_PATH), looked up through the API when the event lists none (forks).\n" },
 	{ "completion", cmd_completion, "print a shell completion script",
 	  "usage: himorime completion bash|zsh|fish\n"
 	  "\n"

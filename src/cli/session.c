@@ -7,6 +7,7 @@
 #include "common/fsio.h"
 #include "common/rng.h"
 #include "common/version.h"
+#include "github/actions.h"
 #include "measure/sysinfo.h"
 #include "render/render.h"
 #include "suite/suite.h"
@@ -348,6 +349,15 @@ static int write_one(struct session *s, enum render_format f, const char *path, 
 		strbuf_release(&page);
 	} else if (rc == 0 && path) {
 		rc = fsio_write_atomic(path, out.buf, out.len, err);
+	} else if (rc == 0 && s->quote_stdout) {
+		struct strbuf quoted;
+		struct rng rng;
+		rng_init(&rng, rng_fresh_seed(), "stop-commands");
+		strbuf_init(&quoted, 0);
+		github_actions_quote_output(&rng, out.buf, &quoted);
+		fwrite(quoted.buf, 1, quoted.len, stdout);
+		fflush(stdout);
+		strbuf_release(&quoted);
 	} else if (rc == 0) {
 		fwrite(out.buf, 1, out.len, stdout);
 		fflush(stdout);

@@ -27,6 +27,9 @@ struct session {
 	bool has_filter;
 	regex_t filter_re;
 	bool color, progress_tty;
+	/* In GitHub Actions: stdout may quote measured output, so it is wrapped
+	 * in ::stop-commands:: and no workflow command in it is obeyed. */
+	bool quote_stdout;
 	struct runner_options ro;
 	struct runner *runner;
 	struct results *doc;
