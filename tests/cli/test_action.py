@@ -343,6 +343,28 @@ class ActionTest(TempDirTest):
                          sorted(f"${{{{ inputs.{n} }}}}" for n in self.inputs()))
         self.assertEqual(self.text.count("inputs.github-token"), 1)
 
+    def trust_step(self, owner):
+        step = [s for s in self.steps
+                if step_field(s, "name") == "Trust the workspace checkout in container jobs"][0]
+        workspace = os.path.join(self.tmp, "workspace")
+        os.makedirs(workspace)
+        os.chown(workspace, owner, -1)
+        env = {"PATH": os.environ["PATH"], "HOME": self.tmp, "GITHUB_WORKSPACE": workspace}
+        proc = subprocess.run(["bash", "-e", "-c", step_field(step, "run")], env=env,
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual((proc.returncode, proc.stderr), (0, ""))
+        config = os.path.join(self.tmp, ".gitconfig")
+        return workspace, read(config) if os.path.exists(config) else None
+
+    @unittest.skipIf(os.getuid() != 0, "giving a directory to another user needs root")
+    def test_workspace_of_another_owner_is_trusted_exactly(self):
+        workspace, config = self.trust_step(12345)
+        self.assertEqual(config, f"[safe]\n\tdirectory = {workspace}\n")
+
+    def test_own_workspace_is_left_alone(self):
+        _, config = self.trust_step(os.getuid())
+        self.assertIsNone(config)
+
     def run_ci(self, inputs=None, fake_exit=0, fake_outputs=""):
         """Runs the ci step's script with bash as the runner would: the env:
         mapping filled from the inputs (defaults unless given), a himorime on
