@@ -49,7 +49,8 @@ class Line:
         self.text = text
         stripped = text.lstrip(" ")
         self.indent = len(text) - len(stripped)
-        self.blank = stripped == "" or stripped.startswith("#")
+        self.empty = stripped == ""
+        self.blank = self.empty or stripped.startswith("#")
         m = KEY.match(stripped)
         self.dash = stripped.startswith("- ") or stripped == "-"
         self.key = unquote(m.group("key")) if m else None
@@ -90,7 +91,9 @@ def block(lines, index):
     base = start.key_indent if start.dash else start.indent
     out = []
     for line in lines[index + 1:]:
-        if not line.blank and line.indent < base + (0 if start.dash else 1):
+        # A comment less indented than the block also ends it (it belongs to
+        # what follows); inside a block scalar it would end the scalar anyway.
+        if not line.empty and line.indent < base + (0 if start.dash else 1):
             break
         if start.dash and not line.blank and line.indent == start.indent and line.dash:
             break
@@ -130,7 +133,7 @@ def step_field(step, key):
             if line.value in ("|", "|-", ">", ">-"):
                 rest = []
                 for x in step[n + 1:]:
-                    if not x.blank and x.indent <= field_indent:
+                    if not x.empty and x.indent <= field_indent:
                         break
                     rest.append(x.text.strip())
                 return "\n".join(rest).strip()
@@ -210,10 +213,11 @@ class ReaderTest(unittest.TestCase):
     def test_steps_and_their_fields(self):
         text = ("runs:\n  steps:\n    - name: one\n      id: a\n      env:\n"
                 "        T: ${{ inputs.t }}\n      run: |\n        echo 1\n"
-                "        echo 2\n    - uses: x/y@v1\n      with:\n        k: v\n")
+                "        echo 2\n    # the next step\n    - uses: x/y@v1\n      with:\n        k: v\n")
         steps = steps_of(text)
         self.assertEqual([step_field(s, "name") for s in steps], ["one", None])
         self.assertEqual(step_field(steps[0], "run"), "echo 1\necho 2")
+        self.assertEqual(steps[0][-1].text, "        echo 2")
         self.assertEqual(step_map(steps[0], "env"), {"T": "${{ inputs.t }}"})
         self.assertEqual(step_map(steps[1], "with"), {"k": "v"})
         self.assertEqual(step_field(steps[1], "uses"), "x/y@v1")
@@ -325,8 +329,9 @@ class ActionTest(TempDirTest):
         build = [s for s in self.steps if step_field(s, "name") == "Build himorime"][0]
         self.assertEqual(step_field(build, "if"), "steps.cache.outputs.cache-hit != 'true'")
         self.assertIn('make -C "$GITHUB_ACTION_PATH"', step_field(build, "run"))
-        setup = self.steps[0]
-        self.assertEqual(step_field(setup, "run"), '"$GITHUB_ACTION_PATH/scripts/setup" --build')
+        setup = step_field(self.steps[0], "run").split("\n")
+        self.assertEqual(setup[0], 'if [ "$RUNNER_OS" != "Linux" ]; then')
+        self.assertEqual(setup[-1], '"$GITHUB_ACTION_PATH/scripts/setup" --build')
 
     def test_inputs_and_token_reach_only_the_ci_step(self):
         for step in self.steps:
