@@ -188,6 +188,24 @@ def run_script_lines(text):
             if not line.blank and "run" in enclosing_keys(lines, i)]
 
 
+def hidden_runs(text):
+    """Lines that mention a run: key the reader would not see as one (a flow
+    mapping, a quoted or spaced key), and double-quoted run: values with
+    escapes (which YAML could turn into `${{`). The checks accept none."""
+    lines = lines_of(text)
+    out = []
+    for i, line in enumerate(lines):
+        if line.blank or "run" in enclosing_keys(lines, i)[1:]:
+            continue
+        mentions = re.search(r"(?:^|[{,\s])[\"']?run[\"']?\s*:", line.text.strip())
+        plain = KEY.match(line.text.strip()) and line.text.strip().lstrip("- ").startswith("run:")
+        if mentions and not plain:
+            out.append(line.text.strip())
+        elif plain and line.value.startswith('"') and "\\" in line.value:
+            out.append(line.text.strip())
+    return out
+
+
 def workflow_files():
     return sorted(glob.glob(os.path.join(WORKFLOWS, "*.yml")) +
                   glob.glob(os.path.join(WORKFLOWS, "*.yaml")))
@@ -270,9 +288,17 @@ class NoExpressionInScriptsTest(unittest.TestCase):
                 bad = [f"{line.number}: {line.text.strip()}" for line in run_script_lines(text)
                        if "${{" in line.text]
                 self.assertEqual(bad, [])
-                # Every run: was seen by the reader (none hides in a flow mapping).
+                self.assertEqual(hidden_runs(text), [])
+                # Every run: was seen by the step reader too.
                 self.assertEqual(len(re.findall(r"(?m)^\s*(?:- )?run:", text)),
                                  sum(1 for s in steps_of(text) if step_field(s, "run")))
+
+    def test_hidden_runs_are_found(self):
+        for text in ('steps:\n  - { run: "echo ${{ x }}" }\n',
+                     'steps:\n  - name: a\n    "run" : echo\n',
+                     'steps:\n  - run: "echo $\\x7b{ x }}"\n'):
+            with self.subTest(text=text):
+                self.assertNotEqual(hidden_runs(text), [])
 
     def test_no_pull_request_target(self):
         for path in workflow_files():
