@@ -1,0 +1,654 @@
+"""The GitHub Action, the workflows and the Dockerfile: schema validation with
+@action-validator/cli (installed by scripts/setup with npm ci), the security
+properties read off the YAML text (no expression inside a run: script, the
+token only where himorime publishes, read-only pull-request workflow, a
+comment workflow that never checks out pull-request code), the action's argument
+handling run for real with bash, and the Dockerfile's build steps being the
+README's own commands."""
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import unittest
+
+from harness import HIMORIME, ROOT, TempDirTest, run
+
+ACTION = os.path.join(ROOT, "action.yml")
+WORKFLOWS = os.path.join(ROOT, ".github", "workflows")
+VALIDATOR = os.path.join(ROOT, "node_modules", "@action-validator", "cli", "cli.mjs")
+NODE = shutil.which("node")
+
+
+def unquote(value):
+    """A plain or quoted YAML scalar's text (the quoted forms these files use)."""
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1]
+    return value
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+# ---------------------------------------------------------------------------
+# A small reader for the block-style YAML these files use. It does not parse
+# YAML in general; it answers "which mapping keys enclose this line", which is
+# what the security checks need, from indentation alone. Lines inside block
+# scalars are enclosed by the key that opened the scalar, so a line of a
+# `run: |` script always has `run` among its enclosing keys.
+
+KEY = re.compile(r"^(?P<dash>- +)?(?P<key>[A-Za-z0-9_.-]+|\"[^\"]*\"|'[^']*'):(?:\s|$)")
+
+
+class Line:
+    def __init__(self, number, text):
+        self.number = number
+        self.text = text
+        stripped = text.lstrip(" ")
+        self.indent = len(text) - len(stripped)
+        self.empty = stripped == ""
+        self.blank = self.empty or stripped.startswith("#")
+        m = KEY.match(stripped)
+        self.dash = stripped.startswith("- ") or stripped == "-"
+        self.key = unquote(m.group("key")) if m else None
+        # Column of the key: after "- " for a sequence item.
+        self.key_indent = self.indent + (len(m.group("dash")) if m and m.group("dash") else 0)
+        self.value = stripped[m.end():].strip() if m else stripped
+
+
+def lines_of(text):
+    return [Line(i + 1, t) for i, t in enumerate(text.split("\n"))]
+
+
+def enclosing_keys(lines, index):
+    """Keys of the mappings enclosing lines[index], innermost first, including
+    the line's own key."""
+    line = lines[index]
+    keys = [line.key] if line.key else []
+    cur = line.indent
+    for prev in reversed(lines[:index]):
+        if prev.blank or cur == 0:
+            continue
+        if prev.dash:
+            if prev.key is not None and prev.key_indent < cur:
+                keys.append(prev.key)
+                cur = prev.indent
+            elif prev.indent < cur:
+                cur = prev.indent
+        elif prev.indent < cur:
+            if prev.key is not None:
+                keys.append(prev.key)
+            cur = prev.indent
+    return keys
+
+
+def block(lines, index):
+    """The lines nested under the key or sequence item at lines[index]."""
+    start = lines[index]
+    base = start.key_indent if start.dash else start.indent
+    out = []
+    for line in lines[index + 1:]:
+        # A comment less indented than the block also ends it (it belongs to
+        # what follows); inside a block scalar it would end the scalar anyway.
+        if not line.empty and line.indent < base + (0 if start.dash else 1):
+            break
+        if start.dash and not line.blank and line.indent == start.indent and line.dash:
+            break
+        out.append(line)
+    return out
+
+
+def steps_of(text):
+    """Each step of every `steps:` list: a list of Line, the item's first line first."""
+    lines = lines_of(text)
+    result = []
+    for i, line in enumerate(lines):
+        if line.key != "steps":
+            continue
+        items = [j for j in range(i + 1, len(lines))
+                 if lines[j].dash and not lines[j].blank]
+        body_indent = None
+        for j in items:
+            if lines[j].indent <= line.indent:
+                break
+            if body_indent is None:
+                body_indent = lines[j].indent
+            if lines[j].indent != body_indent:
+                continue
+            if any(not x.blank and x.indent <= line.indent for x in lines[i + 1:j]):
+                break
+            result.append([lines[j]] + block(lines, j))
+    return result
+
+
+def step_field(step, key):
+    """The value of a step's top-level key, or None; block scalars joined."""
+    first = step[0]
+    field_indent = first.key_indent
+    for n, line in enumerate(step):
+        if line.key == key and line.key_indent == field_indent and (n == 0 or not line.dash):
+            if line.value in ("|", "|-", ">", ">-"):
+                rest = []
+                for x in step[n + 1:]:
+                    if not x.empty and x.indent <= field_indent:
+                        break
+                    rest.append(x.text.strip())
+                return "\n".join(rest).strip()
+            return unquote(line.value)
+    return None
+
+
+def step_map(step, key):
+    """A step's nested mapping (with:, env:) as a dict of plain strings."""
+    first = step[0]
+    out = {}
+    inside = False
+    for n, line in enumerate(step):
+        if n > 0 and line.dash:
+            inside = False
+        if line.key == key and line.key_indent == first.key_indent:
+            inside = True
+            child = None
+            continue
+        if inside:
+            if line.blank:
+                continue
+            if line.indent <= first.key_indent:
+                inside = False
+                continue
+            if child is None:
+                child = line.indent
+            if line.indent == child and line.key:
+                out[line.key] = unquote(line.value)
+    return out
+
+
+def top_map(text, key):
+    """A top-level mapping of plain values (permissions:, on:), as a dict."""
+    lines = lines_of(text)
+    for i, line in enumerate(lines):
+        if line.indent == 0 and line.key == key:
+            if line.value and not line.value.startswith("#"):
+                return {"": line.value}
+            out = {}
+            for x in block(lines, i):
+                if not x.blank and x.key and x.indent == 2:
+                    out[x.key] = x.value
+            return out
+    return None
+
+
+def run_script_lines(text):
+    """Every line that belongs to a run: value (the key line and its block)."""
+    lines = lines_of(text)
+    return [line for i, line in enumerate(lines)
+            if not line.blank and "run" in enclosing_keys(lines, i)]
+
+
+def hidden_runs(text):
+    """Lines that mention a run: key the reader would not see as one (a flow
+    mapping, a quoted or spaced key), and double-quoted run: values with
+    escapes (which YAML could turn into `${{`). The checks accept none."""
+    lines = lines_of(text)
+    out = []
+    for i, line in enumerate(lines):
+        if line.blank or "run" in enclosing_keys(lines, i)[1:]:
+            continue
+        mentions = re.search(r"(?:^|[{,\s])[\"']?run[\"']?\s*:", line.text.strip())
+        plain = KEY.match(line.text.strip()) and line.text.strip().lstrip("- ").startswith("run:")
+        if mentions and not plain:
+            out.append(line.text.strip())
+        elif plain and line.value.startswith('"') and "\\" in line.value:
+            out.append(line.text.strip())
+    return out
+
+
+def workflow_files():
+    return sorted(glob.glob(os.path.join(WORKFLOWS, "*.yml")) +
+                  glob.glob(os.path.join(WORKFLOWS, "*.yaml")))
+
+
+# ---------------------------------------------------------------------------
+
+
+class ReaderTest(unittest.TestCase):
+    """The line reader the checks below rely on finds what it must."""
+
+    def test_run_scripts_are_found_in_every_form(self):
+        text = ("jobs:\n  a:\n    steps:\n"
+                "      - run: echo ${{ x }}\n"
+                "        env:\n          A: ${{ y }}\n"
+                "      - name: b\n        run: |\n          echo 1\n"
+                "          if x; then\n            echo deeper\n          fi\n"
+                "          echo ${{ z }}\n"
+                "      - name: c\n        with:\n          args: ${{ w }}\n")
+        bad = [line.text.strip() for line in run_script_lines(text) if "${{" in line.text]
+        self.assertEqual(bad, ["- run: echo ${{ x }}", "echo ${{ z }}"])
+
+    def test_steps_and_their_fields(self):
+        text = ("runs:\n  steps:\n    - name: one\n      id: a\n      env:\n"
+                "        T: ${{ inputs.t }}\n      run: |\n        echo 1\n"
+                "        echo 2\n    # the next step\n    - uses: x/y@v1\n      with:\n        k: v\n")
+        steps = steps_of(text)
+        self.assertEqual([step_field(s, "name") for s in steps], ["one", None])
+        self.assertEqual(step_field(steps[0], "run"), "echo 1\necho 2")
+        self.assertEqual(steps[0][-1].text, "        echo 2")
+        self.assertEqual(step_map(steps[0], "env"), {"T": "${{ inputs.t }}"})
+        self.assertEqual(step_map(steps[1], "with"), {"k": "v"})
+        self.assertEqual(step_field(steps[1], "uses"), "x/y@v1")
+
+
+@unittest.skipIf(NODE is None and not os.environ.get("CI"),
+                 "node is not installed: scripts/setup installs nodejs and npm")
+class SchemaTest(TempDirTest):
+    """action.yml and every workflow pass @action-validator/cli."""
+
+    def validate(self, path):
+        self.assertIsNotNone(NODE, "node is missing in CI: scripts/setup installs it")
+        self.assertTrue(os.path.exists(VALIDATOR),
+                        "@action-validator/cli is missing: run scripts/setup (it runs npm ci)")
+        return subprocess.run([NODE, VALIDATOR, path], capture_output=True, text=True,
+                              timeout=60)
+
+    def test_action_and_workflows_are_valid(self):
+        files = [ACTION] + workflow_files()
+        names = sorted(os.path.basename(f) for f in files)
+        self.assertEqual(names, ["action.yml", "benchmark.yml", "ci.yml", "comment.yml",
+                                 "sweep.yml"])
+        for path in files:
+            with self.subTest(path=os.path.relpath(path, ROOT)):
+                res = self.validate(path)
+                self.assertEqual((res.returncode, res.stderr), (0, ""))
+
+    def test_validator_rejects_an_unknown_key(self):
+        path = self.write("action.yml", read(ACTION).replace(
+            "runs:\n  using: composite\n", "runs:\n  using: composite\n  bogus: 1\n"))
+        res = self.validate(path)
+        self.assertEqual(res.returncode, 1)
+        self.assertIn("Additional property 'bogus' is not allowed", res.stderr)
+
+    def test_validator_rejects_a_bad_trigger_in_a_workflow(self):
+        text = read(os.path.join(WORKFLOWS, "benchmark.yml")).replace(
+            "on:\n  pull_request:\n", "on:\n  pull_requests:\n")
+        res = self.validate(self.write("benchmark.yml", text))
+        self.assertEqual(res.returncode, 1)
+        self.assertIn('"errors"', res.stderr)
+
+
+class NoExpressionInScriptsTest(unittest.TestCase):
+    """No `${{` inside any run: script (script injection): values go through env:."""
+
+    def test_action_and_workflows(self):
+        for path in [ACTION] + workflow_files():
+            with self.subTest(path=os.path.relpath(path, ROOT)):
+                text = read(path)
+                bad = [f"{line.number}: {line.text.strip()}" for line in run_script_lines(text)
+                       if "${{" in line.text]
+                self.assertEqual(bad, [])
+                self.assertEqual(hidden_runs(text), [])
+                # Every run: was seen by the step reader too.
+                self.assertEqual(len(re.findall(r"(?m)^\s*(?:- )?run:", text)),
+                                 sum(1 for s in steps_of(text) if step_field(s, "run")))
+
+    def test_hidden_runs_are_found(self):
+        for text in ('steps:\n  - { run: "echo ${{ x }}" }\n',
+                     'steps:\n  - name: a\n    "run" : echo\n',
+                     'steps:\n  - run: "echo $\\x7b{ x }}"\n'):
+            with self.subTest(text=text):
+                self.assertNotEqual(hidden_runs(text), [])
+
+    def test_no_pull_request_target(self):
+        for path in workflow_files():
+            with self.subTest(path=os.path.relpath(path, ROOT)):
+                self.assertNotIn("pull_request_target", read(path))
+
+
+class ActionTest(TempDirTest):
+    """action.yml: composite, cached build, inputs only through env:, token only
+    for `himorime ci`; its ci script run for real with bash."""
+
+    def setUp(self):
+        super().setUp()
+        self.text = read(ACTION)
+        self.steps = steps_of(self.text)
+        self.ci = [s for s in self.steps if step_field(s, "id") == "ci"][0]
+
+    def inputs(self):
+        lines = lines_of(self.text)
+        out = {}
+        for i, line in enumerate(lines):
+            if line.indent == 0 and line.key == "inputs":
+                name = None
+                for x in block(lines, i):
+                    if x.blank:
+                        continue
+                    if x.indent == 2:
+                        name = x.key
+                        out[name] = ""
+                    elif x.indent == 4 and x.key == "default":
+                        out[name] = unquote(x.value)
+        return out
+
+    def test_shape(self):
+        self.assertEqual(top_map(self.text, "runs")["using"], "composite")
+        self.assertEqual(set(top_map(self.text, "branding")), {"icon", "color"})
+        self.assertEqual(self.inputs(), {
+            "suite": "himorime.yaml", "against": "", "github-token": "${{ github.token }}",
+            "comment": "true", "fail-on-inconclusive": "false",
+            "accept-label": "himorime:accept", "args": ""})
+        outputs = re.findall(r"(?m)^  ([a-z-]+):\n(?:    .*\n)*?    value: (.*)$",
+                             self.text.split("\noutputs:\n")[1].split("\nruns:\n")[0])
+        self.assertEqual(outputs, [("result", "${{ steps.ci.outputs.result }}"),
+                                   ("exit-code", "${{ steps.ci.outputs.exit-code }}"),
+                                   ("report", "${{ steps.ci.outputs.report }}")])
+
+    def test_build_is_cached_by_source_hash_and_os(self):
+        cache = [s for s in self.steps if (step_field(s, "uses") or "").startswith("actions/cache@")]
+        self.assertEqual(len(cache), 1)
+        key = step_map(cache[0], "with")["key"]
+        for part in ("runner.os", "runner.arch", "steps.key.outputs.source",
+                     "steps.key.outputs.os"):
+            self.assertIn(part, key)
+        build = [s for s in self.steps if step_field(s, "name") == "Build himorime"][0]
+        self.assertEqual(step_field(build, "if"), "steps.cache.outputs.cache-hit != 'true'")
+        self.assertIn('make -C "$GITHUB_ACTION_PATH"', step_field(build, "run"))
+        setup = step_field(self.steps[0], "run").split("\n")
+        self.assertEqual(setup[0], 'if [ "$RUNNER_OS" != "Linux" ]; then')
+        self.assertEqual(setup[-1], '"$GITHUB_ACTION_PATH/scripts/setup" --build')
+
+    def test_inputs_and_token_reach_only_the_ci_step(self):
+        for step in self.steps:
+            body = "\n".join(line.text for line in step)
+            with self.subTest(step=step_field(step, "name")):
+                if step is self.ci:
+                    continue
+                self.assertNotIn("inputs.", body)
+                self.assertNotIn("GITHUB_TOKEN", body)
+                self.assertNotIn("github.token", body)
+        env = step_map(self.ci, "env")
+        self.assertEqual(env["GITHUB_TOKEN"], "${{ inputs.github-token }}")
+        self.assertEqual(sorted(v for v in env.values()),
+                         sorted(f"${{{{ inputs.{n} }}}}" for n in self.inputs()))
+        self.assertEqual(self.text.count("inputs.github-token"), 1)
+
+    def trust_step(self, owner):
+        step = [s for s in self.steps
+                if step_field(s, "name") == "Trust the workspace checkout in container jobs"][0]
+        workspace = os.path.join(self.tmp, "workspace")
+        os.makedirs(workspace)
+        os.chown(workspace, owner, -1)
+        env = {"PATH": os.environ["PATH"], "HOME": self.tmp, "GITHUB_WORKSPACE": workspace}
+        proc = subprocess.run(["bash", "-e", "-c", step_field(step, "run")], env=env,
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual((proc.returncode, proc.stderr), (0, ""))
+        config = os.path.join(self.tmp, ".gitconfig")
+        return workspace, read(config) if os.path.exists(config) else None
+
+    @unittest.skipIf(os.getuid() != 0, "giving a directory to another user needs root")
+    def test_workspace_of_another_owner_is_trusted_exactly(self):
+        workspace, config = self.trust_step(12345)
+        self.assertEqual(config, f"[safe]\n\tdirectory = {workspace}\n")
+
+    def test_own_workspace_is_left_alone(self):
+        _, config = self.trust_step(os.getuid())
+        self.assertIsNone(config)
+
+    def run_ci(self, inputs=None, fake_exit=0, fake_outputs=""):
+        """Runs the ci step's script with bash as the runner would: the env:
+        mapping filled from the inputs (defaults unless given), a himorime on
+        RUNNER_TEMP that records its argv."""
+        values = self.inputs()
+        values["github-token"] = "tok"
+        values.update(inputs or {})
+        env = {"PATH": os.environ["PATH"], "HOME": self.tmp}
+        for name, expr in step_map(self.ci, "env").items():
+            env[name] = values[re.fullmatch(r"\$\{\{ inputs\.([a-z-]+) \}\}", expr).group(1)]
+        temp = os.path.join(self.tmp, "runner")
+        shutil.rmtree(temp, True)
+        os.makedirs(os.path.join(temp, "himorime", "bin"))
+        argv_file = os.path.join(self.tmp, "argv.json")
+        fake = self.write("runner/himorime/bin/himorime", (
+            "#!/usr/bin/env python3\nimport json, os, sys\n"
+            f"json.dump({{'argv': sys.argv[1:], 'token': os.environ.get('GITHUB_TOKEN')}},"
+            f" open({argv_file!r}, 'w'))\n"
+            f"open(os.environ['GITHUB_OUTPUT'], 'a').write({fake_outputs!r})\n"
+            f"sys.exit({fake_exit})\n"))
+        os.chmod(fake, 0o755)
+        out = self.write("github_output", "")
+        work = os.path.join(self.tmp, "work")
+        shutil.rmtree(work, True)
+        os.makedirs(work)
+        for name in ("a.yaml", "b.yaml"):
+            self.write(os.path.join("work", name), "")
+        env.update(RUNNER_TEMP=temp, GITHUB_OUTPUT=out)
+        proc = subprocess.run(["bash", "-e", "-c", step_field(self.ci, "run")], cwd=work,
+                              env=env, capture_output=True, text=True, timeout=60)
+        called = json.loads(read(argv_file)) if os.path.exists(argv_file) else None
+        return proc, called, read(out)
+
+    def test_defaults(self):
+        proc, called, out = self.run_ci()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(called, {"argv": ["ci", "--comment", "true", "--accept-label",
+                                           "himorime:accept", "--", "himorime.yaml"],
+                                  "token": "tok"})
+        self.assertEqual(out, "exit-code=0\n")
+
+    def test_every_input_becomes_a_flag(self):
+        proc, called, _ = self.run_ci({"suite": "bench/himorime.yaml", "against": "origin/main",
+                                       "comment": "false", "fail-on-inconclusive": "true",
+                                       "accept-label": "perf ok"})
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(called["argv"], [
+            "ci", "--comment", "false", "--accept-label", "perf ok", "--against", "origin/main",
+            "--fail-on-inconclusive", "--", "bench/himorime.yaml"])
+
+    def test_args_are_split_without_globbing_or_evaluation(self):
+        args = "--format json\n--output $RUNNER_TEMP/r.json  *.yaml $(touch pwned) `id` 'a b' ;x"
+        proc, called, _ = self.run_ci({"args": args, "suite": "-x"})
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(called["argv"][5:], [
+            "--format", "json", "--output", "$RUNNER_TEMP/r.json", "*.yaml", "$(touch",
+            "pwned)", "`id`", "'a", "b'", ";x", "--", "-x"])
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "work", "pwned")))
+
+    def test_bad_values_are_left_to_himorime(self):
+        proc, called, _ = self.run_ci({"comment": "maybe; rm -rf /", "against": "--help"})
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(called["argv"][:7], ["ci", "--comment", "maybe; rm -rf /",
+                                              "--accept-label", "himorime:accept",
+                                              "--against", "--help"])
+
+    def test_bad_fail_on_inconclusive_exits_3_without_running(self):
+        proc, called, out = self.run_ci({"fail-on-inconclusive": "yes"})
+        self.assertEqual(proc.returncode, 3)
+        self.assertIsNone(called)
+        self.assertEqual(proc.stdout, "::error title=himorime::input fail-on-inconclusive: "
+                                      "expected true or false\n")
+        self.assertEqual(out, "exit-code=3\n")
+
+    def test_exit_code_is_kept_and_reported_once(self):
+        proc, _, out = self.run_ci(fake_exit=1)
+        self.assertEqual(proc.returncode, 1)
+        self.assertEqual(out, "exit-code=1\n")
+        written = "result<<ghadelimiter_1\nregression\nghadelimiter_1\n" \
+                  "exit-code<<ghadelimiter_2\n1\nghadelimiter_2\n"
+        proc, _, out = self.run_ci(fake_exit=1, fake_outputs=written)
+        self.assertEqual(proc.returncode, 1)
+        self.assertEqual(out, written)
+
+
+class BenchmarkWorkflowTest(unittest.TestCase):
+    """benchmark.yml: the repository gated by its own action, read-only."""
+
+    def setUp(self):
+        self.text = read(os.path.join(WORKFLOWS, "benchmark.yml"))
+        self.steps = steps_of(self.text)
+
+    def test_read_only(self):
+        self.assertEqual(top_map(self.text, "on"), {"pull_request": ""})
+        self.assertEqual(top_map(self.text, "permissions"), {"contents": "read"})
+        # No job widens them.
+        self.assertEqual(self.text.count("permissions:"), 1)
+        self.assertNotIn(": write", self.text)
+
+    def test_steps(self):
+        checkout, gate, upload = self.steps
+        self.assertEqual(step_field(checkout, "uses"), "actions/checkout@v4")
+        self.assertEqual(step_map(checkout, "with"),
+                         {"fetch-depth": "0", "persist-credentials": "false"})
+        self.assertEqual(step_field(gate, "uses"), "./")
+        self.assertEqual(step_map(gate, "with"), {
+            "suite": "bench/himorime.yaml", "comment": "false",
+            "args": "--format json --output ${{ runner.temp }}/himorime.json"})
+        self.assertEqual(step_field(upload, "uses"), "actions/upload-artifact@v4")
+        self.assertEqual(step_field(upload, "if"), "always()")
+        with_ = step_map(upload, "with")
+        self.assertEqual((with_["name"], with_["path"]),
+                         ("himorime-report", "${{ runner.temp }}/himorime.json"))
+
+
+class CommentWorkflowTest(unittest.TestCase):
+    """comment.yml: trusted workflow_run publishing that never runs pull-request code."""
+
+    def setUp(self):
+        self.text = read(os.path.join(WORKFLOWS, "comment.yml"))
+        self.steps = steps_of(self.text)
+
+    def test_trigger_and_permissions(self):
+        lines = lines_of(self.text)
+        on = [i for i, x in enumerate(lines) if x.indent == 0 and x.key == "on"][0]
+        self.assertEqual([x.text for x in block(lines, on) if not x.blank],
+                         ["  workflow_run:", "    workflows: [benchmark]",
+                          "    types: [completed]"])
+        self.assertEqual(top_map(self.text, "permissions"), {
+            "actions": "read", "pull-requests": "write", "statuses": "write"})
+        self.assertEqual(self.text.count("permissions:"), 1)
+
+    def test_never_checks_out_pull_request_code(self):
+        for word in ("head_sha", "head_branch", "head_repository", "head_commit",
+                     "pull_requests", "github.head_ref", "refs/pull"):
+            self.assertNotIn(word, self.text)
+        checkouts = [s for s in self.steps
+                     if (step_field(s, "uses") or "").startswith("actions/checkout@")]
+        self.assertEqual(len(checkouts), 1)
+        self.assertEqual(step_map(checkouts[0], "with"), {
+            "ref": "${{ github.event.repository.default_branch }}",
+            "persist-credentials": "false"})
+
+    def test_posts_from_the_artifact_of_the_triggering_run(self):
+        download = [s for s in self.steps
+                    if (step_field(s, "uses") or "").startswith("actions/download-artifact@")]
+        self.assertEqual(step_map(download[0], "with")["run-id"],
+                         "${{ github.event.workflow_run.id }}")
+        self.assertEqual(step_map(download[0], "with")["name"], "himorime-report")
+        post = self.steps[-1]
+        self.assertEqual(step_field(post, "run"), 'build/himorime comment --event '
+                         '"$GITHUB_EVENT_PATH" "$RUNNER_TEMP/himorime-report/himorime.json"')
+        self.assertEqual(step_map(post, "env"), {"GITHUB_TOKEN": "${{ github.token }}"})
+
+
+class SweepWorkflowTest(unittest.TestCase):
+    """sweep.yml: scheduled shards joined by `himorime merge`, pushed with retries."""
+
+    def setUp(self):
+        self.text = read(os.path.join(WORKFLOWS, "sweep.yml"))
+
+    def test_shape(self):
+        self.assertIn("  schedule:\n    - cron:", self.text)
+        self.assertEqual(top_map(self.text, "permissions"), {"contents": "read"})
+        self.assertIn("        shard: [1, 2, 3, 4]\n", self.text)
+        self.assertIn('--shard "$SHARD/4"', self.text)
+        # Only the join job may write, and it is the only one keeping credentials.
+        self.assertEqual(self.text.count("contents: write"), 1)
+        self.assertLess(self.text.index("  measure:"), self.text.index("persist-credentials: false\n      - name: Build"))
+        join = self.text[self.text.index("  join:"):]
+        self.assertIn("contents: write", join)
+        self.assertNotIn("persist-credentials", join)
+
+    def test_history_push_retries_after_a_fetch(self):
+        script = step_field(steps_of(self.text)[-1], "run")
+        fetch = "git fetch --no-tags origin '+refs/himorime/history:refs/himorime/history'"
+        self.assertIn("for attempt in 1 2 3 4 5; do", script)
+        self.assertLess(script.index(fetch), script.index("build/himorime merge"))
+        self.assertLess(script.index("build/himorime merge"),
+                        script.index("git push origin refs/himorime/history:refs/himorime/history"))
+
+
+class DockerfileTest(unittest.TestCase):
+    """The image builds with the README's commands and runs only the binaries."""
+
+    def stages(self):
+        """[(from line, [(instruction, argument)])], continuation lines joined."""
+        text = re.sub(r"\\\n\s*", " ", read(os.path.join(ROOT, "Dockerfile")))
+        stages = []
+        for line in text.split("\n"):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            instr, _, arg = line.partition(" ")
+            if instr == "FROM":
+                stages.append((arg, []))
+            else:
+                stages[-1][1].append((instr, arg.strip()))
+        return stages
+
+    def readme_test_command(self):
+        commands = re.findall(r"(?m)^    (scripts/setup && make test)$", read(os.path.join(ROOT, "README.md")))
+        self.assertEqual(len(commands), 1)
+        return [c.strip() for c in commands[0].split("&&")]
+
+    def test_build_stage_runs_the_readme_commands(self):
+        (base, instrs), _ = self.stages()
+        self.assertEqual(base, "debian:12 AS build")
+        runs = [a for i, a in instrs if i == "RUN"]
+        # The README's set-up and test commands, with the plain build between them.
+        self.assertEqual(self.readme_test_command(), ["scripts/setup", "make test"])
+        self.assertEqual(runs, ["scripts/setup", "make", "make test"])
+        self.assertEqual([a for i, a in instrs if i == "COPY"], [". ."])
+
+    def test_runtime_stage(self):
+        _, (base, instrs) = self.stages()
+        self.assertEqual(base, "debian:12-slim AS runtime")
+        kinds = [i for i, _ in instrs]
+        self.assertNotIn("ADD", kinds)
+        self.assertNotIn("SHELL", kinds)
+        copies = [a for i, a in instrs if i == "COPY"]
+        self.assertEqual(copies, ["--from=build /src/build/himorime /src/build/himorime-spawner "
+                                  "/usr/local/bin/"])
+        install = [a for i, a in instrs if i == "RUN" and "apt-get install" in a][0]
+        packages = install.split("--no-install-recommends")[1].split("&&")[0].split()
+        self.assertEqual(packages, ["libyaml-0-2", "libcjson1", "libgit2-1.5", "libcurl4",
+                                    "ca-certificates"])
+        user = [a for i, a in instrs if i == "USER"]
+        self.assertEqual(len(user), 1)
+        self.assertNotIn(user[0].split(":")[0], ("0", "root"))
+        entry = [a for i, a in instrs if i == "ENTRYPOINT"]
+        self.assertEqual([json.loads(e) for e in entry], [["/usr/local/bin/himorime"]])
+        self.assertNotIn("eval", read(os.path.join(ROOT, "Dockerfile")))
+
+    def test_context_leaves_out_local_state(self):
+        ignored = read(os.path.join(ROOT, ".dockerignore")).split("\n")
+        for entry in (".git", "build", "build-*", "node_modules"):
+            self.assertIn(entry, ignored)
+
+
+class BenchSuiteTest(TempDirTest):
+    """bench/himorime.yaml (what benchmark.yml gates on) is a valid suite."""
+
+    def test_bench_suites_validate(self):
+        if not os.path.exists(HIMORIME):
+            self.skipTest("himorime is not built")
+        for name in ("bench/himorime.yaml", "bench/fixtures/true.yaml"):
+            with self.subTest(suite=name):
+                res = run(["validate", os.path.join(ROOT, name)])
+                if res.code == 3 and "validate" in res.err:
+                    self.skipTest("this build has no validate command yet")
+                self.assertExit(res, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
