@@ -270,7 +270,7 @@ static void parse_metrics(struct loader *l, const struct ynode *n, const char *p
 static bool parse_output(struct loader *l, const struct ynode *n, const char *path,
 			 struct output *o)
 {
-	const char *s = check_str(l, n, path);
+	const char *s = check_str(l, n, path), *rel;
 
 	if (!s)
 		return false;
@@ -281,14 +281,18 @@ static bool parse_output(struct loader *l, const struct ynode *n, const char *pa
 	}
 	if (!check_path(l, n, path, s, PATH_WORKDIR))
 		return false;
-	if (strstr(s, "${")) {
+	/* "${workdir}/x" and "x" are the same file. */
+	rel = !strncmp(s, "${workdir}/", 11) ? s + 11 : s;
+	while (*rel == '/')
+		rel++;
+	if (strstr(rel, "${") || !*rel) {
 		check_problem(l, n, path, "the path is relative to ${workdir}",
-			      "expected \"discard\" or a path without variables, got %s",
+			      "expected \"discard\" or a file inside ${workdir}, got %s",
 			      check_found(l, n));
 		return false;
 	}
 	o->kind = OUTPUT_FILE;
-	o->path = s;
+	o->path = rel;
 	return true;
 }
 
@@ -871,6 +875,11 @@ static void parse_command(struct loader *l, const struct ynode *n, const char *p
 	for (i = 0; i < n->count; i++) {
 		const char *k = n->keys[i]->text, *p = check_child(l, path, k);
 		const struct ynode *v = n->items[i];
+		const char *const *known;
+		for (known = command_keys; *known && strcmp(*known, k); known++) {
+		}
+		if (!*known) /* reported by check_keys */
+			continue;
 		if (!strcmp(k, "budget"))
 			parse_budgets(l, v, p, bm, c);
 		else if (strcmp(k, "command") && strcmp(k, "shell"))

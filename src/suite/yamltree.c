@@ -391,6 +391,7 @@ static void on_scalar(struct builder *b, const yaml_event_t *e)
 			"a scalar of %zu bytes is longer than the limit of %d bytes", len,
 			YTREE_MAX_SCALAR_BYTES);
 		len = 0;
+		n->invalid = true;
 	}
 	n->text = arena_strndup(b->arena, (const char *)e->data.scalar.value, len);
 	n->len = len;
