@@ -127,6 +127,25 @@ static bool in_list(const char *s, const char *const *keys)
 	return false;
 }
 
+/* A hint for a key that is valid, only not at this level. */
+static const char *level_hint(struct loader *l, const char *key, const char *where)
+{
+	static const char *const benchmark_settings[] = { "warmup",	"runs",	    "min_runs",
+							  "max_runs",	"min_time", "metrics",
+							  "regression", NULL };
+	static const char *const benchmark_only[] = { "name",	      "description", "tags",
+						      "stdin",	      "terminal",    "setup",
+						      "prepare_each", "cleanup",     "baseline",
+						      "commands",     NULL };
+
+	if (strstr(where, ".commands.") && in_list(key, benchmark_settings))
+		return arena_printf(l->a, "%s is set per benchmark or in defaults, not per command",
+				    key);
+	if (!strcmp(where, "defaults") && in_list(key, benchmark_only))
+		return arena_printf(l->a, "%s is set in each benchmark, not in defaults", key);
+	return NULL;
+}
+
 /* Reports every key of map not in keys, with a "did you mean" hint. */
 void check_keys(struct loader *l, const struct ynode *map, const char *path,
 		const char *const *keys, const char *where)
@@ -148,7 +167,8 @@ void check_keys(struct loader *l, const struct ynode *map, const char *path,
 			}
 		}
 		check_problem(l, k, check_child(l, path, k->text),
-			      best ? arena_printf(l->a, "did you mean \"%s\"?", best) : NULL,
+			      best ? arena_printf(l->a, "did you mean \"%s\"?", best)
+				   : level_hint(l, k->text, where),
 			      "unknown key \"%s\" in %s", k->text, where);
 	}
 }
