@@ -152,8 +152,8 @@ static bool over_budget(struct builder *b, size_t more, const yaml_mark_t *mark)
 	if (b->nodes + more <= YTREE_MAX_NODES)
 		return false;
 	diag_at(b, (unsigned)mark->line + 1, (unsigned)mark->column + 1, NULL,
-		"the document has more than %d nodes after expanding aliases and merge keys "
-		"(a limit against alias bombs)",
+		"the document has more than %d nodes, counting every expanded alias "
+		"(a limit)",
 		YTREE_MAX_NODES);
 	b->tree->fatal = true;
 	return true;
