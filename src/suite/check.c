@@ -66,6 +66,55 @@ void check_problem(struct loader *l, const struct ynode *n, const char *path, co
 }
 
 /* How a value looks in "got ...": strings quoted, other scalars as written. */
+static bool utf8_lead(char c)
+{
+	return ((unsigned char)c & 0xC0) != 0x80;
+}
+
+/* The column of byte `off` of a scalar's text: exact for plain and quoted
+ * scalars whose text up to there is their source (no escapes, one line). */
+static unsigned text_column(const struct loader *l, const struct ynode *n, size_t off)
+{
+	const char *p = l->src, *end = l->src + l->src_len;
+	unsigned line = 1, col = 1, extra = 0;
+	size_t i;
+
+	if (!p || (n->style != 'p' && n->style != '"' && n->style != '\'') || off > n->len)
+		return n->column;
+	for (; p < end && line < n->line; p++)
+		if (*p == '\n')
+			line++;
+	for (; p < end && col < n->column; p++)
+		if (utf8_lead(*p) && p + 1 <= end && (p + 1 == end || utf8_lead(p[1])))
+			col++;
+	if (n->style != 'p') {
+		p++;
+		extra = 1;
+	}
+	if (p + off > end || memcmp(p, n->text, off))
+		return n->column;
+	for (i = 0; i < off; i++)
+		if (n->text[i] == '\n')
+			return n->column;
+		else if (utf8_lead(n->text[i]))
+			extra++;
+	return n->column + extra;
+}
+
+void check_problem_in(struct loader *l, const struct ynode *n, size_t off, const char *path,
+		      const char *hint, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (n->invalid)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	check_add_diag(l, n->line, text_column(l, n, off), n->via, path, hint, msg);
+}
+
 const char *check_found(struct loader *l, const struct ynode *n)
 {
 	char buf[64];
@@ -409,7 +458,7 @@ bool check_template(struct loader *l, const struct ynode *n, const char *path, c
 	else if (strstr(e.msg, "${artifact}"))
 		hint = "${artifact} is the output of `build:`; add a build step or drop the "
 		       "variable";
-	check_problem(l, n, path, hint, "%s", e.msg);
+	check_problem_in(l, n, off, path, hint, "%s", e.msg);
 	return false;
 }
 

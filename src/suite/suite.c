@@ -596,8 +596,8 @@ static bool parse_exec_command(struct loader *l, const struct ynode *map, const 
 		if (!check_template(l, cmd, p, cmd->text, in_build, NULL))
 			return false;
 		if (vars_check_shell(cmd->text, &off, &e) < 0) {
-			check_problem(
-				l, cmd, p,
+			check_problem_in(
+				l, cmd, off, p,
 				"himorime quotes substituted values itself; remove the quotes "
 				"around the variable",
 				"%s", e.msg);
@@ -1520,6 +1520,8 @@ int suite_load(const char *path, struct suite **out, struct suite_diags *diags, 
 			       "the file contains a NUL byte; expected YAML text");
 		goto done;
 	}
+	l.src = text;
+	l.src_len = len;
 	ytree_parse(&tree, text, len, &s->arena);
 	for (i = 0; i < tree.diag_count; i++)
 		check_add_diag(&l, tree.diags[i].line, tree.diags[i].column, tree.diags[i].via,

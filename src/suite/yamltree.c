@@ -386,6 +386,24 @@ static void on_scalar(struct builder *b, const yaml_event_t *e)
 
 	n->tag = copy_tag(b, e->data.scalar.tag);
 	n->plain = e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+	switch (e->data.scalar.style) {
+	case YAML_SINGLE_QUOTED_SCALAR_STYLE:
+		n->style = '\'';
+		break;
+	case YAML_DOUBLE_QUOTED_SCALAR_STYLE:
+		n->style = '"';
+		break;
+	case YAML_LITERAL_SCALAR_STYLE:
+		n->style = '|';
+		break;
+	case YAML_FOLDED_SCALAR_STYLE:
+		n->style = '>';
+		break;
+	case YAML_ANY_SCALAR_STYLE:
+	case YAML_PLAIN_SCALAR_STYLE:
+		n->style = 'p';
+		break;
+	}
 	if (len > YTREE_MAX_SCALAR_BYTES) {
 		diag_at(b, n->line, n->column, NULL,
 			"a scalar of %zu bytes is longer than the limit of %d bytes", len,
