@@ -75,23 +75,25 @@ static bool utf8_lead(char c)
  * scalars whose text up to there is their source (no escapes, one line). */
 static unsigned text_column(const struct loader *l, const struct ynode *n, size_t off)
 {
-	const char *p = l->src, *end = l->src + l->src_len;
+	const char *p, *end;
 	unsigned line = 1, col = 1, extra = 0;
 	size_t i;
 
-	if (!p || (n->style != 'p' && n->style != '"' && n->style != '\'') || off > n->len)
+	if (!l->src || (n->style != 'p' && n->style != '"' && n->style != '\'') || off > n->len)
 		return n->column;
+	p = l->src;
+	end = l->src + l->src_len;
 	for (; p < end && line < n->line; p++)
 		if (*p == '\n')
 			line++;
 	for (; p < end && col < n->column; p++)
-		if (utf8_lead(*p) && p + 1 <= end && (p + 1 == end || utf8_lead(p[1])))
+		if (p + 1 == end || utf8_lead(p[1])) /* the character ends here */
 			col++;
 	if (n->style != 'p') {
 		p++;
 		extra = 1;
 	}
-	if (p + off > end || memcmp(p, n->text, off))
+	if ((size_t)(end - p) < off || memcmp(p, n->text, off))
 		return n->column;
 	for (i = 0; i < off; i++)
 		if (n->text[i] == '\n')
