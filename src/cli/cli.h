@@ -8,6 +8,7 @@
 
 #include "common/err.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Exit statuses, stable and shared with the reference tool. */
@@ -42,8 +43,29 @@ int cli_exit(int exit_code, const char *fmt, ...) __attribute__((format(printf, 
  * returns the exit status for err->code. */
 int cli_fail(const struct err *err);
 
+struct strlist;
+struct suite;
+
+/* The suites named by PATH operands, loaded and checked. */
+struct cli_suites {
+	struct suite **v;
+	size_t count;
+};
+
+/* Loads every suite file the operands name (files, or directories with
+ * himorime.yaml and *.himorime.yaml; default himorime.yaml). On any problem
+ * prints all of them and the last line, and returns EXIT_CONFIG with *out
+ * empty; else EXIT_OK. */
+int cli_load_suites(const struct strlist *operands, struct cli_suites *out);
+void cli_suites_release(struct cli_suites *s);
+/* Prints a usage error with a hint naming `himorime help CMD`; returns 3. */
+int cli_usage_error(const char *cmd, const struct err *err);
+
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
+int cmd_init(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 
 #endif

@@ -21,6 +21,37 @@ static const struct cmd commands[] = {
 	  "usage: himorime version\n"
 	  "\n"
 	  "Prints himorime's version, the compiler and the platform.\n" },
+	{ "init", cmd_init, "write a small runnable suite file",
+	  "usage: himorime init [--force] [PATH]\n"
+	  "\n"
+	  "Writes a small runnable suite to PATH (default himorime.yaml) whose first line\n"
+	  "points editors at the JSON Schema. An existing file is kept unless --force is\n"
+	  "given (exit 3).\n"
+	  "\n"
+	  "flags:\n"
+	  "  -f, --force   overwrite an existing file\n" },
+	{ "validate", cmd_validate, "check suite files without running anything",
+	  "usage: himorime validate [PATH...]\n"
+	  "\n"
+	  "Checks suite files: YAML, every key, type and range, and the rules between\n"
+	  "them. Runs nothing. PATH is a suite file or a directory (its himorime.yaml and\n"
+	  "every *.himorime.yaml); the default is himorime.yaml. Prints one ok line per\n"
+	  "file, or every problem as file:line:column: key.path: message and exits 2.\n" },
+	{ "list", cmd_list, "list the commands a suite would measure",
+	  "usage: himorime list [--format text|json] [--filter RE] [--tag T] [--skip-tag T] "
+	  "[PATH...]\n"
+	  "\n"
+	  "Prints one line per selected command: suite file, benchmark, tags, stdin,\n"
+	  "command name and the command as written (tab-separated). With --format json,\n"
+	  "the fully resolved settings of each command.\n"
+	  "\n"
+	  "flags:\n"
+	  "  --format FORMAT   text (default) or json\n"
+	  "  --filter RE       benchmarks whose name matches RE (unanchored)\n"
+	  "  --tag TAG         benchmarks with any of the tags (repeatable, comma-separated)\n"
+	  "  --skip-tag TAG    drop benchmarks with any of the tags; wins over --tag\n"
+	  "\n"
+	  "An empty selection exits 3.\n" },
 	{ "completion", cmd_completion, "print a shell completion script",
 	  "usage: himorime completion bash|zsh|fish\n"
 	  "\n"

@@ -1,0 +1,523 @@
+/*
+ * `himorime list`: one line per selected command (suite file, benchmark,
+ * tags, stdin, command name, command as written), or with --format json the
+ * fully resolved model of each command: every setting after defaults →
+ * benchmark → command layering, so that what will run can be checked
+ * without running it. Selection: --filter RE (unanchored, POSIX extended),
+ * --tag T (any of), --skip-tag T (wins); an empty selection is exit 3.
+ */
+#include "cli/cli.h"
+
+#include "cli/opts.h"
+#include "common/strbuf.h"
+#include "suite/suite.h"
+
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/banned.h"
+
+struct selection {
+	regex_t re;
+	bool has_re;
+	const struct strlist *tags, *skip_tags;
+};
+
+static bool has_any_tag(const struct benchmark *b, const struct strlist *tags)
+{
+	size_t i, j;
+
+	for (i = 0; i < tags->n; i++)
+		for (j = 0; j < b->tag_count; j++)
+			if (!strcmp(tags->v[i], b->tags[j]))
+				return true;
+	return false;
+}
+
+static bool selected(const struct selection *sel, const struct benchmark *b)
+{
+	if (sel->has_re && regexec(&sel->re, b->name, 0, NULL, 0))
+		return false;
+	if (sel->tags->n && !has_any_tag(b, sel->tags))
+		return false;
+	return !has_any_tag(b, sel->skip_tags);
+}
+
+/* A word as a shell would need it to read back the same argument. */
+static void add_shell_word(struct strbuf *sb, const char *s)
+{
+	const char *p;
+
+	if (*s && !s[strcspn(s, " \t\n'\"\\$`*?[]{}()<>|&;#~!")]) {
+		strbuf_adds(sb, s);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	for (p = s; *p; p++)
+		if (*p == '\'')
+			strbuf_adds(sb, "'\\''");
+		else
+			strbuf_addch(sb, *p);
+	strbuf_addch(sb, '\'');
+}
+
+static void add_command_text(struct strbuf *sb, const struct exec *x)
+{
+	size_t i;
+
+	switch (x->kind) {
+	case EXEC_SHELL:
+		strbuf_adds(sb, x->shell);
+		return;
+	case EXEC_ARGV:
+		break;
+	}
+	for (i = 0; i < x->argc; i++) {
+		if (i)
+			strbuf_addch(sb, ' ');
+		add_shell_word(sb, x->argv[i]);
+	}
+}
+
+static void print_text(const struct suite *s, const struct benchmark *b, const struct command *c)
+{
+	struct strbuf sb;
+	size_t i;
+
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "%s\t%s\t", s->path, b->name);
+	for (i = 0; i < b->tag_count; i++)
+		strbuf_addf(&sb, "%s%s", i ? "," : "", b->tags[i]);
+	if (!b->tag_count)
+		strbuf_addch(&sb, '-');
+	switch (b->stdin_spec.kind) {
+	case STDIN_NONE:
+		strbuf_adds(&sb, "\t-");
+		break;
+	case STDIN_FILE:
+		strbuf_addf(&sb, "\t%s", b->stdin_spec.value);
+		break;
+	case STDIN_CONTENT:
+		strbuf_adds(&sb, "\t(content)");
+		break;
+	}
+	strbuf_addf(&sb, "\t%s\t", c->name);
+	add_command_text(&sb, &c->exec);
+	puts(sb.buf);
+	strbuf_release(&sb);
+}
+
+/* ---- JSON ---- */
+
+static void json_str(struct strbuf *sb, const char *s)
+{
+	const unsigned char *p;
+
+	if (!s) {
+		strbuf_adds(sb, "null");
+		return;
+	}
+	strbuf_addch(sb, '"');
+	for (p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			strbuf_adds(sb, "\\\"");
+			break;
+		case '\\':
+			strbuf_adds(sb, "\\\\");
+			break;
+		case '\n':
+			strbuf_adds(sb, "\\n");
+			break;
+		case '\t':
+			strbuf_adds(sb, "\\t");
+			break;
+		case '\r':
+			strbuf_adds(sb, "\\r");
+			break;
+		default:
+			if (*p < 0x20)
+				strbuf_addf(sb, "\\u%04x", *p);
+			else
+				strbuf_addch(sb, (char)*p);
+		}
+	}
+	strbuf_addch(sb, '"');
+}
+
+static void json_num(struct strbuf *sb, double v)
+{
+	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		strbuf_addf(sb, "%.0f", v);
+	else
+		strbuf_addf(sb, "%.15g", v);
+}
+
+static void indent(struct strbuf *sb, int depth)
+{
+	strbuf_addch(sb, '\n');
+	while (depth-- > 0)
+		strbuf_adds(sb, "  ");
+}
+
+/* "key": at depth, with a leading comma unless first. */
+static void key(struct strbuf *sb, int depth, bool *first, const char *k)
+{
+	if (!*first)
+		strbuf_addch(sb, ',');
+	*first = false;
+	indent(sb, depth);
+	json_str(sb, k);
+	strbuf_adds(sb, ": ");
+}
+
+static void json_strs(struct strbuf *sb, const char *const *v, size_t n)
+{
+	size_t i;
+
+	strbuf_addch(sb, '[');
+	for (i = 0; i < n; i++) {
+		if (i)
+			strbuf_adds(sb, ", ");
+		json_str(sb, v[i]);
+	}
+	strbuf_addch(sb, ']');
+}
+
+static void json_exec(struct strbuf *sb, const struct exec *x, int d)
+{
+	bool first = true;
+	size_t i;
+
+	strbuf_addch(sb, '{');
+	switch (x->kind) {
+	case EXEC_ARGV:
+		key(sb, d + 1, &first, "argv");
+		json_strs(sb, x->argv, x->argc);
+		break;
+	case EXEC_SHELL:
+		key(sb, d + 1, &first, "shell");
+		json_str(sb, x->shell);
+		break;
+	}
+	key(sb, d + 1, &first, "cwd");
+	json_str(sb, x->cwd);
+	key(sb, d + 1, &first, "env");
+	strbuf_addch(sb, '{');
+	for (i = 0; i < x->env_count; i++) {
+		if (i)
+			strbuf_adds(sb, ", ");
+		json_str(sb, x->env[i].name);
+		strbuf_adds(sb, ": ");
+		json_str(sb, x->env[i].value);
+	}
+	strbuf_addch(sb, '}');
+	key(sb, d + 1, &first, "timeout_ns");
+	json_num(sb, (double)x->timeout_ns);
+	key(sb, d + 1, &first, "line");
+	json_num(sb, x->pos.line);
+	indent(sb, d);
+	strbuf_addch(sb, '}');
+}
+
+static void json_execs(struct strbuf *sb, const struct exec *v, size_t n, int d)
+{
+	size_t i;
+
+	strbuf_addch(sb, '[');
+	for (i = 0; i < n; i++) {
+		if (i)
+			strbuf_addch(sb, ',');
+		indent(sb, d + 1);
+		json_exec(sb, &v[i], d + 1);
+	}
+	if (n)
+		indent(sb, d);
+	strbuf_addch(sb, ']');
+}
+
+static void json_output(struct strbuf *sb, const struct output *o)
+{
+	switch (o->kind) {
+	case OUTPUT_DISCARD:
+		json_str(sb, "discard");
+		return;
+	case OUTPUT_FILE:
+		json_str(sb, o->path);
+		return;
+	}
+}
+
+static void json_tolerance(struct strbuf *sb, const struct tolerance *t)
+{
+	strbuf_addf(sb, "{\"statistic\": \"%s\", \"max_percent\": ",
+		    t->statistic == SIDE_MEDIAN ? "median" : "mean");
+	json_num(sb, t->max_percent);
+	strbuf_adds(sb, ", \"min_difference\": ");
+	if (t->has_min_difference)
+		json_num(sb, t->min_difference);
+	else
+		strbuf_adds(sb, "null");
+	strbuf_addf(sb, ", \"gate\": %s}", t->gate ? "true" : "false");
+}
+
+static void json_regression(struct strbuf *sb, const struct regression *r, int d)
+{
+	bool first = true;
+
+	strbuf_addch(sb, '{');
+	key(sb, d + 1, &first, "confidence");
+	json_num(sb, r->confidence);
+	key(sb, d + 1, &first, "min_samples");
+	json_num(sb, r->min_samples);
+	key(sb, d + 1, &first, "max_cv");
+	json_num(sb, r->max_cv);
+	key(sb, d + 1, &first, "max_time_ns");
+	if (r->has_max_time)
+		json_num(sb, (double)r->max_time_ns);
+	else
+		strbuf_adds(sb, "null");
+	key(sb, d + 1, &first, "commands");
+	if (r->command_count)
+		json_strs(sb, r->commands, r->command_count);
+	else
+		strbuf_adds(sb, "null");
+	key(sb, d + 1, &first, "latency");
+	json_tolerance(sb, &r->latency);
+	key(sb, d + 1, &first, "cpu_total");
+	json_tolerance(sb, &r->cpu_total);
+	key(sb, d + 1, &first, "peak_rss");
+	json_tolerance(sb, &r->peak_rss);
+	indent(sb, d);
+	strbuf_addch(sb, '}');
+}
+
+static void json_budgets(struct strbuf *sb, const struct command *c, int d)
+{
+	size_t i;
+	char buf[16];
+
+	strbuf_addch(sb, '[');
+	for (i = 0; i < c->budget_count; i++) {
+		const struct budget *b = &c->budgets[i];
+		if (i)
+			strbuf_addch(sb, ',');
+		indent(sb, d + 1);
+		strbuf_addf(sb,
+			    "{\"metric\": \"%s\", \"aggregation\": \"%s\", \"op\": \"%s\", "
+			    "\"limit\": ",
+			    metric_info(b->metric)->name,
+			    aggregation_name(&b->aggregation, buf, sizeof(buf)),
+			    bound_op_name(b->op));
+		json_num(sb, b->limit);
+		strbuf_addf(sb, ", \"unit\": \"%s\", \"text\": ",
+			    metric_unit_name(metric_info(b->metric)->unit));
+		json_str(sb, b->text);
+		strbuf_addf(sb, ", \"line\": %u, \"column\": %u}", b->pos.line, b->pos.column);
+	}
+	if (c->budget_count)
+		indent(sb, d);
+	strbuf_addch(sb, ']');
+}
+
+static void json_command(struct strbuf *sb, const struct suite *s, const struct benchmark *b,
+			 const struct command *c)
+{
+	bool first = true;
+	const int d = 1;
+	size_t i;
+
+	strbuf_addch(sb, '{');
+	key(sb, d + 1, &first, "suite");
+	json_str(sb, s->path);
+	key(sb, d + 1, &first, "suite_name");
+	json_str(sb, s->name);
+	key(sb, d + 1, &first, "benchmark");
+	json_str(sb, b->name);
+	key(sb, d + 1, &first, "description");
+	json_str(sb, b->description);
+	key(sb, d + 1, &first, "tags");
+	json_strs(sb, b->tags, b->tag_count);
+	key(sb, d + 1, &first, "command");
+	json_str(sb, c->name);
+	key(sb, d + 1, &first, "line");
+	json_num(sb, c->pos.line);
+	key(sb, d + 1, &first, "exec");
+	json_exec(sb, &c->exec, d + 1);
+	key(sb, d + 1, &first, "stdout");
+	json_output(sb, &c->out);
+	key(sb, d + 1, &first, "stderr");
+	json_output(sb, &c->err);
+	key(sb, d + 1, &first, "exit_codes");
+	strbuf_addch(sb, '[');
+	for (i = 0; i < c->exit_code_count; i++)
+		strbuf_addf(sb, "%s%d", i ? ", " : "", c->exit_codes[i]);
+	strbuf_addch(sb, ']');
+	key(sb, d + 1, &first, "budgets");
+	json_budgets(sb, c, d + 1);
+	key(sb, d + 1, &first, "stdin");
+	switch (b->stdin_spec.kind) {
+	case STDIN_NONE:
+		strbuf_adds(sb, "null");
+		break;
+	case STDIN_FILE:
+		strbuf_adds(sb, "{\"file\": ");
+		json_str(sb, b->stdin_spec.value);
+		strbuf_addch(sb, '}');
+		break;
+	case STDIN_CONTENT:
+		strbuf_adds(sb, "{\"content\": ");
+		json_str(sb, b->stdin_spec.value);
+		strbuf_addch(sb, '}');
+		break;
+	}
+	key(sb, d + 1, &first, "terminal");
+	strbuf_adds(sb, b->terminal ? "true" : "false");
+	key(sb, d + 1, &first, "warmup");
+	switch (b->warmup.kind) {
+	case WARMUP_AUTO:
+		json_str(sb, "auto");
+		break;
+	case WARMUP_COUNT:
+		json_num(sb, b->warmup.count);
+		break;
+	}
+	key(sb, d + 1, &first, "runs");
+	if (b->runs)
+		json_num(sb, b->runs);
+	else
+		strbuf_adds(sb, "null");
+	key(sb, d + 1, &first, "min_runs");
+	json_num(sb, b->min_runs);
+	key(sb, d + 1, &first, "max_runs");
+	json_num(sb, b->max_runs);
+	key(sb, d + 1, &first, "max_runs_set");
+	strbuf_adds(sb, b->max_runs_set ? "true" : "false");
+	key(sb, d + 1, &first, "min_time_ns");
+	json_num(sb, (double)b->min_time_ns);
+	key(sb, d + 1, &first, "metrics");
+	strbuf_addf(sb, "{\"cpu\": %s, \"memory\": %s, \"unsupported\": \"%s\", \"work\": ",
+		    b->metrics.cpu ? "true" : "false", b->metrics.memory ? "true" : "false",
+		    b->metrics.unsupported == UNSUPPORTED_FAIL ? "fail" : "skip");
+	switch (b->metrics.work.kind) {
+	case WORK_NONE:
+		strbuf_adds(sb, "null");
+		break;
+	case WORK_VALUE:
+		strbuf_adds(sb, "{\"value\": ");
+		json_num(sb, b->metrics.work.value);
+		strbuf_adds(sb, ", \"unit\": ");
+		json_str(sb, b->metrics.work.unit);
+		strbuf_addch(sb, '}');
+		break;
+	case WORK_FILE_SIZE:
+		strbuf_adds(sb, "{\"file_size\": ");
+		json_str(sb, b->metrics.work.file);
+		strbuf_adds(sb, ", \"unit\": \"bytes\"}");
+		break;
+	}
+	strbuf_addch(sb, '}');
+	key(sb, d + 1, &first, "regression");
+	json_regression(sb, &b->regression, d + 1);
+	key(sb, d + 1, &first, "setup");
+	json_execs(sb, b->setup, b->setup_count, d + 1);
+	key(sb, d + 1, &first, "prepare_each");
+	json_execs(sb, b->prepare_each, b->prepare_each_count, d + 1);
+	key(sb, d + 1, &first, "cleanup");
+	json_execs(sb, b->cleanup, b->cleanup_count, d + 1);
+	key(sb, d + 1, &first, "baseline");
+	json_str(sb, b->baseline);
+	key(sb, d + 1, &first, "build");
+	if (s->has_build)
+		json_exec(sb, &s->build, d + 1);
+	else
+		strbuf_adds(sb, "null");
+	indent(sb, d);
+	strbuf_addch(sb, '}');
+}
+
+int cmd_list(int argc, char **argv)
+{
+	const char *format = "text", *filter = NULL;
+	struct strlist tags = { NULL, 0, 0 }, skip = { NULL, 0, 0 }, operands = { NULL, 0, 0 };
+	const struct opt opts[] = {
+		{ "format", 0, OPT_STRING, &format, "FORMAT", "text (default) or json" },
+		{ "filter", 0, OPT_STRING, &filter, "RE", "benchmarks whose name matches RE" },
+		{ "tag", 0, OPT_LIST, &tags, "TAG", "benchmarks with any of the tags" },
+		{ "skip-tag", 0, OPT_LIST, &skip, "TAG", "drop benchmarks with any of the tags" },
+	};
+	struct selection sel = { .tags = &tags, .skip_tags = &skip };
+	struct cli_suites suites = { NULL, 0 };
+	struct err err = ERR_INIT;
+	struct strbuf json;
+	size_t i, j, k, n = 0;
+	int code;
+	bool as_json;
+
+	strbuf_init(&json, 0);
+	if (opts_parse("list", opts, sizeof(opts) / sizeof(opts[0]), argc, argv, &operands, &err) <
+	    0) {
+		code = cli_usage_error("list", &err);
+		goto done;
+	}
+	if (strcmp(format, "text") && strcmp(format, "json")) {
+		err_set(&err, ERR_USAGE, "unknown format \"%s\" for list; expected text or json",
+			format);
+		code = cli_usage_error("list", &err);
+		goto done;
+	}
+	as_json = !strcmp(format, "json");
+	if (filter) {
+		if (regcomp(&sel.re, filter, REG_EXTENDED | REG_NOSUB)) {
+			err_set(&err, ERR_USAGE,
+				"--filter \"%s\" is not a valid regular expression", filter);
+			code = cli_usage_error("list", &err);
+			goto done;
+		}
+		sel.has_re = true;
+	}
+	code = cli_load_suites(&operands, &suites);
+	if (code != EXIT_OK)
+		goto done;
+	strbuf_addch(&json, '[');
+	for (i = 0; i < suites.count; i++) {
+		const struct suite *s = suites.v[i];
+		for (j = 0; j < s->benchmark_count; j++) {
+			const struct benchmark *b = &s->benchmarks[j];
+			if (!selected(&sel, b))
+				continue;
+			for (k = 0; k < b->command_count; k++, n++) {
+				if (!as_json) {
+					print_text(s, b, &b->commands[k]);
+					continue;
+				}
+				if (n)
+					strbuf_addch(&json, ',');
+				indent(&json, 1);
+				json_command(&json, s, b, &b->commands[k]);
+			}
+		}
+	}
+	if (!n) {
+		fprintf(stderr,
+			"himorime: error: no benchmark matches the selection [HMR3001]\n"
+			"  hint: check --filter, --tag and --skip-tag against 'himorime list'\n");
+		code = cli_exit(EXIT_USAGE, "empty selection");
+		goto done;
+	}
+	if (as_json) {
+		strbuf_adds(&json, "\n]");
+		puts(json.buf);
+	}
+done:
+	if (sel.has_re)
+		regfree(&sel.re);
+	cli_suites_release(&suites);
+	strbuf_release(&json);
+	strlist_release(&tags);
+	strlist_release(&skip);
+	strlist_release(&operands);
+	return code;
+}

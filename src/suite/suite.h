@@ -1,0 +1,257 @@
+/*
+ * A suite file as a typed model. suite_load reads one YAML file, checks every
+ * key, type, range and cross-reference (SPEC §2, reference §3) and returns a
+ * `struct suite` whose settings are already layered (defaults → benchmark →
+ * command), so that later stages (plan, measure, judge, render) never see
+ * YAML, never apply defaults and never re-check anything. Every problem of
+ * the file is reported in one `struct suite_diags`; a suite is returned only
+ * when there is none.
+ *
+ * Templates (argv, shell strings, cwd, env values, stdin, hook and build
+ * commands) are stored as written, unexpanded: expand them with vars_expand
+ * (suite/vars.h) just before a start. Durations are in ns, sizes in bytes,
+ * percentages as fractions (0.05 = 5%), budget limits in the metric's
+ * canonical unit (common/metric.h). Each model object keeps the suite line
+ * and column it came from so that errors at run time can point at it.
+ *
+ * Everything a suite points at lives in its own arena; suite_free frees it
+ * all at once.
+ */
+#ifndef HIMORIME_SUITE_SUITE_H
+#define HIMORIME_SUITE_SUITE_H
+
+#include "common/err.h"
+#include "common/metric.h"
+#include "judge/judge.h"
+#include "suite/arena.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Limits on untrusted suites besides those of yamltree.h. */
+#define SUITE_MAX_FILE_BYTES (1024 * 1024)
+#define SUITE_MAX_BENCHMARKS 1000
+#define SUITE_MAX_COMMANDS   1000 /* in one file, all benchmarks together */
+#define SUITE_MAX_DIAGS	     1000 /* then one "too many problems" line */
+
+/* Defaults (SPEC and COMPARISON.md win over the reference where they differ). */
+#define SUITE_DEFAULT_WARMUP	       1
+#define SUITE_DEFAULT_MIN_RUNS	       10
+#define SUITE_DEFAULT_MAX_RUNS	       100
+#define SUITE_COMPARE_MAX_PAIRS	       252 /* comparisons when max_runs is not set */
+#define SUITE_DEFAULT_MIN_TIME_NS      (UINT64_C(2) * 1000000000)
+#define SUITE_DEFAULT_TIMEOUT_NS       (UINT64_C(60) * 1000000000)
+#define SUITE_DEFAULT_HOOK_TIMEOUT_NS  (UINT64_C(300) * 1000000000)
+#define SUITE_DEFAULT_BUILD_TIMEOUT_NS (UINT64_C(600) * 1000000000)
+#define SUITE_DEFAULT_CONFIDENCE       0.99
+#define SUITE_DEFAULT_MIN_SAMPLES      10
+#define SUITE_DEFAULT_MAX_CV	       0.5
+#define SUITE_DEFAULT_MAX_PERCENT      0.05 /* latency, cpu_total */
+#define SUITE_DEFAULT_MAX_PERCENT_RSS  0.10
+
+/* Where something was written in the suite file (1-based; columns count
+ * characters). */
+struct suite_pos {
+	unsigned line, column;
+};
+
+/* One problem: "file:line:column: key.path: message" and an optional hint. */
+struct suite_diag {
+	const char *file;
+	unsigned line, column; /* 0 when the problem has no place (an unreadable file) */
+	const char *path;      /* "benchmarks[0].commands.fast.budget.latency.p95"; may be "" */
+	const char *message;   /* "expected ..., got ..." and "(via alias ...)" when aliased */
+	const char *hint;      /* NULL or one line */
+};
+
+struct suite_diags {
+	struct suite_diag *v;
+	size_t count, alloc;
+	size_t files_with_problems;
+	struct arena arena; /* owns the strings */
+};
+
+void suite_diags_init(struct suite_diags *d);
+void suite_diags_release(struct suite_diags *d);
+
+enum exec_kind {
+	EXEC_ARGV,  /* argv[0..argc): no shell; a program without '/' is looked up in PATH */
+	EXEC_SHELL, /* shell: /bin/sh -c shell; substituted values are shell-quoted */
+};
+
+struct env_var {
+	const char *name;
+	const char *value; /* template */
+};
+
+/* A command, hook or build step: what to start and how. */
+struct exec {
+	enum exec_kind kind;
+	const char *const *argv; /* EXEC_ARGV: templates, NULL-terminated */
+	size_t argc;
+	const char *shell;	   /* EXEC_SHELL: the template */
+	const char *cwd;	   /* template; "${root}" when not set */
+	const struct env_var *env; /* layered: defaults, benchmark, own; names unique */
+	size_t env_count;
+	uint64_t timeout_ns;
+	struct suite_pos pos; /* of the `command` value */
+};
+
+enum output_kind { OUTPUT_DISCARD, OUTPUT_FILE };
+
+struct output {
+	enum output_kind kind;
+	const char *path; /* OUTPUT_FILE: relative to ${workdir} */
+};
+
+enum stdin_kind { STDIN_NONE, STDIN_FILE, STDIN_CONTENT };
+
+struct stdin_spec {
+	enum stdin_kind kind;
+	const char *value; /* file path template (relative to ${root}) or content template */
+};
+
+enum warmup_kind { WARMUP_COUNT, WARMUP_AUTO };
+
+struct warmup {
+	enum warmup_kind kind;
+	unsigned count; /* WARMUP_COUNT */
+};
+
+enum unsupported_policy { UNSUPPORTED_FAIL, UNSUPPORTED_SKIP };
+
+enum work_kind { WORK_NONE, WORK_VALUE, WORK_FILE_SIZE };
+
+/* Declared work per run, for throughput. */
+struct work {
+	enum work_kind kind;
+	double value;	  /* WORK_VALUE, > 0 */
+	const char *file; /* WORK_FILE_SIZE: path template */
+	const char *unit; /* "operations" (value default), "bytes" (file_size) or as written */
+};
+
+struct metrics {
+	bool cpu, memory;
+	enum unsupported_policy unsupported;
+	struct work work;
+};
+
+/* Per-metric comparison tolerance. */
+struct tolerance {
+	enum side_statistic statistic;
+	double max_percent; /* fraction, 0..10 */
+	bool has_min_difference;
+	double min_difference; /* ns (latency, cpu_total) or bytes (peak_rss) */
+	bool gate;
+};
+
+struct regression {
+	double confidence; /* 0.5..0.999 */
+	unsigned min_samples;
+	double max_cv; /* 0 disables the noise gate */
+	bool has_max_time;
+	uint64_t max_time_ns;
+	const char *const *commands; /* names to compare; command_count 0 = all */
+	size_t command_count;
+	struct tolerance latency, cpu_total, peak_rss;
+};
+
+/* An absolute budget: `aggregation(metric) op limit`. */
+struct budget {
+	enum metric metric;
+	struct aggregation aggregation;
+	enum bound_op op;
+	double limit;	  /* canonical unit: ns, bytes, percent, work units/s */
+	const char *text; /* as written: "<= 50ms" */
+	struct suite_pos pos;
+};
+
+struct command {
+	const char *name;
+	struct exec exec;
+	struct output out, err;
+	const int *exit_codes; /* statuses counted as success */
+	size_t exit_code_count;
+	const struct budget *budgets;
+	size_t budget_count;
+	struct suite_pos pos; /* of the command's name */
+};
+
+struct benchmark {
+	const char *name;
+	const char *description;
+	const char *const *tags;
+	size_t tag_count;
+	struct stdin_spec stdin_spec;
+	bool terminal;
+	struct warmup warmup;
+	unsigned runs; /* 0 = adaptive */
+	unsigned min_runs, max_runs;
+	bool max_runs_set; /* comparisons use SUITE_COMPARE_MAX_PAIRS when false */
+	uint64_t min_time_ns;
+	struct metrics metrics;
+	struct regression regression;
+	const struct exec *setup, *prepare_each, *cleanup;
+	size_t setup_count, prepare_each_count, cleanup_count;
+	const char *baseline; /* NULL: the fastest */
+	const struct command *commands;
+	size_t command_count;
+	struct suite_pos pos;
+};
+
+enum report_format {
+	REPORT_JSON,
+	REPORT_CSV,
+	REPORT_MARKDOWN,
+	REPORT_GITHUB,
+	REPORT_SAMPLES_CSV,
+};
+
+struct report_output {
+	enum report_format format;
+	const char *path;    /* relative to the suite file's directory */
+	const char *section; /* markdown only, or NULL */
+	struct suite_pos pos;
+};
+
+struct tool_version {
+	const char *tool;
+	const char *const *argv;
+	size_t argc;
+	struct suite_pos pos;
+};
+
+struct suite {
+	const char *path; /* as given */
+	const char *dir;  /* the suite file's directory, as given ("." for none) */
+	const char *name;
+	const char *description;
+	bool has_build;
+	struct exec build;
+	const struct benchmark *benchmarks;
+	size_t benchmark_count;
+	const struct report_output *outputs;
+	size_t output_count;
+	const struct tool_version *versions;
+	size_t version_count;
+	struct arena arena;
+};
+
+/* Loads and checks one suite file. On success returns 0 and *out (free with
+ * suite_free). When the file has problems they are appended to diags (file
+ * named as `path`) and the return is ERR_INVALID with *out NULL; err then
+ * says how many. Nothing is executed. */
+int suite_load(const char *path, struct suite **out, struct suite_diags *diags, struct err *err);
+void suite_free(struct suite *s);
+
+/* Whether a benchmark measures a metric (latency always; CPU metrics with
+ * metrics.cpu; peak_rss with metrics.memory; throughput with declared work). */
+bool benchmark_measures(const struct benchmark *b, enum metric m);
+/* The tolerance for latency, cpu_total or peak_rss; NULL for other metrics. */
+const struct tolerance *regression_tolerance(const struct regression *r, enum metric m);
+const char *report_format_name(enum report_format f);
+const char *aggregation_name(const struct aggregation *a, char *buf, size_t size);
+const char *bound_op_name(enum bound_op op);
+
+#endif

@@ -1,0 +1,305 @@
+/*
+ * Unit tests of the suite loader's parts: variables (checking, expanding,
+ * shell quoting), the YAML event builder (core schema, aliases, merge keys,
+ * duplicate keys, limits, character columns) and suite_load's model.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "common/fsio.h"
+#include "suite/suite.h"
+#include "suite/vars.h"
+#include "suite/yamltree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void test_suite__vars_check(void **state)
+{
+	struct err err = ERR_INIT;
+	unsigned used;
+	size_t off;
+
+	(void)state;
+	assert_int_equal(vars_check("a ${root}/x ${env:HOME} $${x}", VARS_ALL, &used, &off, &err),
+			 0);
+	assert_int_equal(used, VAR_ROOT | VAR_ENV);
+	assert_int_equal(vars_check("x ${rot}", VARS_ALL, &used, &off, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "unknown variable ${rot}");
+	assert_int_equal(off, 2);
+	assert_int_equal(vars_check("${workdir}", VARS_ALL & ~VAR_WORKDIR, &used, &off, &err),
+			 ERR_INVALID);
+	assert_string_equal(err.msg, "${workdir} is not allowed here");
+	assert_int_equal(vars_check("${root", VARS_ALL, &used, &off, &err), ERR_INVALID);
+	assert_int_equal(vars_check("${env:}", VARS_ALL, &used, &off, &err), ERR_INVALID);
+	assert_int_equal(vars_check("${env:A-B}", VARS_ALL, &used, &off, &err), ERR_INVALID);
+	assert_int_equal(vars_check("$root $", VARS_ALL, &used, &off, &err), 0);
+}
+
+static void test_suite__vars_check_shell(void **state)
+{
+	struct err err = ERR_INIT;
+	size_t off;
+
+	(void)state;
+	assert_int_equal(vars_check_shell("cat ${root}/x | wc -l", &off, &err), 0);
+	assert_int_equal(vars_check_shell("echo 'a' ${root} \"b\"", &off, &err), 0);
+	assert_int_equal(vars_check_shell("echo \\'${root}", &off, &err), 0);
+	assert_int_equal(vars_check_shell("echo '$${root}'", &off, &err), 0);
+	assert_int_equal(vars_check_shell("echo \"x ${root}\"", &off, &err), ERR_INVALID);
+	assert_int_equal(off, 8);
+	assert_int_equal(vars_check_shell("echo '${exe}'", &off, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "a variable inside the command's own single quotes");
+}
+
+static void test_suite__vars_expand(void **state)
+{
+	struct vars v = { "/b/artifact", "/r", "/h", "/w it's", "" };
+	struct err err = ERR_INIT;
+	struct strbuf sb;
+
+	(void)state;
+	strbuf_init(&sb, 0);
+	setenv("HIMORIME_TEST_VAR", "v a l", 1);
+	unsetenv("HIMORIME_TEST_UNSET");
+	assert_int_equal(
+		vars_expand("${artifact}${exe} ${root}/${head_root} $${x} ${env:HIMORIME_TEST_VAR}",
+			    &v, false, &sb, &err),
+		0);
+	assert_string_equal(sb.buf, "/b/artifact /r//h ${x} v a l");
+	strbuf_reset(&sb);
+	assert_int_equal(
+		vars_expand("cd ${workdir} && echo ${env:HIMORIME_TEST_VAR}", &v, true, &sb, &err),
+		0);
+	assert_string_equal(sb.buf, "cd '/w it'\\''s' && echo 'v a l'");
+	strbuf_reset(&sb);
+	assert_int_equal(vars_expand("${env:HIMORIME_TEST_UNSET}", &v, false, &sb, &err), ERR_EXEC);
+	assert_string_equal(err.msg,
+			    "environment variable \"HIMORIME_TEST_UNSET\" is not set (used "
+			    "as ${env:HIMORIME_TEST_UNSET})");
+	strbuf_release(&sb);
+}
+
+static struct ytree parse(struct arena *a, const char *text)
+{
+	struct ytree t;
+
+	ytree_parse(&t, text, strlen(text), a);
+	return t;
+}
+
+static void test_suite__ytree_core_schema(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct ytree t = parse(&a, "[yes, no, on, true, False, TRUE, ~, null, '', 0o17, 0x1F, -3, "
+				   "1.5, .inf, -.Inf, .nan, '1', !!str 2, 1e3, 1_000]");
+	const enum yscalar_type want[] = {
+		YSCALAR_STR,   YSCALAR_STR,  YSCALAR_STR,   YSCALAR_BOOL,  YSCALAR_BOOL,
+		YSCALAR_BOOL,  YSCALAR_NULL, YSCALAR_NULL,  YSCALAR_STR,   YSCALAR_INT,
+		YSCALAR_INT,   YSCALAR_INT,  YSCALAR_FLOAT, YSCALAR_FLOAT, YSCALAR_FLOAT,
+		YSCALAR_FLOAT, YSCALAR_STR,  YSCALAR_STR,   YSCALAR_FLOAT, YSCALAR_STR,
+	};
+	int64_t i;
+	size_t k;
+
+	(void)state;
+	assert_int_equal(t.diag_count, 0);
+	assert_int_equal(t.root->count, sizeof(want) / sizeof(want[0]));
+	for (k = 0; k < t.root->count; k++)
+		assert_int_equal(ynode_type(t.root->items[k]), want[k]);
+	assert_true(ynode_int(t.root->items[9], &i) && i == 15);
+	assert_true(ynode_int(t.root->items[10], &i) && i == 31);
+	assert_true(ynode_int(t.root->items[11], &i) && i == -3);
+	free(t.diags);
+	arena_release(&a);
+}
+
+static void test_suite__ytree_merge_and_duplicates(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct ytree t = parse(&a, "base: &b {x: 1, y: 2}\n"
+				   "m:\n  <<: [{y: 3, z: 4}, *b]\n  x: 9\n"
+				   "d: {k: 1, k: 2, <<: {k: 3}}\n");
+	const struct ynode *m, *d;
+
+	(void)state;
+	m = ynode_get(t.root, "m");
+	assert_string_equal(ynode_get(m, "x")->text, "9");
+	assert_string_equal(ynode_get(m, "y")->text, "3");
+	assert_string_equal(ynode_get(m, "z")->text, "4");
+	assert_int_equal(m->count, 3);
+	d = ynode_get(t.root, "d");
+	assert_int_equal(d->count, 1);
+	assert_string_equal(ynode_get(d, "k")->text, "1");
+	assert_int_equal(t.diag_count, 1);
+	assert_string_equal(t.diags[0].message, "duplicate key \"k\" (first at 5:5)");
+	assert_int_equal(t.diags[0].line, 5);
+	assert_int_equal(t.diags[0].column, 11);
+	assert_string_equal(t.diags[0].path, "d.k");
+	free(t.diags);
+	arena_release(&a);
+}
+
+static void test_suite__ytree_alias_positions_and_cycles(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct ytree t = parse(&a, "a: &x [1, 2]\nb: *x\nc: &y [1, *y]\n");
+	const struct ynode *b;
+
+	(void)state;
+	assert_false(t.fatal);
+	b = ynode_get(t.root, "b");
+	assert_int_equal(b->kind, YNODE_SEQ);
+	assert_non_null(b->via);
+	assert_string_equal(b->via->anchor, "x");
+	assert_int_equal(b->via->alias_line, 2);
+	assert_int_equal(b->via->alias_column, 4);
+	assert_int_equal(b->via->anchor_line, 1);
+	assert_int_equal(b->via->anchor_column, 4);
+	assert_int_equal(t.diag_count, 1);
+	assert_string_equal(t.diags[0].message,
+			    "alias *y refers to its own anchor &y at 3:4 (a cycle)");
+	free(t.diags);
+	arena_release(&a);
+}
+
+static void test_suite__ytree_columns_count_characters(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct ytree t = parse(&a, "k: [\"\xc3\xa9\xc3\xa9\xe6\x97\xa5\", x]\n");
+
+	(void)state;
+	assert_int_equal(t.root->items[0]->items[1]->column, 12);
+	free(t.diags);
+	arena_release(&a);
+}
+
+static void test_suite__ytree_limits(void **state)
+{
+	struct arena a = ARENA_INIT;
+	char deep[200];
+	struct ytree t;
+
+	(void)state;
+	memset(deep, '[', 100);
+	memset(deep + 100, ']', 99);
+	deep[199] = '\0';
+	t = parse(&a, deep);
+	assert_true(t.fatal);
+	assert_null(t.root);
+	assert_string_equal(t.diags[0].message, "nesting deeper than 64 levels");
+	free(t.diags);
+	/* A second document is reported; the first is still checked. */
+	t = parse(&a, "a: 1\n---\nb: 2\n");
+	assert_false(t.fatal);
+	assert_non_null(ynode_get(t.root, "a"));
+	assert_int_equal(t.diag_count, 1);
+	assert_int_equal(t.diags[0].line, 2);
+	free(t.diags);
+	arena_release(&a);
+}
+
+static const char *write_tmp(const char *text)
+{
+	static char path[] = "/tmp/himorime-unit-XXXXXX";
+	int fd;
+
+	memcpy(path + strlen(path) - 6, "XXXXXX", 6);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+static void test_suite__load_model(void **state)
+{
+	const char *path = write_tmp("version: \"1\"\nname: s\n"
+				     "defaults: {env: {A: \"1\"}, metrics: {memory: true}}\n"
+				     "benchmarks:\n"
+				     "  - name: b\n    warmup: auto\n    env: {B: \"2\"}\n"
+				     "    commands:\n      c:\n        command: [x, \"${root}\"]\n"
+				     "        env: {A: \"3\"}\n"
+				     "        budget: {peak_rss: {p99.5: \"<= 2KiB\"}}\n");
+	struct suite_diags diags;
+	struct err err = ERR_INIT;
+	struct suite *s;
+	const struct command *c;
+
+	(void)state;
+	suite_diags_init(&diags);
+	assert_int_equal(suite_load(path, &s, &diags, &err), 0);
+	assert_int_equal(diags.count, 0);
+	assert_int_equal(s->benchmark_count, 1);
+	assert_int_equal(s->benchmarks[0].warmup.kind, WARMUP_AUTO);
+	assert_int_equal(s->benchmarks[0].runs, 0);
+	assert_false(s->benchmarks[0].max_runs_set);
+	assert_true(benchmark_measures(&s->benchmarks[0], METRIC_PEAK_RSS));
+	assert_false(benchmark_measures(&s->benchmarks[0], METRIC_CPU_TOTAL));
+	assert_true(s->benchmarks[0].regression.confidence == 0.99);
+	assert_true(s->benchmarks[0].regression.latency.max_percent == 0.05);
+	assert_true(s->benchmarks[0].regression.peak_rss.max_percent == 0.10);
+	c = &s->benchmarks[0].commands[0];
+	assert_string_equal(c->exec.argv[1], "${root}");
+	assert_int_equal(c->exec.env_count, 2);
+	assert_string_equal(c->exec.env[0].name, "A");
+	assert_string_equal(c->exec.env[0].value, "3");
+	assert_string_equal(c->exec.env[1].name, "B");
+	assert_int_equal(c->budget_count, 1);
+	assert_int_equal(c->budgets[0].aggregation.kind, AGG_PERCENTILE);
+	assert_true(c->budgets[0].aggregation.percentile == 99.5);
+	assert_true(c->budgets[0].limit == 2048);
+	assert_int_equal(c->budgets[0].op, BOUND_LE);
+	assert_int_equal(c->budgets[0].pos.line, 12);
+	assert_int_equal(c->pos.line, 9);
+	suite_free(s);
+	suite_diags_release(&diags);
+	unlink(path);
+}
+
+static void test_suite__load_collects_all_problems(void **state)
+{
+	const char *path = write_tmp("version: \"1\"\nname: s\nbenchmarks:\n"
+				     "  - name: b\n    runs: 0\n    commands: {c: {command: x}}\n");
+	struct suite_diags diags;
+	struct err err = ERR_INIT;
+	struct suite *s = (struct suite *)1;
+
+	(void)state;
+	suite_diags_init(&diags);
+	assert_int_equal(suite_load(path, &s, &diags, &err), ERR_INVALID);
+	assert_null(s);
+	assert_int_equal(diags.count, 2);
+	assert_int_equal(diags.files_with_problems, 1);
+	assert_string_equal(diags.v[0].path, "benchmarks[0].runs");
+	assert_int_equal(diags.v[0].line, 5);
+	assert_int_equal(diags.v[0].column, 11);
+	assert_string_equal(diags.v[0].message, "expected an integer from 1 to 100000, got 0");
+	assert_null(diags.v[0].hint);
+	assert_string_equal(diags.v[1].path, "benchmarks[0].commands.c.command");
+	assert_non_null(diags.v[1].hint);
+	suite_diags_release(&diags);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_suite__vars_check),
+		cmocka_unit_test(test_suite__vars_check_shell),
+		cmocka_unit_test(test_suite__vars_expand),
+		cmocka_unit_test(test_suite__ytree_core_schema),
+		cmocka_unit_test(test_suite__ytree_merge_and_duplicates),
+		cmocka_unit_test(test_suite__ytree_alias_positions_and_cycles),
+		cmocka_unit_test(test_suite__ytree_columns_count_characters),
+		cmocka_unit_test(test_suite__ytree_limits),
+		cmocka_unit_test(test_suite__load_model),
+		cmocka_unit_test(test_suite__load_collects_all_problems),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
