@@ -66,6 +66,57 @@ void check_problem(struct loader *l, const struct ynode *n, const char *path, co
 }
 
 /* How a value looks in "got ...": strings quoted, other scalars as written. */
+static bool utf8_lead(char c)
+{
+	return ((unsigned char)c & 0xC0) != 0x80;
+}
+
+/* The column of byte `off` of a scalar's text: exact for plain and quoted
+ * scalars whose text up to there is their source (no escapes, one line). */
+static unsigned text_column(const struct loader *l, const struct ynode *n, size_t off)
+{
+	const char *p, *end;
+	unsigned line = 1, col = 1, extra = 0;
+	size_t i;
+
+	if (!l->src || (n->style != 'p' && n->style != '"' && n->style != '\'') || off > n->len)
+		return n->column;
+	p = l->src;
+	end = l->src + l->src_len;
+	for (; p < end && line < n->line; p++)
+		if (*p == '\n')
+			line++;
+	for (; p < end && col < n->column; p++)
+		if (p + 1 == end || utf8_lead(p[1])) /* the character ends here */
+			col++;
+	if (n->style != 'p') {
+		p++;
+		extra = 1;
+	}
+	if ((size_t)(end - p) < off || memcmp(p, n->text, off))
+		return n->column;
+	for (i = 0; i < off; i++)
+		if (n->text[i] == '\n')
+			return n->column;
+		else if (utf8_lead(n->text[i]))
+			extra++;
+	return n->column + extra;
+}
+
+void check_problem_in(struct loader *l, const struct ynode *n, size_t off, const char *path,
+		      const char *hint, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (n->invalid)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	check_add_diag(l, n->line, text_column(l, n, off), n->via, path, hint, msg);
+}
+
 const char *check_found(struct loader *l, const struct ynode *n)
 {
 	char buf[64];
@@ -127,6 +178,25 @@ static bool in_list(const char *s, const char *const *keys)
 	return false;
 }
 
+/* A hint for a key that is valid, only not at this level. */
+static const char *level_hint(struct loader *l, const char *key, const char *where)
+{
+	static const char *const benchmark_settings[] = { "warmup",	"runs",	    "min_runs",
+							  "max_runs",	"min_time", "metrics",
+							  "regression", NULL };
+	static const char *const benchmark_only[] = { "name",	      "description", "tags",
+						      "stdin",	      "terminal",    "setup",
+						      "prepare_each", "cleanup",     "baseline",
+						      "commands",     NULL };
+
+	if (strstr(where, ".commands.") && in_list(key, benchmark_settings))
+		return arena_printf(l->a, "%s is set per benchmark or in defaults, not per command",
+				    key);
+	if (!strcmp(where, "defaults") && in_list(key, benchmark_only))
+		return arena_printf(l->a, "%s is set in each benchmark, not in defaults", key);
+	return NULL;
+}
+
 /* Reports every key of map not in keys, with a "did you mean" hint. */
 void check_keys(struct loader *l, const struct ynode *map, const char *path,
 		const char *const *keys, const char *where)
@@ -148,7 +218,8 @@ void check_keys(struct loader *l, const struct ynode *map, const char *path,
 			}
 		}
 		check_problem(l, k, check_child(l, path, k->text),
-			      best ? arena_printf(l->a, "did you mean \"%s\"?", best) : NULL,
+			      best ? arena_printf(l->a, "did you mean \"%s\"?", best)
+				   : level_hint(l, k->text, where),
 			      "unknown key \"%s\" in %s", k->text, where);
 	}
 }
@@ -389,7 +460,7 @@ bool check_template(struct loader *l, const struct ynode *n, const char *path, c
 	else if (strstr(e.msg, "${artifact}"))
 		hint = "${artifact} is the output of `build:`; add a build step or drop the "
 		       "variable";
-	check_problem(l, n, path, hint, "%s", e.msg);
+	check_problem_in(l, n, off, path, hint, "%s", e.msg);
 	return false;
 }
 

@@ -22,6 +22,8 @@ struct loader {
 	struct arena *a; /* the suite's arena */
 	struct suite_diags *diags;
 	const char *file;
+	const char *src; /* the file's text, for columns inside scalars */
+	size_t src_len;
 	size_t problems;
 	int project_depth; /* directories between the project root and the suite's */
 	bool has_build;
@@ -40,6 +42,10 @@ void check_add_diag(struct loader *l, unsigned line, unsigned column, const stru
  * broken alias is skipped, its problem is already recorded. */
 void check_problem(struct loader *l, const struct ynode *n, const char *path, const char *hint,
 		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The same at the character `off` bytes into n's text, when the text maps
+ * one to one onto its source line; else at n. */
+void check_problem_in(struct loader *l, const struct ynode *n, size_t off, const char *path,
+		      const char *hint, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* How a value looks in "got ...": strings quoted, other scalars as written. */
 const char *check_found(struct loader *l, const struct ynode *n);
 const char *check_child(struct loader *l, const char *path, const char *key);

@@ -270,7 +270,7 @@ static void parse_metrics(struct loader *l, const struct ynode *n, const char *p
 static bool parse_output(struct loader *l, const struct ynode *n, const char *path,
 			 struct output *o)
 {
-	const char *s = check_str(l, n, path);
+	const char *s = check_str(l, n, path), *rel;
 
 	if (!s)
 		return false;
@@ -281,14 +281,18 @@ static bool parse_output(struct loader *l, const struct ynode *n, const char *pa
 	}
 	if (!check_path(l, n, path, s, PATH_WORKDIR))
 		return false;
-	if (strstr(s, "${")) {
+	/* "${workdir}/x" and "x" are the same file. */
+	rel = !strncmp(s, "${workdir}/", 11) ? s + 11 : s;
+	while (*rel == '/')
+		rel++;
+	if (strstr(rel, "${") || !*rel) {
 		check_problem(l, n, path, "the path is relative to ${workdir}",
-			      "expected \"discard\" or a path without variables, got %s",
+			      "expected \"discard\" or a file inside ${workdir}, got %s",
 			      check_found(l, n));
 		return false;
 	}
 	o->kind = OUTPUT_FILE;
-	o->path = s;
+	o->path = rel;
 	return true;
 }
 
@@ -592,8 +596,8 @@ static bool parse_exec_command(struct loader *l, const struct ynode *map, const 
 		if (!check_template(l, cmd, p, cmd->text, in_build, NULL))
 			return false;
 		if (vars_check_shell(cmd->text, &off, &e) < 0) {
-			check_problem(
-				l, cmd, p,
+			check_problem_in(
+				l, cmd, off, p,
 				"himorime quotes substituted values itself; remove the quotes "
 				"around the variable",
 				"%s", e.msg);
@@ -871,6 +875,11 @@ static void parse_command(struct loader *l, const struct ynode *n, const char *p
 	for (i = 0; i < n->count; i++) {
 		const char *k = n->keys[i]->text, *p = check_child(l, path, k);
 		const struct ynode *v = n->items[i];
+		const char *const *known;
+		for (known = command_keys; *known && strcmp(*known, k); known++) {
+		}
+		if (!*known) /* reported by check_keys */
+			continue;
 		if (!strcmp(k, "budget"))
 			parse_budgets(l, v, p, bm, c);
 		else if (strcmp(k, "command") && strcmp(k, "shell"))
@@ -1511,6 +1520,8 @@ int suite_load(const char *path, struct suite **out, struct suite_diags *diags, 
 			       "the file contains a NUL byte; expected YAML text");
 		goto done;
 	}
+	l.src = text;
+	l.src_len = len;
 	ytree_parse(&tree, text, len, &s->arena);
 	for (i = 0; i < tree.diag_count; i++)
 		check_add_diag(&l, tree.diags[i].line, tree.diags[i].column, tree.diags[i].via,

@@ -152,8 +152,8 @@ static bool over_budget(struct builder *b, size_t more, const yaml_mark_t *mark)
 	if (b->nodes + more <= YTREE_MAX_NODES)
 		return false;
 	diag_at(b, (unsigned)mark->line + 1, (unsigned)mark->column + 1, NULL,
-		"the document has more than %d nodes after expanding aliases and merge keys "
-		"(a limit against alias bombs)",
+		"the document has more than %d nodes, counting every expanded alias "
+		"(a limit)",
 		YTREE_MAX_NODES);
 	b->tree->fatal = true;
 	return true;
@@ -386,11 +386,30 @@ static void on_scalar(struct builder *b, const yaml_event_t *e)
 
 	n->tag = copy_tag(b, e->data.scalar.tag);
 	n->plain = e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+	switch (e->data.scalar.style) {
+	case YAML_SINGLE_QUOTED_SCALAR_STYLE:
+		n->style = '\'';
+		break;
+	case YAML_DOUBLE_QUOTED_SCALAR_STYLE:
+		n->style = '"';
+		break;
+	case YAML_LITERAL_SCALAR_STYLE:
+		n->style = '|';
+		break;
+	case YAML_FOLDED_SCALAR_STYLE:
+		n->style = '>';
+		break;
+	case YAML_ANY_SCALAR_STYLE:
+	case YAML_PLAIN_SCALAR_STYLE:
+		n->style = 'p';
+		break;
+	}
 	if (len > YTREE_MAX_SCALAR_BYTES) {
 		diag_at(b, n->line, n->column, NULL,
 			"a scalar of %zu bytes is longer than the limit of %d bytes", len,
 			YTREE_MAX_SCALAR_BYTES);
 		len = 0;
+		n->invalid = true;
 	}
 	n->text = arena_strndup(b->arena, (const char *)e->data.scalar.value, len);
 	n->len = len;

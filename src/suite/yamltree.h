@@ -43,6 +43,7 @@ struct ynode {
 	const char *text;
 	size_t len;
 	bool plain;
+	char style;	 /* scalars: 'p' plain, '\'' or '"' quoted, '|' literal, '>' folded */
 	bool invalid;	 /* stands in for a broken alias, already reported */
 	const char *tag; /* explicit tag as written, or NULL */
 	/* Sequences: items[0..count). Maps: keys[i] → items[i]. */
