@@ -300,6 +300,17 @@ static int publish(const struct results *doc, const struct github_event *ev, boo
 	    render_comment(doc, marker.buf, run_url, &body, &err) < 0)
 		goto failed;
 	runner_exit_reason(doc, &why);
+	if (!getenv("GITHUB_REPOSITORY") || !*getenv("GITHUB_REPOSITORY")) {
+		/* A local dry run: there is no repository to address requests to. */
+		if (dry_run)
+			printf("himorime: dry run: no GITHUB_REPOSITORY, so no request would be "
+			       "made\n--- comment ---\n%s\n",
+			       body.buf);
+		else
+			fprintf(stderr, "himorime: notice: GITHUB_REPOSITORY is not set: nothing "
+					"was published\n");
+		goto done;
+	}
 	ho.api_url = getenv("GITHUB_API_URL");
 	ho.token = token ? token : "dry-run";
 	if (github_http_new(&http, &ho, &err) < 0)

@@ -142,7 +142,7 @@ class CiTest(TempDirTest):
         res = self.ci(code=1)
         self.assertTrue(res.out.startswith(f"::add-mask::{TOKEN}\n"), res.out[:200])
         self.assertIn("::error file=himorime.yaml,line=", res.out)
-        self.assertIn("title=himorime: performance regression::work › work: latency +", res.out)
+        self.assertIn("title=himorime%3A performance regression::work › work: latency +", res.out)
         self.assertRegex(res.out, r"::stop-commands::\S+\n")
         log = self.server.log()
         self.assertEqual(log["violations"], [])
@@ -152,10 +152,10 @@ class CiTest(TempDirTest):
         self.assertEqual(len(log["statuses"]), 1)
         st = log["statuses"][0]
         self.assertEqual(st["sha"], self.head)
-        self.assertEqual(st["body"]["state"], "failure")
-        self.assertEqual(st["body"]["context"], "himorime")
-        self.assertEqual(st["body"]["description"], "1 regression")
-        self.assertEqual(st["body"]["target_url"], "https://github.com/octo/repo/actions/runs/99")
+        self.assertEqual(st["state"], "failure")
+        self.assertEqual(st["context"], "himorime")
+        self.assertEqual(st["description"], "1 regression")
+        self.assertEqual(st["target_url"], "https://github.com/octo/repo/actions/runs/99")
         self.assertTrue(os.path.getsize(self.summary) > 0)
         outputs = open(self.outputs).read()
         self.assertRegex(outputs, r"result<<ghadelimiter_\S+\nfail\nghadelimiter_\S+\n")
@@ -193,8 +193,8 @@ class CiTest(TempDirTest):
         cmp = report["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]
         self.assertEqual(cmp["verdict"], "regression")
         self.assertTrue(cmp["accepted"])
-        self.assertIn("himorime: performance regression (accepted)", res.out)
-        self.assertEqual(self.server.log()["statuses"][0]["body"]["state"], "success")
+        self.assertIn("title=himorime%3A performance regression (accepted)::", res.out)
+        self.assertEqual(self.server.log()["statuses"][0]["state"], "success")
 
     def test_ci__read_only_token_keeps_the_verdict(self):
         self.server.scenario({"tokens": {TOKEN: None}, "read_only": [TOKEN]})
@@ -205,10 +205,11 @@ class CiTest(TempDirTest):
 
     def test_ci__server_failure_is_exit_4_after_the_report(self):
         self.server.scenario({"tokens": {TOKEN: None},
-                              "faults": [{"method": ".*", "path": ".*", "count": 100,
+                              "faults": [{"method": "POST", "path": ".*", "count": 100,
                                           "status": 422, "body": {"message": "Validation Failed"}}]})
         res = self.ci(code=1)  # the verdict's code wins over a publishing failure
         self.assertIn("422", res.err)
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, "himorime-report.json")))
 
     def test_ci__pull_request_target_is_refused(self):
         res = self.ci(event=self.event(), name="pull_request_target", code=3)
@@ -235,7 +236,7 @@ class CiTest(TempDirTest):
                              "--against", "HEAD~1"], cwd=self.repo), 1)
         ev = {"workflow_run": {"id": 5, "event": "pull_request", "head_sha": self.head,
                                "head_repository": {"full_name": "octo/repo"},
-                               "pull_requests": [{"number": 7}]},
+                               "pull_requests": [{"number": 7, "head": {"sha": self.head}}]},
               "repository": {"full_name": "octo/repo"}}
         path = os.path.join(self.tmp, "run.json")
         with open(path, "w") as f:
@@ -246,7 +247,7 @@ class CiTest(TempDirTest):
         self.assertEqual(len(self.our_comments()), 1)
         st = self.server.log()["statuses"]
         self.assertEqual(st[0]["sha"], self.head)
-        self.assertEqual(st[0]["body"]["state"], "failure")
+        self.assertEqual(st[0]["state"], "failure")
 
     def test_comment__rejects_a_hostile_report(self):
         bad = os.path.join(self.tmp, "bad.json")
