@@ -45,5 +45,6 @@ int cli_fail(const struct err *err);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif
