@@ -269,6 +269,49 @@ const char *rnd_group_title(enum metric_group g)
 	return "?";
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+bool rnd_summary(const struct results_metric *m, struct rnd_summary *out)
+{
+	double *v, sum = 0, sq = 0;
+	size_t i, n = m->n_samples;
+
+	memset(out, 0, sizeof(*out));
+	if (m->status != STATUS_MEASURED)
+		return false;
+	if (m->has_stats) {
+		out->count = m->stats.count;
+		out->min = m->stats.min;
+		out->max = m->stats.max;
+		out->mean = m->stats.mean;
+		out->median = m->stats.median;
+		out->stddev = m->stats.stddev;
+		return true;
+	}
+	if (!n)
+		return false;
+	v = xcalloc(n, sizeof(*v));
+	memcpy(v, m->samples, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_double);
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	out->count = n;
+	out->min = v[0];
+	out->max = v[n - 1];
+	out->mean = sum / (double)n;
+	out->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	for (i = 0; i < n; i++)
+		sq += (v[i] - out->mean) * (v[i] - out->mean);
+	out->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
+	free(v);
+	return true;
+}
+
 const char *rnd_work_unit(const struct results_metric *m)
 {
 	if (m->work.present && m->work.unit)

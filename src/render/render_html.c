@@ -40,7 +40,9 @@ static const char css[] =
 	"figure{margin:12px 0 20px}figcaption{font-size:14px;margin-bottom:4px}"
 	"pre{background:#f8f9fa;padding:8px;font-size:12px;overflow:auto}"
 	"svg text{font-size:11px;fill:" COLOUR_AXIS "}"
-	".legend-head{color:" COLOUR_HEAD "}.legend-base{color:" COLOUR_BASE "}";
+	".legend-head{color:" COLOUR_HEAD "}.legend-base{color:" COLOUR_BASE "}"
+	".badge{color:#fff;border-radius:4px;padding:2px 8px;font-size:16px;vertical-align:2px}"
+	".badge.bad{background:#c92a2a}.badge.warn{background:#e67700}.badge.good{background:#2b8a3e}";
 
 static void html_table(const struct table *t, struct strbuf *out)
 {
@@ -171,18 +173,19 @@ static void run_tables(const struct rnd_rows *rows, struct strbuf *out)
 				if ((int)metric_info((enum metric)m)->group != g ||
 				    !cmd->head.present || mt->status != STATUS_MEASURED)
 					continue;
+				struct rnd_summary sum;
+				bool have = rnd_summary(mt, &sum);
 				for (k = 0; k < 5; k++) {
 					strbuf_reset(&c[k]);
-					if (!mt->has_stats)
+					if (!have)
 						strbuf_adds(&c[k], "—");
 				}
-				if (mt->has_stats) {
-					rnd_value(&c[0], mt, mt->stats.median, NULL);
-					rnd_value(&c[1], mt, mt->stats.mean, NULL);
-					fmt_metric(&c[2], mt->metric, mt->stats.stddev,
-						   rnd_work_unit(mt));
-					rnd_value(&c[3], mt, mt->stats.min, NULL);
-					rnd_value(&c[4], mt, mt->stats.max, NULL);
+				if (have) {
+					rnd_value(&c[0], mt, sum.median, NULL);
+					rnd_value(&c[1], mt, sum.mean, NULL);
+					fmt_metric(&c[2], mt->metric, sum.stddev, rnd_work_unit(mt));
+					rnd_value(&c[3], mt, sum.min, NULL);
+					rnd_value(&c[4], mt, sum.max, NULL);
 				}
 				label_of(&label, &rows->v[i]);
 				cells[0] = label.buf;
@@ -419,10 +422,15 @@ int rnd_html(const struct results *r, struct strbuf *out)
 		    "<meta name=\"viewport\" content=\"width=device-width\">\n"
 		    "<title>himorime report</title>\n<style>%s</style>\n</head>\n<body>\n",
 		    css);
-	strbuf_addf(out, "<h1>%s himorime: ",
-		    r->summary.exit_code ? "❌"
-		    : r->summary.results[RESULT_INCONCLUSIVE] ? "⚠️"
-							       : "✅");
+	/* Words in a coloured badge, not emoji: a page must not depend on the
+	 * fonts of the machine that opens it. */
+	strbuf_addf(out, "<h1><span class=\"badge %s\">%s</span> himorime: ",
+		    r->summary.exit_code ? "bad"
+		    : r->summary.results[RESULT_INCONCLUSIVE] ? "warn"
+							       : "good",
+		    r->summary.exit_code ? "failed"
+		    : r->summary.results[RESULT_INCONCLUSIVE] ? "check"
+							       : "passed");
 	{
 		struct strbuf h;
 		strbuf_init(&h, 0);

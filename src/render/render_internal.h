@@ -62,6 +62,15 @@ bool rnd_group_measured(const struct results *r, enum metric_group g);
 size_t rnd_group_metrics(enum metric_group g, enum metric *out, size_t cap);
 const char *rnd_group_title(enum metric_group g); /* "Latency", "CPU"... */
 
+/* The summary shown for a metric: its stored stats, or for a document that
+ * carries samples without them (an older writer) count, min, max, mean,
+ * median and sample stddev computed here. False when there is nothing. */
+struct rnd_summary {
+	size_t count;
+	double min, max, mean, median, stddev;
+};
+bool rnd_summary(const struct results_metric *m, struct rnd_summary *out);
+
 /* A metric's value for humans; peak RSS at or below the floor is shown as
  * "≤ floor". Sets *at_floor when it did. */
 void rnd_value(struct strbuf *sb, const struct results_metric *m, double v, bool *at_floor);

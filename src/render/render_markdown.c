@@ -44,20 +44,21 @@ static void cell_label(struct strbuf *sb, const struct rnd_row *row)
 
 static bool stats_cells(struct strbuf *c, const struct results_metric *m)
 {
+	struct rnd_summary sum;
 	size_t k;
 
 	for (k = 0; k < 5; k++)
 		strbuf_reset(&c[k]);
-	if (m->status != STATUS_MEASURED || !m->has_stats) {
+	if (!rnd_summary(m, &sum)) {
 		for (k = 0; k < 5; k++)
 			strbuf_adds(&c[k], "—");
 		return false;
 	}
-	rnd_value(&c[0], m, m->stats.median, NULL);
-	rnd_value(&c[1], m, m->stats.mean, NULL);
-	fmt_metric(&c[2], m->metric, m->stats.stddev, rnd_work_unit(m));
-	rnd_value(&c[3], m, m->stats.min, NULL);
-	rnd_value(&c[4], m, m->stats.max, NULL);
+	rnd_value(&c[0], m, sum.median, NULL);
+	rnd_value(&c[1], m, sum.mean, NULL);
+	fmt_metric(&c[2], m->metric, sum.stddev, rnd_work_unit(m));
+	rnd_value(&c[3], m, sum.min, NULL);
+	rnd_value(&c[4], m, sum.max, NULL);
 	return true;
 }
 

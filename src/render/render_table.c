@@ -187,16 +187,17 @@ static void run_group(const struct rnd_rows *rows, enum metric_group g,
 		const char *word = rnd_result_word(cmd->result);
 		for (j = 0; j < nm; j++) {
 			const struct results_metric *m = &cmd->head.metrics[ms[j]];
+			struct rnd_summary sum;
 			bool measured = cmd->head.present && m->status == STATUS_MEASURED;
 			if (!measured && !(g == GROUP_LATENCY && cmd->result == RESULT_ERROR))
 				continue;
-			if (measured && m->has_stats) {
-				stat_cell(&c[0], m, m->stats.median, floor);
-				stat_cell(&c[1], m, m->stats.mean, floor);
+			if (measured && rnd_summary(m, &sum)) {
+				stat_cell(&c[0], m, sum.median, floor);
+				stat_cell(&c[1], m, sum.mean, floor);
 				strbuf_reset(&c[2]);
-				fmt_metric(&c[2], m->metric, m->stats.stddev, rnd_work_unit(m));
-				stat_cell(&c[3], m, m->stats.min, floor);
-				stat_cell(&c[4], m, m->stats.max, floor);
+				fmt_metric(&c[2], m->metric, sum.stddev, rnd_work_unit(m));
+				stat_cell(&c[3], m, sum.min, floor);
+				stat_cell(&c[4], m, sum.max, floor);
 			} else {
 				size_t k;
 				for (k = 0; k < 5; k++) {
