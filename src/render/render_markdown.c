@@ -637,6 +637,9 @@ static void mermaid_label(struct strbuf *out, const char *s)
 		case '\\':
 			strbuf_adds(out, "#92;");
 			break;
+		case '@':
+			strbuf_adds(out, "@\xe2\x80\x8b"); /* U+200B: no mention */
+			break;
 		default:
 			strbuf_addch(out, ch < 0x20 || ch == 0x7f ? ' ' : ch);
 		}
