@@ -105,8 +105,9 @@ static int write_section(const struct report_args *a, const char *body, struct e
 	strbuf_init(&page, 0);
 	rc = fsio_read_file(a->output, RESULTS_MAX_FILE_BYTES, &old, &len, err);
 	if (rc) {
-		rc = err_set(err, ERR_EXEC, "--section %s: cannot read \"%s\": %s", a->section,
-			     a->output, err->msg);
+		/* A page too large to read is still a failed output step. */
+		err_wrap(err, "--section %s", a->section);
+		rc = err->code = ERR_EXEC;
 		goto done;
 	}
 	rc = render_markdown_section(old, a->section, body, &page, err);
