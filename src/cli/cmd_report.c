@@ -185,8 +185,8 @@ int cmd_report(int argc, char **argv)
 	code = r->summary.exit_code;
 	if (code != EXIT_OK)
 		cli_exit(code, "as stored in \"%s\" (%s)", a.operands.v[0],
-			 code == EXIT_FAILED ? "a budget or a gated comparison failed"
-			 : code == EXIT_METRIC ? "a metric could not be measured"
+			 code == EXIT_FAILED	 ? "a budget or a gated comparison failed"
+			 : code == EXIT_METRIC	 ? "a metric could not be measured"
 			 : code == EXIT_INTERNAL ? "an internal error"
 						 : "the measurement failed");
 done:

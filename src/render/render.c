@@ -17,9 +17,10 @@
 #include "common/banned.h"
 
 static const char *const format_names[] = {
-	[RENDER_TABLE] = "table",     [RENDER_JSON] = "json",	      [RENDER_CSV] = "csv",
-	[RENDER_SAMPLES_CSV] = "samples-csv", [RENDER_MARKDOWN] = "markdown",
-	[RENDER_GITHUB] = "github",   [RENDER_HTML] = "html",
+	[RENDER_TABLE] = "table",	[RENDER_JSON] = "json",
+	[RENDER_CSV] = "csv",		[RENDER_SAMPLES_CSV] = "samples-csv",
+	[RENDER_MARKDOWN] = "markdown", [RENDER_GITHUB] = "github",
+	[RENDER_HTML] = "html",
 };
 
 int render_format_from_name(const char *name, enum render_format *out)
@@ -88,7 +89,8 @@ void rnd_rows_collect(const struct results *r, struct rnd_rows *rows)
 		for (b = 0; b < r->suites[s].n_benchmarks; b++)
 			for (c = 0; c < r->suites[s].benchmarks[b].n_commands; c++) {
 				struct rnd_row *row;
-				rows->v = xgrow(rows->v, &rows->alloc, rows->n + 1, sizeof(*rows->v));
+				rows->v =
+					xgrow(rows->v, &rows->alloc, rows->n + 1, sizeof(*rows->v));
 				row = &rows->v[rows->n++];
 				row->suite = &r->suites[s];
 				row->bench = &r->suites[s].benchmarks[b];
@@ -168,7 +170,7 @@ void rnd_result_count(struct strbuf *sb, enum result_state s, unsigned long long
 
 /* Problem states first, worst first, then the good ones. */
 static const enum result_state headline_order[] = {
-	RESULT_ERROR,	    RESULT_METRIC_ERROR, RESULT_REGRESSION, RESULT_OVER_BUDGET,
+	RESULT_ERROR,	     RESULT_METRIC_ERROR, RESULT_REGRESSION, RESULT_OVER_BUDGET,
 	RESULT_INCONCLUSIVE, RESULT_IMPROVED,	  RESULT_PASS,
 };
 
@@ -525,7 +527,8 @@ static const struct hint hints[] = {
 	{ "noisier than max_cv", "quiet the machine (fewer parallel jobs) or raise max_cv" },
 	{ "base measurement is zero",
 	  "measure a larger workload so that the base is above the metric's resolution" },
-	{ "measurement floor", "measure a larger input so that the peak RSS rises above the floor" },
+	{ "measurement floor",
+	  "measure a larger input so that the peak RSS rises above the floor" },
 	{ "work differs", "keep the declared work constant and equal on both revisions" },
 	{ "work varies", "keep the declared work constant and equal on both revisions" },
 	{ "not measured", "enable the metric for this benchmark (metrics:)" },
@@ -584,12 +587,14 @@ static void comparison_notes(struct rnd_notes *notes, const char *label,
 			if (!k->gate)
 				strbuf_adds(&sb, " (not gated)");
 		} else if (k->verdict == VERDICT_REGRESSION && k->accepted) {
-			strbuf_addf(&sb, "%s: %s regression accepted by the pull-request label: "
-					 "reported, does not fail the job",
+			strbuf_addf(&sb,
+				    "%s: %s regression accepted by the pull-request label: "
+				    "reported, does not fail the job",
 				    label, name);
 		} else if (k->verdict == VERDICT_REGRESSION && !k->gate) {
-			strbuf_addf(&sb, "%s: %s regression is not gated (gate: false): "
-					 "reported, does not fail the job",
+			strbuf_addf(&sb,
+				    "%s: %s regression is not gated (gate: false): "
+				    "reported, does not fail the job",
 				    label, name);
 		} else {
 			strbuf_release(&sb);
@@ -644,9 +649,10 @@ static void machine_notes(const struct results *r, struct rnd_notes *notes)
 
 	strbuf_init(&sb, 0);
 	if (any_at_floor(r)) {
-		strbuf_adds(&sb, "≤ marks a peak RSS at or below the measurement floor (the peak RSS "
-				 "of the process that started the command): the real peak is at most "
-				 "that; measure a larger input to see it.");
+		strbuf_adds(&sb,
+			    "≤ marks a peak RSS at or below the measurement floor (the peak RSS "
+			    "of the process that started the command): the real peak is at most "
+			    "that; measure a larger input to see it.");
 		note_add(notes, &sb, NULL);
 	}
 	if (cpu && mem)
@@ -952,11 +958,12 @@ int render_markdown_section(const char *page, const char *name, const char *body
 	b = find_marker_line(page, begin, &nb, &b_end);
 	e = find_marker_line(page, end, &ne, &e_end);
 	if (!b || !e)
-		return err_set(err, ERR_EXEC, "section \"%s\": the page has no \"%s\" line",
-			       name, !b ? begin : end);
+		return err_set(err, ERR_EXEC, "section \"%s\": the page has no \"%s\" line", name,
+			       !b ? begin : end);
 	if (nb > 1 || ne > 1)
-		return err_set(err, ERR_EXEC, "section \"%s\": the page has more than one \"%s\" line",
-			       name, nb > 1 ? begin : end);
+		return err_set(err, ERR_EXEC,
+			       "section \"%s\": the page has more than one \"%s\" line", name,
+			       nb > 1 ? begin : end);
 	if (e < b)
 		return err_set(err, ERR_EXEC, "section \"%s\": \"%s\" comes before \"%s\"", name,
 			       end, begin);

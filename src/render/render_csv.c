@@ -63,14 +63,45 @@ enum col {
 };
 
 static const char *const header[C__COUNT] = {
-	"suite",	  "benchmark",		"command",	"result",	 "record",
-	"side",		  "metric",		"unit",		"scope",	 "source",
-	"process_aggregation", "status",	"statistic",	"value",	 "operator",
-	"limit",	  "base",		"head",		"difference",	 "change_percent",
-	"ci_low_percent", "ci_high_percent",	"probability_regression", "max_percent",
-	"verdict",	  "gate",		"reason",	"error_kind",	 "error_message",
-	"derived_from",	  "confidence",		"looks_planned", "looks_used",	 "pairs",
-	"min_difference", "band_low_percent",	"band_high_percent", "accepted", "budget_text",
+	"suite",
+	"benchmark",
+	"command",
+	"result",
+	"record",
+	"side",
+	"metric",
+	"unit",
+	"scope",
+	"source",
+	"process_aggregation",
+	"status",
+	"statistic",
+	"value",
+	"operator",
+	"limit",
+	"base",
+	"head",
+	"difference",
+	"change_percent",
+	"ci_low_percent",
+	"ci_high_percent",
+	"probability_regression",
+	"max_percent",
+	"verdict",
+	"gate",
+	"reason",
+	"error_kind",
+	"error_message",
+	"derived_from",
+	"confidence",
+	"looks_planned",
+	"looks_used",
+	"pairs",
+	"min_difference",
+	"band_low_percent",
+	"band_high_percent",
+	"accepted",
+	"budget_text",
 	"error_exit_code",
 };
 
@@ -392,9 +423,11 @@ int rnd_samples_csv(const struct results *r, struct strbuf *out)
 				const struct results_metric *mt = &sd->metrics[m];
 				const struct metric_info *mi = metric_info((enum metric)m);
 				for (k = 0; k < mt->n_samples; k++) {
-					field(out, rows.v[i].suite->name ? rows.v[i].suite->name : "");
+					field(out,
+					      rows.v[i].suite->name ? rows.v[i].suite->name : "");
 					strbuf_addch(out, ',');
-					field(out, rows.v[i].bench->name ? rows.v[i].bench->name : "");
+					field(out,
+					      rows.v[i].bench->name ? rows.v[i].bench->name : "");
 					strbuf_addch(out, ',');
 					field(out, c->name ? c->name : "");
 					strbuf_addf(out, ",%s,%zu,%s,%s,", side ? "base" : "head",

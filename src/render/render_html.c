@@ -18,15 +18,15 @@
 
 #include "common/banned.h"
 
-#define SVG_WIDTH    760
-#define SVG_LEFT     70
-#define SVG_RIGHT    30
-#define SVG_ROW	     44
-#define SVG_AXIS     34
-#define SVG_TICKS    6 /* at most, roughly */
-#define COLOUR_HEAD  "#d9480f"
-#define COLOUR_BASE  "#1c7ed6"
-#define COLOUR_AXIS  "#495057"
+#define SVG_WIDTH   760
+#define SVG_LEFT    70
+#define SVG_RIGHT   30
+#define SVG_ROW	    44
+#define SVG_AXIS    34
+#define SVG_TICKS   6 /* at most, roughly */
+#define COLOUR_HEAD "#d9480f"
+#define COLOUR_BASE "#1c7ed6"
+#define COLOUR_AXIS "#495057"
 
 static const char css[] =
 	"body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;"
@@ -42,7 +42,8 @@ static const char css[] =
 	"svg text{font-size:11px;fill:" COLOUR_AXIS "}"
 	".legend-head{color:" COLOUR_HEAD "}.legend-base{color:" COLOUR_BASE "}"
 	".badge{color:#fff;border-radius:4px;padding:2px 8px;font-size:16px;vertical-align:2px}"
-	".badge.bad{background:#c92a2a}.badge.warn{background:#e67700}.badge.good{background:#2b8a3e}";
+	".badge.bad{background:#c92a2a}.badge.warn{background:#e67700}.badge.good{background:#"
+	"2b8a3e}";
 
 static void html_table(const struct table *t, struct strbuf *out)
 {
@@ -86,9 +87,10 @@ static void label_of(struct strbuf *sb, const struct rnd_row *row)
 
 static void compare_tables(const struct rnd_rows *rows, struct strbuf *out)
 {
-	static const char *cols[] = { "benchmark › command", "metric", ">base", ">head",
-				      "change (interval)",   "confidence", "tolerance", ">pairs",
-				      "result" };
+	static const char *cols[] = {
+		"benchmark › command", "metric",    ">base",  ">head", "change (interval)",
+		"confidence",	       "tolerance", ">pairs", "result"
+	};
 	int g;
 	size_t i, j;
 	struct strbuf label, base, head, change, conf, tol, pairs;
@@ -132,7 +134,7 @@ static void compare_tables(const struct rnd_rows *rows, struct strbuf *out)
 				cells[6] = tol.buf;
 				cells[7] = pairs.buf;
 				cells[8] = k->accepted ? "regression (accepted)"
-							: verdict_name(k->verdict);
+						       : verdict_name(k->verdict);
 				table_add_row(&t, cells);
 			}
 		}
@@ -153,8 +155,14 @@ static void compare_tables(const struct rnd_rows *rows, struct strbuf *out)
 
 static void run_tables(const struct rnd_rows *rows, struct strbuf *out)
 {
-	static const char *cols[] = { "benchmark › command", "metric", ">median", ">mean",
-				      ">stddev", ">min", ">max", "result" };
+	static const char *cols[] = { "benchmark › command",
+				      "metric",
+				      ">median",
+				      ">mean",
+				      ">stddev",
+				      ">min",
+				      ">max",
+				      "result" };
 	struct strbuf label, c[5];
 	size_t i, k;
 	int g, m;
@@ -183,7 +191,8 @@ static void run_tables(const struct rnd_rows *rows, struct strbuf *out)
 				if (have) {
 					rnd_value(&c[0], mt, sum.median, NULL);
 					rnd_value(&c[1], mt, sum.mean, NULL);
-					fmt_metric(&c[2], mt->metric, sum.stddev, rnd_work_unit(mt));
+					fmt_metric(&c[2], mt->metric, sum.stddev,
+						   rnd_work_unit(mt));
 					rnd_value(&c[3], mt, sum.min, NULL);
 					rnd_value(&c[4], mt, sum.max, NULL);
 				}
@@ -238,8 +247,9 @@ static void budgets(const struct rnd_rows *rows, struct strbuf *out)
 			cells[1] = metric_info(b->result.metric)->name;
 			cells[2] = budget.buf;
 			cells[3] = actual.buf;
-			cells[4] = b->result.status == BUDGET_FAIL ? "over budget"
-								   : budget_status_name(b->result.status);
+			cells[4] = b->result.status == BUDGET_FAIL
+					   ? "over budget"
+					   : budget_status_name(b->result.status);
 			table_add_row(&t, cells);
 		}
 	}
@@ -425,12 +435,12 @@ int rnd_html(const struct results *r, struct strbuf *out)
 	/* Words in a coloured badge, not emoji: a page must not depend on the
 	 * fonts of the machine that opens it. */
 	strbuf_addf(out, "<h1><span class=\"badge %s\">%s</span> himorime: ",
-		    r->summary.exit_code ? "bad"
+		    r->summary.exit_code		      ? "bad"
 		    : r->summary.results[RESULT_INCONCLUSIVE] ? "warn"
-							       : "good",
-		    r->summary.exit_code ? "failed"
+							      : "good",
+		    r->summary.exit_code		      ? "failed"
 		    : r->summary.results[RESULT_INCONCLUSIVE] ? "check"
-							       : "passed");
+							      : "passed");
 	{
 		struct strbuf h;
 		strbuf_init(&h, 0);

@@ -129,9 +129,11 @@ static bool stats_table(const struct results *r, const struct rnd_rows *rows, en
 					cells[n++] = c[k].buf;
 				if (g == GROUP_LATENCY && !cmp) {
 					if (cmd->has_vs_baseline)
-						snprintf(rel, sizeof(rel), "%.2f×", cmd->vs_baseline);
+						snprintf(rel, sizeof(rel), "%.2f×",
+							 cmd->vs_baseline);
 					else if (cmd->has_vs_fastest)
-						snprintf(rel, sizeof(rel), "%.2f×", cmd->vs_fastest);
+						snprintf(rel, sizeof(rel), "%.2f×",
+							 cmd->vs_fastest);
 					cells[n++] = rel;
 				}
 				if (result)
@@ -161,9 +163,10 @@ static const char *verdict_cell(const struct comparison *k)
 /* Every comparison, optionally of one group only (group < 0: all). */
 static size_t compare_table(const struct rnd_rows *rows, int group, bool pairs, struct strbuf *out)
 {
-	static const char *cols[] = { "benchmark › command", "metric", ">base", ">head",
-				      "change (interval)",   "confidence", "tolerance", ">pairs",
-				      "result" };
+	static const char *cols[] = {
+		"benchmark › command", "metric",    ">base",  ">head", "change (interval)",
+		"confidence",	       "tolerance", ">pairs", "result"
+	};
 	struct table t;
 	struct strbuf label, base, head, change, conf, tol, npairs;
 	size_t i, j, n;
@@ -214,9 +217,10 @@ static size_t compare_table(const struct rnd_rows *rows, int group, bool pairs, 
 			/* Markdown pages keep it short: no pairs column. */
 			size_t r2;
 			struct table u;
-			static const char *ucols[] = { "benchmark › command", "metric", ">base",
-						       ">head", "change (interval)", "confidence",
-						       "tolerance", "result" };
+			static const char *ucols[] = {
+				"benchmark › command", "metric",     ">base",	  ">head",
+				"change (interval)",   "confidence", "tolerance", "result"
+			};
 			table_init(&u, 8, ucols);
 			for (r2 = 0; r2 < t.nrows; r2++) {
 				const char *cells[8];
@@ -479,9 +483,8 @@ static const char *problem_icon(enum verdict v)
 static size_t problem_table(const struct results *r, const struct rnd_rows *rows,
 			    struct strbuf *out)
 {
-	static const char *cols[] = { "",	      "benchmark › command", "metric",
-				      ">base",	      ">head",		     "change (interval)",
-				      "what happened" };
+	static const char *cols[] = { "",      "benchmark › command", "metric",	      ">base",
+				      ">head", "change (interval)",   "what happened" };
 	struct table t;
 	struct strbuf label, base, head, change, what;
 	size_t i, j, n;
@@ -692,7 +695,8 @@ static void chart(const struct rnd_rows *rows, struct strbuf *out)
 		mermaid_label(out, rows->v[idx[i]].cmd->name);
 		strbuf_adds(out, "\"");
 	}
-	strbuf_addf(out, "]\n    y-axis \"head / base × 100\" %.0f --> %.0f\n    bar [%s]\n    line [",
+	strbuf_addf(out,
+		    "]\n    y-axis \"head / base × 100\" %.0f --> %.0f\n    bar [%s]\n    line [",
 		    lo, hi, v.buf);
 	for (i = 0; i < n; i++)
 		strbuf_adds(out, i ? ", 100" : "100");
@@ -748,10 +752,11 @@ static void how_decided(const struct results *r, const struct rnd_rows *rows, st
 	}
 	details_open(out, "How this was decided");
 	if (r->mode == RESULTS_MODE_COMPARE && first) {
-		strbuf_adds(out, "Base and head ran in pairs, back to back, in random order, on the "
-				 "same machine. Each metric's change is the Hodges–Lehmann estimate "
-				 "of the head/base ratio with a Wilcoxon signed-rank interval, checked "
-				 "at up to ");
+		strbuf_adds(out,
+			    "Base and head ran in pairs, back to back, in random order, on the "
+			    "same machine. Each metric's change is the Hodges–Lehmann estimate "
+			    "of the head/base ratio with a Wilcoxon signed-rank interval, checked "
+			    "at up to ");
 		strbuf_addf(out, "%u planned looks at ", first->looks_planned);
 		rnd_confidence(out, first);
 		strbuf_adds(out, " simultaneous confidence, so that identical revisions are "
@@ -765,7 +770,8 @@ static void how_decided(const struct results *r, const struct rnd_rows *rows, st
 		tolerances(rows, out);
 		strbuf_adds(out, ").");
 	} else if (r->mode == RESULTS_MODE_COMPARE) {
-		strbuf_adds(out, "No comparison reached a decision procedure (nothing was compared).");
+		strbuf_adds(out,
+			    "No comparison reached a decision procedure (nothing was compared).");
 	} else {
 		strbuf_adds(out, "A plain run: each budget is checked against the statistic it "
 				 "names, computed from every measured run.");

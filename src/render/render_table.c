@@ -133,13 +133,13 @@ static void header_line(const struct results *r, struct strbuf *out)
 		    results_mode_name(r->mode));
 	if (r->git.present && r->mode == RESULTS_MODE_COMPARE)
 		strbuf_addf(out, " %s %.7s → %.7s%s", r->git.base_ref ? r->git.base_ref : "base",
-			    r->git.base_sha ? r->git.base_sha : "", r->git.head_sha ? r->git.head_sha : "",
-			    r->git.dirty ? " (dirty)" : "");
+			    r->git.base_sha ? r->git.base_sha : "",
+			    r->git.head_sha ? r->git.head_sha : "", r->git.dirty ? " (dirty)" : "");
 	else if (r->git.present)
 		strbuf_addf(out, " %.7s%s", r->git.head_sha ? r->git.head_sha : "",
 			    r->git.dirty ? " (dirty)" : "");
-	strbuf_addf(out, " · %s %s, %u CPUs\n\n", env->os ? env->os : "?", env->arch ? env->arch : "?",
-		    env->logical_cpus);
+	strbuf_addf(out, " · %s %s, %u CPUs\n\n", env->os ? env->os : "?",
+		    env->arch ? env->arch : "?", env->logical_cpus);
 }
 
 static void stat_cell(struct strbuf *sb, const struct results_metric *m, double v, bool *floor)
@@ -162,7 +162,7 @@ static void run_group(const struct rnd_rows *rows, enum metric_group g,
 {
 	static const char *with_metric[] = { "BENCHMARK", "COMMAND", "METRIC", ">MEDIAN", ">MEAN",
 					     ">STDDEV",	  ">MIN",    ">MAX",   "RESULT" };
-	static const char *latency[] = { "BENCHMARK", "COMMAND", ">MEDIAN",   ">MEAN",	">STDDEV",
+	static const char *latency[] = { "BENCHMARK", "COMMAND", ">MEDIAN",   ">MEAN", ">STDDEV",
 					 ">MIN",      ">MAX",	 ">RELATIVE", "RESULT" };
 	static const char *plain[] = { "BENCHMARK", "COMMAND", ">MEDIAN", ">MEAN",
 				       ">STDDEV",   ">MIN",    ">MAX",	  "RESULT" };
@@ -209,16 +209,17 @@ static void run_group(const struct rnd_rows *rows, enum metric_group g,
 			if (many)
 				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
 					       rows->v[i].bench->name, cmd->name,
-					       metric_info(ms[j])->name, c[0].buf, c[1].buf, c[2].buf,
-					       c[3].buf, c[4].buf, word);
+					       metric_info(ms[j])->name, c[0].buf, c[1].buf,
+					       c[2].buf, c[3].buf, c[4].buf, word);
 			else if (g == GROUP_LATENCY)
 				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
-					       rows->v[i].bench->name, cmd->name, c[0].buf, c[1].buf,
-					       c[2].buf, c[3].buf, c[4].buf, c[5].buf, word);
+					       rows->v[i].bench->name, cmd->name, c[0].buf,
+					       c[1].buf, c[2].buf, c[3].buf, c[4].buf, c[5].buf,
+					       word);
 			else
 				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
-					       rows->v[i].bench->name, cmd->name, c[0].buf, c[1].buf,
-					       c[2].buf, c[3].buf, c[4].buf, word);
+					       rows->v[i].bench->name, cmd->name, c[0].buf,
+					       c[1].buf, c[2].buf, c[3].buf, c[4].buf, word);
 			coloured_add(&col, word, state_colour(cmd->result));
 		}
 	}
@@ -230,13 +231,13 @@ static void run_group(const struct rnd_rows *rows, enum metric_group g,
 	table_release(&t);
 }
 
-static void compare_group(const struct results *r, const struct rnd_rows *rows,
-			  enum metric_group g, const struct render_options *o, struct strbuf *out,
-			  bool *floor)
+static void compare_group(const struct results *r, const struct rnd_rows *rows, enum metric_group g,
+			  const struct render_options *o, struct strbuf *out, bool *floor)
 {
-	static const char *with_metric[] = { "BENCHMARK", "COMMAND",	"METRIC",    ">BASE", ">HEAD",
-					     "CHANGE",	  "CONFIDENCE", "TOLERANCE", "RESULT" };
-	static const char *plain[] = { "BENCHMARK", "COMMAND",	 ">BASE",  ">HEAD",
+	static const char *with_metric[] = { "BENCHMARK",  "COMMAND",	"METRIC",
+					     ">BASE",	   ">HEAD",	"CHANGE",
+					     "CONFIDENCE", "TOLERANCE", "RESULT" };
+	static const char *plain[] = { "BENCHMARK", "COMMAND",	  ">BASE",     ">HEAD",
 				       "CHANGE",    "CONFIDENCE", "TOLERANCE", "RESULT" };
 	enum metric ms[METRIC__COUNT];
 	size_t nm = rnd_group_metrics(g, ms, METRIC__COUNT), i, j;
@@ -284,9 +285,10 @@ static void compare_group(const struct results *r, const struct rnd_rows *rows,
 					       change.buf, conf.buf, tol.buf, word);
 			else
 				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
-					       rows->v[i].bench->name, cmd->name, base.buf, head.buf,
-					       change.buf, conf.buf, tol.buf, word);
-			coloured_add(&col, word, k->accepted ? ANSI_YELLOW : verdict_colour(k->verdict));
+					       rows->v[i].bench->name, cmd->name, base.buf,
+					       head.buf, change.buf, conf.buf, tol.buf, word);
+			coloured_add(&col, word,
+				     k->accepted ? ANSI_YELLOW : verdict_colour(k->verdict));
 		}
 		if (!any && g == GROUP_LATENCY && cmd->n_comparisons == 0) {
 			const char *word = rnd_result_word(cmd->result);
@@ -335,11 +337,11 @@ static const char *budget_word(enum budget_status s)
 	return "?";
 }
 
-static void budgets(const struct rnd_rows *rows, const struct render_options *o,
-		    struct strbuf *out, bool *floor)
+static void budgets(const struct rnd_rows *rows, const struct render_options *o, struct strbuf *out,
+		    bool *floor)
 {
-	static const char *cols[] = { "BENCHMARK", "COMMAND", "METRIC", "BUDGET", ">ACTUAL",
-				      "RESULT" };
+	static const char *cols[] = { "BENCHMARK", "COMMAND", "METRIC",
+				      "BUDGET",	   ">ACTUAL", "RESULT" };
 	struct table t;
 	struct coloured col;
 	struct strbuf budget, actual;

@@ -354,9 +354,10 @@ static void test_render__section_replaces_only_its_region(void **state)
 
 	(void)state;
 	assert_int_equal(rc, 0);
-	assert_string_equal(out, "# Title\n\nintro\n\n### Perf\n\n<!-- himorime:begin perf -->\n"
-				 "#### himorime results\n\ntext\n\n##### Latency\n\n```\n## code\n```\n"
-				 "<!-- himorime:end perf -->\n\n## After\n\n```\n# not a heading\n```\n");
+	assert_string_equal(
+		out, "# Title\n\nintro\n\n### Perf\n\n<!-- himorime:begin perf -->\n"
+		     "#### himorime results\n\ntext\n\n##### Latency\n\n```\n## code\n```\n"
+		     "<!-- himorime:end perf -->\n\n## After\n\n```\n# not a heading\n```\n");
 	free(out);
 }
 
@@ -395,8 +396,8 @@ static void test_render__section_errors(void **state)
 	msg = section("", "Bad", "x\n", &rc);
 	assert_int_equal(rc, ERR_USAGE);
 	free(msg);
-	msg = section("<!-- himorime:begin perf-2 -->\n<!-- himorime:end perf-2 -->", "perf-2",
-		      "x", &rc);
+	msg = section("<!-- himorime:begin perf-2 -->\n<!-- himorime:end perf-2 -->", "perf-2", "x",
+		      &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(msg, "<!-- himorime:begin perf-2 -->\nx\n<!-- himorime:end perf-2 -->");
 	free(msg);
@@ -411,8 +412,9 @@ static void test_render__html_marks_match_samples(void **state)
 	/* 33 + 33 + 50 + 50 + 4 × 15 + 22 + 22 latency samples. */
 	assert_int_equal(count(html, "<circle class=\"mark "), 270);
 	assert_int_equal(count(html, "<figure class=\"chart\""), 5);
-	assert_non_null(strstr(html, "<text class=\"tick-label\" x=\"70.00\" y=\"106.0\" "
-				     "text-anchor=\"middle\" data-value=\"38000000\">38.0 ms</text>"));
+	assert_non_null(strstr(html,
+			       "<text class=\"tick-label\" x=\"70.00\" y=\"106.0\" "
+			       "text-anchor=\"middle\" data-value=\"38000000\">38.0 ms</text>"));
 	free(html);
 	results_free(r);
 }
