@@ -22,6 +22,18 @@
 #define ANSI_YELLOW "\x1b[33m"
 #define ANSI_DIM    "\x1b[2m"
 
+/* Text from the document on a terminal: no escape sequences, no line breaks
+ * of its own (tabs are kept for stderr tails). */
+static void add_printable(struct strbuf *out, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		strbuf_addch(out, (c < 0x20 && c != '\t') || c == 0x7f ? ' ' : c);
+	}
+}
+
 /* The colour of a result cell, or NULL. */
 struct coloured {
 	char **words; /* per row: the last cell's text */
@@ -128,18 +140,23 @@ static void emit(struct strbuf *out, const char *title, const struct table *t,
 static void header_line(const struct results *r, struct strbuf *out)
 {
 	const struct results_environment *env = &r->environment;
+	struct strbuf sb;
 
-	strbuf_addf(out, "himorime %s · %s", r->himorime_version ? r->himorime_version : "?",
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "himorime %s · %s", r->himorime_version ? r->himorime_version : "?",
 		    results_mode_name(r->mode));
 	if (r->git.present && r->mode == RESULTS_MODE_COMPARE)
-		strbuf_addf(out, " %s %.7s → %.7s%s", r->git.base_ref ? r->git.base_ref : "base",
+		strbuf_addf(&sb, " %s %.7s → %.7s%s", r->git.base_ref ? r->git.base_ref : "base",
 			    r->git.base_sha ? r->git.base_sha : "",
 			    r->git.head_sha ? r->git.head_sha : "", r->git.dirty ? " (dirty)" : "");
 	else if (r->git.present)
-		strbuf_addf(out, " %.7s%s", r->git.head_sha ? r->git.head_sha : "",
+		strbuf_addf(&sb, " %.7s%s", r->git.head_sha ? r->git.head_sha : "",
 			    r->git.dirty ? " (dirty)" : "");
-	strbuf_addf(out, " · %s %s, %u CPUs\n\n", env->os ? env->os : "?",
-		    env->arch ? env->arch : "?", env->logical_cpus);
+	strbuf_addf(&sb, " · %s %s, %u CPUs", env->os ? env->os : "?", env->arch ? env->arch : "?",
+		    env->logical_cpus);
+	add_printable(out, sb.buf, sb.len);
+	strbuf_adds(out, "\n\n");
+	strbuf_release(&sb);
 }
 
 static void stat_cell(struct strbuf *sb, const struct results_metric *m, double v, bool *floor)
@@ -389,14 +406,16 @@ static void notes_block(const struct results *r, struct strbuf *out)
 		strbuf_adds(out, "Notes\n");
 	for (i = 0; i < notes.n; i++) {
 		const char *p = notes.v[i].stderr_tail;
-		strbuf_addf(out, "  - %s\n", notes.v[i].text);
+		strbuf_adds(out, "  - ");
+		add_printable(out, notes.v[i].text, strlen(notes.v[i].text));
+		strbuf_addch(out, '\n');
 		if (p)
 			strbuf_adds(out, "    stderr (last lines):\n");
 		while (p && *p) {
 			const char *eol = strchr(p, '\n');
 			size_t len = eol ? (size_t)(eol - p) : strlen(p);
 			strbuf_adds(out, "      | ");
-			strbuf_add(out, p, len);
+			add_printable(out, p, len);
 			strbuf_addch(out, '\n');
 			p = eol ? eol + 1 : p + len;
 		}

@@ -291,6 +291,20 @@ class ReportTest(TempDirTest):
                                               env={"NO_COLOR": ""}).out)
 
 
+class DocsTest(unittest.TestCase):
+    def test_report__docs_examples_are_real_output(self):
+        import re
+        with open(os.path.join(DATA, "..", "..", "docs", "reports.md"), encoding="utf-8") as f:
+            doc = f.read()
+        examples = re.findall(r"<!-- example: (\S+) -->\n```\w*\n(.*?)```\n", doc, re.S)
+        self.assertEqual(sorted(n.split(".")[1] for n, _ in examples),
+                         sorted(f for f in FORMATS if f != "json"))
+        for name, text in examples:
+            with self.subTest(example=name):
+                with open(os.path.join(GOLDEN, name), encoding="utf-8") as f:
+                    self.assertIn(text, f.read())
+
+
 class ChartParser(html.parser.HTMLParser):
     """Collects each figure's marks and tick labels."""
 

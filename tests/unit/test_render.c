@@ -219,6 +219,32 @@ static void test_render__html_escapes_untrusted_names(void **state)
 	results_free(r);
 }
 
+static void test_render__table_prints_no_control_characters(void **state)
+{
+	struct results *r = results_new(RESULTS_MODE_RUN);
+	struct results_benchmark *b = results_add_benchmark(results_add_suite(r, "s"), "b");
+	struct results_command *c = results_add_command(b, "evil\x1b[2J\nname", "x");
+	struct results_metric *m;
+	char *t;
+
+	(void)state;
+	c->head.present = true;
+	results_add_sample(&c->head, METRIC_LATENCY, 1000);
+	m = &c->head.metrics[METRIC_CPU_USER];
+	m->status = STATUS_UNSUPPORTED;
+	results_set_str(&m->reason, "no\x1b]0;title\x07 rusage");
+	results_set_str(&r->himorime_version, "1\x1b[31m");
+	t = render(r, RENDER_TABLE, NULL);
+	assert_null(strchr(t, '\x1b'));
+	assert_null(strchr(t, '\x07'));
+	assert_non_null(strstr(t, "b          evil [2J name  1.00 µs"));
+	assert_non_null(
+		strstr(t, "  - b › evil [2J name: cpu_user is not supported here: no ]0;title  "
+			  "rusage\n"));
+	free(t);
+	results_free(r);
+}
+
 static size_t count(const char *s, const char *needle)
 {
 	size_t n = 0;
@@ -428,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_render__table_shows_floor_and_notes),
 		cmocka_unit_test(test_render__github_escapes_untrusted_names),
 		cmocka_unit_test(test_render__html_escapes_untrusted_names),
+		cmocka_unit_test(test_render__table_prints_no_control_characters),
 		cmocka_unit_test(test_render__github_cap_cuts_visibly),
 		cmocka_unit_test(test_render__comment_is_the_summary_under_a_marker),
 		cmocka_unit_test(test_render__samples_csv_writes_exact_values),
