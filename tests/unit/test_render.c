@@ -245,6 +245,56 @@ static void test_render__table_prints_no_control_characters(void **state)
 	results_free(r);
 }
 
+static void test_render__failures_show_their_stderr_tail(void **state)
+{
+	struct results *r = results_new(RESULTS_MODE_RUN);
+	struct results_benchmark *b = results_add_benchmark(results_add_suite(r, "s"), "b");
+	struct results_command *c = results_add_command(b, "c", "x");
+	const char tail[] = "warning: x\n```\nfatal: @all broke\n";
+	char *t, *md;
+
+	(void)state;
+	c->head.present = true;
+	c->result = RESULT_ERROR;
+	results_set_error(&c->head.error, RESULTS_ERROR_EXIT_CODE, "\"x\" exited with 3", tail,
+			  sizeof(tail) - 1);
+	c->head.error.has_exit_code = true;
+	c->head.error.exit_code = 3;
+	r->summary.results[RESULT_ERROR] = 1;
+	r->summary.exit_code = 4;
+	t = render(r, RENDER_TABLE, NULL);
+	assert_non_null(strstr(t, "Notes\n  - b › c: the command failed: \"x\" exited with 3 "
+				  "(exit code 3)\n    stderr (last lines):\n      | warning: x\n"
+				  "      | ```\n      | fatal: @all broke\n"));
+	assert_non_null(strstr(t, "\n1 failed · 0 benchmarks · seed 0 · exit 4\n"));
+	md = render(r, RENDER_GITHUB, NULL);
+	/* The tail's own ``` cannot close the fence around it. */
+	assert_non_null(
+		strstr(md, "\n  ````text\n  warning: x\n  ```\n  fatal: @all broke\n  ````\n"));
+	assert_non_null(strstr(md, "| ❌ | b › c |  |  |  |  | error: \"x\" exited with 3 |"));
+	free(t);
+	free(md);
+	results_free(r);
+}
+
+static void test_render__json_refuses_values_it_cannot_write(void **state)
+{
+	struct results *r = results_new(RESULTS_MODE_RUN);
+	struct results_command *c = results_add_command(
+		results_add_benchmark(results_add_suite(r, "s"), "b"), "c", "x");
+	struct strbuf out;
+	struct err err = ERR_INIT;
+
+	(void)state;
+	c->head.present = true;
+	results_add_sample(&c->head, METRIC_LATENCY, 0.5); /* ns samples are whole */
+	strbuf_init(&out, 0);
+	assert_int_equal(render_to(r, RENDER_JSON, NULL, &out, &err), ERR_INTERNAL);
+	assert_int_equal(out.len, 0);
+	strbuf_release(&out);
+	results_free(r);
+}
+
 static size_t count(const char *s, const char *needle)
 {
 	size_t n = 0;
@@ -455,6 +505,8 @@ int main(void)
 		cmocka_unit_test(test_render__github_escapes_untrusted_names),
 		cmocka_unit_test(test_render__html_escapes_untrusted_names),
 		cmocka_unit_test(test_render__table_prints_no_control_characters),
+		cmocka_unit_test(test_render__failures_show_their_stderr_tail),
+		cmocka_unit_test(test_render__json_refuses_values_it_cannot_write),
 		cmocka_unit_test(test_render__github_cap_cuts_visibly),
 		cmocka_unit_test(test_render__comment_is_the_summary_under_a_marker),
 		cmocka_unit_test(test_render__samples_csv_writes_exact_values),
