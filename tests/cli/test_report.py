@@ -225,6 +225,41 @@ class ReportTest(TempDirTest):
         self.assertEqual(open(path).read(), previous)
         self.assertEqual(sorted(os.listdir(self.tmp)), ["out.html"])
 
+    def test_report__read_only_directory_keeps_the_previous_file(self):
+        # Root ignores directory permissions: run as "nobody" then, or skip.
+        import pwd
+        ro = os.path.join(self.tmp, "ro")
+        os.mkdir(ro)
+        path = os.path.join(ro, "out.md")
+        with open(path, "w") as f:
+            f.write("previous\n")
+        os.chmod(ro, 0o555)
+        self.addCleanup(os.chmod, ro, 0o755)
+        as_user = None
+        if os.geteuid() == 0:
+            try:
+                nobody = pwd.getpwnam("nobody")
+            except KeyError:
+                self.skipTest("running as root and there is no user nobody")
+            os.chmod(self.tmp, 0o755)
+            as_user = nobody
+
+        def drop():
+            if as_user:
+                os.setgroups([])
+                os.setgid(as_user.pw_gid)
+                os.setuid(as_user.pw_uid)
+
+        proc = subprocess.run([HIMORIME, "report", "--format", "markdown", "--output", "ro/out.md",
+                               os.path.join(REPORTS, "v1-minimal.json")], cwd=self.tmp,
+                              env=dict(os.environ, NO_COLOR="1"), preexec_fn=drop,
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 4, proc.stderr)
+        self.assertEqual(proc.stderr, 'himorime: error: cannot write "ro/out.md": Permission '
+                                      "denied [HMR4001]\nhimorime: exit 4: execution failed\n")
+        self.assertEqual(open(path).read(), "previous\n")
+        self.assertEqual(os.listdir(ro), ["out.md"])
+
     def test_report__section_replaces_the_marked_region(self):
         page = ("# Project\n\n## Performance\n\n<!-- himorime:begin perf -->\nold table\n"
                 "<!-- himorime:end perf -->\n\nMore text.\n")
