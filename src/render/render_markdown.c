@@ -160,18 +160,23 @@ static const char *verdict_cell(const struct comparison *k)
 	return verdict_name(k->verdict);
 }
 
-/* Every comparison, optionally of one group only (group < 0: all). */
+/* Every comparison, optionally of one group only (group < 0: all); the pairs
+ * column only when asked (the job summary has it, pages keep it short). */
 static size_t compare_table(const struct rnd_rows *rows, int group, bool pairs, struct strbuf *out)
 {
-	static const char *cols[] = {
+	static const char *with_pairs[] = {
 		"benchmark › command", "metric",    ">base",  ">head", "change (interval)",
 		"confidence",	       "tolerance", ">pairs", "result"
+	};
+	static const char *without[] = {
+		"benchmark › command", "metric",     ">base",	  ">head",
+		"change (interval)",   "confidence", "tolerance", "result"
 	};
 	struct table t;
 	struct strbuf label, base, head, change, conf, tol, npairs;
 	size_t i, j, n;
 
-	table_init(&t, 9, cols);
+	table_init(&t, pairs ? 9 : 8, pairs ? with_pairs : without);
 	strbuf_init(&label, 0);
 	strbuf_init(&base, 0);
 	strbuf_init(&head, 0);
@@ -184,6 +189,7 @@ static size_t compare_table(const struct rnd_rows *rows, int group, bool pairs, 
 		for (j = 0; j < cmd->n_comparisons; j++) {
 			const struct comparison *k = &cmd->comparisons[j];
 			const char *cells[9];
+			size_t c = 0;
 			if (group >= 0 && (int)metric_info(k->metric)->group != group)
 				continue;
 			cell_label(&label, &rows->v[i]);
@@ -199,42 +205,22 @@ static size_t compare_table(const struct rnd_rows *rows, int group, bool pairs, 
 			rnd_confidence(&conf, k);
 			rnd_tolerance(&tol, k);
 			strbuf_addf(&npairs, "%u", k->pairs);
-			cells[0] = label.buf;
-			cells[1] = metric_info(k->metric)->name;
-			cells[2] = base.buf;
-			cells[3] = head.buf;
-			cells[4] = change.buf;
-			cells[5] = conf.buf;
-			cells[6] = tol.buf;
-			cells[7] = npairs.buf;
-			cells[8] = verdict_cell(k);
+			cells[c++] = label.buf;
+			cells[c++] = metric_info(k->metric)->name;
+			cells[c++] = base.buf;
+			cells[c++] = head.buf;
+			cells[c++] = change.buf;
+			cells[c++] = conf.buf;
+			cells[c++] = tol.buf;
+			if (pairs)
+				cells[c++] = npairs.buf;
+			cells[c] = verdict_cell(k);
 			table_add_row(&t, cells);
 		}
 	}
 	n = t.nrows;
 	if (n) {
-		if (!pairs) {
-			/* Markdown pages keep it short: no pairs column. */
-			size_t r2;
-			struct table u;
-			static const char *ucols[] = {
-				"benchmark › command", "metric",     ">base",	  ">head",
-				"change (interval)",   "confidence", "tolerance", "result"
-			};
-			table_init(&u, 8, ucols);
-			for (r2 = 0; r2 < t.nrows; r2++) {
-				const char *cells[8];
-				size_t q;
-				for (q = 0; q < 7; q++)
-					cells[q] = t.cells[r2 * 9 + q];
-				cells[7] = t.cells[r2 * 9 + 8];
-				table_add_row(&u, cells);
-			}
-			table_render_markdown(&u, out);
-			table_release(&u);
-		} else {
-			table_render_markdown(&t, out);
-		}
+		table_render_markdown(&t, out);
 		strbuf_addch(out, '\n');
 	}
 	strbuf_release(&label);
