@@ -5,6 +5,10 @@
  * code so that a CI step can re-judge from an artifact. Failing to read the
  * input (or an output that is the input) is exit 2, a bad command line 3, a
  * failed write 4; those win over the stored code.
+ *
+ * cli_output_write() (cli.h), which puts a rendering on standard output or in
+ * a file, a marked section of a page and the GitHub summary, lives here and
+ * serves run, compare and ci too.
  */
 #include "cli/cli.h"
 
@@ -24,8 +28,7 @@
 #include "common/banned.h"
 
 struct report_args {
-	const char *format, *output, *section, *summary;
-	bool no_color;
+	struct cli_output out;
 	struct strlist operands;
 };
 
@@ -39,36 +42,43 @@ static bool same_file(const char *path, const char *input)
 	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+int cli_output_check(const struct cli_output *o, enum render_format *f, struct err *err)
+{
+	if (render_format_from_name(o->format, f) < 0)
+		return err_set(err, ERR_USAGE,
+			       "unknown format \"%s\": expected table, json, csv, samples-csv, "
+			       "markdown, github or html",
+			       o->format);
+	if (o->section) {
+		if (render_section_name_check(o->section, err))
+			return ERR_USAGE;
+		if (*f != RENDER_MARKDOWN || !o->output)
+			return err_set(err, ERR_USAGE,
+				       "--section needs --format markdown and --output FILE");
+	}
+	if (o->output && !*o->output)
+		return err_set(err, ERR_USAGE, "--output needs a file name");
+	return 0;
+}
+
 static int check_args(const struct report_args *a, enum render_format *f, struct err *err)
 {
 	if (a->operands.n != 1)
 		return err_set(err, ERR_USAGE, "report needs exactly one input file, got %zu",
 			       a->operands.n);
-	if (render_format_from_name(a->format, f) < 0)
-		return err_set(err, ERR_USAGE,
-			       "unknown format \"%s\": expected table, json, csv, samples-csv, "
-			       "markdown, github or html",
-			       a->format);
-	if (a->section) {
-		if (render_section_name_check(a->section, err))
-			return ERR_USAGE;
-		if (*f != RENDER_MARKDOWN || !a->output)
-			return err_set(err, ERR_USAGE,
-				       "--section needs --format markdown and --output FILE");
-	}
-	if (a->output && !*a->output)
-		return err_set(err, ERR_USAGE, "--output needs a file name");
-	return 0;
+	return cli_output_check(&a->out, f, err);
 }
 
 static int check_not_input(const struct report_args *a, struct err *err)
 {
 	const char *in = a->operands.v[0];
 
-	if (a->output && same_file(a->output, in))
-		return err_set(err, ERR_INVALID, "output \"%s\" is the input report", a->output);
-	if (a->summary && same_file(a->summary, in))
-		return err_set(err, ERR_INVALID, "summary \"%s\" is the input report", a->summary);
+	if (a->out.output && same_file(a->out.output, in))
+		return err_set(err, ERR_INVALID, "output \"%s\" is the input report",
+			       a->out.output);
+	if (a->out.summary && same_file(a->out.summary, in))
+		return err_set(err, ERR_INVALID, "summary \"%s\" is the input report",
+			       a->out.summary);
 	return 0;
 }
 
@@ -88,14 +98,16 @@ static int stored_exit(const struct results *r, const char *in, struct err *err)
 	}
 }
 
-static bool want_colour(const struct report_args *a)
+/* ANSI colour only for a table on a terminal, unless NO_COLOR (non-empty) or
+ * --no-color says otherwise. */
+static bool want_colour(const struct cli_output *o)
 {
 	const char *nc = getenv("NO_COLOR");
 
-	return !a->no_color && !a->output && isatty(STDOUT_FILENO) && !(nc && *nc);
+	return !o->no_color && !o->output && isatty(STDOUT_FILENO) && !(nc && *nc);
 }
 
-static int write_section(const struct report_args *a, const char *body, struct err *err)
+static int write_section(const struct cli_output *a, const char *body, struct err *err)
 {
 	struct strbuf page;
 	char *old = NULL;
@@ -122,13 +134,15 @@ done:
 	return rc;
 }
 
-static int emit(const struct report_args *a, const struct results *r, enum render_format f,
-		struct err *err)
+int cli_output_write(const struct results *r, const struct cli_output *a, struct err *err)
 {
 	struct render_options o = RENDER_OPTIONS_INIT;
+	enum render_format f;
 	struct strbuf out;
 	int rc;
 
+	if (cli_output_check(a, &f, err))
+		return ERR_USAGE;
 	strbuf_init(&out, 0);
 	o.color = f == RENDER_TABLE && want_colour(a);
 	rc = render_to(r, f, &o, &out, err);
@@ -154,13 +168,13 @@ done:
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = { "table", NULL, NULL, NULL, false, { NULL, 0, 0 } };
+	struct report_args a = { CLI_OUTPUT_INIT, { NULL, 0, 0 } };
 	const struct opt opts[] = {
-		{ "format", 0, OPT_STRING, &a.format, "FORMAT", "output format" },
-		{ "output", 0, OPT_STRING, &a.output, "FILE", "write there instead of stdout" },
-		{ "section", 0, OPT_STRING, &a.section, "NAME", "replace a marked section" },
-		{ "summary", 0, OPT_STRING, &a.summary, "FILE", "append the GitHub summary" },
-		{ "no-color", 0, OPT_FLAG, &a.no_color, NULL, "no colour" },
+		{ "format", 0, OPT_STRING, &a.out.format, "FORMAT", "output format" },
+		{ "output", 0, OPT_STRING, &a.out.output, "FILE", "write there instead of stdout" },
+		{ "section", 0, OPT_STRING, &a.out.section, "NAME", "replace a marked section" },
+		{ "summary", 0, OPT_STRING, &a.out.summary, "FILE", "append the GitHub summary" },
+		{ "no-color", 0, OPT_FLAG, &a.out.no_color, NULL, "no colour" },
 	};
 	struct results *r = NULL;
 	struct err err = ERR_INIT;
@@ -177,7 +191,7 @@ int cmd_report(int argc, char **argv)
 			rc = err.code = ERR_INVALID;
 	}
 	rc = rc ? rc : stored_exit(r, a.operands.v[0], &err);
-	rc = rc ? rc : emit(&a, r, f, &err);
+	rc = rc ? rc : cli_output_write(r, &a.out, &err);
 	if (rc) {
 		code = cli_fail(&err);
 		goto done;
