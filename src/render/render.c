@@ -467,7 +467,7 @@ void rnd_notes_release(struct rnd_notes *notes)
 	memset(notes, 0, sizeof(*notes));
 }
 
-static const char *error_words(enum results_error_kind k)
+const char *rnd_error_words(enum results_error_kind k)
 {
 	switch (k) {
 	case RESULTS_ERROR_BUILD_FAILED:
@@ -505,7 +505,7 @@ static void error_note(struct rnd_notes *notes, const char *where, const struct 
 	if (!e->present)
 		return;
 	strbuf_init(&sb, 0);
-	strbuf_addf(&sb, "%s: %s", where, error_words(e->kind));
+	strbuf_addf(&sb, "%s: %s", where, rnd_error_words(e->kind));
 	if (e->message && *e->message)
 		strbuf_addf(&sb, ": %s", e->message);
 	if (e->has_exit_code)

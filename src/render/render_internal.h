@@ -48,6 +48,8 @@ void rnd_label(struct strbuf *sb, const struct rnd_row *row);
 
 /* Result and verdict words: "pass", "over budget", "metric error". */
 const char *rnd_result_word(enum result_state s);
+/* An error kind in words: "setup failed", "the command timed out". */
+const char *rnd_error_words(enum results_error_kind k);
 /* Counting form: "passed", "regression", "errors"... for the summary line. */
 void rnd_result_count(struct strbuf *sb, enum result_state s, unsigned long long n);
 /* "1 regression · 4 pass · 1 inconclusive" (problem states first); "no commands". */

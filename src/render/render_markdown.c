@@ -464,24 +464,85 @@ static const char *problem_icon(enum verdict v)
 	return v == VERDICT_REGRESSION ? "❌" : "⚠️";
 }
 
+/* Adds a problem row given all seven cells; a run's table has no base and
+ * no change column. */
+static void problem_row(struct table *t, const char *const *cells)
+{
+	const char *run[5];
+
+	if (t->ncols == 7) {
+		table_add_row(t, cells);
+		return;
+	}
+	run[0] = cells[0];
+	run[1] = cells[1];
+	run[2] = cells[2];
+	run[3] = cells[4];
+	run[4] = cells[6];
+	table_add_row(t, run);
+}
+
+/* Suites and benchmarks that failed before their commands ran. */
+static void entity_problem(struct table *t, const char *name, const struct results_error *e,
+			   struct strbuf *what)
+{
+	const char *cells[7];
+	struct strbuf label;
+
+	if (!e->present)
+		return;
+	strbuf_init(&label, 0);
+	rnd_md_cell(&label, name);
+	strbuf_reset(what);
+	strbuf_adds(what, rnd_error_words(e->kind));
+	if (e->message) {
+		strbuf_adds(what, ": ");
+		rnd_md_cell(what, e->message);
+	}
+	cells[0] = "❌";
+	cells[1] = label.buf;
+	cells[2] = e->has_metric ? metric_info(e->metric)->name : "";
+	cells[3] = cells[4] = cells[5] = "";
+	cells[6] = what->buf;
+	problem_row(t, cells);
+	strbuf_release(&label);
+}
+
+static void entity_problems(const struct results *r, struct table *t, struct strbuf *what)
+{
+	size_t s, b;
+
+	for (s = 0; s < r->n_suites; s++) {
+		entity_problem(t, r->suites[s].name, &r->suites[s].error, what);
+		for (b = 0; b < r->suites[s].n_benchmarks; b++)
+			entity_problem(t, r->suites[s].benchmarks[b].name,
+				       &r->suites[s].benchmarks[b].error, what);
+	}
+}
+
 /* The rows that need a look: regressions and inconclusive comparisons, broken
  * or unassessed budgets, failed commands. */
 static size_t problem_table(const struct results *r, const struct rnd_rows *rows,
 			    struct strbuf *out)
 {
-	static const char *cols[] = { "",      "benchmark › command", "metric",	      ">base",
-				      ">head", "change (interval)",   "what happened" };
+	static const char *cmp_cols[] = { "",	   "benchmark › command", "metric",	  ">base",
+					  ">head", "change (interval)",	  "what happened" };
+	static const char *run_cols[] = { "", "benchmark › command", "metric", ">value",
+					  "what happened" };
 	struct table t;
 	struct strbuf label, base, head, change, what;
 	size_t i, j, n;
 
-	(void)r;
-	table_init(&t, 7, cols);
+	if (r->mode == RESULTS_MODE_COMPARE)
+		table_init(&t, 7, cmp_cols);
+	else
+		table_init(&t, 5, run_cols);
 	strbuf_init(&label, 0);
 	strbuf_init(&base, 0);
 	strbuf_init(&head, 0);
 	strbuf_init(&change, 0);
 	strbuf_init(&what, 0);
+	entity_problems(r, &t, &what);
 	for (i = 0; i < rows->n; i++) {
 		const struct results_command *cmd = rows->v[i].cmd;
 		const char *cells[7];
@@ -529,7 +590,7 @@ static size_t problem_table(const struct results *r, const struct rnd_rows *rows
 			cells[4] = head.buf;
 			cells[5] = change.buf;
 			cells[6] = what.buf;
-			table_add_row(&t, cells);
+			problem_row(&t, cells);
 		}
 		for (j = 0; j < cmd->n_budgets; j++) {
 			const struct results_budget *b = &cmd->budgets[j];
@@ -559,7 +620,7 @@ static size_t problem_table(const struct results *r, const struct rnd_rows *rows
 			cells[4] = head.buf;
 			cells[5] = "";
 			cells[6] = what.buf;
-			table_add_row(&t, cells);
+			problem_row(&t, cells);
 		}
 		if (cmd->result == RESULT_ERROR || cmd->result == RESULT_METRIC_ERROR) {
 			const struct results_error *e =
@@ -578,7 +639,7 @@ static size_t problem_table(const struct results *r, const struct rnd_rows *rows
 			cells[4] = "";
 			cells[5] = "";
 			cells[6] = what.buf;
-			table_add_row(&t, cells);
+			problem_row(&t, cells);
 		}
 	}
 	n = t.nrows;
