@@ -271,7 +271,7 @@ static void test_render__failures_show_their_stderr_tail(void **state)
 	/* The tail's own ``` cannot close the fence around it. */
 	assert_non_null(
 		strstr(md, "\n  ````text\n  warning: x\n  ```\n  fatal: @all broke\n  ````\n"));
-	assert_non_null(strstr(md, "| ❌ | b › c |  |  |  |  | error: \"x\" exited with 3 |"));
+	assert_non_null(strstr(md, "| ❌ | b › c |  |  | error: \"x\" exited with 3 |"));
 	free(t);
 	free(md);
 	results_free(r);
