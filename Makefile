@@ -4,6 +4,7 @@
 #   make test            unit tests (cmocka) and end-to-end tests (real processes)
 #   make test-sanitize   the same tests with AddressSanitizer and UBSan (build-san/)
 #   make lint            clang-format check, cppcheck, banned functions
+#   make test-browser    screenshot the HTML report in headless Chromium and check it
 #   make demo            validate, list and run the built-in example suite
 #   make install         PREFIX=/usr/local DESTDIR=
 
@@ -83,6 +84,11 @@ test-sanitize:
 lint:
 	scripts/lint
 
+# Installs the Debian package chromium when missing; skips (exit 0, with a
+# message) only when it cannot be installed.
+test-browser: all
+	BUILD=$(BUILD) tests/browser/run
+
 demo: all
 	$(BUILD)/himorime validate examples/himorime.yaml
 	$(BUILD)/himorime list examples/himorime.yaml
@@ -94,7 +100,7 @@ install: all
 clean:
 	rm -rf build build-san
 
-.PHONY: all tests test test-sanitize lint demo install clean
+.PHONY: all tests test test-sanitize test-browser lint demo install clean
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/obj/cli/main.d

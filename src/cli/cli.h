@@ -7,6 +7,7 @@
 #define HIMORIME_CLI_CLI_H
 
 #include "common/err.h"
+#include "render/render.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,6 +61,29 @@ int cli_load_suites(const struct strlist *operands, struct cli_suites *out);
 void cli_suites_release(struct cli_suites *s);
 /* Prints a usage error with a hint naming `himorime help CMD`; returns 3. */
 int cli_usage_error(const char *cmd, const struct err *err);
+/* Where a rendering goes; run, compare, ci and report share it (the flags
+ * --format, --output, --section, --summary, --no-color). */
+struct cli_output {
+	const char *format;  /* a render_format name */
+	const char *output;  /* NULL: standard output; else written atomically */
+	const char *section; /* with markdown and output: replace only this section */
+	const char *summary; /* NULL, or a file the github rendering is appended to */
+	bool no_color;	     /* colour is also off without a terminal or with NO_COLOR */
+	/* Standard output wrapped in ::stop-commands:: (GitHub Actions). */
+	bool quote_workflow_commands;
+};
+
+#define CLI_OUTPUT_INIT                                                                            \
+	{                                                                                          \
+		"table", NULL, NULL, NULL, false, false                                            \
+	}
+
+/* ERR_USAGE for an unknown format, a bad section name, or --section without
+ * --format markdown and --output; sets *format. */
+int cli_output_check(const struct cli_output *o, enum render_format *format, struct err *err);
+/* Renders `r` and writes it where `o` says; ERR_EXEC when writing fails (a
+ * file written before keeps its previous content), ERR_USAGE as above. */
+int cli_output_write(const struct results *r, const struct cli_output *o, struct err *err);
 
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
@@ -72,5 +96,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_ci(int argc, char **argv);
 int cmd_comment(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -281,6 +281,7 @@ static int publish(const struct results *doc, const struct github_event *ev, boo
 	struct github_http_options ho = GITHUB_HTTP_OPTIONS_INIT;
 	struct github_publish_options po = GITHUB_PUBLISH_OPTIONS_INIT;
 	struct github_publish_result res;
+	struct render_options ro = RENDER_OPTIONS_INIT;
 	struct github_http *http = NULL;
 	struct strbuf body, key, marker, why, plan;
 	struct err err = ERR_INIT;
@@ -296,8 +297,12 @@ static int publish(const struct results *doc, const struct github_event *ev, boo
 	selection_key(doc, &key);
 	run_url = github_run_url(getenv("GITHUB_SERVER_URL"), getenv("GITHUB_REPOSITORY"),
 				 getenv("GITHUB_RUN_ID"));
-	if (github_comment_marker(key.buf, &marker, &err) < 0 ||
-	    render_comment(doc, marker.buf, run_url, &body, &err) < 0)
+	ro.comment = true;
+	ro.run_url = run_url;
+	if (github_comment_marker(key.buf, &marker, &err) < 0)
+		goto failed;
+	ro.marker = marker.buf;
+	if (render_to(doc, RENDER_GITHUB, &ro, &body, &err) < 0)
 		goto failed;
 	runner_exit_reason(doc, &why);
 	if (!getenv("GITHUB_REPOSITORY") || !*getenv("GITHUB_REPOSITORY")) {
@@ -446,8 +451,8 @@ static char *report_path_for(const struct session *s)
 {
 	const char *dir = getenv("RUNNER_TEMP");
 
-	if (s->output && !strcmp(s->format, "json"))
-		return xstrdup(s->output);
+	if (s->out.output && !strcmp(s->out.format, "json"))
+		return xstrdup(s->out.output);
 	return xasprintf("%s/himorime-report.json", dir && *dir ? dir : ".");
 }
 
@@ -482,7 +487,7 @@ int cmd_ci(int argc, char **argv)
 		code = check_publish_flags("ci", &pf);
 	if (code != EXIT_OK)
 		goto done;
-	s.color = false;
+	s.out.no_color = true;
 	token = github_http_pick_token(getenv("GITHUB_TOKEN"), getenv("INPUT_GITHUB-TOKEN"));
 	if (token && in_actions()) {
 		struct strbuf mask;
@@ -514,16 +519,16 @@ int cmd_ci(int argc, char **argv)
 		goto done;
 	if (github_event_has_label(&ev, pf.accept_label))
 		accept_regressions(s.doc);
-	if (!s.summary && getenv("GITHUB_STEP_SUMMARY") && *getenv("GITHUB_STEP_SUMMARY"))
-		s.summary = getenv("GITHUB_STEP_SUMMARY");
+	if (!s.out.summary && getenv("GITHUB_STEP_SUMMARY") && *getenv("GITHUB_STEP_SUMMARY"))
+		s.out.summary = getenv("GITHUB_STEP_SUMMARY");
 	report_path = report_path_for(&s);
 	runner_summarize(s.doc, s.fail_on_inconclusive);
-	if (!(s.output && !strcmp(s.format, "json")) &&
+	if (!(s.out.output && !strcmp(s.out.format, "json")) &&
 	    results_write_file(s.doc, report_path, &err) < 0)
 		fprintf(stderr, "himorime: warning: %s\n", err.msg);
 	if (in_actions()) {
 		annotate_all(&s);
-		s.quote_stdout = true;
+		s.out.quote_workflow_commands = true;
 	}
 	code = session_finish(&s);
 	write_outputs(&s, report_path);

@@ -137,6 +137,24 @@ static const struct cmd commands[] = {
 	  "size-capped (16 MiB), validated field by field and rendered escaped. The pull\n"
 	  "request and the head sha come from the trusted event (--event, default\n"
 	  "GITHUB_EVENT_PATH), looked up through the API when the event lists none (forks).\n" },
+	{ "report", cmd_report, "render a saved JSON report again, without measuring",
+	  "usage: himorime report [--format FORMAT] [--output FILE] [--section NAME]\n"
+	  "                       [--summary FILE] [--no-color] INPUT.json\n"
+	  "\n"
+	  "Renders a report that himorime wrote, with its stored verdicts, and exits\n"
+	  "with its stored exit code (summary.exit_code), so that a CI step can judge\n"
+	  "again from an artifact. Nothing is measured.\n"
+	  "\n"
+	  "  --format FORMAT  table (default), json, csv, samples-csv, markdown, github, html\n"
+	  "  --output FILE    write there (atomically) instead of standard output\n"
+	  "  --section NAME   with --format markdown and --output: replace only the text\n"
+	  "                   between <!-- himorime:begin NAME --> and\n"
+	  "                   <!-- himorime:end NAME --> in FILE\n"
+	  "  --summary FILE   also append the GitHub job summary to FILE\n"
+	  "  --no-color       no colour (also NO_COLOR)\n"
+	  "\n"
+	  "Exit status: the stored one; 2 when the input cannot be read, is not a valid\n"
+	  "report or is also the output; 3 for a bad command line; 4 when writing fails.\n" },
 	{ "completion", cmd_completion, "print a shell completion script",
 	  "usage: himorime completion bash|zsh|fish\n"
 	  "\n"

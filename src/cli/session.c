@@ -59,25 +59,25 @@ size_t session_flags(struct session *s, struct opt *out, size_t cap)
 		{ "tag", 0, OPT_LIST, &s->tags, "TAG", "keep benchmarks with any of these tags" },
 		{ "skip-tag", 0, OPT_LIST, &s->skip_tags, "TAG",
 		  "drop benchmarks with any of these tags (wins over --tag)" },
-		{ "format", 0, OPT_STRING, &s->format, "FORMAT",
+		{ "format", 0, OPT_STRING, &s->out.format, "FORMAT",
 		  "table (default), json, csv, samples-csv, markdown, github, html" },
-		{ "output", 'o', OPT_STRING, &s->output, "FILE",
+		{ "output", 'o', OPT_STRING, &s->out.output, "FILE",
 		  "write the report there (atomically) instead of stdout" },
-		{ "section", 0, OPT_STRING, &s->section, "NAME",
+		{ "section", 0, OPT_STRING, &s->out.section, "NAME",
 		  "with markdown and --output: replace only that marked section" },
-		{ "summary", 0, OPT_STRING, &s->summary, "FILE",
+		{ "summary", 0, OPT_STRING, &s->out.summary, "FILE",
 		  "also append the GitHub summary to FILE" },
 		{ "seed", 0, OPT_STRING, &s->seed_text, "SEED",
 		  "0..2^53-1; default random, printed and stored" },
 		{ "runs", 0, OPT_STRING, &s->runs_text, "N", "exact measured runs per command" },
 		{ "warmup", 0, OPT_STRING, &s->warmup_text, "N", "warmup runs per command" },
 		{ "quiet", 'q', OPT_FLAG, &s->quiet, NULL, "no progress on stderr" },
-		{ "no-color", 0, OPT_FLAG, &s->no_color, NULL, "no colour (also NO_COLOR)" },
+		{ "no-color", 0, OPT_FLAG, &s->out.no_color, NULL, "no colour (also NO_COLOR)" },
 		{ "max-time", 0, OPT_STRING, &s->max_time_text, "DURATION",
 		  "compare: stop the rounds when spent" },
 		{ "fail-on-inconclusive", 0, OPT_FLAG, &s->fail_on_inconclusive, NULL,
 		  "compare: exit 1 when a gated comparison is inconclusive" },
-		{ "report", 0, OPT_STRING, &s->format, "FORMAT", "alias of --format" },
+		{ "report", 0, OPT_STRING, &s->out.format, "FORMAT", "alias of --format" },
 	};
 	size_t i;
 
@@ -122,15 +122,8 @@ static int check_values(struct session *s, enum results_mode mode)
 	struct err err = ERR_INIT;
 	enum render_format f;
 
-	if (!s->format)
-		s->format = "table";
-	if (render_format_from_name(s->format, &f) < 0)
-		return usage(s,
-			     "unknown format \"%s\": expected table, json, csv, samples-csv, "
-			     "markdown, github or html",
-			     s->format);
-	if (s->section && (strcmp(s->format, "markdown") || !s->output))
-		return usage(s, "--section %s needs --format markdown and --output", s->section);
+	if (cli_output_check(&s->out, &f, &err) < 0)
+		return cli_usage_error(s->cmd, &err);
 	if (s->seed_text) {
 		if (opts_uint(s->seed_text, 0, RNG_SEED_MAX, &v) < 0)
 			return usage(s,
@@ -167,12 +160,8 @@ static int check_values(struct session *s, enum results_mode mode)
 	}
 	if (s->fail_on_inconclusive && mode == RESULTS_MODE_RUN)
 		return usage(s, "--fail-on-inconclusive%s only applies to compare and ci", "");
-	if (s->filter) {
-		if (regcomp(&s->filter_re, s->filter, REG_EXTENDED | REG_NOSUB) != 0)
-			return usage(s, "--filter \"%s\": not a valid regular expression",
-				     s->filter);
-		s->has_filter = true;
-	}
+	if (selection_init(&s->sel, s->filter, &s->tags, &s->skip_tags, &err) < 0)
+		return cli_usage_error(s->cmd, &err);
 	return EXIT_OK;
 }
 
@@ -216,13 +205,17 @@ int session_start(struct session *s, const char *cmd, enum results_mode mode,
 	size_t n;
 	int code;
 
+	const struct cli_output out = CLI_OUTPUT_INIT;
+
 	memset(s, 0, sizeof(*s));
+	s->out = out;
 	s->cmd = cmd;
 	s->ro = ro;
 	n = session_flags(s, all, SESSION_FLAG_COUNT);
 	if (n_extra > 16)
 		n_extra = 16;
-	memcpy(all + n, extra, n_extra * sizeof(*extra));
+	if (extra && n_extra)
+		memcpy(all + n, extra, n_extra * sizeof(*extra));
 	if (opts_parse(cmd, all, n + n_extra, argc, argv, &s->operands, &err) < 0)
 		return cli_usage_error(cmd, &err);
 	code = check_values(s, mode);
@@ -231,24 +224,12 @@ int session_start(struct session *s, const char *cmd, enum results_mode mode,
 	code = cli_load_suites(&s->operands, &s->suites);
 	if (code != EXIT_OK)
 		return code;
-	s->color = !s->no_color && !getenv("NO_COLOR") && isatty(STDOUT_FILENO) && !s->output;
 	s->progress_tty = !s->quiet && isatty(STDERR_FILENO);
 	s->doc = results_new(mode);
 	s->doc->seed = s->ro.seed;
 	s->doc->started_at_unix_ns = wall_now_ns();
 	fill_environment(s->doc);
 	return EXIT_OK;
-}
-
-static bool has_any_tag(const struct benchmark *b, const struct strlist *tags)
-{
-	size_t i, j;
-
-	for (i = 0; i < tags->n; i++)
-		for (j = 0; j < b->tag_count; j++)
-			if (!strcmp(tags->v[i], b->tags[j]))
-				return true;
-	return false;
 }
 
 bool session_selected(const struct session *s, size_t i, bool *selected)
@@ -259,9 +240,7 @@ bool session_selected(const struct session *s, size_t i, bool *selected)
 
 	for (k = 0; k < suite->benchmark_count; k++) {
 		const struct benchmark *b = &suite->benchmarks[k];
-		selected[k] = !(s->has_filter && regexec(&s->filter_re, b->name, 0, NULL, 0)) &&
-			      !(s->tags.n && !has_any_tag(b, &s->tags)) &&
-			      !has_any_tag(b, &s->skip_tags);
+		selected[k] = selection_keeps(&s->sel, b);
 		any |= selected[k];
 	}
 	return any;
@@ -296,7 +275,8 @@ int session_select_check(const struct session *s, bool **selected)
 		for (k = 0; k < s->suites.v[i]->benchmark_count; k++)
 			if (selected[i][k])
 				return EXIT_OK;
-	fprintf(stderr, "himorime: error: no benchmark matches the selection [HMR3001]\n");
+	fprintf(stderr, "himorime: error: no benchmark matches the selection [HMR3001]\n"
+			"  hint: check --filter, --tag and --skip-tag against 'himorime list'\n");
 	return cli_exit(EXIT_USAGE, "empty selection");
 }
 
@@ -325,47 +305,7 @@ int session_runner(struct session *s, const char *const *hidden, size_t n_hidden
 	return EXIT_OK;
 }
 
-static int write_one(struct session *s, enum render_format f, const char *path, const char *section,
-		     struct err *err)
-{
-	struct render_options o = RENDER_OPTIONS_INIT;
-	struct strbuf out;
-	int rc;
-
-	o.color = !path && s->color;
-	strbuf_init(&out, 0);
-	rc = render_to(s->doc, f, &o, &out, err);
-	if (rc == 0 && section) {
-		struct strbuf page;
-		char *old = NULL;
-		size_t len;
-		strbuf_init(&page, 0);
-		rc = fsio_read_file(path, RESULTS_MAX_FILE_BYTES, &old, &len, err);
-		if (rc == 0)
-			rc = render_markdown_section(old, section, out.buf, &page, err);
-		if (rc == 0)
-			rc = fsio_write_atomic(path, page.buf, page.len, err);
-		free(old);
-		strbuf_release(&page);
-	} else if (rc == 0 && path) {
-		rc = fsio_write_atomic(path, out.buf, out.len, err);
-	} else if (rc == 0 && s->quote_stdout) {
-		struct strbuf quoted;
-		struct rng rng;
-		rng_init(&rng, rng_fresh_seed(), "stop-commands");
-		strbuf_init(&quoted, 0);
-		github_actions_quote_output(&rng, out.buf, &quoted);
-		fwrite(quoted.buf, 1, quoted.len, stdout);
-		fflush(stdout);
-		strbuf_release(&quoted);
-	} else if (rc == 0) {
-		fwrite(out.buf, 1, out.len, stdout);
-		fflush(stdout);
-	}
-	strbuf_release(&out);
-	return rc;
-}
-
+/* report.outputs of every suite, relative to the suite file. */
 static int write_suite_outputs(struct session *s, struct err *err)
 {
 	size_t i, j;
@@ -374,11 +314,13 @@ static int write_suite_outputs(struct session *s, struct err *err)
 		const struct suite *suite = s->suites.v[i];
 		for (j = 0; j < suite->output_count; j++) {
 			const struct report_output *o = &suite->outputs[j];
-			enum render_format f;
+			struct cli_output out = CLI_OUTPUT_INIT;
 			char *path = xasprintf("%s/%s", suite->dir, o->path);
-			int rc = render_format_from_name(report_format_name(o->format), &f);
-			if (rc == 0)
-				rc = write_one(s, f, path, o->section, err);
+			int rc;
+			out.format = report_format_name(o->format);
+			out.output = path;
+			out.section = o->section;
+			rc = cli_output_write(s->doc, &out, err);
 			free(path);
 			if (rc < 0)
 				return rc;
@@ -387,34 +329,17 @@ static int write_suite_outputs(struct session *s, struct err *err)
 	return 0;
 }
 
-static int append_summary(struct session *s, struct err *err)
-{
-	struct render_options o = RENDER_OPTIONS_INIT;
-	struct strbuf out;
-	int rc;
-
-	strbuf_init(&out, 0);
-	rc = render_to(s->doc, RENDER_GITHUB, &o, &out, err);
-	if (rc == 0)
-		rc = fsio_append(s->summary, out.buf, out.len, err);
-	strbuf_release(&out);
-	return rc;
-}
-
 int session_finish(struct session *s)
 {
 	struct err err = ERR_INIT;
 	struct strbuf why;
-	enum render_format f = RENDER_TABLE;
 	int code;
 
 	if (s->progress_tty)
 		fputs("\r\033[K", stderr);
 	s->doc->finished_at_unix_ns = wall_now_ns();
 	code = runner_summarize(s->doc, s->fail_on_inconclusive);
-	render_format_from_name(s->format, &f);
-	if (write_one(s, f, s->output, s->section, &err) < 0 || write_suite_outputs(s, &err) < 0 ||
-	    (s->summary && append_summary(s, &err) < 0)) {
+	if (cli_output_write(s->doc, &s->out, &err) < 0 || write_suite_outputs(s, &err) < 0) {
 		fprintf(stderr, "himorime: error: %s [HMR4003]\n", err.msg);
 		s->doc->summary.exit_code = EXIT_EXEC;
 		return cli_exit(EXIT_EXEC, "the report could not be written");
@@ -437,7 +362,6 @@ void session_release(struct session *s)
 	strlist_release(&s->tags);
 	strlist_release(&s->skip_tags);
 	strlist_release(&s->operands);
-	if (s->has_filter)
-		regfree(&s->filter_re);
+	selection_release(&s->sel);
 	free(s->spawner_path);
 }

@@ -10,26 +10,23 @@
 
 #include "cli/cli.h"
 #include "cli/opts.h"
+#include "cli/select.h"
 #include "plan/runner.h"
 #include "results/results.h"
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 struct session {
 	/* flags */
-	const char *filter, *format, *output, *section, *summary, *seed_text;
+	const char *filter, *seed_text;
+	struct cli_output out; /* --format, --output, --section, --summary, --no-color */
 	const char *runs_text, *warmup_text, *max_time_text;
 	struct strlist tags, skip_tags, operands;
-	bool quiet, no_color, fail_on_inconclusive;
+	bool quiet, fail_on_inconclusive;
 	/* derived */
-	bool has_filter;
-	regex_t filter_re;
-	bool color, progress_tty;
-	/* In GitHub Actions: stdout may quote measured output, so it is wrapped
-	 * in ::stop-commands:: and no workflow command in it is obeyed. */
-	bool quote_stdout;
+	struct selection sel;
+	bool progress_tty;
 	struct runner_options ro;
 	struct runner *runner;
 	struct results *doc;

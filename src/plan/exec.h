@@ -45,8 +45,4 @@ char *exec_resolve_path(const char *base, const char *path);
 /* The last `cap` bytes of a file, with every secret replaced by "***". */
 void exec_stderr_tail(const char *path, size_t cap, const struct prepared *p, struct strbuf *out);
 
-/* A command as written, for reports: argv words joined with shell quoting
- * where needed, or the shell string. */
-void exec_describe(const struct exec *x, struct strbuf *out);
-
 #endif

@@ -1036,7 +1036,7 @@ static void units_init(struct bench_run *br)
 		warmup_auto_init(&u->warm[HEAD]);
 		warmup_auto_init(&u->warm[BASE]);
 		strbuf_init(&text, 0);
-		exec_describe(&c->exec, &text);
+		suite_exec_text(&c->exec, &text);
 		rc = results_add_command(br->rb, c->name, text.buf);
 		strbuf_release(&text);
 		rc->base.present = u->compared;

@@ -87,6 +87,16 @@ static void pad(struct strbuf *out, size_t n)
 		strbuf_addch(out, ' ');
 }
 
+/* Control characters (an escape sequence in a hostile name, a newline) would
+ * reach the terminal or break the layout: they print as spaces. */
+static void add_printable(struct strbuf *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		strbuf_addch(out, c < 0x20 || c == 0x7f ? ' ' : c);
+	}
+}
+
 static void text_row(const struct table *t, const size_t *width, char *const *row,
 		     struct strbuf *out)
 {
@@ -98,7 +108,7 @@ static void text_row(const struct table *t, const size_t *width, char *const *ro
 			strbuf_adds(out, "  ");
 		if (t->align[i] == ALIGN_RIGHT)
 			pad(out, width[i] - w);
-		strbuf_adds(out, row[i]);
+		add_printable(out, row[i]);
 		if (t->align[i] == ALIGN_LEFT && i + 1 < t->ncols)
 			pad(out, width[i] - w);
 	}

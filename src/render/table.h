@@ -1,6 +1,7 @@
 /*
  * A table of text cells rendered two ways: aligned columns for terminals
- * (two spaces between columns, widths counted in code points) and GitHub
+ * (two spaces between columns, widths counted in code points, control
+ * characters printed as spaces) and GitHub
  * Markdown pipes (cells escaped so that a `|` or a newline in a name cannot
  * break the table). Renderers fill rows, then ask for one of the forms.
  */

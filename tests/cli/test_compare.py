@@ -2,7 +2,6 @@
 directory: a C program built by the suite on both sides, a 3x slowdown found,
 identical code not flagged, the dirty working tree measured, the user's
 repository untouched, and no temporary tree left behind."""
-import glob
 import json
 import os
 import signal
@@ -10,7 +9,7 @@ import subprocess
 import time
 import unittest
 
-from harness import HIMORIME, TempDirTest, run
+from harness import HIMORIME, PrivateTmpTest
 
 PROGRAM = r"""#include <stdio.h>
 int main(void) {
@@ -36,17 +35,9 @@ benchmarks:
 """
 
 
-def temp_trees():
-    base = os.environ.get("TMPDIR", "/tmp")
-    return set(glob.glob(os.path.join(base, "himorime-rev-*"))) | \
-        set(glob.glob(os.path.join(base, "himorime-run-*"))) | \
-        set(glob.glob(os.path.join(base, "himorime-build-*")))
-
-
-class CompareTest(TempDirTest):
+class CompareTest(PrivateTmpTest):
     def setUp(self):
         super().setUp()
-        self.trees = temp_trees()
         self.repo = os.path.join(self.tmp, "repo")
         os.makedirs(self.repo)
         self.git("init", "-q", "-b", "main")
@@ -57,9 +48,6 @@ class CompareTest(TempDirTest):
         self.git("add", "-A")
         self.git("commit", "-qm", "base")
 
-    def tearDown(self):
-        self.assertEqual(temp_trees() - self.trees, set(), "temporary trees left behind")
-
     def git(self, *args):
         return subprocess.run(["git", *args], cwd=self.repo, check=True, capture_output=True,
                               text=True).stdout
@@ -68,7 +56,7 @@ class CompareTest(TempDirTest):
         self.write("repo/work.c", PROGRAM.replace("FACTOR", str(factor)))
 
     def compare(self, *args, code=None):
-        res = run(["compare", "--format", "json", "--seed", "3", *args], cwd=self.repo)
+        res = self.run_h(["compare", "--format", "json", "--seed", "3", *args], cwd=self.repo)
         if code is not None:
             self.assertExit(res, code)
         return res
@@ -142,7 +130,7 @@ class CompareTest(TempDirTest):
                    .replace("work.c", "../work.c"))
         self.git("add", "-A")
         self.git("commit", "-qm", "new suite")
-        res = run(["compare", "--format", "json", "--against", "HEAD~1", "extra"], cwd=self.repo)
+        res = self.run_h(["compare", "--format", "json", "--against", "HEAD~1", "extra"], cwd=self.repo)
         self.assertExit(res, 0)
         doc = json.loads(res.out)
         self.assertTrue(doc["suites"][0]["new_in_head"])
@@ -154,12 +142,12 @@ class CompareTest(TempDirTest):
         self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "runs: 100000")
                    .replace("regression", "regression"))
         self.git("commit", "-qam", "many runs")
-        env = dict(os.environ, NO_COLOR="1")
+        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
         p = subprocess.Popen([HIMORIME, "compare", "--format", "json", "--against", "HEAD~1"],
                              cwd=self.repo, env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
         deadline = time.time() + 30
-        while not (temp_trees() - self.trees):
+        while not os.listdir(self.private_tmp):
             self.assertLess(time.time(), deadline)
             time.sleep(0.05)
         time.sleep(1.0)

@@ -1,6 +1,5 @@
 """`himorime run` end to end: real processes measured through the spawner,
 budgets, failures and their exit codes, the schedule, and nothing left behind."""
-import glob
 import json
 import os
 import signal
@@ -8,7 +7,7 @@ import subprocess
 import time
 import unittest
 
-from harness import HELPERS, HIMORIME, SANITIZED, TempDirTest, run
+from harness import HELPERS, HIMORIME, SANITIZED, PrivateTmpTest
 
 MIB = 1024 * 1024
 
@@ -26,22 +25,10 @@ def alive(pid):
         return False
 
 
-def leftovers():
-    return set(glob.glob(os.path.join(os.environ.get("TMPDIR", "/tmp"), "himorime-run-*"))) | \
-        set(glob.glob(os.path.join(os.environ.get("TMPDIR", "/tmp"), "himorime-build-*")))
-
-
-class RunTest(TempDirTest):
-    def setUp(self):
-        super().setUp()
-        self.before = leftovers()
-
-    def tearDown(self):
-        self.assertEqual(leftovers() - self.before, set(), "temporary directories left behind")
-
+class RunTest(PrivateTmpTest):
     def run_json(self, body, *args, code=0):
         path = self.write("himorime.yaml", suite(body))
-        res = run(["run", "--format", "json", "--seed", "7", *args, path])
+        res = self.run_h(["run", "--format", "json", "--seed", "7", *args, path])
         self.assertExit(res, code)
         return json.loads(res.out), res
 
@@ -258,7 +245,7 @@ benchmarks:
         for name in "abcde":
             body += f'      {name}:\n        command: "echo {name} >> {log}"\n        shell: true\n'
         path = self.write("himorime.yaml", suite(body))
-        self.assertExit(run(["run", "--format", "json", "--seed", str(seed), path]), 0)
+        self.assertExit(self.run_h(["run", "--format", "json", "--seed", str(seed), path]), 0)
         return open(log).read().split()
 
     def test_run__round_order_follows_the_seed(self):
@@ -314,7 +301,7 @@ benchmarks:
         command: "env > {out}"
         shell: true
 """))
-        res = run(["run", "--quiet", path], env={"GITHUB_TOKEN": "ghs_secret123",
+        res = self.run_h(["run", "--quiet", path], env={"GITHUB_TOKEN": "ghs_secret123",
                                                  "INPUT_GITHUB-TOKEN": "ghs_secret456"})
         self.assertExit(res, 0)
         text = open(out).read()
@@ -335,7 +322,7 @@ benchmarks:
         command: ["{HELPERS}/tree", "{pidfile}", wait]
         timeout: 60s
 """))
-        env = dict(os.environ, NO_COLOR="1")
+        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
         p = subprocess.Popen([HIMORIME, "run", "--format", "json", path], env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.time() + 20
@@ -361,9 +348,10 @@ benchmarks:
     commands:
       t: {command: [/bin/true]}
 """))
-        res = run(["run", "--tag", "nothing", path])
+        res = self.run_h(["run", "--tag", "nothing", path])
         self.assertExit(res, 3)
         self.assertEqual(res.err, "himorime: error: no benchmark matches the selection [HMR3001]\n"
+                                  "  hint: check --filter, --tag and --skip-tag against 'himorime list'\n"
                                   "himorime: exit 3: empty selection\n")
 
     def test_run__bad_flag_values_are_usage_errors(self):
@@ -377,7 +365,7 @@ benchmarks:
                           (["--runs", "0"], '--runs "0": expected an integer from 1 to 100000'),
                           (["--format", "xml"], 'unknown format "xml"'),
                           (["--max-time", "1s"], "--max-time only applies to compare and ci")):
-            res = run(["run", *args, path])
+            res = self.run_h(["run", *args, path])
             self.assertExit(res, 3)
             self.assertIn(msg, res.err)
 

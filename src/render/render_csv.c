@@ -1,0 +1,446 @@
+/*
+ * CSV renderings for spreadsheets and scripts. `csv` is long: one row per
+ * statistic, budget, comparison and error, under the reference's header with
+ * our columns only appended. `samples-csv` is one row per raw value. Numbers
+ * are written exactly as the JSON writer writes them, in canonical units;
+ * fields are quoted as RFC 4180 says (only when they hold a comma, a quote
+ * or a line break), and lines end in "\n".
+ */
+#include "render/render_internal.h"
+
+#include "common/alloc.h"
+#include "results/results_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/banned.h"
+
+/* The reference's columns, in its order; then ours. */
+enum col {
+	C_SUITE,
+	C_BENCHMARK,
+	C_COMMAND,
+	C_RESULT,
+	C_RECORD,
+	C_SIDE,
+	C_METRIC,
+	C_UNIT,
+	C_SCOPE,
+	C_SOURCE,
+	C_AGGREGATION,
+	C_STATUS,
+	C_STATISTIC,
+	C_VALUE,
+	C_OPERATOR,
+	C_LIMIT,
+	C_BASE,
+	C_HEAD,
+	C_DIFFERENCE,
+	C_CHANGE,
+	C_CI_LOW,
+	C_CI_HIGH,
+	C_PROB_REGRESSION,
+	C_MAX_PERCENT,
+	C_VERDICT,
+	C_GATE,
+	C_REASON,
+	C_ERROR_KIND,
+	C_ERROR_MESSAGE,
+	C_DERIVED_FROM,
+	/* ours, appended */
+	C_CONFIDENCE,
+	C_LOOKS_PLANNED,
+	C_LOOKS_USED,
+	C_PAIRS,
+	C_MIN_DIFFERENCE,
+	C_BAND_LOW,
+	C_BAND_HIGH,
+	C_ACCEPTED,
+	C_BUDGET_TEXT,
+	C_ERROR_EXIT_CODE,
+	C__COUNT
+};
+
+static const char *const header[C__COUNT] = {
+	"suite",
+	"benchmark",
+	"command",
+	"result",
+	"record",
+	"side",
+	"metric",
+	"unit",
+	"scope",
+	"source",
+	"process_aggregation",
+	"status",
+	"statistic",
+	"value",
+	"operator",
+	"limit",
+	"base",
+	"head",
+	"difference",
+	"change_percent",
+	"ci_low_percent",
+	"ci_high_percent",
+	"probability_regression",
+	"max_percent",
+	"verdict",
+	"gate",
+	"reason",
+	"error_kind",
+	"error_message",
+	"derived_from",
+	"confidence",
+	"looks_planned",
+	"looks_used",
+	"pairs",
+	"min_difference",
+	"band_low_percent",
+	"band_high_percent",
+	"accepted",
+	"budget_text",
+	"error_exit_code",
+};
+
+struct csv_row {
+	struct strbuf f[C__COUNT];
+};
+
+static void row_init(struct csv_row *row)
+{
+	size_t i;
+
+	for (i = 0; i < C__COUNT; i++)
+		strbuf_init(&row->f[i], 0);
+}
+
+static void row_release(struct csv_row *row)
+{
+	size_t i;
+
+	for (i = 0; i < C__COUNT; i++)
+		strbuf_release(&row->f[i]);
+}
+
+static void field(struct strbuf *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		strbuf_adds(out, s);
+		return;
+	}
+	strbuf_addch(out, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(out, '"');
+		strbuf_addch(out, *s);
+	}
+	strbuf_addch(out, '"');
+}
+
+static void row_emit(struct csv_row *row, struct strbuf *out)
+{
+	size_t i;
+
+	for (i = 0; i < C__COUNT; i++) {
+		if (i)
+			strbuf_addch(out, ',');
+		field(out, row->f[i].buf);
+		strbuf_reset(&row->f[i]);
+	}
+	strbuf_addch(out, '\n');
+}
+
+static void set(struct csv_row *row, enum col c, const char *s)
+{
+	strbuf_reset(&row->f[c]);
+	strbuf_adds(&row->f[c], s ? s : "");
+}
+
+static void num(struct csv_row *row, enum col c, double v)
+{
+	strbuf_reset(&row->f[c]);
+	rnd_number(&row->f[c], v);
+}
+
+static void uint_(struct csv_row *row, enum col c, unsigned long long v)
+{
+	strbuf_reset(&row->f[c]);
+	strbuf_addf(&row->f[c], "%llu", v);
+}
+
+/* Suite, benchmark, command and result: the first columns of every row. */
+static void where(struct csv_row *row, const struct results_suite *s,
+		  const struct results_benchmark *b, const struct results_command *c,
+		  enum result_state result)
+{
+	set(row, C_SUITE, s->name);
+	set(row, C_BENCHMARK, b ? b->name : "");
+	set(row, C_COMMAND, c ? c->name : "");
+	set(row, C_RESULT, result_state_name(result));
+}
+
+static void metric_cols(struct csv_row *row, const struct results_metric *m)
+{
+	const struct metric_info *mi = metric_info(m->metric);
+
+	set(row, C_METRIC, mi->name);
+	set(row, C_UNIT, metric_unit_name(mi->unit));
+	set(row, C_SCOPE, results_scope_name(mi->scope));
+	set(row, C_SOURCE, results_source_name(m->source));
+	set(row, C_AGGREGATION, results_aggregation_name(m->process_aggregation));
+	set(row, C_STATUS, metric_status_name(m->status));
+	set(row, C_REASON, m->reason);
+}
+
+struct ctx {
+	const struct results_suite *s;
+	const struct results_benchmark *b;
+	const struct results_command *c;
+	struct csv_row *row;
+	struct strbuf *out;
+};
+
+static void stat_row(struct ctx *x, const char *side, const struct results_metric *m,
+		     const char *statistic, double value)
+{
+	where(x->row, x->s, x->b, x->c, x->c->result);
+	set(x->row, C_RECORD, "stat");
+	set(x->row, C_SIDE, side);
+	metric_cols(x->row, m);
+	set(x->row, C_STATISTIC, statistic);
+	num(x->row, C_VALUE, value);
+	row_emit(x->row, x->out);
+}
+
+static void metric_rows(struct ctx *x, const char *side, const struct results_metric *m,
+			const struct results_command *c)
+{
+	const struct stats_summary *st = &m->stats;
+	char name[64];
+	size_t i;
+
+	if (m->status == STATUS_NOT_REQUESTED)
+		return;
+	if (m->status != STATUS_MEASURED || !m->has_stats) {
+		where(x->row, x->s, x->b, x->c, x->c->result);
+		set(x->row, C_RECORD, "stat");
+		set(x->row, C_SIDE, side);
+		metric_cols(x->row, m);
+		if (m->status == STATUS_MEASURED)
+			set(x->row, C_REASON, "no statistics in the report");
+		row_emit(x->row, x->out);
+	} else {
+		stat_row(x, side, m, "count", (double)st->count);
+		stat_row(x, side, m, "min", st->min);
+		stat_row(x, side, m, "median", st->median);
+		stat_row(x, side, m, "mean", st->mean);
+		stat_row(x, side, m, "max", st->max);
+		stat_row(x, side, m, "stddev", st->stddev);
+		stat_row(x, side, m, "cv", st->cv);
+		stat_row(x, side, m, "robust_cv", st->robust_cv);
+		for (i = 0; i < st->n_percentiles; i++) {
+			char p[40];
+			if (results_format_double(st->percentiles[i].p, p, sizeof(p)) < 0)
+				continue;
+			snprintf(name, sizeof(name), "p%s", p);
+			stat_row(x, side, m, name, st->percentiles[i].value);
+		}
+	}
+	if (m->has_floor) {
+		stat_row(x, side, m, "floor", (double)m->floor_bytes);
+		stat_row(x, side, m, "samples_at_floor", (double)m->samples_at_floor);
+	}
+	if (m->work.present) {
+		stat_row(x, side, m, "measured_work_min", m->work.measured_min);
+		stat_row(x, side, m, "measured_work_max", m->work.measured_max);
+	}
+	if (m->metric == METRIC_LATENCY && !strcmp(side, "head")) {
+		if (c->has_vs_baseline)
+			stat_row(x, side, m, "relative_to_baseline", c->vs_baseline);
+		if (c->has_vs_fastest)
+			stat_row(x, side, m, "relative_to_fastest", c->vs_fastest);
+	}
+}
+
+static void comparison_row(struct ctx *x, const struct comparison *k)
+{
+	const struct metric_info *mi = metric_info(k->metric);
+	struct csv_row *row = x->row;
+
+	where(row, x->s, x->b, x->c, x->c->result);
+	set(row, C_RECORD, "comparison");
+	set(row, C_METRIC, mi->name);
+	set(row, C_UNIT, metric_unit_name(mi->unit));
+	set(row, C_SCOPE, results_scope_name(mi->scope));
+	set(row, C_STATISTIC, "hodges_lehmann_ratio");
+	num(row, C_BASE, k->base);
+	num(row, C_HEAD, k->head);
+	num(row, C_DIFFERENCE, k->head - k->base);
+	if (k->has_estimate) {
+		num(row, C_CHANGE, k->change_percent);
+		num(row, C_CI_LOW, k->ci_low_percent);
+		num(row, C_CI_HIGH, k->ci_high_percent);
+	}
+	num(row, C_MAX_PERCENT, k->max_percent * 100.0);
+	set(row, C_VERDICT, verdict_name(k->verdict));
+	set(row, C_GATE, k->gate ? "true" : "false");
+	set(row, C_REASON, k->reason);
+	set(row, C_DERIVED_FROM, k->derived ? "latency" : "");
+	num(row, C_CONFIDENCE, k->confidence);
+	uint_(row, C_LOOKS_PLANNED, k->looks_planned);
+	uint_(row, C_LOOKS_USED, k->looks_used);
+	uint_(row, C_PAIRS, k->pairs);
+	if (k->has_min_difference)
+		num(row, C_MIN_DIFFERENCE, k->min_difference);
+	if (!k->band_low_infinite)
+		num(row, C_BAND_LOW, k->band_low_percent);
+	num(row, C_BAND_HIGH, k->band_high_percent);
+	set(row, C_ACCEPTED, k->accepted ? "true" : "false");
+	row_emit(row, x->out);
+}
+
+static void budget_row(struct ctx *x, const struct results_budget *b)
+{
+	const struct metric_info *mi = metric_info(b->result.metric);
+	struct csv_row *row = x->row;
+
+	where(row, x->s, x->b, x->c, x->c->result);
+	set(row, C_RECORD, "budget");
+	set(row, C_SIDE, "head");
+	set(row, C_METRIC, mi->name);
+	set(row, C_UNIT, metric_unit_name(mi->unit));
+	set(row, C_SCOPE, results_scope_name(mi->scope));
+	set(row, C_STATUS, budget_status_name(b->result.status));
+	strbuf_reset(&row->f[C_STATISTIC]);
+	rnd_aggregation(&row->f[C_STATISTIC], &b->result.aggregation);
+	if (b->result.has_actual)
+		num(row, C_VALUE, b->result.actual);
+	set(row, C_OPERATOR, rnd_op(b->result.op));
+	num(row, C_LIMIT, b->result.limit);
+	set(row, C_REASON, b->result.reason);
+	set(row, C_BUDGET_TEXT, b->text);
+	row_emit(row, x->out);
+}
+
+static void error_row(struct ctx *x, enum result_state result, const char *side,
+		      const struct results_error *e)
+{
+	struct csv_row *row = x->row;
+
+	if (!e->present)
+		return;
+	where(row, x->s, x->b, x->c, result);
+	set(row, C_RECORD, "error");
+	set(row, C_SIDE, side);
+	if (e->has_metric)
+		set(row, C_METRIC, metric_info(e->metric)->name);
+	set(row, C_ERROR_KIND, results_error_kind_name(e->kind));
+	set(row, C_ERROR_MESSAGE, e->message);
+	if (e->has_exit_code) {
+		strbuf_reset(&row->f[C_ERROR_EXIT_CODE]);
+		strbuf_addf(&row->f[C_ERROR_EXIT_CODE], "%d", e->exit_code);
+	}
+	row_emit(row, x->out);
+}
+
+static void command_rows(struct ctx *x)
+{
+	const struct results_command *c = x->c;
+	size_t i;
+	int m;
+
+	error_row(x, c->result, "head", &c->head.error);
+	error_row(x, c->result, "base", &c->base.error);
+	for (m = 0; m < METRIC__COUNT; m++) {
+		if (c->head.present)
+			metric_rows(x, "head", &c->head.metrics[m], c);
+		if (c->base.present)
+			metric_rows(x, "base", &c->base.metrics[m], c);
+	}
+	for (i = 0; i < c->n_comparisons; i++)
+		comparison_row(x, &c->comparisons[i]);
+	for (i = 0; i < c->n_budgets; i++)
+		budget_row(x, &c->budgets[i]);
+}
+
+int rnd_csv(const struct results *r, struct strbuf *out)
+{
+	struct csv_row row;
+	struct ctx x;
+	size_t s, b, c, i;
+
+	for (i = 0; i < C__COUNT; i++)
+		strbuf_addf(out, "%s%s", i ? "," : "", header[i]);
+	strbuf_addch(out, '\n');
+	row_init(&row);
+	memset(&x, 0, sizeof(x));
+	x.row = &row;
+	x.out = out;
+	for (s = 0; s < r->n_suites; s++) {
+		x.s = &r->suites[s];
+		x.b = NULL;
+		x.c = NULL;
+		if (x.s->new_in_head) {
+			where(&row, x.s, NULL, NULL, x.s->result);
+			set(&row, C_RECORD, "new_in_head");
+			row_emit(&row, out);
+		}
+		error_row(&x, x.s->result, "", &x.s->error);
+		for (b = 0; b < x.s->n_benchmarks; b++) {
+			x.b = &x.s->benchmarks[b];
+			x.c = NULL;
+			error_row(&x, x.b->result, "", &x.b->error);
+			for (c = 0; c < x.b->n_commands; c++) {
+				x.c = &x.b->commands[c];
+				command_rows(&x);
+			}
+		}
+	}
+	row_release(&row);
+	return 0;
+}
+
+int rnd_samples_csv(const struct results *r, struct strbuf *out)
+{
+	struct rnd_rows rows;
+	struct strbuf f;
+	size_t i, k;
+	int m, side;
+
+	strbuf_init(&f, 0);
+	strbuf_adds(out, "suite,benchmark,command,side,run,metric,unit,value\n");
+	rnd_rows_collect(r, &rows);
+	for (i = 0; i < rows.n; i++) {
+		const struct results_command *c = rows.v[i].cmd;
+		for (side = 0; side < 2; side++) {
+			const struct results_side *sd = side ? &c->base : &c->head;
+			if (!sd->present)
+				continue;
+			for (m = 0; m < METRIC__COUNT; m++) {
+				const struct results_metric *mt = &sd->metrics[m];
+				const struct metric_info *mi = metric_info((enum metric)m);
+				for (k = 0; k < mt->n_samples; k++) {
+					field(out,
+					      rows.v[i].suite->name ? rows.v[i].suite->name : "");
+					strbuf_addch(out, ',');
+					field(out,
+					      rows.v[i].bench->name ? rows.v[i].bench->name : "");
+					strbuf_addch(out, ',');
+					field(out, c->name ? c->name : "");
+					strbuf_addf(out, ",%s,%zu,%s,%s,", side ? "base" : "head",
+						    k + 1, mi->name, metric_unit_name(mi->unit));
+					strbuf_reset(&f);
+					rnd_number(&f, mt->samples[k]);
+					strbuf_adds(out, f.buf);
+					strbuf_addch(out, '\n');
+				}
+			}
+		}
+	}
+	rnd_rows_release(&rows);
+	strbuf_release(&f);
+	return 0;
+}

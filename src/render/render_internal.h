@@ -1,0 +1,115 @@
+/*
+ * Shared by the render module's own files: walking the document, the words
+ * for states and verdicts, values with the floor, notes under the tables,
+ * escaping, and the output of each format.
+ */
+#ifndef HIMORIME_RENDER_RENDER_INTERNAL_H
+#define HIMORIME_RENDER_RENDER_INTERNAL_H
+
+#include "render/render.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* One command with where it sits, for renderers that list rows. */
+struct rnd_row {
+	const struct results_suite *suite;
+	const struct results_benchmark *bench;
+	const struct results_command *cmd;
+};
+
+struct rnd_rows {
+	struct rnd_row *v;
+	size_t n, alloc;
+};
+
+void rnd_rows_collect(const struct results *r, struct rnd_rows *rows);
+void rnd_rows_release(struct rnd_rows *rows);
+
+/* A note under the tables: a sentence, and for failures the stderr tail. */
+struct rnd_note {
+	char *text;
+	const char *stderr_tail; /* borrowed from the document, or NULL */
+};
+
+struct rnd_notes {
+	struct rnd_note *v;
+	size_t n, alloc;
+};
+
+/* Every note a reader needs, in a fixed order: failures, metric problems,
+ * inconclusive and skipped verdicts with what to do, budgets not assessed,
+ * the floor, how processes are aggregated, a noisy machine, an interruption. */
+void rnd_notes_collect(const struct results *r, struct rnd_notes *notes);
+void rnd_notes_release(struct rnd_notes *notes);
+
+/* "convert › old" (benchmark › command). */
+void rnd_label(struct strbuf *sb, const struct rnd_row *row);
+
+/* Result and verdict words: "pass", "over budget", "metric error". */
+const char *rnd_result_word(enum result_state s);
+/* An error kind in words: "setup failed", "the command timed out". */
+const char *rnd_error_words(enum results_error_kind k);
+/* Counting form: "passed", "regression", "errors"... for the summary line. */
+void rnd_result_count(struct strbuf *sb, enum result_state s, unsigned long long n);
+/* "1 regression · 4 pass · 1 inconclusive" (problem states first); "no commands". */
+void rnd_headline_counts(struct strbuf *sb, const struct results *r);
+/* The last line: "2 passed · 1 benchmark · seed 42 · exit 0". */
+void rnd_final_line(struct strbuf *sb, const struct results *r);
+
+/* Which side metrics were measured anywhere, by metric. */
+bool rnd_metric_measured(const struct results *r, enum metric m);
+bool rnd_group_measured(const struct results *r, enum metric_group g);
+/* The group of each metric, and the metrics in a group, in enum order. */
+size_t rnd_group_metrics(enum metric_group g, enum metric *out, size_t cap);
+const char *rnd_group_title(enum metric_group g); /* "Latency", "CPU"... */
+
+/* The summary shown for a metric: its stored stats, or for a document that
+ * carries samples without them (an older writer) count, min, max, mean,
+ * median and sample stddev computed here. False when there is nothing. */
+struct rnd_summary {
+	size_t count;
+	double min, max, mean, median, stddev;
+};
+bool rnd_summary(const struct results_metric *m, struct rnd_summary *out);
+
+/* A metric's value for humans; peak RSS at or below the floor is shown as
+ * "≤ floor". Sets *at_floor when it did. */
+void rnd_value(struct strbuf *sb, const struct results_metric *m, double v, bool *at_floor);
+/* The throughput unit declared on a side ("operations" when absent). */
+const char *rnd_work_unit(const struct results_metric *m);
+/* The shown statistic of a comparison's side, with the floor applied. */
+void rnd_cmp_value(struct strbuf *sb, const struct results_command *c, const struct comparison *k,
+		   bool head, bool *at_floor);
+/* "+9.1% (+7.1% … +11.3%)", or "—" without an estimate. */
+void rnd_change(struct strbuf *sb, const struct comparison *k, bool typographic);
+/* "±5%", "±5% or 1.00 ms". */
+void rnd_tolerance(struct strbuf *sb, const struct comparison *k);
+/* "99%" */
+void rnd_confidence(struct strbuf *sb, const struct comparison *k);
+/* True for comparisons, commands and budgets a reader must look at first. */
+bool rnd_cmp_is_problem(const struct comparison *k);
+bool rnd_row_is_problem(const struct rnd_row *row);
+
+/* Exact numbers as the JSON writer writes them (shortest round trip). */
+void rnd_number(struct strbuf *sb, double v);
+void rnd_aggregation(struct strbuf *sb, const struct aggregation *a);
+const char *rnd_op(enum bound_op op);
+
+/* Markdown text outside tables: every character that Markdown or HTML would
+ * interpret is escaped, newlines become spaces and mentions are broken with
+ * a zero-width space ("@\u200b"). In tables, use rnd_md_cell (the table
+ * escapes `|`, `<`, `>`, `&` itself). */
+void rnd_md_text(struct strbuf *sb, const char *s);
+void rnd_md_cell(struct strbuf *sb, const char *s);
+/* HTML text and attribute values. */
+void rnd_html_text(struct strbuf *sb, const char *s);
+
+int rnd_table(const struct results *r, const struct render_options *o, struct strbuf *out);
+int rnd_csv(const struct results *r, struct strbuf *out);
+int rnd_samples_csv(const struct results *r, struct strbuf *out);
+int rnd_markdown(const struct results *r, const struct render_options *o, struct strbuf *out);
+int rnd_github(const struct results *r, const struct render_options *o, struct strbuf *out);
+int rnd_html(const struct results *r, struct strbuf *out);
+
+#endif
