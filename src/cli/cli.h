@@ -69,11 +69,13 @@ struct cli_output {
 	const char *section; /* with markdown and output: replace only this section */
 	const char *summary; /* NULL, or a file the github rendering is appended to */
 	bool no_color;	     /* colour is also off without a terminal or with NO_COLOR */
+	/* Standard output wrapped in ::stop-commands:: (GitHub Actions). */
+	bool quote_workflow_commands;
 };
 
 #define CLI_OUTPUT_INIT                                                                            \
 	{                                                                                          \
-		"table", NULL, NULL, NULL, false                                                   \
+		"table", NULL, NULL, NULL, false, false                                            \
 	}
 
 /* ERR_USAGE for an unknown format, a bad section name, or --section without
@@ -89,6 +91,11 @@ int cmd_completion(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_ci(int argc, char **argv);
+int cmd_comment(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
 #endif

@@ -7,6 +7,7 @@
  * --tag T (any of), --skip-tag T (wins); an empty selection is exit 3.
  */
 #include "cli/cli.h"
+#include "cli/select.h"
 
 #include "cli/opts.h"
 #include "common/strbuf.h"
@@ -18,68 +19,6 @@
 #include <string.h>
 
 #include "common/banned.h"
-
-struct selection {
-	regex_t re;
-	bool has_re;
-	const struct strlist *tags, *skip_tags;
-};
-
-static bool has_any_tag(const struct benchmark *b, const struct strlist *tags)
-{
-	size_t i, j;
-
-	for (i = 0; i < tags->n; i++)
-		for (j = 0; j < b->tag_count; j++)
-			if (!strcmp(tags->v[i], b->tags[j]))
-				return true;
-	return false;
-}
-
-static bool selected(const struct selection *sel, const struct benchmark *b)
-{
-	if (sel->has_re && regexec(&sel->re, b->name, 0, NULL, 0))
-		return false;
-	if (sel->tags->n && !has_any_tag(b, sel->tags))
-		return false;
-	return !has_any_tag(b, sel->skip_tags);
-}
-
-/* A word as a shell would need it to read back the same argument. */
-static void add_shell_word(struct strbuf *sb, const char *s)
-{
-	const char *p;
-
-	if (*s && !s[strcspn(s, " \t\n'\"\\$`*?[]{}()<>|&;#~!")]) {
-		strbuf_adds(sb, s);
-		return;
-	}
-	strbuf_addch(sb, '\'');
-	for (p = s; *p; p++)
-		if (*p == '\'')
-			strbuf_adds(sb, "'\\''");
-		else
-			strbuf_addch(sb, *p);
-	strbuf_addch(sb, '\'');
-}
-
-static void add_command_text(struct strbuf *sb, const struct exec *x)
-{
-	size_t i;
-
-	switch (x->kind) {
-	case EXEC_SHELL:
-		strbuf_adds(sb, x->shell);
-		return;
-	case EXEC_ARGV:
-		break;
-	}
-	for (i = 0; i < x->argc; i++) {
-		if (i)
-			strbuf_addch(sb, ' ');
-		add_shell_word(sb, x->argv[i]);
-	}
-}
 
 static void print_text(const struct suite *s, const struct benchmark *b, const struct command *c)
 {
@@ -104,7 +43,7 @@ static void print_text(const struct suite *s, const struct benchmark *b, const s
 		break;
 	}
 	strbuf_addf(&sb, "\t%s\t", c->name);
-	add_command_text(&sb, &c->exec);
+	suite_exec_text(&c->exec, &sb);
 	puts(sb.buf);
 	strbuf_release(&sb);
 }
@@ -448,7 +387,7 @@ int cmd_list(int argc, char **argv)
 		{ "tag", 0, OPT_LIST, &tags, "TAG", "benchmarks with any of the tags" },
 		{ "skip-tag", 0, OPT_LIST, &skip, "TAG", "drop benchmarks with any of the tags" },
 	};
-	struct selection sel = { .tags = &tags, .skip_tags = &skip };
+	struct selection sel = { .has_re = false };
 	struct cli_suites suites = { NULL, 0 };
 	struct err err = ERR_INIT;
 	struct strbuf json;
@@ -469,14 +408,9 @@ int cmd_list(int argc, char **argv)
 		goto done;
 	}
 	as_json = !strcmp(format, "json");
-	if (filter) {
-		if (regcomp(&sel.re, filter, REG_EXTENDED | REG_NOSUB)) {
-			err_set(&err, ERR_USAGE,
-				"--filter \"%s\" is not a valid regular expression", filter);
-			code = cli_usage_error("list", &err);
-			goto done;
-		}
-		sel.has_re = true;
+	if (selection_init(&sel, filter, &tags, &skip, &err) < 0) {
+		code = cli_usage_error("list", &err);
+		goto done;
 	}
 	code = cli_load_suites(&operands, &suites);
 	if (code != EXIT_OK)
@@ -486,7 +420,7 @@ int cmd_list(int argc, char **argv)
 		const struct suite *s = suites.v[i];
 		for (j = 0; j < s->benchmark_count; j++) {
 			const struct benchmark *b = &s->benchmarks[j];
-			if (!selected(&sel, b))
+			if (!selection_keeps(&sel, b))
 				continue;
 			for (k = 0; k < b->command_count; k++, n++) {
 				if (!as_json) {
@@ -512,8 +446,7 @@ int cmd_list(int argc, char **argv)
 		puts(json.buf);
 	}
 done:
-	if (sel.has_re)
-		regfree(&sel.re);
+	selection_release(&sel);
 	cli_suites_release(&suites);
 	strbuf_release(&json);
 	strlist_release(&tags);

@@ -5,10 +5,6 @@
  * code so that a CI step can re-judge from an artifact. Failing to read the
  * input (or an output that is the input) is exit 2, a bad command line 3, a
  * failed write 4; those win over the stored code.
- *
- * cli_output_write() (cli.h), which puts a rendering on standard output or in
- * a file, a marked section of a page and the GitHub summary, lives here and
- * serves run, compare and ci too.
  */
 #include "cli/cli.h"
 
@@ -40,25 +36,6 @@ static bool same_file(const char *path, const char *input)
 	if (stat(path, &a) < 0 || stat(input, &b) < 0)
 		return false;
 	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-}
-
-int cli_output_check(const struct cli_output *o, enum render_format *f, struct err *err)
-{
-	if (render_format_from_name(o->format, f) < 0)
-		return err_set(err, ERR_USAGE,
-			       "unknown format \"%s\": expected table, json, csv, samples-csv, "
-			       "markdown, github or html",
-			       o->format);
-	if (o->section) {
-		if (render_section_name_check(o->section, err))
-			return ERR_USAGE;
-		if (*f != RENDER_MARKDOWN || !o->output)
-			return err_set(err, ERR_USAGE,
-				       "--section needs --format markdown and --output FILE");
-	}
-	if (o->output && !*o->output)
-		return err_set(err, ERR_USAGE, "--output needs a file name");
-	return 0;
 }
 
 static int check_args(const struct report_args *a, enum render_format *f, struct err *err)
@@ -100,72 +77,6 @@ static int stored_exit(const struct results *r, const char *in, struct err *err)
 
 /* ANSI colour only for a table on a terminal, unless NO_COLOR (non-empty) or
  * --no-color says otherwise. */
-static bool want_colour(const struct cli_output *o)
-{
-	const char *nc = getenv("NO_COLOR");
-
-	return !o->no_color && !o->output && isatty(STDOUT_FILENO) && !(nc && *nc);
-}
-
-static int write_section(const struct cli_output *a, const char *body, struct err *err)
-{
-	struct strbuf page;
-	char *old = NULL;
-	size_t len = 0;
-	int rc;
-
-	strbuf_init(&page, 0);
-	rc = fsio_read_file(a->output, RESULTS_MAX_FILE_BYTES, &old, &len, err);
-	if (rc) {
-		/* A page too large to read is still a failed output step. */
-		err_wrap(err, "--section %s", a->section);
-		rc = err->code = ERR_EXEC;
-		goto done;
-	}
-	rc = render_markdown_section(old, a->section, body, &page, err);
-	if (rc) {
-		err_wrap(err, "%s", a->output);
-		goto done;
-	}
-	rc = fsio_write_atomic(a->output, page.buf, page.len, err);
-done:
-	free(old);
-	strbuf_release(&page);
-	return rc;
-}
-
-int cli_output_write(const struct results *r, const struct cli_output *a, struct err *err)
-{
-	struct render_options o = RENDER_OPTIONS_INIT;
-	enum render_format f;
-	struct strbuf out;
-	int rc;
-
-	if (cli_output_check(a, &f, err))
-		return ERR_USAGE;
-	strbuf_init(&out, 0);
-	o.color = f == RENDER_TABLE && want_colour(a);
-	rc = render_to(r, f, &o, &out, err);
-	if (rc)
-		goto done;
-	if (a->section)
-		rc = write_section(a, out.buf, err);
-	else if (a->output)
-		rc = fsio_write_atomic(a->output, out.buf, out.len, err);
-	else if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout))
-		rc = err_set(err, ERR_EXEC, "cannot write the report to standard output");
-	if (rc || !a->summary)
-		goto done;
-	strbuf_reset(&out);
-	o = (struct render_options)RENDER_OPTIONS_INIT;
-	rc = render_to(r, RENDER_GITHUB, &o, &out, err);
-	if (!rc)
-		rc = fsio_append(a->summary, out.buf, out.len, err);
-done:
-	strbuf_release(&out);
-	return rc;
-}
-
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { CLI_OUTPUT_INIT, { NULL, 0, 0 } };

@@ -1632,3 +1632,39 @@ const char *bound_op_name(enum bound_op op)
 	}
 	return "?";
 }
+
+/* A word as a shell would need it to read back the same argument. */
+static void add_shell_word(struct strbuf *sb, const char *s)
+{
+	const char *p;
+
+	if (*s && !s[strcspn(s, " \t\n'\"\\$`*?[]{}()<>|&;#~!")]) {
+		strbuf_adds(sb, s);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	for (p = s; *p; p++)
+		if (*p == '\'')
+			strbuf_adds(sb, "'\\''");
+		else
+			strbuf_addch(sb, *p);
+	strbuf_addch(sb, '\'');
+}
+
+void suite_exec_text(const struct exec *x, struct strbuf *out)
+{
+	size_t i;
+
+	switch (x->kind) {
+	case EXEC_SHELL:
+		strbuf_adds(out, x->shell);
+		return;
+	case EXEC_ARGV:
+		break;
+	}
+	for (i = 0; i < x->argc; i++) {
+		if (i)
+			strbuf_addch(out, ' ');
+		add_shell_word(out, x->argv[i]);
+	}
+}

@@ -54,3 +54,23 @@ class TempDirTest(unittest.TestCase):
 
     def assertExit(self, res, code):
         self.assertEqual(res.code, code, repr(res))
+
+
+class PrivateTmpTest(TempDirTest):
+    """himorime runs with TMPDIR set to a private, initially empty directory
+    that must be empty again when the test ends: no temporary directory left
+    behind, whatever other processes on the machine do in /tmp."""
+
+    def setUp(self):
+        super().setUp()
+        self.private_tmp = os.path.join(self.tmp, "private-tmp")
+        os.makedirs(self.private_tmp)
+
+    def tearDown(self):
+        self.assertEqual(os.listdir(self.private_tmp), [], "temporary directories left behind")
+        super().tearDown()
+
+    def run_h(self, args, env=None, **kw):
+        e = dict(env or {})
+        e["TMPDIR"] = self.private_tmp
+        return run(args, env=e, **kw)

@@ -1,0 +1,627 @@
+/*
+ * `himorime ci`: compare with CI defaults, then publish.
+ *
+ *   base       --against, else HIMORIME_BASE_REF, else the event payload
+ *              (pull_request.base.sha, merge_group.base_sha, push `before`)
+ *   head       the working tree as checked out (on pull_request: the merge)
+ *   output     the table without colour, measured text wrapped in
+ *              ::stop-commands::, annotations, the github summary appended to
+ *              GITHUB_STEP_SUMMARY, result/exit-code/report in GITHUB_OUTPUT
+ *   publish    one sticky pull-request comment and a commit status through
+ *              the REST API; a read-only token (a fork) keeps everything
+ *              else and says how to use the fork-safe mode
+ *
+ * `himorime comment REPORT.json`: the fork-safe half: posts the comment and
+ * status of a saved report from a trusted workflow_run workflow.
+ */
+#include "cli/cli.h"
+#include "cli/revisions.h"
+#include "cli/session.h"
+
+#include "common/alloc.h"
+#include "common/fsio.h"
+#include "common/rng.h"
+#include "github/actions.h"
+#include "github/event.h"
+#include "github/http.h"
+#include "github/publish.h"
+#include "judge/judge.h"
+#include "render/format.h"
+#include "render/render.h"
+#include "suite/suite.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/banned.h"
+
+#define DEFAULT_ACCEPT_LABEL "himorime:accept"
+
+struct publish_flags {
+	const char *comment; /* "true" or "false" */
+	const char *accept_label;
+	const char *event_path;
+	bool dry_run;
+};
+
+static bool in_actions(void)
+{
+	const char *v = getenv("GITHUB_ACTIONS");
+	return v && !strcmp(v, "true");
+}
+
+static int usage(const char *cmd, const char *fmt, const char *value)
+{
+	struct err err = ERR_INIT;
+	err_set(&err, ERR_USAGE, fmt, value);
+	return cli_usage_error(cmd, &err);
+}
+
+static int check_publish_flags(const char *cmd, struct publish_flags *p)
+{
+	if (!p->comment)
+		p->comment = "true";
+	if (strcmp(p->comment, "true") && strcmp(p->comment, "false"))
+		return usage(cmd, "--comment \"%s\": expected true or false", p->comment);
+	if (!p->accept_label)
+		p->accept_label = DEFAULT_ACCEPT_LABEL;
+	if (!*p->accept_label)
+		return usage(cmd, "--accept-label%s must not be empty", "");
+	return EXIT_OK;
+}
+
+/* ---- workflow commands --------------------------------------------------- */
+
+static void emit(const struct strbuf *sb)
+{
+	fwrite(sb->buf, 1, sb->len, stdout);
+}
+
+static void annotate(enum github_annotation_level level, const char *file, unsigned line,
+		     const char *title, const char *message)
+{
+	struct github_annotation a = { level, file, line, title, message };
+	struct strbuf sb;
+
+	strbuf_init(&sb, 0);
+	github_actions_annotation(&a, &sb);
+	emit(&sb);
+	strbuf_release(&sb);
+}
+
+static void comparison_text(const struct comparison *c, struct strbuf *out)
+{
+	strbuf_addf(out, "%s ", metric_info(c->metric)->name);
+	if (c->has_estimate) {
+		fmt_change(out, c->change_percent, false);
+		strbuf_adds(out, " (");
+		fmt_change(out, c->ci_low_percent, false);
+		strbuf_adds(out, " … ");
+		fmt_change(out, c->ci_high_percent, false);
+		strbuf_addf(out, ", %.0f%% confidence)", c->confidence * 100);
+	}
+	if (c->reason[0])
+		strbuf_addf(out, ": %s", c->reason);
+}
+
+/* Where a command was written, for the annotation's file and line. */
+static void command_place(const struct session *s, const char *suite_name, const char *bench,
+			  const char *cmd, const char **file, unsigned *line)
+{
+	size_t i, j, k;
+
+	*file = NULL;
+	*line = 0;
+	for (i = 0; i < s->suites.count; i++) {
+		const struct suite *st = s->suites.v[i];
+		if (strcmp(st->name, suite_name))
+			continue;
+		*file = st->path;
+		for (j = 0; j < st->benchmark_count; j++) {
+			if (strcmp(st->benchmarks[j].name, bench))
+				continue;
+			for (k = 0; k < st->benchmarks[j].command_count; k++)
+				if (!strcmp(st->benchmarks[j].commands[k].name, cmd))
+					*line = st->benchmarks[j].commands[k].pos.line;
+		}
+	}
+}
+
+static void annotate_command(const struct session *s, const struct results_suite *su,
+			     const struct results_benchmark *b, const struct results_command *c)
+{
+	const char *file;
+	unsigned line;
+	size_t i;
+
+	command_place(s, su->name, b->name, c->name, &file, &line);
+	for (i = 0; i < c->n_comparisons; i++) {
+		const struct comparison *cmp = &c->comparisons[i];
+		struct strbuf msg;
+		if (cmp->derived)
+			continue;
+		strbuf_init(&msg, 0);
+		strbuf_addf(&msg, "%s › %s: ", b->name, c->name);
+		comparison_text(cmp, &msg);
+		if (cmp->verdict == VERDICT_REGRESSION && cmp->gate && !cmp->accepted)
+			annotate(GITHUB_ANNOTATION_ERROR, file, line,
+				 "himorime: performance regression", msg.buf);
+		else if (cmp->verdict == VERDICT_REGRESSION)
+			annotate(GITHUB_ANNOTATION_NOTICE, file, line,
+				 cmp->accepted ? "himorime: performance regression (accepted)"
+					       : "himorime: performance regression (not gated)",
+				 msg.buf);
+		else if (cmp->verdict == VERDICT_INCONCLUSIVE && cmp->gate)
+			annotate(GITHUB_ANNOTATION_WARNING, file, line,
+				 "himorime: inconclusive comparison", msg.buf);
+		strbuf_release(&msg);
+	}
+	for (i = 0; i < c->n_budgets; i++) {
+		const struct results_budget *bu = &c->budgets[i];
+		struct strbuf msg;
+		if (bu->result.status != BUDGET_FAIL && !bu->result.metric_error)
+			continue;
+		strbuf_init(&msg, 0);
+		strbuf_addf(&msg, "%s › %s: %s %s", b->name, c->name,
+			    metric_info(bu->result.metric)->name, bu->text ? bu->text : "");
+		if (bu->result.reason[0])
+			strbuf_addf(&msg, ": %s", bu->result.reason);
+		annotate(GITHUB_ANNOTATION_ERROR, file, line,
+			 bu->result.metric_error ? "himorime: required budget could not be assessed"
+						 : "himorime: performance budget exceeded",
+			 msg.buf);
+		strbuf_release(&msg);
+	}
+	if (c->head.error.present || c->base.error.present) {
+		const struct results_error *e =
+			c->head.error.present ? &c->head.error : &c->base.error;
+		struct strbuf msg;
+		strbuf_init(&msg, 0);
+		strbuf_addf(&msg, "%s › %s (%s): %s", b->name, c->name,
+			    c->head.error.present ? "head" : "base", e->message ? e->message : "");
+		annotate(GITHUB_ANNOTATION_ERROR, file, line,
+			 c->result == RESULT_METRIC_ERROR ? "himorime: metric could not be measured"
+							  : "himorime: benchmark could not run",
+			 msg.buf);
+		strbuf_release(&msg);
+	}
+}
+
+static void annotate_all(const struct session *s)
+{
+	const struct results *doc = s->doc;
+	size_t i, j, k;
+
+	for (i = 0; i < doc->n_suites; i++) {
+		const struct results_suite *su = &doc->suites[i];
+		if (su->error.present)
+			annotate(GITHUB_ANNOTATION_ERROR, su->file, 0,
+				 "himorime: benchmark could not run",
+				 su->error.message ? su->error.message : "");
+		if (su->new_in_head)
+			annotate(GITHUB_ANNOTATION_NOTICE, su->file, 0,
+				 "himorime: suite new in this revision",
+				 "measured on head only and judged like a run");
+		for (j = 0; j < su->n_benchmarks; j++) {
+			const struct results_benchmark *b = &su->benchmarks[j];
+			if (b->error.present)
+				annotate(GITHUB_ANNOTATION_ERROR, su->file, 0,
+					 "himorime: benchmark could not run",
+					 b->error.message ? b->error.message : "");
+			for (k = 0; k < b->n_commands; k++)
+				annotate_command(s, su, b, &b->commands[k]);
+		}
+	}
+}
+
+/* ---- the accept label ---------------------------------------------------- */
+
+/* A pull request labelled to accept a known regression: its regressions are
+ * still reported, marked accepted, and no longer fail the job. */
+static void accept_regressions(struct results *doc)
+{
+	size_t i, j, k, m;
+
+	for (i = 0; i < doc->n_suites; i++)
+		for (j = 0; j < doc->suites[i].n_benchmarks; j++)
+			for (k = 0; k < doc->suites[i].benchmarks[j].n_commands; k++) {
+				struct results_command *c =
+					&doc->suites[i].benchmarks[j].commands[k];
+				struct budget_result *b;
+				bool changed = false;
+				for (m = 0; m < c->n_comparisons; m++)
+					if (c->comparisons[m].verdict == VERDICT_REGRESSION) {
+						c->comparisons[m].accepted = true;
+						changed = true;
+					}
+				if (!changed || c->result != RESULT_REGRESSION)
+					continue;
+				b = xcalloc(c->n_budgets + 1, sizeof(*b));
+				for (m = 0; m < c->n_budgets; m++)
+					b[m] = c->budgets[m].result;
+				c->result = judge_command_result(c->comparisons, c->n_comparisons,
+								 b, c->n_budgets);
+				free(b);
+			}
+}
+
+/* ---- publishing ---------------------------------------------------------- */
+
+static enum github_state state_for(int exit_code)
+{
+	switch (exit_code) {
+	case EXIT_OK:
+		return GITHUB_STATE_SUCCESS;
+	case EXIT_FAILED:
+		return GITHUB_STATE_FAILURE;
+	default:
+		return GITHUB_STATE_ERROR;
+	}
+}
+
+static void selection_key(const struct results *doc, struct strbuf *out)
+{
+	size_t i;
+
+	for (i = 0; i < doc->n_suites; i++) {
+		if (i)
+			strbuf_addch(out, ',');
+		strbuf_adds(out, doc->suites[i].name);
+	}
+	if (!doc->n_suites)
+		strbuf_adds(out, "none");
+}
+
+/* Publishes doc's comment and status. Returns EXIT_OK, or EXIT_EXEC for a
+ * failure other than a read-only token (which is only a notice). */
+static int publish(const struct results *doc, const struct github_event *ev, bool comment,
+		   bool dry_run, const char *token)
+{
+	struct github_http_options ho = GITHUB_HTTP_OPTIONS_INIT;
+	struct github_publish_options po = GITHUB_PUBLISH_OPTIONS_INIT;
+	struct github_publish_result res;
+	struct render_options ro = RENDER_OPTIONS_INIT;
+	struct github_http *http = NULL;
+	struct strbuf body, key, marker, why, plan;
+	struct err err = ERR_INIT;
+	char *run_url;
+	int code = EXIT_OK;
+
+	strbuf_init(&body, 0);
+	strbuf_init(&key, 0);
+	strbuf_init(&marker, 0);
+	strbuf_init(&why, 0);
+	strbuf_init(&plan, 0);
+	memset(&res, 0, sizeof(res));
+	selection_key(doc, &key);
+	run_url = github_run_url(getenv("GITHUB_SERVER_URL"), getenv("GITHUB_REPOSITORY"),
+				 getenv("GITHUB_RUN_ID"));
+	ro.comment = true;
+	ro.run_url = run_url;
+	if (github_comment_marker(key.buf, &marker, &err) < 0)
+		goto failed;
+	ro.marker = marker.buf;
+	if (render_to(doc, RENDER_GITHUB, &ro, &body, &err) < 0)
+		goto failed;
+	runner_exit_reason(doc, &why);
+	if (!getenv("GITHUB_REPOSITORY") || !*getenv("GITHUB_REPOSITORY")) {
+		/* A local dry run: there is no repository to address requests to. */
+		if (dry_run)
+			printf("himorime: dry run: no GITHUB_REPOSITORY, so no request would be "
+			       "made\n--- comment ---\n%s\n",
+			       body.buf);
+		else
+			fprintf(stderr, "himorime: notice: GITHUB_REPOSITORY is not set: nothing "
+					"was published\n");
+		goto done;
+	}
+	ho.api_url = getenv("GITHUB_API_URL");
+	ho.token = token ? token : "dry-run";
+	if (github_http_new(&http, &ho, &err) < 0)
+		goto failed;
+	po.repository = getenv("GITHUB_REPOSITORY");
+	po.pr_number = comment ? ev->pr_number : 0;
+	po.selection = key.buf;
+	po.body = body.buf;
+	po.sha = ev->status_sha[0] ? ev->status_sha : NULL;
+	po.state = state_for(doc->summary.exit_code);
+	po.description = why.buf;
+	po.target_url = run_url;
+	po.dry_run = dry_run ? &plan : NULL;
+	if (github_publish(http, &po, &res, &err) < 0) {
+		if (res.read_only) {
+			fprintf(stderr,
+				"himorime: notice: the token cannot write to this repository (a "
+				"pull "
+				"request from a fork?): %s\n"
+				"  the report and the job summary are kept; to comment on pull "
+				"requests "
+				"from forks, upload the JSON report as an artifact and post it "
+				"with "
+				"'himorime comment' from a workflow_run workflow "
+				"(docs/github-actions.md)\n",
+				err.msg);
+			goto done;
+		}
+		goto failed;
+	}
+	if (dry_run) {
+		printf("himorime: dry run: nothing was sent\n%s", plan.buf);
+		printf("--- comment ---\n%s\n", body.buf);
+	}
+	goto done;
+failed:
+	fprintf(stderr, "himorime: error: %s [HMR4001]\n", err.msg);
+	code = EXIT_EXEC;
+done:
+	github_http_free(http);
+	free(run_url);
+	strbuf_release(&body);
+	strbuf_release(&key);
+	strbuf_release(&marker);
+	strbuf_release(&why);
+	strbuf_release(&plan);
+	return code;
+}
+
+/* ---- ci ------------------------------------------------------------------- */
+
+struct base_choice {
+	const char *rev;
+	const char *source;
+};
+
+static int choose_base(const char *against, struct github_event *ev, struct base_choice *out)
+{
+	const char *env_ref = getenv("HIMORIME_BASE_REF");
+	const char *name = getenv("GITHUB_EVENT_NAME");
+	const char *path = getenv("GITHUB_EVENT_PATH");
+	struct err err = ERR_INIT;
+	int rc = 0;
+
+	if (name && path) {
+		rc = github_event_load(ev, name, path, getenv("GITHUB_SHA"), &err);
+		if (rc < 0 && !(ev->creates_branch && (against || (env_ref && *env_ref))))
+			return cli_fail(&err);
+	}
+	if (against) {
+		out->rev = against;
+		out->source = "--against";
+	} else if (env_ref && *env_ref) {
+		out->rev = env_ref;
+		out->source = "HIMORIME_BASE_REF";
+	} else if (ev->base_sha[0]) {
+		out->rev = ev->base_sha;
+		out->source = "event";
+	} else {
+		err_set(&err, ERR_USAGE,
+			"cannot tell the base revision: pass --against REV, set HIMORIME_BASE_REF, "
+			"or run on a pull_request, merge_group or push event");
+		return cli_usage_error("ci", &err);
+	}
+	return EXIT_OK;
+}
+
+static void warn_merge_parent(struct revisions *rv, const struct github_event *ev)
+{
+	struct vcs_sha parent;
+	struct err err = ERR_INIT;
+
+	if (ev->kind != GITHUB_EVENT_PULL_REQUEST || !ev->base_sha[0])
+		return;
+	if (vcs_resolve(rv->vcs, "HEAD^1", &parent, &err) < 0)
+		return;
+	if (strcmp(parent.hex, ev->base_sha))
+		fprintf(stderr,
+			"himorime: warning: the checked-out merge's first parent is %.12s, not the "
+			"pull request's base %.12s: the base moved since the merge was made\n",
+			parent.hex, ev->base_sha);
+}
+
+static void write_outputs(const struct session *s, const char *report_path)
+{
+	const char *path = getenv("GITHUB_OUTPUT");
+	struct rng rng;
+	struct err err = ERR_INIT;
+	char code[16];
+	const char *result;
+
+	if (!path || !*path)
+		return;
+	rng_init(&rng, rng_fresh_seed(), "output");
+	switch (s->doc->summary.exit_code) {
+	case 0:
+		result = "pass";
+		break;
+	case 1:
+		result = "fail";
+		break;
+	default:
+		result = "error";
+	}
+	snprintf(code, sizeof(code), "%d", s->doc->summary.exit_code);
+	if (github_actions_output_append(path, &rng, "result", result, &err) < 0 ||
+	    github_actions_output_append(path, &rng, "exit-code", code, &err) < 0 ||
+	    github_actions_output_append(path, &rng, "report", report_path, &err) < 0)
+		fprintf(stderr, "himorime: warning: %s\n", err.msg);
+}
+
+static char *report_path_for(const struct session *s)
+{
+	const char *dir = getenv("RUNNER_TEMP");
+
+	if (s->out.output && !strcmp(s->out.format, "json"))
+		return xstrdup(s->out.output);
+	return xasprintf("%s/himorime-report.json", dir && *dir ? dir : ".");
+}
+
+int cmd_ci(int argc, char **argv)
+{
+	const char *against = NULL;
+	struct publish_flags pf = { NULL, NULL, NULL, false };
+	const struct opt extra[] = {
+		{ "against", 0, OPT_STRING, &against, "REV", "the base revision" },
+		{ "comment", 0, OPT_STRING, &pf.comment, "true|false",
+		  "post the pull-request comment (default true)" },
+		{ "accept-label", 0, OPT_STRING, &pf.accept_label, "NAME",
+		  "a label that accepts a known regression (default himorime:accept)" },
+		{ "dry-run", 0, OPT_FLAG, &pf.dry_run, NULL,
+		  "print the comment and the requests, send nothing" },
+	};
+	struct revisions_request req = { NULL, NULL, false, NULL };
+	struct github_event ev;
+	struct base_choice base = { NULL, NULL };
+	struct revisions rv;
+	struct session s;
+	struct err err = ERR_INIT;
+	const char *token;
+	bool **selected = NULL;
+	char *report_path = NULL;
+	int code, publish_code;
+
+	github_event_init(&ev);
+	memset(&rv, 0, sizeof(rv));
+	code = session_start(&s, "ci", RESULTS_MODE_COMPARE, extra, ARRAY_SIZE(extra), argc, argv);
+	if (code == EXIT_OK)
+		code = check_publish_flags("ci", &pf);
+	if (code != EXIT_OK)
+		goto done;
+	s.out.no_color = true;
+	token = github_http_pick_token(getenv("GITHUB_TOKEN"), getenv("INPUT_GITHUB-TOKEN"));
+	if (token && in_actions()) {
+		struct strbuf mask;
+		strbuf_init(&mask, 0);
+		github_actions_add_mask(token, &mask);
+		emit(&mask);
+		strbuf_release(&mask);
+	}
+	/* Outside Actions without a token there is nowhere to publish: show. */
+	if (!token && !in_actions())
+		pf.dry_run = true;
+	code = choose_base(against, &ev, &base);
+	if (code != EXIT_OK)
+		goto done;
+	req.against = base.rev;
+	req.base_source = base.source;
+	selected = session_selection(&s);
+	code = session_select_check(&s, selected);
+	if (code == EXIT_OK)
+		code = revisions_open(&s, &req, &rv);
+	if (code == EXIT_OK) {
+		warn_merge_parent(&rv, &ev);
+		code = session_runner(&s, rv.hidden, rv.n_hidden);
+	}
+	if (code == EXIT_OK)
+		code = revisions_measure(&s, &rv, selected);
+	revisions_release(&rv);
+	if (code != EXIT_OK)
+		goto done;
+	if (github_event_has_label(&ev, pf.accept_label))
+		accept_regressions(s.doc);
+	if (!s.out.summary && getenv("GITHUB_STEP_SUMMARY") && *getenv("GITHUB_STEP_SUMMARY"))
+		s.out.summary = getenv("GITHUB_STEP_SUMMARY");
+	report_path = report_path_for(&s);
+	runner_summarize(s.doc, s.fail_on_inconclusive);
+	if (!(s.out.output && !strcmp(s.out.format, "json")) &&
+	    results_write_file(s.doc, report_path, &err) < 0)
+		fprintf(stderr, "himorime: warning: %s\n", err.msg);
+	if (in_actions()) {
+		annotate_all(&s);
+		s.out.quote_workflow_commands = true;
+	}
+	code = session_finish(&s);
+	write_outputs(&s, report_path);
+	if (strcmp(pf.comment, "false") || pf.dry_run || ev.status_sha[0]) {
+		publish_code = publish(s.doc, &ev, !strcmp(pf.comment, "true"), pf.dry_run, token);
+		if (publish_code != EXIT_OK && code == EXIT_OK)
+			code = cli_exit(EXIT_EXEC, "the comment or status could not be published");
+	}
+done:
+	session_selection_free(selected, s.suites.count);
+	free(report_path);
+	github_event_release(&ev);
+	session_release(&s);
+	return code;
+}
+
+/* ---- comment ------------------------------------------------------------ */
+
+#define COMMENT_MAX_REPORT_BYTES (16u * 1024 * 1024)
+
+int cmd_comment(int argc, char **argv)
+{
+	struct publish_flags pf = { NULL, NULL, NULL, false };
+	const struct opt opts[] = {
+		{ "event", 0, OPT_STRING, &pf.event_path, "PATH",
+		  "the trusted workflow_run event (default GITHUB_EVENT_PATH)" },
+		{ "dry-run", 0, OPT_FLAG, &pf.dry_run, NULL,
+		  "print the comment and the requests, send nothing" },
+	};
+	struct strlist operands = { NULL, 0, 0 };
+	struct github_event ev;
+	struct github_http *http = NULL;
+	struct github_http_options ho = GITHUB_HTTP_OPTIONS_INIT;
+	struct results *doc = NULL;
+	struct err err = ERR_INIT;
+	const char *token, *event_name;
+	char *data = NULL;
+	size_t len;
+	int code = EXIT_OK;
+
+	github_event_init(&ev);
+	if (opts_parse("comment", opts, ARRAY_SIZE(opts), argc, argv, &operands, &err) < 0) {
+		code = cli_usage_error("comment", &err);
+		goto done;
+	}
+	if (operands.n != 1) {
+		code = usage("comment", "comment needs exactly one REPORT.json%s", "");
+		goto done;
+	}
+	if (!pf.event_path)
+		pf.event_path = getenv("GITHUB_EVENT_PATH");
+	event_name = getenv("GITHUB_EVENT_NAME");
+	if (!pf.event_path || !*pf.event_path) {
+		code = usage("comment",
+			     "comment needs the trusted event: --event PATH or "
+			     "GITHUB_EVENT_PATH%s",
+			     "");
+		goto done;
+	}
+	/* The report is untrusted data from a pull request's run: bounded,
+	 * parsed field by field, rendered escaped. */
+	if (fsio_read_file(operands.v[0], COMMENT_MAX_REPORT_BYTES, &data, &len, &err) < 0 ||
+	    results_from_json(data, len, operands.v[0], &doc, &err) < 0) {
+		code = cli_fail(&err);
+		goto done;
+	}
+	if (github_event_load(&ev, event_name && *event_name ? event_name : "workflow_run",
+			      pf.event_path, getenv("GITHUB_SHA"), &err) < 0) {
+		code = cli_fail(&err);
+		goto done;
+	}
+	token = github_http_pick_token(getenv("GITHUB_TOKEN"), getenv("INPUT_GITHUB-TOKEN"));
+	if (!token && !pf.dry_run) {
+		code = usage("comment", "comment needs GITHUB_TOKEN (or --dry-run)%s", "");
+		goto done;
+	}
+	if (ev.pr_number == 0 && !pf.dry_run) {
+		ho.api_url = getenv("GITHUB_API_URL");
+		ho.token = token;
+		if (github_http_new(&http, &ho, &err) < 0 ||
+		    github_event_find_pr(http, &ev, &err) < 0) {
+			code = cli_fail(&err);
+			goto done;
+		}
+	}
+	code = publish(doc, &ev, true, pf.dry_run, token);
+	if (code != EXIT_OK)
+		code = cli_exit(code, "the comment or status could not be published");
+done:
+	github_http_free(http);
+	results_free(doc);
+	free(data);
+	github_event_release(&ev);
+	strlist_release(&operands);
+	return code;
+}

@@ -1,0 +1,65 @@
+/*
+ * `himorime run [flags] [PATH...]`: builds, measures every selected
+ * benchmark of the suites, checks budgets and writes the report. Exit 0, or 1
+ * for a broken budget, 4 when something could not run, 6 when a metric could
+ * not be measured.
+ */
+#include "cli/cli.h"
+#include "cli/session.h"
+
+#include "common/alloc.h"
+#include "suite/suite.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/banned.h"
+
+/* Never passed to a measured command, a hook or a build. */
+static const char *const hidden_env[] = { "GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "GH_TOKEN" };
+
+int cmd_run(int argc, char **argv)
+{
+	struct session s;
+	struct err err = ERR_INIT;
+	bool **selected = NULL;
+	size_t i, n = 0;
+	int code;
+
+	code = session_start(&s, "run", RESULTS_MODE_RUN, NULL, 0, argc, argv);
+	if (code != EXIT_OK)
+		goto done;
+	n = s.suites.count;
+	selected = session_selection(&s);
+	code = session_select_check(&s, selected);
+	if (code != EXIT_OK)
+		goto done;
+	code = session_runner(&s, hidden_env, ARRAY_SIZE(hidden_env));
+	if (code != EXIT_OK)
+		goto done;
+	for (i = 0; i < n; i++) {
+		char root[PATH_MAX];
+		bool any = false;
+		size_t k;
+
+		for (k = 0; k < s.suites.v[i]->benchmark_count; k++)
+			any |= selected[i][k];
+		if (!any)
+			continue;
+		if (!realpath(s.suites.v[i]->dir, root)) {
+			err_set(&err, ERR_EXEC, "cannot resolve \"%s\"", s.suites.v[i]->dir);
+			code = cli_fail(&err);
+			goto done;
+		}
+		if (runner_run_suite(s.runner, s.suites.v[i], selected[i], root, NULL, s.doc,
+				     &err) == ERR_INTERRUPTED)
+			break;
+	}
+	code = session_finish(&s);
+done:
+	session_selection_free(selected, n);
+	session_release(&s);
+	return code;
+}

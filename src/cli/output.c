@@ -1,0 +1,125 @@
+/*
+ * Where a rendering goes, for every command that writes a report (run,
+ * compare, calibrate, ci, report): standard output, a file written
+ * atomically, a marked section of an existing page, and the GitHub summary
+ * appended to a file. In GitHub Actions, standard output may quote what a
+ * measured command printed, so it can be wrapped in ::stop-commands::.
+ */
+#include "cli/cli.h"
+
+#include "common/alloc.h"
+#include "common/fsio.h"
+#include "common/rng.h"
+#include "github/actions.h"
+#include "render/render.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/banned.h"
+
+static int write_stdout(const struct cli_output *a, const struct strbuf *out, struct err *err)
+{
+	struct strbuf quoted;
+	const struct strbuf *text = out;
+	struct rng rng;
+	int rc = 0;
+
+	strbuf_init(&quoted, 0);
+	if (a->quote_workflow_commands) {
+		rng_init(&rng, rng_fresh_seed(), "stop-commands");
+		github_actions_quote_output(&rng, out->buf, &quoted);
+		text = &quoted;
+	}
+	if (fwrite(text->buf, 1, text->len, stdout) != text->len || fflush(stdout))
+		rc = err_set(err, ERR_EXEC, "cannot write the report to standard output");
+	strbuf_release(&quoted);
+	return rc;
+}
+
+int cli_output_check(const struct cli_output *o, enum render_format *f, struct err *err)
+{
+	if (render_format_from_name(o->format, f) < 0)
+		return err_set(err, ERR_USAGE,
+			       "unknown format \"%s\": expected table, json, csv, samples-csv, "
+			       "markdown, github or html",
+			       o->format);
+	if (o->section) {
+		if (render_section_name_check(o->section, err))
+			return ERR_USAGE;
+		if (*f != RENDER_MARKDOWN || !o->output)
+			return err_set(err, ERR_USAGE,
+				       "--section needs --format markdown and --output FILE");
+	}
+	if (o->output && !*o->output)
+		return err_set(err, ERR_USAGE, "--output needs a file name");
+	return 0;
+}
+
+static bool want_colour(const struct cli_output *o)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	return !o->no_color && !o->output && isatty(STDOUT_FILENO) && !(nc && *nc);
+}
+
+static int write_section(const struct cli_output *a, const char *body, struct err *err)
+{
+	struct strbuf page;
+	char *old = NULL;
+	size_t len = 0;
+	int rc;
+
+	strbuf_init(&page, 0);
+	rc = fsio_read_file(a->output, RESULTS_MAX_FILE_BYTES, &old, &len, err);
+	if (rc) {
+		/* A page too large to read is still a failed output step. */
+		err_wrap(err, "--section %s", a->section);
+		rc = err->code = ERR_EXEC;
+		goto done;
+	}
+	rc = render_markdown_section(old, a->section, body, &page, err);
+	if (rc) {
+		err_wrap(err, "%s", a->output);
+		goto done;
+	}
+	rc = fsio_write_atomic(a->output, page.buf, page.len, err);
+done:
+	free(old);
+	strbuf_release(&page);
+	return rc;
+}
+
+int cli_output_write(const struct results *r, const struct cli_output *a, struct err *err)
+{
+	struct render_options o = RENDER_OPTIONS_INIT;
+	enum render_format f;
+	struct strbuf out;
+	int rc;
+
+	if (cli_output_check(a, &f, err))
+		return ERR_USAGE;
+	strbuf_init(&out, 0);
+	o.color = f == RENDER_TABLE && want_colour(a);
+	rc = render_to(r, f, &o, &out, err);
+	if (rc)
+		goto done;
+	if (a->section)
+		rc = write_section(a, out.buf, err);
+	else if (a->output)
+		rc = fsio_write_atomic(a->output, out.buf, out.len, err);
+	else
+		rc = write_stdout(a, &out, err);
+	if (rc || !a->summary)
+		goto done;
+	strbuf_reset(&out);
+	o = (struct render_options)RENDER_OPTIONS_INIT;
+	rc = render_to(r, RENDER_GITHUB, &o, &out, err);
+	if (!rc)
+		rc = fsio_append(a->summary, out.buf, out.len, err);
+done:
+	strbuf_release(&out);
+	return rc;
+}

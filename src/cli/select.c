@@ -1,0 +1,51 @@
+/*
+ * Benchmark selection: see select.h.
+ */
+#include "cli/select.h"
+
+#include <string.h>
+
+#include "common/banned.h"
+
+int selection_init(struct selection *sel, const char *filter, const struct strlist *tags,
+		   const struct strlist *skip_tags, struct err *err)
+{
+	memset(sel, 0, sizeof(*sel));
+	sel->tags = tags;
+	sel->skip_tags = skip_tags;
+	if (!filter)
+		return 0;
+	if (regcomp(&sel->re, filter, REG_EXTENDED | REG_NOSUB) != 0)
+		return err_set(err, ERR_USAGE, "--filter \"%s\" is not a valid regular expression",
+			       filter);
+	sel->has_re = true;
+	return 0;
+}
+
+void selection_release(struct selection *sel)
+{
+	if (sel && sel->has_re)
+		regfree(&sel->re);
+	if (sel)
+		sel->has_re = false;
+}
+
+static bool has_any_tag(const struct benchmark *b, const struct strlist *tags)
+{
+	size_t i, j;
+
+	for (i = 0; tags && i < tags->n; i++)
+		for (j = 0; j < b->tag_count; j++)
+			if (!strcmp(tags->v[i], b->tags[j]))
+				return true;
+	return false;
+}
+
+bool selection_keeps(const struct selection *sel, const struct benchmark *b)
+{
+	if (sel->has_re && regexec(&sel->re, b->name, 0, NULL, 0))
+		return false;
+	if (sel->tags && sel->tags->n && !has_any_tag(b, sel->tags))
+		return false;
+	return !has_any_tag(b, sel->skip_tags);
+}

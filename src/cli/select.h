@@ -1,0 +1,27 @@
+/*
+ * Which benchmarks a command works on: --filter REGEXP (an unanchored search
+ * in the name), --tag (any of), --skip-tag (any of; wins over --tag). Shared
+ * by list, run, compare and ci so that they always agree.
+ */
+#ifndef HIMORIME_CLI_SELECT_H
+#define HIMORIME_CLI_SELECT_H
+
+#include "cli/opts.h"
+#include "suite/suite.h"
+
+#include <regex.h>
+#include <stdbool.h>
+
+struct selection {
+	regex_t re;
+	bool has_re;
+	const struct strlist *tags, *skip_tags;
+};
+
+/* ERR_USAGE when the filter is not a valid regular expression. */
+int selection_init(struct selection *sel, const char *filter, const struct strlist *tags,
+		   const struct strlist *skip_tags, struct err *err);
+void selection_release(struct selection *sel);
+bool selection_keeps(const struct selection *sel, const struct benchmark *b);
+
+#endif

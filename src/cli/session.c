@@ -1,0 +1,367 @@
+/*
+ * The measuring commands' shared session: see session.h.
+ */
+#include "cli/session.h"
+
+#include "common/alloc.h"
+#include "common/fsio.h"
+#include "common/rng.h"
+#include "common/version.h"
+#include "github/actions.h"
+#include "measure/sysinfo.h"
+#include "render/render.h"
+#include "suite/suite.h"
+#include "suite/units.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/banned.h"
+
+/* The runner a signal handler stops; set while measuring. */
+static struct runner *volatile signal_target;
+static volatile sig_atomic_t signals_seen;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (signals_seen++) {
+		/* A second signal exits at once; the spawner sees its socket close
+		 * and kills whatever is still running. */
+		_exit(EXIT_EXEC);
+	}
+	if (signal_target)
+		runner_interrupt(signal_target);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+size_t session_flags(struct session *s, struct opt *out, size_t cap)
+{
+	const struct opt flags[SESSION_FLAG_COUNT] = {
+		{ "filter", 0, OPT_STRING, &s->filter, "REGEXP",
+		  "measure benchmarks whose name matches" },
+		{ "tag", 0, OPT_LIST, &s->tags, "TAG", "keep benchmarks with any of these tags" },
+		{ "skip-tag", 0, OPT_LIST, &s->skip_tags, "TAG",
+		  "drop benchmarks with any of these tags (wins over --tag)" },
+		{ "format", 0, OPT_STRING, &s->out.format, "FORMAT",
+		  "table (default), json, csv, samples-csv, markdown, github, html" },
+		{ "output", 'o', OPT_STRING, &s->out.output, "FILE",
+		  "write the report there (atomically) instead of stdout" },
+		{ "section", 0, OPT_STRING, &s->out.section, "NAME",
+		  "with markdown and --output: replace only that marked section" },
+		{ "summary", 0, OPT_STRING, &s->out.summary, "FILE",
+		  "also append the GitHub summary to FILE" },
+		{ "seed", 0, OPT_STRING, &s->seed_text, "SEED",
+		  "0..2^53-1; default random, printed and stored" },
+		{ "runs", 0, OPT_STRING, &s->runs_text, "N", "exact measured runs per command" },
+		{ "warmup", 0, OPT_STRING, &s->warmup_text, "N", "warmup runs per command" },
+		{ "quiet", 'q', OPT_FLAG, &s->quiet, NULL, "no progress on stderr" },
+		{ "no-color", 0, OPT_FLAG, &s->out.no_color, NULL, "no colour (also NO_COLOR)" },
+		{ "max-time", 0, OPT_STRING, &s->max_time_text, "DURATION",
+		  "compare: stop the rounds when spent" },
+		{ "fail-on-inconclusive", 0, OPT_FLAG, &s->fail_on_inconclusive, NULL,
+		  "compare: exit 1 when a gated comparison is inconclusive" },
+		{ "report", 0, OPT_STRING, &s->out.format, "FORMAT", "alias of --format" },
+	};
+	size_t i;
+
+	for (i = 0; i < SESSION_FLAG_COUNT && i < cap; i++)
+		out[i] = flags[i];
+	return i;
+}
+
+static int usage(struct session *s, const char *fmt, const char *value)
+{
+	struct err err = ERR_INIT;
+	err_set(&err, ERR_USAGE, fmt, value);
+	return cli_usage_error(s->cmd, &err);
+}
+
+static char *spawner_beside_self(void)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return xasprintf("%s/himorime-spawner", self);
+}
+
+static void progress_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "\r\033[K%s", line);
+	fflush(stderr);
+}
+
+static int check_values(struct session *s, enum results_mode mode)
+{
+	unsigned long long v;
+	struct err err = ERR_INIT;
+	enum render_format f;
+
+	if (cli_output_check(&s->out, &f, &err) < 0)
+		return cli_usage_error(s->cmd, &err);
+	if (s->seed_text) {
+		if (opts_uint(s->seed_text, 0, RNG_SEED_MAX, &v) < 0)
+			return usage(s,
+				     "--seed \"%s\": expected an integer from 0 to "
+				     "9007199254740991",
+				     s->seed_text);
+		s->ro.seed = v;
+	} else {
+		s->ro.seed = rng_fresh_seed();
+	}
+	if (s->runs_text) {
+		if (opts_uint(s->runs_text, 1, 100000, &v) < 0)
+			return usage(s, "--runs \"%s\": expected an integer from 1 to 100000",
+				     s->runs_text);
+		s->ro.has_runs = true;
+		s->ro.runs = (unsigned)v;
+	}
+	if (s->warmup_text) {
+		if (opts_uint(s->warmup_text, 0, 10000, &v) < 0)
+			return usage(s, "--warmup \"%s\": expected an integer from 0 to 10000",
+				     s->warmup_text);
+		s->ro.has_warmup = true;
+		s->ro.warmup = (unsigned)v;
+	}
+	if (s->max_time_text) {
+		uint64_t ns;
+		if (mode == RESULTS_MODE_RUN)
+			return usage(s, "--max-time%s only applies to compare and ci", "");
+		if (units_duration(s->max_time_text, &ns, &err) < 0 || ns == 0)
+			return usage(s,
+				     "--max-time \"%s\": expected a positive duration such as 10m",
+				     s->max_time_text);
+		s->ro.max_time_ns = ns;
+	}
+	if (s->fail_on_inconclusive && mode == RESULTS_MODE_RUN)
+		return usage(s, "--fail-on-inconclusive%s only applies to compare and ci", "");
+	if (selection_init(&s->sel, s->filter, &s->tags, &s->skip_tags, &err) < 0)
+		return cli_usage_error(s->cmd, &err);
+	return EXIT_OK;
+}
+
+static void fill_environment(struct results *doc)
+{
+	struct sysinfo_env env;
+	const char *ci = getenv("GITHUB_ACTIONS");
+
+	sysinfo_environment(&env);
+	results_set_str(&doc->environment.os, env.os);
+	results_set_str(&doc->environment.arch, env.arch);
+	results_set_str(&doc->environment.kernel, env.kernel);
+	results_set_str(&doc->environment.cpu_model, env.cpu_model[0] ? env.cpu_model : NULL);
+	doc->environment.logical_cpus = env.logical_cpus;
+	results_set_str(&doc->environment.libc, env.libc[0] ? env.libc : NULL);
+#if defined(__clang__)
+	results_set_str(&doc->environment.compiler, "clang " __clang_version__);
+#elif defined(__GNUC__)
+	results_set_str(&doc->environment.compiler, "gcc " __VERSION__);
+#endif
+	if (ci && !strcmp(ci, "true"))
+		results_set_str(&doc->environment.ci, "github_actions");
+	else if (getenv("CI"))
+		results_set_str(&doc->environment.ci, "unknown");
+	results_set_str(&doc->noise.governor, env.governor[0] ? env.governor : NULL);
+}
+
+static int64_t wall_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int session_start(struct session *s, const char *cmd, enum results_mode mode,
+		  const struct opt *extra, size_t n_extra, int argc, char **argv)
+{
+	struct opt all[SESSION_FLAG_COUNT + 16];
+	struct runner_options ro = RUNNER_OPTIONS_INIT;
+	struct err err = ERR_INIT;
+	size_t n;
+	int code;
+
+	const struct cli_output out = CLI_OUTPUT_INIT;
+
+	memset(s, 0, sizeof(*s));
+	s->out = out;
+	s->cmd = cmd;
+	s->ro = ro;
+	n = session_flags(s, all, SESSION_FLAG_COUNT);
+	if (n_extra > 16)
+		n_extra = 16;
+	if (extra && n_extra)
+		memcpy(all + n, extra, n_extra * sizeof(*extra));
+	if (opts_parse(cmd, all, n + n_extra, argc, argv, &s->operands, &err) < 0)
+		return cli_usage_error(cmd, &err);
+	code = check_values(s, mode);
+	if (code != EXIT_OK)
+		return code;
+	code = cli_load_suites(&s->operands, &s->suites);
+	if (code != EXIT_OK)
+		return code;
+	s->progress_tty = !s->quiet && isatty(STDERR_FILENO);
+	s->doc = results_new(mode);
+	s->doc->seed = s->ro.seed;
+	s->doc->started_at_unix_ns = wall_now_ns();
+	fill_environment(s->doc);
+	return EXIT_OK;
+}
+
+bool session_selected(const struct session *s, size_t i, bool *selected)
+{
+	const struct suite *suite = s->suites.v[i];
+	bool any = false;
+	size_t k;
+
+	for (k = 0; k < suite->benchmark_count; k++) {
+		const struct benchmark *b = &suite->benchmarks[k];
+		selected[k] = selection_keeps(&s->sel, b);
+		any |= selected[k];
+	}
+	return any;
+}
+
+bool **session_selection(const struct session *s)
+{
+	bool **selected = xcalloc(s->suites.count + 1, sizeof(*selected));
+	size_t i;
+
+	for (i = 0; i < s->suites.count; i++) {
+		selected[i] = xcalloc(s->suites.v[i]->benchmark_count + 1, sizeof(bool));
+		session_selected(s, i, selected[i]);
+	}
+	return selected;
+}
+
+void session_selection_free(bool **selected, size_t n)
+{
+	size_t i;
+
+	for (i = 0; selected && i < n; i++)
+		free(selected[i]);
+	free(selected);
+}
+
+int session_select_check(const struct session *s, bool **selected)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->suites.count; i++)
+		for (k = 0; k < s->suites.v[i]->benchmark_count; k++)
+			if (selected[i][k])
+				return EXIT_OK;
+	fprintf(stderr, "himorime: error: no benchmark matches the selection [HMR3001]\n"
+			"  hint: check --filter, --tag and --skip-tag against 'himorime list'\n");
+	return cli_exit(EXIT_USAGE, "empty selection");
+}
+
+int session_runner(struct session *s, const char *const *hidden, size_t n_hidden)
+{
+	struct err err = ERR_INIT;
+	const char *fallback;
+
+	s->spawner_path = spawner_beside_self();
+	s->ro.spawner_path = s->spawner_path;
+	s->ro.use_spawner = s->spawner_path != NULL;
+	s->ro.hidden_env = hidden;
+	s->ro.hidden_env_count = n_hidden;
+	if (s->progress_tty)
+		s->ro.progress = progress_line;
+	if (runner_new(&s->ro, &s->runner, &err) < 0)
+		return cli_fail(&err);
+	fallback = runner_fallback_reason(s->runner);
+	if (fallback)
+		fprintf(stderr,
+			"himorime: warning: the spawner could not start (%s): commands are started "
+			"from himorime itself and the peak RSS floor is higher\n",
+			fallback);
+	signal_target = s->runner;
+	install_signals();
+	return EXIT_OK;
+}
+
+/* report.outputs of every suite, relative to the suite file. */
+static int write_suite_outputs(struct session *s, struct err *err)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->suites.count; i++) {
+		const struct suite *suite = s->suites.v[i];
+		for (j = 0; j < suite->output_count; j++) {
+			const struct report_output *o = &suite->outputs[j];
+			struct cli_output out = CLI_OUTPUT_INIT;
+			char *path = xasprintf("%s/%s", suite->dir, o->path);
+			int rc;
+			out.format = report_format_name(o->format);
+			out.output = path;
+			out.section = o->section;
+			rc = cli_output_write(s->doc, &out, err);
+			free(path);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+int session_finish(struct session *s)
+{
+	struct err err = ERR_INIT;
+	struct strbuf why;
+	int code;
+
+	if (s->progress_tty)
+		fputs("\r\033[K", stderr);
+	s->doc->finished_at_unix_ns = wall_now_ns();
+	code = runner_summarize(s->doc, s->fail_on_inconclusive);
+	if (cli_output_write(s->doc, &s->out, &err) < 0 || write_suite_outputs(s, &err) < 0) {
+		fprintf(stderr, "himorime: error: %s [HMR4003]\n", err.msg);
+		s->doc->summary.exit_code = EXIT_EXEC;
+		return cli_exit(EXIT_EXEC, "the report could not be written");
+	}
+	if (code == EXIT_OK)
+		return EXIT_OK;
+	strbuf_init(&why, 0);
+	runner_exit_reason(s->doc, &why);
+	code = cli_exit(code, "%s", why.buf);
+	strbuf_release(&why);
+	return code;
+}
+
+void session_release(struct session *s)
+{
+	signal_target = NULL;
+	runner_free(s->runner);
+	results_free(s->doc);
+	cli_suites_release(&s->suites);
+	strlist_release(&s->tags);
+	strlist_release(&s->skip_tags);
+	strlist_release(&s->operands);
+	selection_release(&s->sel);
+	free(s->spawner_path);
+}

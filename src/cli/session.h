@@ -1,0 +1,61 @@
+/*
+ * What `run`, `compare` and `ci` share: their flags, the selection of
+ * benchmarks, the seed, signal handling, the runner, and writing the report
+ * in every requested format. Each command parses its flags with
+ * session_flags(), prepares the trees it measures, and calls session_measure()
+ * once per suite, then session_finish().
+ */
+#ifndef HIMORIME_CLI_SESSION_H
+#define HIMORIME_CLI_SESSION_H
+
+#include "cli/cli.h"
+#include "cli/opts.h"
+#include "cli/select.h"
+#include "plan/runner.h"
+#include "results/results.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct session {
+	/* flags */
+	const char *filter, *seed_text;
+	struct cli_output out; /* --format, --output, --section, --summary, --no-color */
+	const char *runs_text, *warmup_text, *max_time_text;
+	struct strlist tags, skip_tags, operands;
+	bool quiet, fail_on_inconclusive;
+	/* derived */
+	struct selection sel;
+	bool progress_tty;
+	struct runner_options ro;
+	struct runner *runner;
+	struct results *doc;
+	struct cli_suites suites;
+	char *spawner_path;
+	const char *cmd;
+};
+
+/* The flags every measuring command takes; `extra` adds the command's own. */
+#define SESSION_FLAG_COUNT 15
+size_t session_flags(struct session *s, struct opt *out, size_t cap);
+
+/* Parses argv with the shared flags plus `extra`, checks their values, loads
+ * the suites. Returns EXIT_OK, or the exit code after printing why. */
+int session_start(struct session *s, const char *cmd, enum results_mode mode,
+		  const struct opt *extra, size_t n_extra, int argc, char **argv);
+/* The benchmarks of suite i that the selection keeps; false when none. */
+bool session_selected(const struct session *s, size_t i, bool *selected);
+/* The selection of every suite (selected[i][k] for benchmark k of suite i);
+ * free with session_selection_free. */
+bool **session_selection(const struct session *s);
+void session_selection_free(bool **selected, size_t n);
+/* EXIT_OK, or exit 3 after saying so when nothing is selected. */
+int session_select_check(const struct session *s, bool **selected);
+/* Creates the runner (once the hidden environment names are known). */
+int session_runner(struct session *s, const char *const *hidden, size_t n_hidden);
+/* Renders and writes every requested output, sets the summary, prints the
+ * last line; returns the exit code. */
+int session_finish(struct session *s);
+void session_release(struct session *s);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * The runner: turns a suite into measurements. For each selected benchmark it
+ * builds (once per suite and revision), runs setup, warms up, measures rounds
+ * of every command in a seeded shuffled order (in a comparison each command's
+ * turn is a base run and a head run back to back, in coin-flipped order),
+ * runs cleanup whatever happened, and records everything in a results
+ * document: raw samples, statistics, budgets and, when comparing, the
+ * verdicts of the looks in COMPARISON.md, which the judge decides between
+ * rounds.
+ *
+ * The runner never sees git, the network or the token: the CLI materialises
+ * revisions and passes their roots, and names the environment variables that
+ * children must never see.
+ *
+ *     struct runner_options o = RUNNER_OPTIONS_INIT;
+ *     o.seed = seed; o.spawner_path = path;
+ *     runner_new(&o, &r, &err);
+ *     runner_run_suite(r, suite, selected, head_root, base_root, doc, &err);
+ *     runner_summarize(doc, fail_on_inconclusive);
+ *     runner_free(r);
+ */
+#ifndef HIMORIME_PLAN_RUNNER_H
+#define HIMORIME_PLAN_RUNNER_H
+
+#include "common/err.h"
+#include "common/strbuf.h"
+#include "results/results.h"
+#include "suite/suite.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct runner;
+
+struct runner_options {
+	uint64_t seed;
+	bool has_runs; /* --runs: exact runs (pairs when comparing) */
+	unsigned runs;
+	bool has_warmup; /* --warmup: warmup rounds */
+	unsigned warmup;
+	uint64_t max_time_ns; /* --max-time: bounds a comparison's rounds; 0: none */
+	const char *spawner_path;
+	bool use_spawner;
+	/* Environment variables no child may see (the token, GIT_DIR, ...). */
+	const char *const *hidden_env;
+	size_t hidden_env_count;
+	/* Progress lines ("startup › fast: run 3 of 10"); NULL: none. */
+	void (*progress)(void *ctx, const char *line);
+	void *progress_ctx;
+};
+
+#define RUNNER_OPTIONS_INIT                                                                        \
+	{                                                                                          \
+		0, false, 0, false, 0, 0, NULL, true, NULL, 0, NULL, NULL                          \
+	}
+
+int runner_new(const struct runner_options *o, struct runner **out, struct err *err);
+void runner_free(struct runner *r);
+/* Why commands are started from himorime itself rather than the spawner, or
+ * NULL. The CLI says it once. */
+const char *runner_fallback_reason(const struct runner *r);
+/* Async-signal-safe: stops the running command tree; the runner then runs
+ * cleanup, records what was measured and returns ERR_INTERRUPTED. */
+void runner_interrupt(struct runner *r);
+bool runner_interrupted(const struct runner *r);
+
+/*
+ * Measures the benchmarks of `s` for which selected[i] is true into a new
+ * suite of `doc`. head_root is the suite's directory in the tree measured as
+ * head (absolute); base_root the same in the base revision's tree, or NULL
+ * for a plain run. Commands that fail are recorded in the document, not
+ * returned as errors: the return is 0, or ERR_INTERRUPTED, or ERR_EXEC for a
+ * failure of himorime itself (no spawner and no fallback, a temporary
+ * directory that cannot be made).
+ */
+int runner_run_suite(struct runner *r, const struct suite *s, const bool *selected,
+		     const char *head_root, const char *base_root, struct results *doc,
+		     struct err *err);
+
+/* Records `s` as new in head: measured on head only and judged like a run. */
+void runner_mark_new_in_head(struct results *doc);
+
+/* Counts results, picks the exit code (4 > 6 > 1 > 0) and stores both in
+ * doc->summary. Returns the exit code. */
+int runner_summarize(struct results *doc, bool fail_on_inconclusive);
+/* One line saying why a non-zero exit happened ("1 regression", "2 commands
+ * failed"), for the CLI's last line. */
+void runner_exit_reason(const struct results *doc, struct strbuf *out);
+
+#endif

@@ -1,0 +1,264 @@
+"""`himorime ci` and `himorime comment` end to end: a real git repository, a
+pull_request event shaped like GitHub's, and the fake GitHub API on 127.0.0.1
+(tests/github/server.py) checking every request."""
+import json
+import os
+import subprocess
+import sys
+import time
+import unittest
+
+from harness import ROOT, TempDirTest, run
+
+SERVER = os.path.join(ROOT, "tests", "github", "server.py")
+TOKEN = "ghs_citesttoken0123456789"
+
+PROGRAM = r"""#include <stdio.h>
+int main(void) {
+	volatile double x = 0;
+	for (long i = 0; i < 1500000L * FACTOR; i++) x += i * 0.5;
+	printf("%f\n", x);
+	return 0;
+}
+"""
+
+SUITE = """version: "1"
+name: gate
+build:
+  command: [cc, -O1, -o, "${artifact}", work.c]
+benchmarks:
+  - name: work
+    runs: 10
+    warmup: 0
+    commands:
+      work:
+        command: ["${artifact}"]
+      env:
+        command: "env > ENVFILE"
+        shell: true
+"""
+
+
+class Server:
+    def __init__(self, directory, scenario):
+        self.dir = directory
+        os.makedirs(directory, exist_ok=True)
+        self.scenario(scenario)
+        self.proc = subprocess.Popen([sys.executable, SERVER, "--dir", directory, "--idle", "120"])
+        deadline = time.time() + 10
+        while not os.path.exists(os.path.join(directory, "port")):
+            if time.time() > deadline:
+                raise RuntimeError("fake GitHub API did not start")
+            time.sleep(0.02)
+        self.url = "http://127.0.0.1:%s" % open(os.path.join(directory, "port")).read().strip()
+
+    def scenario(self, data):
+        data = dict(data, gen=time.time())
+        with open(os.path.join(self.dir, "scenario.json"), "w") as f:
+            json.dump(data, f)
+
+    def log(self):
+        path = os.path.join(self.dir, "log.json")
+        if not os.path.exists(path):
+            return {"requests": [], "violations": [], "issues": {}, "statuses": []}
+        with open(path) as f:
+            return json.load(f)
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+class CiTest(TempDirTest):
+    def setUp(self):
+        super().setUp()
+        self.repo = os.path.join(self.tmp, "repo")
+        os.makedirs(self.repo)
+        self.envfile = os.path.join(self.tmp, "child-env.txt")
+        self.git("init", "-q", "-b", "main")
+        self.git("config", "user.email", "t@example.com")
+        self.git("config", "user.name", "t")
+        self.write("repo/work.c", PROGRAM.replace("FACTOR", "1"))
+        self.write("repo/himorime.yaml", SUITE.replace("ENVFILE", self.envfile))
+        self.git("add", "-A")
+        self.git("commit", "-qm", "base")
+        self.base = self.git("rev-parse", "HEAD").strip()
+        self.write("repo/work.c", PROGRAM.replace("FACTOR", "4"))
+        self.git("commit", "-qam", "slower")
+        self.head = self.git("rev-parse", "HEAD").strip()
+        self.server = Server(os.path.join(self.tmp, "api"), {"tokens": {TOKEN: None}})
+        self.addCleanup(self.server.stop)
+
+    def git(self, *args):
+        return subprocess.run(["git", *args], cwd=self.repo, check=True, capture_output=True,
+                              text=True).stdout
+
+    def event(self, name="pull_request", labels=(), **extra):
+        ev = {
+            "number": 7,
+            "pull_request": {
+                "number": 7,
+                "labels": [{"name": l} for l in labels],
+                "head": {"sha": self.head, "repo": {"full_name": "octo/repo"}},
+                "base": {"sha": self.base, "repo": {"full_name": "octo/repo"}},
+            },
+            "repository": {"full_name": "octo/repo"},
+        }
+        ev.update(extra)
+        path = os.path.join(self.tmp, "event.json")
+        with open(path, "w") as f:
+            json.dump(ev, f)
+        return path
+
+    def ci_env(self, event_path, name="pull_request"):
+        self.summary = os.path.join(self.tmp, "summary.md")
+        self.outputs = os.path.join(self.tmp, "outputs.txt")
+        return {
+            "GITHUB_ACTIONS": "true",
+            "GITHUB_EVENT_NAME": name,
+            "GITHUB_EVENT_PATH": event_path,
+            "GITHUB_REPOSITORY": "octo/repo",
+            "GITHUB_API_URL": self.server.url,
+            "GITHUB_SERVER_URL": "https://github.com",
+            "GITHUB_RUN_ID": "99",
+            "GITHUB_SHA": self.head,
+            "GITHUB_TOKEN": TOKEN,
+            "GITHUB_STEP_SUMMARY": self.summary,
+            "GITHUB_OUTPUT": self.outputs,
+            "RUNNER_TEMP": self.tmp,
+        }
+
+    def ci(self, *args, event=None, name="pull_request", code=None):
+        res = run(["ci", "--quiet", "--seed", "5", *args],
+                  cwd=self.repo, env=self.ci_env(event or self.event(), name))
+        if code is not None:
+            self.assertExit(res, code)
+        return res
+
+    def our_comments(self):
+        return self.server.log()["issues"].get("octo/repo/7", [])
+
+    def test_ci__regression_comments_sets_status_and_fails(self):
+        res = self.ci(code=1)
+        self.assertTrue(res.out.startswith(f"::add-mask::{TOKEN}\n"), res.out[:200])
+        self.assertIn("::error file=himorime.yaml,line=", res.out)
+        self.assertIn("title=himorime%3A performance regression::work › work: latency +", res.out)
+        self.assertRegex(res.out, r"::stop-commands::\S+\n")
+        log = self.server.log()
+        self.assertEqual(log["violations"], [])
+        comments = self.our_comments()
+        self.assertEqual(len(comments), 1)
+        self.assertTrue(comments[0]["body"].startswith("<!-- himorime:comment v1 suite=gate -->"))
+        self.assertEqual(len(log["statuses"]), 1)
+        st = log["statuses"][0]
+        self.assertEqual(st["sha"], self.head)
+        self.assertEqual(st["state"], "failure")
+        self.assertEqual(st["context"], "himorime")
+        self.assertEqual(st["description"], "1 regression")
+        self.assertEqual(st["target_url"], "https://github.com/octo/repo/actions/runs/99")
+        self.assertTrue(os.path.getsize(self.summary) > 0)
+        outputs = open(self.outputs).read()
+        self.assertRegex(outputs, r"result<<ghadelimiter_\S+\nfail\nghadelimiter_\S+\n")
+        self.assertRegex(outputs, r"exit-code<<ghadelimiter_\S+\n1\n")
+        report = os.path.join(self.tmp, "himorime-report.json")
+        self.assertIn(report, outputs)
+        self.assertEqual(json.load(open(report))["summary"]["exit_code"], 1)
+        self.assertTrue(res.err.endswith("himorime: exit 1: 1 regression\n"), res.err)
+
+    def test_ci__token_reaches_no_child_and_only_the_authorization_header(self):
+        self.ci(code=1)
+        self.assertNotIn(TOKEN, open(self.envfile).read())
+        for r in self.server.log()["requests"]:
+            self.assertNotIn(TOKEN, r["path"])
+            self.assertNotIn(TOKEN, json.dumps(r["body"]))
+            for k, v in r["headers"].items():
+                if k.lower() != "authorization":
+                    self.assertNotIn(TOKEN, v)
+                else:
+                    self.assertEqual(v, f"Bearer {TOKEN}")
+
+    def test_ci__second_run_updates_the_same_comment(self):
+        self.ci(code=1)
+        first = self.our_comments()
+        self.ci(code=1)
+        second = self.our_comments()
+        self.assertEqual(len(second), 1)
+        self.assertEqual(first[0]["id"], second[0]["id"])
+        methods = [r["method"] for r in self.server.log()["requests"]]
+        self.assertIn("PATCH", methods)
+
+    def test_ci__accept_label_keeps_the_report_but_passes(self):
+        res = self.ci(event=self.event(labels=["himorime:accept"]), code=0)
+        report = json.load(open(os.path.join(self.tmp, "himorime-report.json")))
+        cmp = report["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]
+        self.assertEqual(cmp["verdict"], "regression")
+        self.assertTrue(cmp["accepted"])
+        self.assertIn("title=himorime%3A performance regression (accepted)::", res.out)
+        self.assertEqual(self.server.log()["statuses"][0]["state"], "success")
+
+    def test_ci__read_only_token_keeps_the_verdict(self):
+        self.server.scenario({"tokens": {TOKEN: None}, "read_only": [TOKEN]})
+        res = self.ci(code=1)
+        self.assertIn("the token cannot write to this repository", res.err)
+        self.assertIn("himorime comment", res.err)
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, "himorime-report.json")))
+
+    def test_ci__server_failure_is_exit_4_after_the_report(self):
+        self.server.scenario({"tokens": {TOKEN: None},
+                              "faults": [{"method": "POST", "path": ".*", "count": 100,
+                                          "status": 422, "body": {"message": "Validation Failed"}}]})
+        res = self.ci(code=1)  # the verdict's code wins over a publishing failure
+        self.assertIn("422", res.err)
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, "himorime-report.json")))
+
+    def test_ci__pull_request_target_is_refused(self):
+        res = self.ci(event=self.event(), name="pull_request_target", code=3)
+        self.assertIn("pull_request_target", res.err)
+        self.assertEqual(self.server.log()["requests"], [])
+
+    def test_ci__push_creating_a_branch_needs_against(self):
+        path = self.event(before="0" * 40, after=self.head)
+        res = self.ci(event=path, name="push", code=3)
+        self.assertIn("--against", res.err)
+
+    def test_ci__dry_run_sends_nothing(self):
+        res = self.ci("--dry-run", code=1)
+        self.assertIn("himorime: dry run: nothing was sent", res.out)
+        self.assertEqual(self.server.log()["requests"], [])
+
+    def test_ci__bad_comment_flag(self):
+        res = self.ci("--comment", "maybe", code=3)
+        self.assertIn('--comment "maybe": expected true or false', res.err)
+
+    def test_comment__posts_a_saved_report_from_a_trusted_event(self):
+        report = os.path.join(self.tmp, "report.json")
+        self.assertExit(run(["compare", "--quiet", "--format", "json", "--output", report,
+                             "--against", "HEAD~1"], cwd=self.repo), 1)
+        ev = {"workflow_run": {"id": 5, "event": "pull_request", "head_sha": self.head,
+                               "head_repository": {"full_name": "octo/repo"},
+                               "pull_requests": [{"number": 7, "head": {"sha": self.head}}]},
+              "repository": {"full_name": "octo/repo"}}
+        path = os.path.join(self.tmp, "run.json")
+        with open(path, "w") as f:
+            json.dump(ev, f)
+        env = self.ci_env(path, "workflow_run")
+        res = run(["comment", report], cwd=self.tmp, env=env)
+        self.assertExit(res, 0)
+        self.assertEqual(len(self.our_comments()), 1)
+        st = self.server.log()["statuses"]
+        self.assertEqual(st[0]["sha"], self.head)
+        self.assertEqual(st[0]["state"], "failure")
+
+    def test_comment__rejects_a_hostile_report(self):
+        bad = os.path.join(self.tmp, "bad.json")
+        with open(bad, "w") as f:
+            f.write('{"schema_version": "2", "mode": "compare"}')
+        res = run(["comment", "--event", self.event(), bad], cwd=self.tmp,
+                  env=self.ci_env(self.event(), "workflow_run"))
+        self.assertExit(res, 2)
+        self.assertIn("schema_version", res.err)
+        self.assertEqual(self.server.log()["requests"], [])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,162 @@
+"""`himorime compare` end to end on real git repositories made in a temporary
+directory: a C program built by the suite on both sides, a 3x slowdown found,
+identical code not flagged, the dirty working tree measured, the user's
+repository untouched, and no temporary tree left behind."""
+import json
+import os
+import signal
+import subprocess
+import time
+import unittest
+
+from harness import HIMORIME, PrivateTmpTest
+
+PROGRAM = r"""#include <stdio.h>
+int main(void) {
+	volatile double x = 0;
+	for (long i = 0; i < 2000000L * FACTOR; i++) x += i * 0.5;
+	printf("%f\n", x);
+	return 0;
+}
+"""
+
+SUITE = """version: "1"
+name: cmp
+build:
+  command: [cc, -O1, -o, "${artifact}", work.c]
+benchmarks:
+  - name: work
+    runs: 12
+    warmup: 1
+    metrics: {cpu: true}
+    commands:
+      work:
+        command: ["${artifact}"]
+"""
+
+
+class CompareTest(PrivateTmpTest):
+    def setUp(self):
+        super().setUp()
+        self.repo = os.path.join(self.tmp, "repo")
+        os.makedirs(self.repo)
+        self.git("init", "-q", "-b", "main")
+        self.git("config", "user.email", "t@example.com")
+        self.git("config", "user.name", "t")
+        self.program(1)
+        self.write("repo/himorime.yaml", SUITE)
+        self.git("add", "-A")
+        self.git("commit", "-qm", "base")
+
+    def git(self, *args):
+        return subprocess.run(["git", *args], cwd=self.repo, check=True, capture_output=True,
+                              text=True).stdout
+
+    def program(self, factor):
+        self.write("repo/work.c", PROGRAM.replace("FACTOR", str(factor)))
+
+    def compare(self, *args, code=None):
+        res = self.run_h(["compare", "--format", "json", "--seed", "3", *args], cwd=self.repo)
+        if code is not None:
+            self.assertExit(res, code)
+        return res
+
+    def snapshot(self):
+        with open(os.path.join(self.repo, ".git", "index"), "rb") as f:
+            index = f.read()
+        return (self.git("status", "--porcelain"), index, self.git("for-each-ref"),
+                self.git("worktree", "list"), open(os.path.join(self.repo, ".git", "config")).read())
+
+    def verdicts(self, res):
+        doc = json.loads(res.out)
+        c = doc["suites"][0]["benchmarks"][0]["commands"][0]
+        return doc, c, {k: v["verdict"] for k, v in c["comparisons"].items()}
+
+    def test_compare__three_times_slower_is_a_regression(self):
+        self.program(3)
+        self.git("commit", "-qam", "slower")
+        res = self.compare("--against", "HEAD~1", code=1)
+        doc, c, v = self.verdicts(res)
+        self.assertEqual(v["latency"], "regression")
+        self.assertEqual(v["cpu_total"], "regression")
+        self.assertEqual(c["result"], "regression")
+        lat = c["comparisons"]["latency"]
+        self.assertGreater(lat["ci_low_percent"], 5)
+        self.assertEqual(lat["pairs"], 12)
+        self.assertEqual(len(c["base"]["metrics"]["latency"]["samples"]), 12)
+        self.assertEqual(doc["git"]["base_sha"], self.git("rev-parse", "HEAD~1").strip())
+        self.assertEqual(doc["git"]["head_sha"], self.git("rev-parse", "HEAD").strip())
+        self.assertFalse(doc["git"]["dirty"])
+        self.assertTrue(res.err.endswith("himorime: exit 1: 1 regression\n"), res.err)
+
+    def test_compare__identical_code_is_not_flagged(self):
+        self.write("repo/README", "docs only\n")
+        self.git("add", "README")
+        self.git("commit", "-qm", "docs")
+        res = self.compare("--against", "HEAD~1", code=0)
+        _, c, v = self.verdicts(res)
+        for metric in ("latency", "cpu_total"):
+            self.assertIn(v[metric], ("pass", "inconclusive"))
+
+    def test_compare__dirty_working_tree_is_measured_and_untouched(self):
+        self.program(3)  # uncommitted: head is the working tree as it is
+        self.write("repo/untracked.txt", "x\n")
+        self.git("add", "untracked.txt")  # staged too
+        before = self.snapshot()
+        res = self.compare("--against", "HEAD", code=1)
+        doc, c, v = self.verdicts(res)
+        self.assertEqual(v["latency"], "regression")
+        self.assertTrue(doc["git"]["dirty"])
+        self.assertEqual(self.snapshot(), before)
+
+    def test_compare__build_failure_on_head_exits_4_and_cleans_up(self):
+        self.write("repo/work.c", "this is not C\n")
+        res = self.compare("--against", "HEAD", code=4)
+        doc = json.loads(res.out)
+        self.assertEqual(doc["suites"][0]["error"]["kind"], "build_failed")
+        self.assertIn("build (head)", doc["suites"][0]["error"]["message"])
+
+    def test_compare__unknown_revision_exits_4_with_a_hint(self):
+        res = self.compare("--against", "no-such-branch", code=4)
+        self.assertIn('revision "no-such-branch" not found', res.err)
+        self.assertIn("fetch-depth: 0", res.err)
+
+    def test_compare__needs_against(self):
+        res = self.compare(code=3)
+        self.assertIn("compare needs --against REV", res.err)
+
+    def test_compare__suite_new_in_head_runs_on_head_only(self):
+        self.write("repo/extra/new.himorime.yaml", SUITE.replace("name: cmp", "name: fresh")
+                   .replace("work.c", "../work.c"))
+        self.git("add", "-A")
+        self.git("commit", "-qm", "new suite")
+        res = self.run_h(["compare", "--format", "json", "--against", "HEAD~1", "extra"], cwd=self.repo)
+        self.assertExit(res, 0)
+        doc = json.loads(res.out)
+        self.assertTrue(doc["suites"][0]["new_in_head"])
+        c = doc["suites"][0]["benchmarks"][0]["commands"][0]
+        self.assertFalse(c["base"])  # not measured
+        self.assertEqual(doc["summary"]["new_suites"], 1)
+
+    def test_compare__interrupt_removes_the_base_tree(self):
+        self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "runs: 100000")
+                   .replace("regression", "regression"))
+        self.git("commit", "-qam", "many runs")
+        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
+        p = subprocess.Popen([HIMORIME, "compare", "--format", "json", "--against", "HEAD~1"],
+                             cwd=self.repo, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 30
+        while not os.listdir(self.private_tmp):
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.05)
+        time.sleep(1.0)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 4, err)
+        self.assertIn("himorime: exit 4: interrupted", err)
+        self.assertTrue(json.loads(out)["summary"]["interrupted"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,374 @@
+"""`himorime run` end to end: real processes measured through the spawner,
+budgets, failures and their exit codes, the schedule, and nothing left behind."""
+import json
+import os
+import signal
+import subprocess
+import time
+import unittest
+
+from harness import HELPERS, HIMORIME, SANITIZED, PrivateTmpTest
+
+MIB = 1024 * 1024
+
+
+def suite(body, name="t"):
+    return f'version: "1"\nname: {name}\n' + body
+
+
+def alive(pid):
+    """True when pid exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+class RunTest(PrivateTmpTest):
+    def run_json(self, body, *args, code=0):
+        path = self.write("himorime.yaml", suite(body))
+        res = self.run_h(["run", "--format", "json", "--seed", "7", *args, path])
+        self.assertExit(res, code)
+        return json.loads(res.out), res
+
+    def command(self, doc, bench=0, cmd=0):
+        return doc["suites"][0]["benchmarks"][bench]["commands"][cmd]
+
+    def test_run__measures_latency_cpu_and_memory(self):
+        doc, res = self.run_json(f"""
+benchmarks:
+  - name: memory
+    runs: 10
+    warmup: 0
+    metrics: {{cpu: true, memory: true}}
+    commands:
+      alloc:
+        command: ["{HELPERS}/alloc", "50"]
+      true:
+        command: [/bin/true]
+""")
+        alloc, true = self.command(doc, 0, 0), self.command(doc, 0, 1)
+        for c in (alloc, true):
+            self.assertEqual(c["head"]["count"], 10)
+            self.assertEqual(len(c["head"]["metrics"]["latency"]["samples"]), 10)
+            self.assertEqual(c["head"]["metrics"]["peak_rss"]["status"], "measured")
+            self.assertEqual(c["result"], "pass")
+        peak = alloc["head"]["metrics"]["peak_rss"]
+        self.assertGreaterEqual(peak["stats"]["min"], 50 * MIB)
+        self.assertLess(peak["stats"]["max"], 60 * MIB)
+        floor = true["head"]["metrics"]["peak_rss"]
+        self.assertEqual(floor["samples_at_floor"], 10)
+        if not SANITIZED:
+            self.assertLess(floor["floor"], 2 * MIB)
+        self.assertEqual(doc["seed"], 7)
+        self.assertEqual(doc["summary"]["exit_code"], 0)
+
+    def test_run__orphan_cpu_is_counted(self):
+        doc, _ = self.run_json(f"""
+benchmarks:
+  - name: orphan
+    runs: 2
+    warmup: 0
+    regression: {{min_samples: 2}}
+    metrics: {{cpu: true}}
+    commands:
+      orphan:
+        command: ["{HELPERS}/orphan_cpu"]
+""")
+        for user in self.command(doc)["head"]["metrics"]["cpu_user"]["samples"]:
+            self.assertGreater(user, 150e6)
+
+    def test_run__prepare_each_is_outside_latency(self):
+        doc, _ = self.run_json("""
+benchmarks:
+  - name: prepared
+    runs: 3
+    warmup: 0
+    regression: {min_samples: 2}
+    prepare_each:
+      - command: [sleep, "0.3"]
+    commands:
+      true:
+        command: [/bin/true]
+""")
+        samples = self.command(doc)["head"]["metrics"]["latency"]["samples"]
+        self.assertEqual(len(samples), 3)
+        self.assertLess(max(samples), 250e6)
+
+    def test_run__timeout_kills_the_whole_tree(self):
+        pidfile = os.path.join(self.tmp, "pids")
+        doc, res = self.run_json(f"""
+benchmarks:
+  - name: tree
+    runs: 10
+    warmup: 0
+    commands:
+      tree:
+        command: ["{HELPERS}/tree", "{pidfile}", wait]
+        timeout: 500ms
+""", code=4)
+        c = self.command(doc)
+        self.assertEqual(c["result"], "error")
+        self.assertEqual(c["head"]["error"]["kind"], "timeout")
+        pids = [int(p) for p in open(pidfile).read().split()]
+        deadline = time.time() + 5
+        while any(alive(p) for p in pids) and time.time() < deadline:
+            time.sleep(0.05)
+        self.assertEqual([p for p in pids if alive(p)], [])
+        self.assertTrue(res.err.endswith("himorime: exit 4: 1 command failed\n"), res.err)
+
+    def test_run__exit_code_failure_shows_stderr_tail(self):
+        doc, res = self.run_json("""
+benchmarks:
+  - name: fails
+    runs: 10
+    commands:
+      bad:
+        command: "echo something broke >&2; exit 3"
+        shell: true
+      good:
+        command: [/bin/true]
+""", code=4)
+        bad, good = self.command(doc, 0, 0), self.command(doc, 0, 1)
+        self.assertEqual(bad["result"], "error")
+        self.assertEqual(bad["head"]["error"]["kind"], "exit_code")
+        self.assertEqual(bad["head"]["error"]["exit_code"], 3)
+        self.assertEqual(bad["head"]["error"]["stderr"], "something broke\n")
+        self.assertEqual(good["result"], "pass")
+        self.assertEqual(good["head"]["count"], 10)
+
+    def test_run__allowed_exit_codes_pass(self):
+        doc, _ = self.run_json("""
+benchmarks:
+  - name: diff
+    runs: 10
+    commands:
+      one:
+        command: [sh, -c, "exit 1"]
+        exit_codes: [1]
+""")
+        self.assertEqual(self.command(doc)["result"], "pass")
+
+    def test_run__missing_program_is_start_failure(self):
+        doc, res = self.run_json("""
+benchmarks:
+  - name: missing
+    runs: 10
+    commands:
+      nope:
+        command: [no-such-program-here]
+""", code=4)
+        err = self.command(doc)["head"]["error"]
+        self.assertEqual(err["kind"], "start_failed")
+        self.assertIn("no-such-program-here", err["message"])
+
+    def test_run__broken_budget_exits_1(self):
+        doc, res = self.run_json("""
+benchmarks:
+  - name: slow
+    runs: 10
+    commands:
+      sleep:
+        command: [sleep, "0.02"]
+        budget:
+          latency: {median: "<= 1ms", max: "<= 10s"}
+""", code=1)
+        c = self.command(doc)
+        self.assertEqual(c["result"], "over_budget")
+        self.assertEqual([b["status"] for b in c["budgets"]], ["fail", "pass"])
+        self.assertTrue(res.err.endswith("himorime: exit 1: 1 command over budget\n"), res.err)
+
+    def test_run__peak_rss_budget_at_floor_is_metric_error(self):
+        doc, res = self.run_json("""
+benchmarks:
+  - name: floor
+    runs: 10
+    metrics: {memory: true}
+    commands:
+      true:
+        command: [/bin/true]
+        budget:
+          peak_rss: {max: "<= 100KiB"}
+""", code=6)
+        c = self.command(doc)
+        self.assertEqual(c["result"], "metric_error")
+        self.assertEqual(c["budgets"][0]["status"], "skipped")
+        self.assertTrue(res.err.endswith(
+            "himorime: exit 6: 1 command has a metric that could not be measured\n"), res.err)
+
+    def test_run__throughput_from_file_size(self):
+        data = self.write("data.bin", "x" * 100000)
+        doc, _ = self.run_json(f"""
+benchmarks:
+  - name: read
+    runs: 10
+    metrics:
+      throughput:
+        work: {{file_size: data.bin}}
+    commands:
+      cat:
+        command: [cat, data.bin]
+        budget:
+          throughput: {{min: ">= 1KiB/s"}}
+""")
+        c = self.command(doc)
+        t = c["head"]["metrics"]["throughput"]
+        lat = c["head"]["metrics"]["latency"]["samples"]
+        self.assertEqual(t["work"]["measured_min"], 100000)
+        self.assertEqual(t["work"]["measured_max"], 100000)
+        for rate, ns in zip(t["samples"], lat):
+            self.assertAlmostEqual(rate, 100000 / (ns / 1e9), delta=rate * 1e-9)
+        self.assertEqual(c["budgets"][0]["status"], "pass")
+
+    def test_run__missing_work_file_exits_6(self):
+        doc, res = self.run_json("""
+benchmarks:
+  - name: read
+    runs: 10
+    metrics:
+      throughput:
+        work: {file_size: missing.bin}
+    commands:
+      cat:
+        command: [/bin/true]
+""", code=6)
+        c = self.command(doc)
+        self.assertEqual(c["result"], "metric_error")
+        self.assertEqual(c["head"]["metrics"]["throughput"]["status"], "failed")
+
+    def order_for(self, seed):
+        log = os.path.join(self.tmp, "order.log")
+        if os.path.exists(log):
+            os.unlink(log)
+        body = "benchmarks:\n  - name: order\n    runs: 10\n    warmup: 0\n    commands:\n"
+        for name in "abcde":
+            body += f'      {name}:\n        command: "echo {name} >> {log}"\n        shell: true\n'
+        path = self.write("himorime.yaml", suite(body))
+        self.assertExit(self.run_h(["run", "--format", "json", "--seed", str(seed), path]), 0)
+        return open(log).read().split()
+
+    def test_run__round_order_follows_the_seed(self):
+        a, b, c = self.order_for(1), self.order_for(1), self.order_for(2)
+        self.assertEqual(len(a), 50)
+        self.assertEqual(a, b)
+        self.assertNotEqual(a, c)
+        for r in range(10):
+            self.assertEqual(sorted(a[5 * r:5 * r + 5]), list("abcde"))
+
+    def test_run__stdin_content_and_kept_stdout(self):
+        doc, _ = self.run_json(f"""
+benchmarks:
+  - name: io
+    runs: 10
+    stdin: {{content: "hello\\n"}}
+    cleanup:
+      - command: [cp, "${{workdir}}/out.txt", "{self.tmp}/kept.txt"]
+    commands:
+      cat:
+        command: [cat]
+        stdout: out.txt
+""")
+        with open(os.path.join(self.tmp, "kept.txt")) as f:
+            self.assertEqual(f.read(), "hello\n")
+
+    def test_run__setup_failure_still_runs_cleanup(self):
+        marker = os.path.join(self.tmp, "cleaned")
+        doc, res = self.run_json(f"""
+benchmarks:
+  - name: hooks
+    runs: 10
+    setup:
+      - command: [sh, -c, "exit 5"]
+    cleanup:
+      - command: [touch, "{marker}"]
+    commands:
+      true:
+        command: [/bin/true]
+""", code=4)
+        b = doc["suites"][0]["benchmarks"][0]
+        self.assertEqual(b["error"]["kind"], "setup_failed")
+        self.assertTrue(os.path.exists(marker))
+
+    def test_run__token_is_not_passed_to_commands(self):
+        out = os.path.join(self.tmp, "env.txt")
+        path = self.write("himorime.yaml", suite(f"""
+benchmarks:
+  - name: env
+    runs: 10
+    commands:
+      env:
+        command: "env > {out}"
+        shell: true
+"""))
+        res = self.run_h(["run", "--quiet", path], env={"GITHUB_TOKEN": "ghs_secret123",
+                                                 "INPUT_GITHUB-TOKEN": "ghs_secret456"})
+        self.assertExit(res, 0)
+        text = open(out).read()
+        self.assertNotIn("ghs_secret", text)
+        self.assertIn("PATH=", text)
+
+    def test_run__interrupt_leaves_nothing_behind(self):
+        pidfile = os.path.join(self.tmp, "pids")
+        marker = os.path.join(self.tmp, "cleaned")
+        path = self.write("himorime.yaml", suite(f"""
+benchmarks:
+  - name: long
+    runs: 10
+    cleanup:
+      - command: [touch, "{marker}"]
+    commands:
+      tree:
+        command: ["{HELPERS}/tree", "{pidfile}", wait]
+        timeout: 60s
+"""))
+        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
+        p = subprocess.Popen([HIMORIME, "run", "--format", "json", path], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 20
+        while not os.path.exists(pidfile) or len(open(pidfile).read().split()) < 5:
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 4, err)
+        self.assertTrue(err.endswith("himorime: exit 4: interrupted, 1 benchmark could not run, "
+                                     "1 command failed\n"), err)
+        doc = json.loads(out)
+        self.assertTrue(doc["summary"]["interrupted"])
+        self.assertTrue(os.path.exists(marker))
+        pids = [int(x) for x in open(pidfile).read().split()]
+        time.sleep(0.2)
+        self.assertEqual([x for x in pids if alive(x)], [])
+
+    def test_run__empty_selection_is_usage_error(self):
+        path = self.write("himorime.yaml", suite("""
+benchmarks:
+  - name: a
+    commands:
+      t: {command: [/bin/true]}
+"""))
+        res = self.run_h(["run", "--tag", "nothing", path])
+        self.assertExit(res, 3)
+        self.assertEqual(res.err, "himorime: error: no benchmark matches the selection [HMR3001]\n"
+                                  "  hint: check --filter, --tag and --skip-tag against 'himorime list'\n"
+                                  "himorime: exit 3: empty selection\n")
+
+    def test_run__bad_flag_values_are_usage_errors(self):
+        path = self.write("himorime.yaml", suite("""
+benchmarks:
+  - name: a
+    commands:
+      t: {command: [/bin/true]}
+"""))
+        for args, msg in ((["--seed", "x"], '--seed "x": expected an integer from 0 to 9007199254740991'),
+                          (["--runs", "0"], '--runs "0": expected an integer from 1 to 100000'),
+                          (["--format", "xml"], 'unknown format "xml"'),
+                          (["--max-time", "1s"], "--max-time only applies to compare and ci")):
+            res = self.run_h(["run", *args, path])
+            self.assertExit(res, 3)
+            self.assertIn(msg, res.err)
+
+
+if __name__ == "__main__":
+    unittest.main()
