@@ -92,6 +92,7 @@ test-browser: all
 demo: all
 	$(BUILD)/himorime validate examples/himorime.yaml
 	$(BUILD)/himorime list examples/himorime.yaml
+	$(BUILD)/himorime run examples/himorime.yaml
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
