@@ -1350,6 +1350,8 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 		if (rc < 0)
 			break;
 	}
+	if (rc == 0)
+		runner_geometric_mean(rs, base_root != NULL);
 done:
 	side_release_build(&head);
 	side_release_build(&base);

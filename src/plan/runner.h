@@ -77,6 +77,9 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 		     const char *head_root, const char *base_root, struct results *doc,
 		     struct err *err);
 
+/* Fills the last suite's geometric mean: head/base latency ratios when
+ * comparing, else medians relative to the baseline or the fastest. */
+void runner_geometric_mean(struct results_suite *s, bool compare);
 /* Records `s` as new in head: measured on head only and judged like a run. */
 void runner_mark_new_in_head(struct results *doc);
 

@@ -86,6 +86,10 @@ class CompareTest(PrivateTmpTest):
         self.assertGreater(lat["ci_low_percent"], 5)
         self.assertEqual(lat["pairs"], 12)
         self.assertEqual(len(c["base"]["metrics"]["latency"]["samples"]), 12)
+        gm = doc["suites"][0]["geometric_mean"]
+        self.assertEqual((gm["reference"], gm["cases"], gm["values"][0]["command"]),
+                         ("base", 1, "work"))
+        self.assertAlmostEqual(gm["values"][0]["ratio"], 1 + lat["change_percent"] / 100)
         self.assertEqual(doc["git"]["base_sha"], self.git("rev-parse", "HEAD~1").strip())
         self.assertEqual(doc["git"]["head_sha"], self.git("rev-parse", "HEAD").strip())
         self.assertFalse(doc["git"]["dirty"])
@@ -149,7 +153,9 @@ class CompareTest(PrivateTmpTest):
                              cwd=self.repo, env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
         deadline = time.time() + 30
-        while not os.listdir(self.private_tmp):
+        # wait for the measuring to start: the builds are over (an interrupted
+        # compiler leaves its own temporary files, which are not ours)
+        while not [d for d in os.listdir(self.private_tmp) if d.startswith("himorime-run-")]:
             self.assertLess(time.time(), deadline)
             time.sleep(0.05)
         time.sleep(1.0)

@@ -62,6 +62,9 @@ benchmarks:
         if not SANITIZED:
             self.assertLess(floor["floor"], 2 * MIB)
         self.assertEqual(doc["seed"], 7)
+        self.assertIsNone(doc["suites"][0]["geometric_mean"])
+        self.assertEqual(doc["suites"][0]["geometric_mean_unavailable"],
+                         "a geometric mean needs at least two benchmarks")
         self.assertEqual(doc["summary"]["exit_code"], 0)
 
     def test_run__orphan_cpu_is_counted(self):
