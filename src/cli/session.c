@@ -344,6 +344,8 @@ int session_finish(struct session *s)
 		s->doc->summary.exit_code = EXIT_EXEC;
 		return cli_exit(EXIT_EXEC, "the report could not be written");
 	}
+	if (s->epilogue)
+		s->epilogue(s);
 	if (code == EXIT_OK)
 		return EXIT_OK;
 	strbuf_init(&why, 0);

@@ -33,6 +33,8 @@ struct session {
 	struct cli_suites suites;
 	char *spawner_path;
 	const char *cmd;
+	/* Printed after the report, before the last line (calibrate's summary). */
+	void (*epilogue)(const struct session *s);
 };
 
 /* The flags every measuring command takes; `extra` adds the command's own. */

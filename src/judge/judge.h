@@ -252,6 +252,14 @@ enum result_state judge_command_result(const struct comparison *cmp, size_t n_cm
  * --fail-on-inconclusive. metric_error and error are not this kind. */
 bool judge_result_fails(enum result_state r, bool fail_on_inconclusive);
 
+/* The smallest slowdown, in percent, that the settings would call a
+ * regression at `pairs` pairs, estimated from a comparison of a revision
+ * against itself: an interval's half-width shrinks as 1/sqrt(n), and a
+ * change is called only once the whole interval lies beyond the tolerance,
+ * so it is the tolerance plus the half-width expected at `pairs`. False
+ * when the comparison has no interval. */
+bool judge_detectable_change(const struct comparison *c, unsigned pairs, double *percent);
+
 /* Geometric mean of head/base latency ratios; ERR_INVALID when n is 0 or a
  * ratio is not a positive finite number. */
 int judge_geometric_mean(const double *ratios, size_t n, double *out, struct err *err);

@@ -127,6 +127,19 @@ class CompareTest(PrivateTmpTest):
         self.assertIn('revision "no-such-branch" not found', res.err)
         self.assertIn("fetch-depth: 0", res.err)
 
+    def test_calibrate__compares_head_with_itself(self):
+        res = self.run_h(["calibrate", "--seed", "4"], cwd=self.repo)
+        self.assertExit(res, 0)
+        self.assertIn("Calibration: the same revision on both sides, so every verdict but pass "
+                      "is noise.\n", res.out)
+        self.assertRegex(res.out, r"\nwork +work +latency +[0-9.]+% / [0-9.]+% +12 +")
+        self.assertRegex(res.out, r"\+[0-9.]+% at 252 pairs")
+        res = self.run_h(["calibrate", "--format", "json", "--seed", "4"], cwd=self.repo)
+        doc = json.loads(res.out)
+        self.assertIn("Calibration: the same revision", res.err)
+        self.assertEqual(doc["git"]["base_sha"], doc["git"]["head_sha"])
+        self.assertEqual(doc["git"]["base_source"], "calibrate")
+
     def test_compare__needs_against(self):
         res = self.compare(code=3)
         self.assertIn("compare needs --against REV", res.err)

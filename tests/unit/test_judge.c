@@ -840,6 +840,30 @@ static void test_judge__geometric_mean(void **state)
 	assert_string_equal(err.msg, "a geometric mean needs at least one ratio");
 }
 
+
+/* Expected values from Python: lo, hi = log(0.98), log(1.02);
+ * h = (hi - lo) / 2 * sqrt(50 / 200); expm1(log1p(0.05) + h) * 100. */
+static void test_judge__detectable_change_from_an_a_a_interval(void **state)
+{
+	struct comparison c;
+	double pct;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.has_estimate = true;
+	c.ci_low_percent = -2;
+	c.ci_high_percent = 2;
+	c.pairs = 50;
+	c.band_high_percent = 5;
+	assert_true(judge_detectable_change(&c, 200, &pct));
+	assert_true(fabs(pct - 6.055408984902741) < 1e-9);
+	/* at the pairs it was measured with: tolerance plus the whole half-width */
+	assert_true(judge_detectable_change(&c, 50, &pct));
+	assert_true(fabs(pct - (exp(log(1.05) + (log(1.02) - log(0.98)) / 2) - 1) * 100) < 1e-9);
+	c.has_estimate = false;
+	assert_false(judge_detectable_change(&c, 200, &pct));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -874,6 +898,7 @@ int main(void)
 		cmocka_unit_test(test_judge__fail_on_inconclusive),
 		cmocka_unit_test(test_judge__bisect_confidence_splits_alpha),
 		cmocka_unit_test(test_judge__geometric_mean),
+		cmocka_unit_test(test_judge__detectable_change_from_an_a_a_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
