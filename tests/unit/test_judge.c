@@ -840,7 +840,6 @@ static void test_judge__geometric_mean(void **state)
 	assert_string_equal(err.msg, "a geometric mean needs at least one ratio");
 }
 
-
 /* Expected values from Python: lo, hi = log(0.98), log(1.02);
  * h = (hi - lo) / 2 * sqrt(50 / 200); expm1(log1p(0.05) + h) * 100. */
 static void test_judge__detectable_change_from_an_a_a_interval(void **state)
