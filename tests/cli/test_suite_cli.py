@@ -158,13 +158,17 @@ class SuiteCliTest(TempDirTest):
                          "got no commands\nhimorime: exit 2: 1 problem in 1 suite file\n")
 
     def test_suite_cli__docs_examples_validate(self):
-        with open(os.path.join(ROOT, "docs", "configuration.md")) as f:
-            text = f.read()
-        blocks = [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S)
-                  if b.startswith('version: "1"')]
-        self.assertGreaterEqual(len(blocks), 5)
-        for i, block in enumerate(blocks):
-            with self.subTest(block=i):
+        blocks = []
+        for name in sorted(os.listdir(os.path.join(ROOT, "docs"))):
+            if not name.endswith(".md"):
+                continue
+            with open(os.path.join(ROOT, "docs", name)) as f:
+                text = f.read()
+            blocks += [(name, b) for b in re.findall(r"```yaml\n(.*?)```", text, re.S)
+                       if b.startswith('version: "1"')]
+        self.assertGreaterEqual(len(blocks), 6)
+        for i, (name, block) in enumerate(blocks):
+            with self.subTest(doc=name, block=i):
                 path = self.write(f"docs{i}.yaml", block)
                 res = run(["validate", path])
                 self.assertExit(res, 0)
