@@ -29,14 +29,19 @@ static char *read_proc(const char *path)
 	return text;
 }
 
-int sysinfo_parse_loadavg(const char *text, double *load1)
+int sysinfo_parse_loadavg(const char *text, double load[3])
 {
-	char *end;
+	const char *p = text;
+	int i;
 
-	errno = 0;
-	*load1 = strtod(text, &end);
-	if (end == text || errno || *load1 < 0)
-		return -1;
+	for (i = 0; i < 3; i++) {
+		char *end;
+		errno = 0;
+		load[i] = strtod(p, &end);
+		if (end == p || errno || load[i] < 0)
+			return -1;
+		p = end;
+	}
 	return 0;
 }
 
@@ -72,7 +77,7 @@ void sysinfo_sample(struct sysinfo_sample *out)
 
 	memset(out, 0, sizeof(*out));
 	text = read_proc("/proc/loadavg");
-	if (text && sysinfo_parse_loadavg(text, &out->load1) == 0)
+	if (text && sysinfo_parse_loadavg(text, out->load) == 0)
 		out->has_load = true;
 	free(text);
 	text = read_proc("/proc/stat");
@@ -91,7 +96,7 @@ void sysinfo_noise(const struct sysinfo_sample *before, const struct sysinfo_sam
 	if (logical_cpus == 0)
 		logical_cpus = 1;
 	if (before->has_load && after->has_load) {
-		load = before->load1 > after->load1 ? before->load1 : after->load1;
+		load = before->load[0] > after->load[0] ? before->load[0] : after->load[0];
 		out->has_load = true;
 		out->load_per_cpu = load / logical_cpus;
 		if (out->load_per_cpu > SYSINFO_LOAD_PER_CPU_MAX) {

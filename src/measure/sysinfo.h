@@ -20,9 +20,9 @@
 #define SYSINFO_STEAL_PERCENT_MAX 5.0
 
 struct sysinfo_sample {
-	bool has_load; /* /proc/loadavg was readable */
-	double load1;  /* 1-minute load average */
-	bool has_cpu;  /* /proc/stat was readable */
+	bool has_load;	/* /proc/loadavg was readable */
+	double load[3]; /* 1-, 5- and 15-minute load averages */
+	bool has_cpu;	/* /proc/stat was readable */
 	uint64_t steal_ticks, total_ticks;
 };
 
@@ -55,7 +55,7 @@ void sysinfo_environment(struct sysinfo_env *out);
 
 /* Parsers of /proc text, split out so that unusual content is testable.
  * Return 0, or -1 when the text is not what they expect. */
-int sysinfo_parse_loadavg(const char *text, double *load1);
+int sysinfo_parse_loadavg(const char *text, double load[3]);
 int sysinfo_parse_stat(const char *text, uint64_t *steal_ticks, uint64_t *total_ticks);
 
 #endif

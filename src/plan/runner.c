@@ -1063,25 +1063,32 @@ static void units_release(struct bench_run *br)
 	free(br->units);
 }
 
+/* Records the machine's noise over a benchmark: the highest load averages
+ * and steal seen, and the first reason it looked noisy. */
 static void note_noise(struct results *doc, const struct sysinfo_sample *before)
 {
+	struct results_noise *rn = &doc->noise;
 	struct sysinfo_sample after;
 	struct sysinfo_noise n;
 
 	sysinfo_sample(&after);
 	sysinfo_noise(before, &after, sysinfo_logical_cpus(), &n);
-	if (n.has_load && (!doc->noise.has_load_average ||
-			   n.load_per_cpu * sysinfo_logical_cpus() > doc->noise.load_average_1m)) {
-		doc->noise.has_load_average = true;
-		doc->noise.load_average_1m = n.load_per_cpu * sysinfo_logical_cpus();
+	if (after.has_load) {
+		if (!rn->has_load_average || after.load[0] > rn->load_average_1m)
+			rn->load_average_1m = after.load[0];
+		if (!rn->has_load_average || after.load[1] > rn->load_average_5m)
+			rn->load_average_5m = after.load[1];
+		if (!rn->has_load_average || after.load[2] > rn->load_average_15m)
+			rn->load_average_15m = after.load[2];
+		rn->has_load_average = true;
 	}
-	if (n.has_steal && (!doc->noise.has_steal || n.steal_percent > doc->noise.steal_percent)) {
-		doc->noise.has_steal = true;
-		doc->noise.steal_percent = n.steal_percent;
+	if (n.has_steal && (!rn->has_steal || n.steal_percent > rn->steal_percent)) {
+		rn->has_steal = true;
+		rn->steal_percent = n.steal_percent;
 	}
-	if (n.noisy && !doc->noise.noisy) {
-		doc->noise.noisy = true;
-		results_set_str(&doc->noise.reason, n.reason);
+	if (n.noisy && !rn->noisy) {
+		rn->noisy = true;
+		results_set_str(&rn->reason, n.reason);
 	}
 }
 

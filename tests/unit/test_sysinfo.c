@@ -15,14 +15,17 @@
 
 static void test_sysinfo__parses_loadavg(void **state)
 {
-	double load = -1;
+	double load[3] = { -1, -1, -1 };
 
 	(void)state;
-	assert_int_equal(sysinfo_parse_loadavg("3.10 0.52 0.23 2/91 7990\n", &load), 0);
-	assert_true(load > 3.09 && load < 3.11);
-	assert_int_equal(sysinfo_parse_loadavg("", &load), -1);
-	assert_int_equal(sysinfo_parse_loadavg("busy", &load), -1);
-	assert_int_equal(sysinfo_parse_loadavg("-1.0 0 0", &load), -1);
+	assert_int_equal(sysinfo_parse_loadavg("3.10 0.52 0.23 2/91 7990\n", load), 0);
+	assert_true(load[0] > 3.09 && load[0] < 3.11);
+	assert_true(load[1] > 0.51 && load[1] < 0.53);
+	assert_true(load[2] > 0.22 && load[2] < 0.24);
+	assert_int_equal(sysinfo_parse_loadavg("", load), -1);
+	assert_int_equal(sysinfo_parse_loadavg("busy", load), -1);
+	assert_int_equal(sysinfo_parse_loadavg("1.0 0.5", load), -1);
+	assert_int_equal(sysinfo_parse_loadavg("-1.0 0 0", load), -1);
 }
 
 static void test_sysinfo__parses_steal_from_stat(void **state)
@@ -41,8 +44,8 @@ static void test_sysinfo__parses_steal_from_stat(void **state)
 
 static void test_sysinfo__quiet_machine_is_not_noisy(void **state)
 {
-	struct sysinfo_sample a = { true, 0.5, true, 10, 1000 };
-	struct sysinfo_sample b = { true, 0.9, true, 12, 2000 };
+	struct sysinfo_sample a = { true, { 0.5, 0, 0 }, true, 10, 1000 };
+	struct sysinfo_sample b = { true, { 0.9, 0, 0 }, true, 12, 2000 };
 	struct sysinfo_noise n;
 
 	(void)state;
@@ -56,8 +59,8 @@ static void test_sysinfo__quiet_machine_is_not_noisy(void **state)
 
 static void test_sysinfo__load_and_steal_make_it_noisy(void **state)
 {
-	struct sysinfo_sample a = { true, 3.1, true, 100, 1000 };
-	struct sysinfo_sample b = { true, 1.0, true, 175, 2000 };
+	struct sysinfo_sample a = { true, { 3.1, 0, 0 }, true, 100, 1000 };
+	struct sysinfo_sample b = { true, { 1.0, 0, 0 }, true, 175, 2000 };
 	struct sysinfo_noise n;
 
 	(void)state;
@@ -67,13 +70,13 @@ static void test_sysinfo__load_and_steal_make_it_noisy(void **state)
 		n.reason,
 		"load average 3.10 on 2 logical CPUs; CPU steal time 7.5% of the interval");
 
-	a.load1 = b.load1 = 0.2;
+	a.load[0] = b.load[0] = 0.2;
 	sysinfo_noise(&a, &b, 1, &n);
 	assert_true(n.noisy);
 	assert_string_equal(n.reason, "CPU steal time 7.5% of the interval");
 
 	a.has_cpu = false; /* steal unreadable: only what is known is judged */
-	a.load1 = 1.5;
+	a.load[0] = 1.5;
 	sysinfo_noise(&a, &b, 1, &n);
 	assert_true(n.noisy);
 	assert_false(n.has_steal);
