@@ -275,6 +275,52 @@ benchmarks:
         with open(os.path.join(self.tmp, "kept.txt")) as f:
             self.assertEqual(f.read(), "hello\n")
 
+    def test_run__terminal_types_stdin_into_an_interactive_shell(self):
+        doc, _ = self.run_json(f"""
+benchmarks:
+  - name: shell
+    terminal: true
+    runs: 10
+    warmup: 0
+    stdin: {{content: "echo typed-here\\nexit 7\\n"}}
+    cleanup:
+      - command: [cp, "${{workdir}}/screen.txt", "{self.tmp}/screen.txt"]
+    commands:
+      sh:
+        command: [sh, -i]
+        exit_codes: [7]
+        stdout: screen.txt
+""")
+        self.assertEqual(self.command(doc)["result"], "pass")
+        with open(os.path.join(self.tmp, "screen.txt"), errors="replace") as f:
+            self.assertIn("typed-here", f.read())
+
+    def test_run__report_versions_are_recorded(self):
+        doc, _ = self.run_json("""
+report:
+  versions:
+    shell: [sh, -c, "echo; echo '  tool 1.2.3  '"]
+benchmarks:
+  - name: t
+    runs: 10
+    commands:
+      t: {command: [/bin/true]}
+""")
+        self.assertEqual(doc["environment"]["tools"], [{"name": "shell", "version": "tool 1.2.3"}])
+
+    def test_run__failing_version_probe_fails_the_suite(self):
+        doc, res = self.run_json("""
+report:
+  versions:
+    missing: [no-such-tool-anywhere, --version]
+benchmarks:
+  - name: t
+    runs: 10
+    commands:
+      t: {command: [/bin/true]}
+""", code=4)
+        self.assertIn("report.versions.missing", doc["suites"][0]["error"]["message"])
+
     def test_run__setup_failure_still_runs_cleanup(self):
         marker = os.path.join(self.tmp, "cleaned")
         doc, res = self.run_json(f"""
