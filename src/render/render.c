@@ -975,3 +975,55 @@ int render_markdown_section(const char *page, const char *name, const char *body
 	strbuf_adds(out, e);
 	return 0;
 }
+
+const char *rnd_budget_word(enum budget_status s)
+{
+	switch (s) {
+	case BUDGET_PASS:
+		return "pass";
+	case BUDGET_FAIL:
+		return "over budget";
+	case BUDGET_SKIPPED:
+		return "skipped";
+	case BUDGET_NO_DATA:
+		return "no data";
+	}
+	return "?";
+}
+
+void rnd_cmp_cells_init(struct rnd_cmp_cells *c)
+{
+	strbuf_init(&c->base, 0);
+	strbuf_init(&c->head, 0);
+	strbuf_init(&c->change, 0);
+	strbuf_init(&c->confidence, 0);
+	strbuf_init(&c->tolerance, 0);
+	strbuf_init(&c->pairs, 0);
+}
+
+void rnd_cmp_cells_fill(struct rnd_cmp_cells *c, const struct results_command *cmd,
+			const struct comparison *k)
+{
+	strbuf_reset(&c->base);
+	strbuf_reset(&c->head);
+	strbuf_reset(&c->change);
+	strbuf_reset(&c->confidence);
+	strbuf_reset(&c->tolerance);
+	strbuf_reset(&c->pairs);
+	rnd_cmp_value(&c->base, cmd, k, false, NULL);
+	rnd_cmp_value(&c->head, cmd, k, true, NULL);
+	rnd_change(&c->change, k, true);
+	rnd_confidence(&c->confidence, k);
+	rnd_tolerance(&c->tolerance, k);
+	strbuf_addf(&c->pairs, "%u", k->pairs);
+}
+
+void rnd_cmp_cells_release(struct rnd_cmp_cells *c)
+{
+	strbuf_release(&c->base);
+	strbuf_release(&c->head);
+	strbuf_release(&c->change);
+	strbuf_release(&c->confidence);
+	strbuf_release(&c->tolerance);
+	strbuf_release(&c->pairs);
+}

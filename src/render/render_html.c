@@ -93,15 +93,11 @@ static void compare_tables(const struct rnd_rows *rows, struct strbuf *out)
 	};
 	int g;
 	size_t i, j;
-	struct strbuf label, base, head, change, conf, tol, pairs;
+	struct strbuf label;
+	struct rnd_cmp_cells cc;
 
 	strbuf_init(&label, 0);
-	strbuf_init(&base, 0);
-	strbuf_init(&head, 0);
-	strbuf_init(&change, 0);
-	strbuf_init(&conf, 0);
-	strbuf_init(&tol, 0);
-	strbuf_init(&pairs, 0);
+	rnd_cmp_cells_init(&cc);
 	for (g = GROUP_LATENCY; g <= GROUP_MEMORY; g++) {
 		struct table t;
 		table_init(&t, 9, cols);
@@ -113,26 +109,15 @@ static void compare_tables(const struct rnd_rows *rows, struct strbuf *out)
 				if ((int)metric_info(k->metric)->group != g)
 					continue;
 				label_of(&label, &rows->v[i]);
-				strbuf_reset(&base);
-				strbuf_reset(&head);
-				strbuf_reset(&change);
-				strbuf_reset(&conf);
-				strbuf_reset(&tol);
-				strbuf_reset(&pairs);
-				rnd_cmp_value(&base, c, k, false, NULL);
-				rnd_cmp_value(&head, c, k, true, NULL);
-				rnd_change(&change, k, true);
-				rnd_confidence(&conf, k);
-				rnd_tolerance(&tol, k);
-				strbuf_addf(&pairs, "%u", k->pairs);
+				rnd_cmp_cells_fill(&cc, c, k);
 				cells[0] = label.buf;
 				cells[1] = metric_info(k->metric)->name;
-				cells[2] = base.buf;
-				cells[3] = head.buf;
-				cells[4] = change.buf;
-				cells[5] = conf.buf;
-				cells[6] = tol.buf;
-				cells[7] = pairs.buf;
+				cells[2] = cc.base.buf;
+				cells[3] = cc.head.buf;
+				cells[4] = cc.change.buf;
+				cells[5] = cc.confidence.buf;
+				cells[6] = cc.tolerance.buf;
+				cells[7] = cc.pairs.buf;
 				cells[8] = k->accepted ? "regression (accepted)"
 						       : verdict_name(k->verdict);
 				table_add_row(&t, cells);
@@ -145,12 +130,7 @@ static void compare_tables(const struct rnd_rows *rows, struct strbuf *out)
 		table_release(&t);
 	}
 	strbuf_release(&label);
-	strbuf_release(&base);
-	strbuf_release(&head);
-	strbuf_release(&change);
-	strbuf_release(&conf);
-	strbuf_release(&tol);
-	strbuf_release(&pairs);
+	rnd_cmp_cells_release(&cc);
 }
 
 static void run_tables(const struct rnd_rows *rows, struct strbuf *out)

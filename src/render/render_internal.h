@@ -89,6 +89,17 @@ void rnd_tolerance(struct strbuf *sb, const struct comparison *k);
 void rnd_confidence(struct strbuf *sb, const struct comparison *k);
 /* True for comparisons, commands and budgets a reader must look at first. */
 bool rnd_cmp_is_problem(const struct comparison *k);
+/* "pass", "over budget", "skipped", "no data". */
+const char *rnd_budget_word(enum budget_status s);
+
+/* The cells of one comparison row in the Markdown and HTML tables. */
+struct rnd_cmp_cells {
+	struct strbuf base, head, change, confidence, tolerance, pairs;
+};
+void rnd_cmp_cells_init(struct rnd_cmp_cells *c);
+void rnd_cmp_cells_fill(struct rnd_cmp_cells *c, const struct results_command *cmd,
+			const struct comparison *k);
+void rnd_cmp_cells_release(struct rnd_cmp_cells *c);
 bool rnd_row_is_problem(const struct rnd_row *row);
 
 /* Exact numbers as the JSON writer writes them (shortest round trip). */

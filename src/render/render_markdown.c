@@ -173,17 +173,13 @@ static size_t compare_table(const struct rnd_rows *rows, int group, bool pairs, 
 		"change (interval)",   "confidence", "tolerance", "result"
 	};
 	struct table t;
-	struct strbuf label, base, head, change, conf, tol, npairs;
+	struct strbuf label;
+	struct rnd_cmp_cells cc;
 	size_t i, j, n;
 
 	table_init(&t, pairs ? 9 : 8, pairs ? with_pairs : without);
 	strbuf_init(&label, 0);
-	strbuf_init(&base, 0);
-	strbuf_init(&head, 0);
-	strbuf_init(&change, 0);
-	strbuf_init(&conf, 0);
-	strbuf_init(&tol, 0);
-	strbuf_init(&npairs, 0);
+	rnd_cmp_cells_init(&cc);
 	for (i = 0; i < rows->n; i++) {
 		const struct results_command *cmd = rows->v[i].cmd;
 		for (j = 0; j < cmd->n_comparisons; j++) {
@@ -193,27 +189,16 @@ static size_t compare_table(const struct rnd_rows *rows, int group, bool pairs, 
 			if (group >= 0 && (int)metric_info(k->metric)->group != group)
 				continue;
 			cell_label(&label, &rows->v[i]);
-			strbuf_reset(&base);
-			strbuf_reset(&head);
-			strbuf_reset(&change);
-			strbuf_reset(&conf);
-			strbuf_reset(&tol);
-			strbuf_reset(&npairs);
-			rnd_cmp_value(&base, cmd, k, false, NULL);
-			rnd_cmp_value(&head, cmd, k, true, NULL);
-			rnd_change(&change, k, true);
-			rnd_confidence(&conf, k);
-			rnd_tolerance(&tol, k);
-			strbuf_addf(&npairs, "%u", k->pairs);
+			rnd_cmp_cells_fill(&cc, cmd, k);
 			cells[c++] = label.buf;
 			cells[c++] = metric_info(k->metric)->name;
-			cells[c++] = base.buf;
-			cells[c++] = head.buf;
-			cells[c++] = change.buf;
-			cells[c++] = conf.buf;
-			cells[c++] = tol.buf;
+			cells[c++] = cc.base.buf;
+			cells[c++] = cc.head.buf;
+			cells[c++] = cc.change.buf;
+			cells[c++] = cc.confidence.buf;
+			cells[c++] = cc.tolerance.buf;
 			if (pairs)
-				cells[c++] = npairs.buf;
+				cells[c++] = cc.pairs.buf;
 			cells[c] = verdict_cell(k);
 			table_add_row(&t, cells);
 		}
@@ -224,29 +209,9 @@ static size_t compare_table(const struct rnd_rows *rows, int group, bool pairs, 
 		strbuf_addch(out, '\n');
 	}
 	strbuf_release(&label);
-	strbuf_release(&base);
-	strbuf_release(&head);
-	strbuf_release(&change);
-	strbuf_release(&conf);
-	strbuf_release(&tol);
-	strbuf_release(&npairs);
+	rnd_cmp_cells_release(&cc);
 	table_release(&t);
 	return n;
-}
-
-static const char *budget_word(enum budget_status s)
-{
-	switch (s) {
-	case BUDGET_PASS:
-		return "pass";
-	case BUDGET_FAIL:
-		return "over budget";
-	case BUDGET_SKIPPED:
-		return "skipped";
-	case BUDGET_NO_DATA:
-		return "no data";
-	}
-	return "?";
 }
 
 static size_t budget_table(const struct rnd_rows *rows, bool problems_only, struct strbuf *out)
@@ -283,7 +248,7 @@ static size_t budget_table(const struct rnd_rows *rows, bool problems_only, stru
 			cells[1] = metric_info(b->result.metric)->name;
 			cells[2] = budget.buf;
 			cells[3] = actual.buf;
-			cells[4] = budget_word(b->result.status);
+			cells[4] = rnd_budget_word(b->result.status);
 			table_add_row(&t, cells);
 		}
 	}
@@ -604,7 +569,7 @@ static size_t problem_table(const struct results *r, const struct rnd_rows *rows
 					  b->result.actual, NULL);
 			else
 				strbuf_adds(&head, "—");
-			strbuf_addf(&what, "%s: ", budget_word(b->result.status));
+			strbuf_addf(&what, "%s: ", rnd_budget_word(b->result.status));
 			rnd_aggregation(&what, &b->result.aggregation);
 			strbuf_adds(&what, " ");
 			rnd_md_cell(&what, b->text ? b->text : rnd_op(b->result.op));

@@ -339,21 +339,6 @@ static const char *budget_colour(enum budget_status s)
 	return NULL;
 }
 
-static const char *budget_word(enum budget_status s)
-{
-	switch (s) {
-	case BUDGET_PASS:
-		return "pass";
-	case BUDGET_FAIL:
-		return "over budget";
-	case BUDGET_SKIPPED:
-		return "skipped";
-	case BUDGET_NO_DATA:
-		return "no data";
-	}
-	return "?";
-}
-
 static void budgets(const struct rnd_rows *rows, const struct render_options *o, struct strbuf *out,
 		    bool *floor)
 {
@@ -372,7 +357,7 @@ static void budgets(const struct rnd_rows *rows, const struct render_options *o,
 		const struct results_command *cmd = rows->v[i].cmd;
 		for (j = 0; j < cmd->n_budgets; j++) {
 			const struct results_budget *b = &cmd->budgets[j];
-			const char *word = budget_word(b->result.status);
+			const char *word = rnd_budget_word(b->result.status);
 			strbuf_reset(&budget);
 			strbuf_reset(&actual);
 			rnd_aggregation(&budget, &b->result.aggregation);
