@@ -367,6 +367,29 @@ done:
 
 /* ---- ci ------------------------------------------------------------------- */
 
+struct publish_ctx {
+	const struct github_event *ev;
+	const struct publish_flags *pf;
+	const char *token;
+	const char *report_path;
+};
+
+static void write_outputs(const struct session *s, const char *report_path);
+
+/* After the report is written: the step's outputs, then the comment and the
+ * status. A publishing failure other than a read-only token is exit 4: the
+ * measurement stands in the report, but the job must not look green. */
+static int publish_step(struct session *s)
+{
+	const struct publish_ctx *c = s->epilogue_ctx;
+	bool comment = !strcmp(c->pf->comment, "true");
+
+	write_outputs(s, c->report_path);
+	if (!comment && !c->pf->dry_run && !c->ev->status_sha[0])
+		return EXIT_OK;
+	return publish(s->doc, c->ev, comment, c->pf->dry_run, c->token);
+}
+
 struct base_choice {
 	const char *rev;
 	const char *source;
@@ -474,11 +497,12 @@ int cmd_ci(int argc, char **argv)
 	struct base_choice base = { NULL, NULL };
 	struct revisions rv;
 	struct session s;
+	struct publish_ctx ctx;
 	struct err err = ERR_INIT;
 	const char *token;
 	bool **selected = NULL;
 	char *report_path = NULL;
-	int code, publish_code;
+	int code;
 
 	github_event_init(&ev);
 	memset(&rv, 0, sizeof(rv));
@@ -507,6 +531,8 @@ int cmd_ci(int argc, char **argv)
 	selected = session_selection(&s);
 	code = session_select_check(&s, selected);
 	if (code == EXIT_OK)
+		code = session_check_looks(&s, selected);
+	if (code == EXIT_OK)
 		code = revisions_open(&s, &req, &rv);
 	if (code == EXIT_OK) {
 		warn_merge_parent(&rv, &ev);
@@ -530,13 +556,14 @@ int cmd_ci(int argc, char **argv)
 		annotate_all(&s);
 		s.out.quote_workflow_commands = true;
 	}
+	ctx.ev = &ev;
+	ctx.pf = &pf;
+	ctx.token = token;
+	ctx.report_path = report_path;
+	s.epilogue = publish_step;
+	s.epilogue_ctx = &ctx;
+	s.epilogue_failure = "the comment or status could not be published";
 	code = session_finish(&s);
-	write_outputs(&s, report_path);
-	if (strcmp(pf.comment, "false") || pf.dry_run || ev.status_sha[0]) {
-		publish_code = publish(s.doc, &ev, !strcmp(pf.comment, "true"), pf.dry_run, token);
-		if (publish_code != EXIT_OK && code == EXIT_OK)
-			code = cli_exit(EXIT_EXEC, "the comment or status could not be published");
-	}
 done:
 	session_selection_free(selected, s.suites.count);
 	free(report_path);

@@ -30,6 +30,8 @@ static int measure(struct session *s, const struct revisions_request *req)
 
 	memset(&rv, 0, sizeof(rv));
 	if (code == EXIT_OK)
+		code = session_check_looks(s, selected);
+	if (code == EXIT_OK)
 		code = revisions_open(s, req, &rv);
 	if (code == EXIT_OK)
 		code = session_runner(s, rv.hidden, rv.n_hidden);
@@ -80,7 +82,7 @@ int cmd_compare(int argc, char **argv)
  * each side's robust CV, the interval the looks reached, the verdict (any
  * but pass is noise), and the smallest slowdown the settings would call a
  * regression at the cap. */
-static void calibration_summary(const struct session *s)
+static int calibration_summary(struct session *s)
 {
 	const char *cols[] = { "BENCHMARK", "COMMAND",	"METRIC",  ">NOISE (BASE / HEAD)",
 			       ">PAIRS",    "INTERVAL", "VERDICT", ">DETECTABLE AT CAP" };
@@ -151,6 +153,7 @@ static void calibration_summary(const struct session *s)
 	fputs(out.buf, !s->out.output && strcmp(s->out.format, "table") ? stderr : stdout);
 	strbuf_release(&out);
 	table_release(&t);
+	return EXIT_OK;
 }
 
 int cmd_calibrate(int argc, char **argv)

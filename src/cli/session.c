@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/banned.h"
@@ -280,6 +281,32 @@ int session_select_check(const struct session *s, bool **selected)
 	return cli_exit(EXIT_USAGE, "empty selection");
 }
 
+int session_check_looks(const struct session *s, bool **selected)
+{
+	size_t i, k, problems = 0;
+
+	for (i = 0; i < s->suites.count; i++)
+		for (k = 0; k < s->suites.v[i]->benchmark_count; k++) {
+			const struct benchmark *b = &s->suites.v[i]->benchmarks[k];
+			struct judge_plan plan;
+			struct err err = ERR_INIT;
+			if (!selected[i][k] || runner_plan_looks(&s->ro, b, &plan, &err) == 0)
+				continue;
+			if (s->ro.has_runs) {
+				fprintf(stderr, "himorime: error: --runs %u: %s [HMR3001]\n",
+					s->ro.runs, err.msg);
+				return cli_exit(EXIT_USAGE, "invalid command line");
+			}
+			fprintf(stderr, "%s:%u:%u: benchmarks[%zu]: %s\n", s->suites.v[i]->path,
+				b->pos.line, b->pos.column, k, err.msg);
+			problems++;
+		}
+	if (!problems)
+		return EXIT_OK;
+	return cli_exit(EXIT_CONFIG, "%zu problem%s in the comparison settings", problems,
+			problems == 1 ? "" : "s");
+}
+
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden)
 {
 	struct err err = ERR_INIT;
@@ -305,6 +332,21 @@ int session_runner(struct session *s, const char *const *hidden, size_t n_hidden
 	return EXIT_OK;
 }
 
+/* Creates the directories leading to `path` (report.outputs paths are
+ * checked at load time to stay inside the suite's directory). */
+static void make_parents(const char *path)
+{
+	char *p = xstrdup(path);
+	char *slash;
+
+	for (slash = strchr(p + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(p, 0777);
+		*slash = '/';
+	}
+	free(p);
+}
+
 /* report.outputs of every suite, relative to the suite file. */
 static int write_suite_outputs(struct session *s, struct err *err)
 {
@@ -320,6 +362,7 @@ static int write_suite_outputs(struct session *s, struct err *err)
 			out.format = report_format_name(o->format);
 			out.output = path;
 			out.section = o->section;
+			make_parents(path);
 			rc = cli_output_write(s->doc, &out, err);
 			free(path);
 			if (rc < 0)
@@ -344,8 +387,11 @@ int session_finish(struct session *s)
 		s->doc->summary.exit_code = EXIT_EXEC;
 		return cli_exit(EXIT_EXEC, "the report could not be written");
 	}
-	if (s->epilogue)
-		s->epilogue(s);
+	if (s->epilogue) {
+		int after = s->epilogue(s);
+		if (after != EXIT_OK)
+			return cli_exit(after, "%s", s->epilogue_failure);
+	}
 	if (code == EXIT_OK)
 		return EXIT_OK;
 	strbuf_init(&why, 0);

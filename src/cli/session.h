@@ -33,8 +33,12 @@ struct session {
 	struct cli_suites suites;
 	char *spawner_path;
 	const char *cmd;
-	/* Printed after the report, before the last line (calibrate's summary). */
-	void (*epilogue)(const struct session *s);
+	/* Runs after the report is written, before the last line: calibrate's
+	 * summary, ci's publishing. A non-zero return is an exit code that
+	 * overrides the verdict's, and `epilogue_failure` says why. */
+	int (*epilogue)(struct session *s);
+	void *epilogue_ctx;
+	const char *epilogue_failure;
 };
 
 /* The flags every measuring command takes; `extra` adds the command's own. */
@@ -53,6 +57,10 @@ bool **session_selection(const struct session *s);
 void session_selection_free(bool **selected, size_t n);
 /* EXIT_OK, or exit 3 after saying so when nothing is selected. */
 int session_select_check(const struct session *s, bool **selected);
+/* Comparisons only: every selected benchmark's looks can give an interval.
+ * Prints each problem at its suite position and returns EXIT_CONFIG (a
+ * suite's setting) or EXIT_USAGE (--runs); else EXIT_OK. */
+int session_check_looks(const struct session *s, bool **selected);
 /* Creates the runner (once the hidden environment names are known). */
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden);
 /* Renders and writes every requested output, sets the summary, prints the

@@ -1003,16 +1003,21 @@ static void setup_judging(struct bench_run *br, struct unit *u)
 	}
 }
 
-static int plan_looks(struct bench_run *br, struct err *err)
+int runner_plan_looks(const struct runner_options *o, const struct benchmark *b,
+		      struct judge_plan *plan, struct err *err)
 {
-	const struct benchmark *b = br->b;
 	struct judge_settings s = JUDGE_SETTINGS_INIT;
 
 	s.confidence = b->regression.confidence;
 	s.min_samples = b->regression.min_samples;
 	s.max_runs = b->max_runs_set ? b->max_runs : SUITE_COMPARE_MAX_PAIRS;
-	s.runs = br->r->o.has_runs ? br->r->o.runs : b->runs;
-	return judge_plan_init(&br->plan, &s, err);
+	s.runs = o->has_runs ? o->runs : b->runs;
+	return judge_plan_init(plan, &s, err);
+}
+
+static int plan_looks(struct bench_run *br, struct err *err)
+{
+	return runner_plan_looks(&br->r->o, br->b, &br->plan, err);
 }
 
 static void units_init(struct bench_run *br)

@@ -24,6 +24,7 @@
 
 #include "common/err.h"
 #include "common/strbuf.h"
+#include "judge/judge.h"
 #include "results/results.h"
 #include "suite/suite.h"
 
@@ -53,6 +54,13 @@ struct runner_options {
 	{                                                                                          \
 		0, false, 0, false, 0, 0, NULL, true, NULL, 0, NULL, NULL                          \
 	}
+
+/* The looks a comparison of benchmark b will make with these options
+ * (COMPARISON.md): ERR_INVALID when its last look could never give an
+ * interval, or runs or max_runs is below min_samples. Comparing commands
+ * check every benchmark with it before anything runs. */
+int runner_plan_looks(const struct runner_options *o, const struct benchmark *b,
+		      struct judge_plan *plan, struct err *err);
 
 int runner_new(const struct runner_options *o, struct runner **out, struct err *err);
 void runner_free(struct runner *r);

@@ -209,8 +209,10 @@ class CiTest(TempDirTest):
         self.server.scenario({"tokens": {TOKEN: None},
                               "faults": [{"method": "POST", "path": ".*", "count": 100,
                                           "status": 422, "body": {"message": "Validation Failed"}}]})
-        res = self.ci(code=1)  # the verdict's code wins over a publishing failure
+        res = self.ci(code=4)  # 4 > 1: a job whose gate could not report is not green
         self.assertIn("422", res.err)
+        self.assertTrue(res.err.endswith(
+            "himorime: exit 4: the comment or status could not be published\n"), res.err)
         self.assertTrue(os.path.exists(os.path.join(self.tmp, "himorime-report.json")))
 
     def test_ci__pull_request_target_is_refused(self):

@@ -140,6 +140,37 @@ class CompareTest(PrivateTmpTest):
         self.assertEqual(doc["git"]["base_sha"], doc["git"]["head_sha"])
         self.assertEqual(doc["git"]["base_source"], "calibrate")
 
+    def test_compare__looks_that_cannot_decide_are_refused_before_running(self):
+        self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "runs: 5\n    regression: "
+                                                       "{min_samples: 2}")
+                   .replace("    # no noise gate", "    # x").replace("    regression: {max_cv: 0}\n", ""))
+        res = self.compare("--against", "HEAD", code=2)
+        self.assertEqual(res.err, "himorime.yaml:6:5: benchmarks[0]: runs 5 cannot give a 99% "
+                                  "confidence interval: it needs at least 8 pairs\n"
+                                  "himorime: exit 2: 1 problem in the comparison settings\n")
+        self.assertEqual(res.out, "")
+
+    def test_compare__runs_flag_below_min_samples_is_a_usage_error(self):
+        res = self.compare("--against", "HEAD", "--runs", "5", code=3)
+        self.assertIn("--runs 5: ", res.err)
+        self.assertTrue(res.err.endswith("himorime: exit 3: invalid command line\n"), res.err)
+
+    def test_compare__merge_base_compares_what_the_branch_changed(self):
+        self.git("checkout", "-q", "-b", "feature")
+        self.write("repo/notes.txt", "feature work\n")
+        self.git("add", "notes.txt")
+        self.git("commit", "-qm", "feature")
+        self.git("checkout", "-q", "main")
+        self.program(3)
+        self.git("commit", "-qam", "main got slower")
+        self.git("checkout", "-q", "feature")
+        direct = self.compare("--against", "main", code=0)
+        self.assertEqual(self.verdicts(direct)[2]["latency"], "improved")
+        res = self.compare("--against", "main", "--merge-base", code=0)
+        doc, _, v = self.verdicts(res)
+        self.assertIn(v["latency"], ("pass", "inconclusive"))
+        self.assertEqual(doc["git"]["base_sha"], self.git("merge-base", "main", "feature").strip())
+
     def test_compare__needs_against(self):
         res = self.compare(code=3)
         self.assertIn("compare needs --against REV", res.err)

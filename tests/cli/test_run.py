@@ -321,6 +321,32 @@ benchmarks:
 """, code=4)
         self.assertIn("report.versions.missing", doc["suites"][0]["error"]["message"])
 
+    def test_run__report_outputs_are_written_beside_the_suite(self):
+        page = self.write("page.md", "# Perf\n\n<!-- himorime:begin perf -->\nold\n"
+                                     "<!-- himorime:end perf -->\ntail\n")
+        doc, _ = self.run_json("""
+report:
+  outputs:
+    - {format: json, path: out/report.json}
+    - {format: samples-csv, path: samples.csv}
+    - {format: markdown, path: page.md, section: perf}
+benchmarks:
+  - name: t
+    runs: 10
+    commands:
+      t: {command: [/bin/true]}
+""")
+        with open(os.path.join(self.tmp, "out", "report.json")) as f:
+            self.assertEqual(json.load(f)["seed"], 7)
+        with open(os.path.join(self.tmp, "samples.csv")) as f:
+            lines = f.read().splitlines()
+        self.assertEqual(lines[0], "suite,benchmark,command,side,run,metric,unit,value")
+        self.assertEqual(len(lines), 11)
+        text = open(page).read()
+        self.assertTrue(text.startswith("# Perf\n\n<!-- himorime:begin perf -->\n"))
+        self.assertNotIn("\nold\n", text)
+        self.assertTrue(text.endswith("<!-- himorime:end perf -->\ntail\n"))
+
     def test_run__setup_failure_still_runs_cleanup(self):
         marker = os.path.join(self.tmp, "cleaned")
         doc, res = self.run_json(f"""
