@@ -442,6 +442,18 @@ static void warn_merge_parent(struct revisions *rv, const struct github_event *e
 			parent.hex, ev->base_sha);
 }
 
+/* The worst result of every suite: the verdict the step reports. */
+static enum result_state overall(const struct results *doc)
+{
+	enum result_state worst = RESULT_PASS;
+	size_t i;
+
+	for (i = 0; i < doc->n_suites; i++)
+		if (doc->suites[i].result > worst)
+			worst = doc->suites[i].result;
+	return worst;
+}
+
 static void write_outputs(const struct session *s, const char *report_path)
 {
 	const char *path = getenv("GITHUB_OUTPUT");
@@ -453,16 +465,7 @@ static void write_outputs(const struct session *s, const char *report_path)
 	if (!path || !*path)
 		return;
 	rng_init(&rng, rng_fresh_seed(), "output");
-	switch (s->doc->summary.exit_code) {
-	case 0:
-		result = "pass";
-		break;
-	case 1:
-		result = "fail";
-		break;
-	default:
-		result = "error";
-	}
+	result = result_state_name(overall(s->doc));
 	snprintf(code, sizeof(code), "%d", s->doc->summary.exit_code);
 	if (github_actions_output_append(path, &rng, "result", result, &err) < 0 ||
 	    github_actions_output_append(path, &rng, "exit-code", code, &err) < 0 ||

@@ -160,7 +160,7 @@ class CiTest(TempDirTest):
         self.assertEqual(st["target_url"], "https://github.com/octo/repo/actions/runs/99")
         self.assertTrue(os.path.getsize(self.summary) > 0)
         outputs = open(self.outputs).read()
-        self.assertRegex(outputs, r"result<<ghadelimiter_\S+\nfail\nghadelimiter_\S+\n")
+        self.assertRegex(outputs, r"result<<ghadelimiter_\S+\nregression\nghadelimiter_\S+\n")
         self.assertRegex(outputs, r"exit-code<<ghadelimiter_\S+\n1\n")
         report = os.path.join(self.tmp, "himorime-report.json")
         self.assertIn(report, outputs)
