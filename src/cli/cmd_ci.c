@@ -10,12 +10,10 @@
  *   publish    one sticky pull-request comment and a commit status through
  *              the REST API; a read-only token (a fork) keeps everything
  *              else and says how to use the fork-safe mode
- *
- * `himorime comment REPORT.json`: the fork-safe half: posts the comment and
- * status of a saved report from a trusted workflow_run workflow.
  */
 #include "cli/cli.h"
 #include "cli/revisions.h"
+#include "cli/publish.h"
 #include "cli/session.h"
 
 #include "common/alloc.h"
@@ -246,125 +244,6 @@ static void accept_regressions(struct results *doc)
 			}
 }
 
-/* ---- publishing ---------------------------------------------------------- */
-
-static enum github_state state_for(int exit_code)
-{
-	switch (exit_code) {
-	case EXIT_OK:
-		return GITHUB_STATE_SUCCESS;
-	case EXIT_FAILED:
-		return GITHUB_STATE_FAILURE;
-	default:
-		return GITHUB_STATE_ERROR;
-	}
-}
-
-static void selection_key(const struct results *doc, struct strbuf *out)
-{
-	size_t i;
-
-	for (i = 0; i < doc->n_suites; i++) {
-		if (i)
-			strbuf_addch(out, ',');
-		strbuf_adds(out, doc->suites[i].name);
-	}
-	if (!doc->n_suites)
-		strbuf_adds(out, "none");
-}
-
-/* Publishes doc's comment and status. Returns EXIT_OK, or EXIT_EXEC for a
- * failure other than a read-only token (which is only a notice). */
-static int publish(const struct results *doc, const struct github_event *ev, bool comment,
-		   bool dry_run, const char *token)
-{
-	struct github_http_options ho = GITHUB_HTTP_OPTIONS_INIT;
-	struct github_publish_options po = GITHUB_PUBLISH_OPTIONS_INIT;
-	struct github_publish_result res;
-	struct render_options ro = RENDER_OPTIONS_INIT;
-	struct github_http *http = NULL;
-	struct strbuf body, key, marker, why, plan;
-	struct err err = ERR_INIT;
-	char *run_url;
-	int code = EXIT_OK;
-
-	strbuf_init(&body, 0);
-	strbuf_init(&key, 0);
-	strbuf_init(&marker, 0);
-	strbuf_init(&why, 0);
-	strbuf_init(&plan, 0);
-	memset(&res, 0, sizeof(res));
-	selection_key(doc, &key);
-	run_url = github_run_url(getenv("GITHUB_SERVER_URL"), getenv("GITHUB_REPOSITORY"),
-				 getenv("GITHUB_RUN_ID"));
-	ro.comment = true;
-	ro.run_url = run_url;
-	if (github_comment_marker(key.buf, &marker, &err) < 0)
-		goto failed;
-	ro.marker = marker.buf;
-	if (render_to(doc, RENDER_GITHUB, &ro, &body, &err) < 0)
-		goto failed;
-	runner_exit_reason(doc, &why);
-	if (!getenv("GITHUB_REPOSITORY") || !*getenv("GITHUB_REPOSITORY")) {
-		/* A local dry run: there is no repository to address requests to. */
-		if (dry_run)
-			printf("himorime: dry run: no GITHUB_REPOSITORY, so no request would be "
-			       "made\n--- comment ---\n%s\n",
-			       body.buf);
-		else
-			fprintf(stderr, "himorime: notice: GITHUB_REPOSITORY is not set: nothing "
-					"was published\n");
-		goto done;
-	}
-	ho.api_url = getenv("GITHUB_API_URL");
-	ho.token = token ? token : "dry-run";
-	if (github_http_new(&http, &ho, &err) < 0)
-		goto failed;
-	po.repository = getenv("GITHUB_REPOSITORY");
-	po.pr_number = comment ? ev->pr_number : 0;
-	po.selection = key.buf;
-	po.body = body.buf;
-	po.sha = ev->status_sha[0] ? ev->status_sha : NULL;
-	po.state = state_for(doc->summary.exit_code);
-	po.description = why.buf;
-	po.target_url = run_url;
-	po.dry_run = dry_run ? &plan : NULL;
-	if (github_publish(http, &po, &res, &err) < 0) {
-		if (res.read_only) {
-			fprintf(stderr,
-				"himorime: notice: the token cannot write to this repository (a "
-				"pull "
-				"request from a fork?): %s\n"
-				"  the report and the job summary are kept; to comment on pull "
-				"requests "
-				"from forks, upload the JSON report as an artifact and post it "
-				"with "
-				"'himorime comment' from a workflow_run workflow "
-				"(docs/github-actions.md)\n",
-				err.msg);
-			goto done;
-		}
-		goto failed;
-	}
-	if (dry_run) {
-		printf("himorime: dry run: nothing was sent\n%s", plan.buf);
-		printf("--- comment ---\n%s\n", body.buf);
-	}
-	goto done;
-failed:
-	fprintf(stderr, "himorime: error: %s [HMR4001]\n", err.msg);
-	code = EXIT_EXEC;
-done:
-	github_http_free(http);
-	free(run_url);
-	strbuf_release(&body);
-	strbuf_release(&key);
-	strbuf_release(&marker);
-	strbuf_release(&why);
-	strbuf_release(&plan);
-	return code;
-}
-
 /* ---- ci ------------------------------------------------------------------- */
 
 struct publish_ctx {
@@ -387,7 +266,7 @@ static int publish_step(struct session *s)
 	write_outputs(s, c->report_path);
 	if (!comment && !c->pf->dry_run && !c->ev->status_sha[0])
 		return EXIT_OK;
-	return publish(s->doc, c->ev, comment, c->pf->dry_run, c->token);
+	return cli_publish(s->doc, c->ev, comment, c->pf->dry_run, c->token);
 }
 
 struct base_choice {
@@ -572,86 +451,5 @@ done:
 	free(report_path);
 	github_event_release(&ev);
 	session_release(&s);
-	return code;
-}
-
-/* ---- comment ------------------------------------------------------------ */
-
-#define COMMENT_MAX_REPORT_BYTES (16u * 1024 * 1024)
-
-int cmd_comment(int argc, char **argv)
-{
-	struct publish_flags pf = { NULL, NULL, NULL, false };
-	const struct opt opts[] = {
-		{ "event", 0, OPT_STRING, &pf.event_path, "PATH",
-		  "the trusted workflow_run event (default GITHUB_EVENT_PATH)" },
-		{ "dry-run", 0, OPT_FLAG, &pf.dry_run, NULL,
-		  "print the comment and the requests, send nothing" },
-	};
-	struct strlist operands = { NULL, 0, 0 };
-	struct github_event ev;
-	struct github_http *http = NULL;
-	struct github_http_options ho = GITHUB_HTTP_OPTIONS_INIT;
-	struct results *doc = NULL;
-	struct err err = ERR_INIT;
-	const char *token, *event_name;
-	char *data = NULL;
-	size_t len;
-	int code = EXIT_OK;
-
-	github_event_init(&ev);
-	if (opts_parse("comment", opts, ARRAY_SIZE(opts), argc, argv, &operands, &err) < 0) {
-		code = cli_usage_error("comment", &err);
-		goto done;
-	}
-	if (operands.n != 1) {
-		code = usage("comment", "comment needs exactly one REPORT.json%s", "");
-		goto done;
-	}
-	if (!pf.event_path)
-		pf.event_path = getenv("GITHUB_EVENT_PATH");
-	event_name = getenv("GITHUB_EVENT_NAME");
-	if (!pf.event_path || !*pf.event_path) {
-		code = usage("comment",
-			     "comment needs the trusted event: --event PATH or "
-			     "GITHUB_EVENT_PATH%s",
-			     "");
-		goto done;
-	}
-	/* The report is untrusted data from a pull request's run: bounded,
-	 * parsed field by field, rendered escaped. */
-	if (fsio_read_file(operands.v[0], COMMENT_MAX_REPORT_BYTES, &data, &len, &err) < 0 ||
-	    results_from_json(data, len, operands.v[0], &doc, &err) < 0) {
-		code = cli_fail(&err);
-		goto done;
-	}
-	if (github_event_load(&ev, event_name && *event_name ? event_name : "workflow_run",
-			      pf.event_path, getenv("GITHUB_SHA"), &err) < 0) {
-		code = cli_fail(&err);
-		goto done;
-	}
-	token = github_http_pick_token(getenv("GITHUB_TOKEN"), getenv("INPUT_GITHUB-TOKEN"));
-	if (!token && !pf.dry_run) {
-		code = usage("comment", "comment needs GITHUB_TOKEN (or --dry-run)%s", "");
-		goto done;
-	}
-	if (ev.pr_number == 0 && !pf.dry_run) {
-		ho.api_url = getenv("GITHUB_API_URL");
-		ho.token = token;
-		if (github_http_new(&http, &ho, &err) < 0 ||
-		    github_event_find_pr(http, &ev, &err) < 0) {
-			code = cli_fail(&err);
-			goto done;
-		}
-	}
-	code = publish(doc, &ev, true, pf.dry_run, token);
-	if (code != EXIT_OK)
-		code = cli_exit(code, "the comment or status could not be published");
-done:
-	github_http_free(http);
-	results_free(doc);
-	free(data);
-	github_event_release(&ev);
-	strlist_release(&operands);
 	return code;
 }

@@ -164,3 +164,27 @@ void revisions_release(struct revisions *rv)
 	free(rv->hidden);
 	memset(rv, 0, sizeof(*rv));
 }
+
+int revisions_compare(struct session *s, const struct revisions_request *req)
+{
+	struct revisions rv;
+	bool **selected = session_selection(s);
+	int code = session_select_check(s, selected);
+
+	memset(&rv, 0, sizeof(rv));
+	if (code == EXIT_OK)
+		code = session_check_looks(s, selected);
+	if (code == EXIT_OK)
+		code = revisions_open(s, req, &rv);
+	if (code == EXIT_OK)
+		code = session_runner(s, rv.hidden, rv.n_hidden);
+	if (code == EXIT_OK)
+		code = revisions_measure(s, &rv, selected);
+	/* The trees go before the report is written: nothing is left behind
+	 * even when writing fails. */
+	revisions_release(&rv);
+	if (code == EXIT_OK)
+		code = session_finish(s);
+	session_selection_free(selected, s->suites.count);
+	return code;
+}

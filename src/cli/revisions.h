@@ -38,5 +38,8 @@ int revisions_open(struct session *s, const struct revisions_request *req, struc
  * does not exist in the base is measured on head only (new in head). */
 int revisions_measure(struct session *s, struct revisions *rv, bool **selected);
 void revisions_release(struct revisions *rv);
+/* The whole of compare and calibrate after their flags: checks the looks,
+ * opens the revisions, measures, removes the trees, writes the report. */
+int revisions_compare(struct session *s, const struct revisions_request *req);
 
 #endif

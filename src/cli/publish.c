@@ -1,0 +1,137 @@
+/*
+ * Publishing a results document to GitHub: one sticky pull-request comment
+ * (the github rendering in its comment form, under a hidden marker naming the
+ * suites) and a commit status `himorime`. Shared by `ci` and the fork-safe
+ * `comment`. A read-only token (a pull request from a fork) is a notice, not
+ * a failure: the report is kept and the notice says how to use `comment`.
+ */
+#include "cli/publish.h"
+
+#include "cli/cli.h"
+#include "github/http.h"
+#include "github/publish.h"
+#include "plan/runner.h"
+#include "render/render.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/banned.h"
+
+static enum github_state state_for(int exit_code)
+{
+	switch (exit_code) {
+	case EXIT_OK:
+		return GITHUB_STATE_SUCCESS;
+	case EXIT_FAILED:
+		return GITHUB_STATE_FAILURE;
+	default:
+		return GITHUB_STATE_ERROR;
+	}
+}
+
+static void selection_key(const struct results *doc, struct strbuf *out)
+{
+	size_t i;
+
+	for (i = 0; i < doc->n_suites; i++) {
+		if (i)
+			strbuf_addch(out, ',');
+		strbuf_adds(out, doc->suites[i].name);
+	}
+	if (!doc->n_suites)
+		strbuf_adds(out, "none");
+}
+
+/* Publishes doc's comment and status. Returns EXIT_OK, or EXIT_EXEC for a
+ * failure other than a read-only token (which is only a notice). */
+int cli_publish(const struct results *doc, const struct github_event *ev, bool comment,
+		bool dry_run, const char *token)
+{
+	struct github_http_options ho = GITHUB_HTTP_OPTIONS_INIT;
+	struct github_publish_options po = GITHUB_PUBLISH_OPTIONS_INIT;
+	struct github_publish_result res;
+	struct render_options ro = RENDER_OPTIONS_INIT;
+	struct github_http *http = NULL;
+	struct strbuf body, key, marker, why, plan;
+	struct err err = ERR_INIT;
+	char *run_url;
+	int code = EXIT_OK;
+
+	strbuf_init(&body, 0);
+	strbuf_init(&key, 0);
+	strbuf_init(&marker, 0);
+	strbuf_init(&why, 0);
+	strbuf_init(&plan, 0);
+	memset(&res, 0, sizeof(res));
+	selection_key(doc, &key);
+	run_url = github_run_url(getenv("GITHUB_SERVER_URL"), getenv("GITHUB_REPOSITORY"),
+				 getenv("GITHUB_RUN_ID"));
+	ro.comment = true;
+	ro.run_url = run_url;
+	if (github_comment_marker(key.buf, &marker, &err) < 0)
+		goto failed;
+	ro.marker = marker.buf;
+	if (render_to(doc, RENDER_GITHUB, &ro, &body, &err) < 0)
+		goto failed;
+	runner_exit_reason(doc, &why);
+	if (!getenv("GITHUB_REPOSITORY") || !*getenv("GITHUB_REPOSITORY")) {
+		/* A local dry run: there is no repository to address requests to. */
+		if (dry_run)
+			printf("himorime: dry run: no GITHUB_REPOSITORY, so no request would be "
+			       "made\n--- comment ---\n%s\n",
+			       body.buf);
+		else
+			fprintf(stderr, "himorime: notice: GITHUB_REPOSITORY is not set: nothing "
+					"was published\n");
+		goto done;
+	}
+	ho.api_url = getenv("GITHUB_API_URL");
+	ho.token = token ? token : "dry-run";
+	if (github_http_new(&http, &ho, &err) < 0)
+		goto failed;
+	po.repository = getenv("GITHUB_REPOSITORY");
+	po.pr_number = comment ? ev->pr_number : 0;
+	po.selection = key.buf;
+	po.body = body.buf;
+	po.sha = ev->status_sha[0] ? ev->status_sha : NULL;
+	po.state = state_for(doc->summary.exit_code);
+	po.description = why.buf;
+	po.target_url = run_url;
+	po.dry_run = dry_run ? &plan : NULL;
+	if (github_publish(http, &po, &res, &err) < 0) {
+		if (res.read_only) {
+			fprintf(stderr,
+				"himorime: notice: the token cannot write to this repository (a "
+				"pull "
+				"request from a fork?): %s\n"
+				"  the report and the job summary are kept; to comment on pull "
+				"requests "
+				"from forks, upload the JSON report as an artifact and post it "
+				"with "
+				"'himorime comment' from a workflow_run workflow "
+				"(docs/github-actions.md)\n",
+				err.msg);
+			goto done;
+		}
+		goto failed;
+	}
+	if (dry_run) {
+		printf("himorime: dry run: nothing was sent\n%s", plan.buf);
+		printf("--- comment ---\n%s\n", body.buf);
+	}
+	goto done;
+failed:
+	fprintf(stderr, "himorime: error: %s [HMR4001]\n", err.msg);
+	code = EXIT_EXEC;
+done:
+	github_http_free(http);
+	free(run_url);
+	strbuf_release(&body);
+	strbuf_release(&key);
+	strbuf_release(&marker);
+	strbuf_release(&why);
+	strbuf_release(&plan);
+	return code;
+}
