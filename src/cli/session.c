@@ -311,7 +311,11 @@ int session_runner(struct session *s, const char *const *hidden, size_t n_hidden
 {
 	struct err err = ERR_INIT;
 	const char *fallback;
+	size_t swept;
 
+	/* What a killed run left behind (its pid is in the names). */
+	fsio_sweep_stale("himorime-run-", &swept, &err);
+	fsio_sweep_stale("himorime-build-", &swept, &err);
 	s->spawner_path = spawner_beside_self();
 	s->ro.spawner_path = s->spawner_path;
 	s->ro.use_spawner = s->spawner_path != NULL;

@@ -7,6 +7,8 @@
 #include "common/strbuf.h"
 
 #include <dirent.h>
+#include <stdbool.h>
+#include <signal.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -180,5 +182,63 @@ int fsio_remove_tree(const char *path, struct err *err)
 	int rc = remove_entry(AT_FDCWD, path, err);
 	if (rc < 0)
 		err_wrap(err, "cannot remove \"%s\"", path);
+	return rc;
+}
+
+static const char *tmp_base(void)
+{
+	const char *base = getenv("TMPDIR");
+	return base && *base ? base : "/tmp";
+}
+
+/* The pid in "<prefix><pid>-XXXXXX", or 0 when the name is not one of these. */
+static pid_t pid_of_name(const char *prefix, const char *name)
+{
+	const char *p = name + strlen(prefix);
+	char *end;
+	long pid;
+
+	if (strncmp(name, prefix, strlen(prefix)) != 0 || *p < '1' || *p > '9')
+		return 0;
+	errno = 0;
+	pid = strtol(p, &end, 10);
+	if (errno || *end != '-' || pid <= 0 || (pid_t)pid != pid)
+		return 0;
+	return (pid_t)pid;
+}
+
+static bool pid_alive(pid_t pid)
+{
+	return pid == getpid() || kill(pid, 0) == 0 || errno == EPERM;
+}
+
+int fsio_sweep_stale(const char *prefix, size_t *removed, struct err *err)
+{
+	const char *base = tmp_base();
+	struct dirent *de;
+	DIR *dir;
+	int rc = 0;
+
+	*removed = 0;
+	dir = opendir(base);
+	if (!dir)
+		return err_set(err, ERR_EXEC, "cannot list \"%s\": %s", base, strerror(errno));
+	while ((de = readdir(dir))) {
+		pid_t pid = pid_of_name(prefix, de->d_name);
+		struct stat st;
+		char *path;
+
+		if (!pid || pid_alive(pid))
+			continue;
+		path = xasprintf("%s/%s", base, de->d_name);
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid()) {
+			if (fsio_remove_tree(path, err) < 0)
+				rc = err->code;
+			else
+				(*removed)++;
+		}
+		free(path);
+	}
+	closedir(dir);
 	return rc;
 }

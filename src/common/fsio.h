@@ -27,4 +27,8 @@ int fsio_mkdtemp(const char *prefix, char **out, struct err *err);
  * first (as Go's module cache leaves them). Missing is not an error. */
 int fsio_remove_tree(const char *path, struct err *err);
 
+/* Removes the directories "$TMPDIR/<prefix><pid>-*" that this user owns and
+ * whose pid is no longer alive: what a killed run left behind. */
+int fsio_sweep_stale(const char *prefix, size_t *removed, struct err *err);
+
 #endif

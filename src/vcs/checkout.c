@@ -77,62 +77,9 @@ size_t vcs_remove_live_trees(void)
 	return failed;
 }
 
-static const char *tmp_base(void)
-{
-	const char *base = getenv("TMPDIR");
-	return base && *base ? base : "/tmp";
-}
-
-/* The pid in "himorime-rev-<pid>-XXXXXX", or 0 when the name is not ours. */
-static pid_t pid_of_name(const char *name)
-{
-	const char *p = name + strlen(TREE_PREFIX);
-	char *end;
-	long pid;
-
-	if (strncmp(name, TREE_PREFIX, strlen(TREE_PREFIX)) != 0 || *p < '1' || *p > '9')
-		return 0;
-	errno = 0;
-	pid = strtol(p, &end, 10);
-	if (errno || *end != '-' || pid <= 0 || (pid_t)pid != pid)
-		return 0;
-	return (pid_t)pid;
-}
-
-static bool pid_alive(pid_t pid)
-{
-	return pid == getpid() || kill(pid, 0) == 0 || errno == EPERM;
-}
-
 int vcs_sweep_stale(size_t *removed, struct err *err)
 {
-	const char *base = tmp_base();
-	struct dirent *de;
-	DIR *dir;
-	int rc = 0;
-
-	*removed = 0;
-	dir = opendir(base);
-	if (!dir)
-		return err_set(err, ERR_EXEC, "cannot list \"%s\": %s", base, strerror(errno));
-	while ((de = readdir(dir))) {
-		pid_t pid = pid_of_name(de->d_name);
-		struct stat st;
-		char *path;
-
-		if (!pid || pid_alive(pid))
-			continue;
-		path = xasprintf("%s/%s", base, de->d_name);
-		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid()) {
-			if (fsio_remove_tree(path, err) < 0)
-				rc = err->code;
-			else
-				(*removed)++;
-		}
-		free(path);
-	}
-	closedir(dir);
-	return rc;
+	return fsio_sweep_stale(TREE_PREFIX, removed, err);
 }
 
 const char *const *vcs_git_env_names(void)

@@ -416,6 +416,24 @@ benchmarks:
         time.sleep(0.2)
         self.assertEqual([x for x in pids if alive(x)], [])
 
+    def test_run__sweeps_what_a_killed_run_left(self):
+        p = subprocess.Popen(["true"])
+        p.wait()
+        stale = os.path.join(self.private_tmp, f"himorime-run-{p.pid}-abcdef")
+        os.makedirs(os.path.join(stale, "work"))
+        live = os.path.join(self.private_tmp, f"himorime-run-{os.getpid()}-abcdef")
+        os.makedirs(live)
+        self.run_json("""
+benchmarks:
+  - name: t
+    runs: 10
+    commands:
+      t: {command: [/bin/true]}
+""")
+        self.assertFalse(os.path.exists(stale))
+        self.assertTrue(os.path.exists(live))
+        os.rmdir(live)
+
     def test_run__empty_selection_is_usage_error(self):
         path = self.write("himorime.yaml", suite("""
 benchmarks:
