@@ -642,6 +642,34 @@ static bool any_at_floor(const struct results *r)
 	return found;
 }
 
+/* "Geometric mean over 3 benchmarks, head/base: fast 0.91×, slow 1.20×." */
+static void geomean_notes(const struct results *r, struct rnd_notes *notes)
+{
+	struct strbuf sb;
+	size_t s, i;
+
+	strbuf_init(&sb, 0);
+	for (s = 0; s < r->n_suites; s++) {
+		const struct results_suite *su = &r->suites[s];
+		const char *ref = su->geometric_mean_reference ? su->geometric_mean_reference : "";
+		if (!su->has_geometric_mean || !su->n_geometric_mean_values)
+			continue;
+		strbuf_addf(&sb, "%s: geometric mean over %llu benchmark%s, %s: ", str(su->name),
+			    (unsigned long long)su->geometric_mean_cases,
+			    su->geometric_mean_cases == 1 ? "" : "s",
+			    !strcmp(ref, "base")       ? "head/base latency"
+			    : !strcmp(ref, "baseline") ? "relative to the baseline"
+						       : "relative to the fastest");
+		for (i = 0; i < su->n_geometric_mean_values; i++)
+			strbuf_addf(&sb, "%s%s %.2f×", i ? ", " : "",
+				    str(su->geometric_mean_values[i].command),
+				    su->geometric_mean_values[i].ratio);
+		strbuf_addch(&sb, '.');
+		note_add(notes, &sb, NULL);
+	}
+	strbuf_release(&sb);
+}
+
 static void machine_notes(const struct results *r, struct rnd_notes *notes)
 {
 	struct strbuf sb;
@@ -726,6 +754,7 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 	}
 	rnd_rows_release(&rows);
 	strbuf_release(&label);
+	geomean_notes(r, notes);
 	machine_notes(r, notes);
 }
 
