@@ -70,5 +70,9 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 
 #endif

@@ -1008,7 +1008,7 @@ static int plan_looks(struct bench_run *br, struct err *err)
 	const struct benchmark *b = br->b;
 	struct judge_settings s = JUDGE_SETTINGS_INIT;
 
-	s.confidence = b->regression.confidence;
+	s.confidence = br->r->o.confidence > 0 ? br->r->o.confidence : b->regression.confidence;
 	s.min_samples = b->regression.min_samples;
 	s.max_runs = b->max_runs_set ? b->max_runs : SUITE_COMPARE_MAX_PAIRS;
 	s.runs = br->r->o.has_runs ? br->r->o.runs : b->runs;

@@ -39,6 +39,9 @@ struct runner_options {
 	bool has_warmup; /* --warmup: warmup rounds */
 	unsigned warmup;
 	uint64_t max_time_ns; /* --max-time: bounds a comparison's rounds; 0: none */
+	/* Plans every comparison at this confidence instead of the suite's
+	 * (bisect: alpha / ceil(log2 N) per step); 0: the suite's. */
+	double confidence;
 	const char *spawner_path;
 	bool use_spawner;
 	/* Environment variables no child may see (the token, GIT_DIR, ...). */
@@ -51,7 +54,7 @@ struct runner_options {
 
 #define RUNNER_OPTIONS_INIT                                                                        \
 	{                                                                                          \
-		0, false, 0, false, 0, 0, NULL, true, NULL, 0, NULL, NULL                          \
+		0, false, 0, false, 0, 0, 0, NULL, true, NULL, 0, NULL, NULL                       \
 	}
 
 int runner_new(const struct runner_options *o, struct runner **out, struct err *err);
