@@ -235,6 +235,14 @@ static int select_commits(struct sweep_run *w, const char *range, const struct s
 	if (f->reference) {
 		if (vcs_resolve(w->rv.vcs, f->reference, &w->reference, &err) < 0)
 			return cli_fail(&err);
+	} else if (every > 1) {
+		/* The range's first commit, whether or not --every keeps it. */
+		struct vcs_sha_list all = { NULL, 0 };
+		wo.every = 1;
+		if (vcs_walk(w->rv.vcs, range, &wo, &all, &err) < 0)
+			return cli_fail(&err);
+		w->reference = all.items[0];
+		vcs_sha_list_release(&all);
 	} else {
 		w->reference = walk->items[0];
 	}
