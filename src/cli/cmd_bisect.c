@@ -78,7 +78,8 @@ static void judge_command(const struct bisect *b, const struct results_benchmark
 			fmt_change(&sb, cmp->ci_low_percent, false);
 			strbuf_adds(&sb, ", ");
 			fmt_change(&sb, cmp->ci_high_percent, false);
-			strbuf_addf(&sb, "] at %.4g%%, %u pairs: ", cmp->confidence * 100, cmp->pairs);
+			strbuf_addf(&sb, "] at %.4g%%, %u pairs: ", cmp->confidence * 100,
+				    cmp->pairs);
 		}
 		strbuf_adds(&sb, verdict_name(cmp->verdict));
 		if (cmp->reason[0])
@@ -136,7 +137,8 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 	for (i = 0; i < doc->n_suites; i++) {
 		const struct results_suite *rs = &doc->suites[i];
 		if (rs->error.present) {
-			printf("  %s: %s\n", rs->name, rs->error.message ? rs->error.message : "failed");
+			printf("  %s: %s\n", rs->name,
+			       rs->error.message ? rs->error.message : "failed");
 			out = STEP_FAILED;
 		}
 		for (j = 0; j < rs->n_benchmarks; j++)
@@ -144,7 +146,10 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 				judge_command(b, &rs->benchmarks[j], &rs->benchmarks[j].commands[k],
 					      &out);
 	}
-	printf("  => %s\n", out == STEP_BAD ? "bad" : out == STEP_GOOD ? "good" : out == STEP_FAILED ? "failed" : "inconclusive");
+	printf("  => %s\n", out == STEP_BAD	 ? "bad"
+			    : out == STEP_GOOD	 ? "good"
+			    : out == STEP_FAILED ? "failed"
+						 : "inconclusive");
 done:
 	vcs_tree_remove(tree, &gone);
 	vcs_commit_info_release(&info);
@@ -234,7 +239,8 @@ static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
 		name_commit(b, "first bad commit:", &line.items[hi]);
 		name_commit(b, "last good commit:", lo < 0 ? &good : &line.items[lo]);
 	} else {
-		printf("the search ended without a decision: the first bad commit is one of the %ld "
+		printf("the search ended without a decision: the first bad commit is one of the "
+		       "%ld "
 		       "after %.12s up to %.12s\n",
 		       hi - lo, lo < 0 ? good.hex : line.items[lo].hex, line.items[hi].hex);
 		if (runner_interrupted(b->s->runner))

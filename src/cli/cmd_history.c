@@ -126,7 +126,8 @@ int cmd_history(int argc, char **argv)
 	struct history_flags f;
 	const struct opt opts[] = {
 		{ "benchmark", 0, OPT_STRING, &f.benchmark, "RE", "benchmarks whose name matches" },
-		{ "metric", 0, OPT_STRING, &f.metric, "M", "latency (default), cpu_total, peak_rss" },
+		{ "metric", 0, OPT_STRING, &f.metric, "M",
+		  "latency (default), cpu_total, peak_rss" },
 		{ "format", 0, OPT_STRING, &f.format, "F", "table, markdown, csv, json, html" },
 		{ "history-ref", 0, OPT_STRING, &f.ref, "REF", "default refs/himorime/history" },
 		{ "output", 'o', OPT_STRING, &f.output, "FILE", "write there instead of stdout" },

@@ -67,7 +67,8 @@ static int check_flags(struct session *s, const struct sweep_flags *f, size_t *e
 
 	if (f->every) {
 		if (opts_uint(f->every, 1, 1000000, &v) < 0)
-			return usage("--every \"%s\": expected an integer from 1 to 1000000", f->every);
+			return usage("--every \"%s\": expected an integer from 1 to 1000000",
+				     f->every);
 		*every = (size_t)v;
 	}
 	if (f->max_commits) {
@@ -150,8 +151,8 @@ static bool in_history(const struct sweep_run *w, const struct vcs_sha *sha)
 	return true;
 }
 
-static void mark_suite(struct results_suite *rs, const struct vcs_commit_info *info,
-		       uint64_t index, const char *suite_hash)
+static void mark_suite(struct results_suite *rs, const struct vcs_commit_info *info, uint64_t index,
+		       const char *suite_hash)
 {
 	rs->commit.present = true;
 	results_set_str(&rs->commit.sha, info->sha.hex);
@@ -306,8 +307,8 @@ static int report(struct sweep_run *w)
 	return EXIT_OK;
 }
 
-static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every,
-		 size_t max_commits, unsigned k, unsigned n)
+static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every, size_t max_commits,
+		 unsigned k, unsigned n)
 {
 	struct revisions_request req = { NULL, NULL, false, "sweep" };
 	const char *range = w->s->leading.v[0];
@@ -340,7 +341,8 @@ static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every,
 		if (!f->force && in_history(w, &walk.items[i])) {
 			w->skipped++;
 			if (!w->s->quiet)
-				fprintf(stderr, "himorime: sweep: %.12s is in the history already\n",
+				fprintf(stderr,
+					"himorime: sweep: %.12s is in the history already\n",
 					walk.items[i].hex);
 			continue;
 		}
@@ -363,7 +365,8 @@ int cmd_sweep(int argc, char **argv)
 {
 	struct sweep_flags f = { NULL, NULL, NULL, NULL, NULL, false, false };
 	const struct opt extra[] = {
-		{ "every", 0, OPT_STRING, &f.every, "N", "every Nth commit counting back from the tip" },
+		{ "every", 0, OPT_STRING, &f.every, "N",
+		  "every Nth commit counting back from the tip" },
 		{ "first-parent", 0, OPT_FLAG, &f.first_parent, NULL, "follow first parents only" },
 		{ "max-commits", 0, OPT_STRING, &f.max_commits, "N", "the newest N commits only" },
 		{ "shard", 0, OPT_STRING, &f.shard, "K/N", "measure the K-th of N slices" },

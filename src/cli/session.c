@@ -243,7 +243,8 @@ int session_start_with(struct session *s, const char *cmd, enum results_mode mod
 	n = session_flags(s, all, SESSION_FLAG_COUNT);
 	if (n_extra > 16)
 		n_extra = 16;
-	memcpy(all + n, extra, n_extra * sizeof(*extra));
+	if (extra && n_extra)
+		memcpy(all + n, extra, n_extra * sizeof(*extra));
 	if (opts_parse(cmd, all, n + n_extra, argc, argv, &s->operands, &err) < 0)
 		return cli_usage_error(cmd, &err);
 	code = check_values(s, mode);

@@ -107,7 +107,8 @@ int store_append(struct vcs *vcs, const char *ref, const struct results *doc, si
 		if (!s->commit.present || !s->commit.sha || strlen(s->commit.sha) != VCS_SHA_HEX ||
 		    !s->commit.suite_hash || !doc->sweep.settings_hash) {
 			rc = err_set(err, ERR_INVALID,
-				     "suite %zu of the sweep does not name its commit and hashes", i);
+				     "suite %zu of the sweep does not name its commit and hashes",
+				     i);
 			break;
 		}
 		memcpy(e->commit.hex, s->commit.sha, VCS_SHA_HEX + 1);

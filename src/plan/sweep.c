@@ -222,8 +222,8 @@ static void move_suites(struct results *from, struct results *to)
 	size_t i;
 
 	for (i = 0; i < from->n_suites; i++) {
-		to->suites = xgrow(to->suites, &to->alloc_suites, to->n_suites + 1,
-				   sizeof(*to->suites));
+		to->suites =
+			xgrow(to->suites, &to->alloc_suites, to->n_suites + 1, sizeof(*to->suites));
 		to->suites[to->n_suites++] = from->suites[i];
 	}
 	from->n_suites = 0;

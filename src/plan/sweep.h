@@ -88,8 +88,8 @@ struct sweep_point {
 };
 
 struct sweep_change {
-	size_t index;	   /* into points: the first bad commit; index - 1 the last good */
-	double change;	   /* exp(step) - 1: 0.2 = up 20% */
+	size_t index;	  /* into points: the first bad commit; index - 1 the last good */
+	double change;	  /* exp(step) - 1: 0.2 = up 20% */
 	double low, high; /* the step's interval, same unit */
 };
 

@@ -472,8 +472,9 @@ static void html_chart(struct strbuf *out, const struct sweep_series *s)
 	}
 #define X(i) (m + (n > 1 ? (double)(i) * (w - 2 * m) / (double)(n - 1) : (w - 2 * m) / 2))
 #define Y(v) (h - m - ((v)-lo) * (h - 2 * m) / (hi - lo))
-	strbuf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\">",
-		    w, h);
+	strbuf_addf(out,
+		    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\">", w,
+		    h);
 	strbuf_addf(out,
 		    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" "
 		    "stroke-dasharray=\"4\"/>",
@@ -543,8 +544,8 @@ static void html_series(struct strbuf *out, const struct sweep_series *s)
 
 /* ---- entry ----------------------------------------------------------------- */
 
-int history_render(const struct sweep_series_list *l, enum history_format f,
-		   struct strbuf *out, struct err *err)
+int history_render(const struct sweep_series_list *l, enum history_format f, struct strbuf *out,
+		   struct err *err)
 {
 	size_t i;
 

@@ -29,7 +29,7 @@ enum history_format {
 int history_format_from_name(const char *name, enum history_format *out);
 
 /* Appends the rendering of every series of `l` to out. */
-int history_render(const struct sweep_series_list *l, enum history_format f,
-		   struct strbuf *out, struct err *err);
+int history_render(const struct sweep_series_list *l, enum history_format f, struct strbuf *out,
+		   struct err *err);
 
 #endif

@@ -203,11 +203,11 @@ struct results_ratio {
 /* The commit a sweep measured a suite on (SPEC §7); absent outside sweeps. */
 struct results_commit {
 	bool present;
-	char *sha;	  /* 40 hex digits */
-	char *subject;	  /* first line of its message */
+	char *sha;	      /* 40 hex digits */
+	char *subject;	      /* first line of its message */
 	int64_t time_unix_ns; /* committer time */
-	uint64_t index;	  /* position in the sweep's selection, oldest first */
-	char *suite_hash; /* hash of the suite file's bytes (16 hex digits) */
+	uint64_t index;	      /* position in the sweep's selection, oldest first */
+	char *suite_hash;     /* hash of the suite file's bytes (16 hex digits) */
 };
 
 struct results_suite {
@@ -244,9 +244,9 @@ struct results_summary {
  * Documents of one sweep, or of its shards, agree on all of it. */
 struct results_sweep {
 	bool present;
-	char *range;	     /* REV_RANGE as given */
-	char *reference;     /* the commit every commit is measured with (base) */
-	char *settings_hash; /* of the settings that change the numbers */
+	char *range;	      /* REV_RANGE as given */
+	char *reference;      /* the commit every commit is measured with (base) */
+	char *settings_hash;  /* of the settings that change the numbers */
 	uint64_t shard_index; /* 1-based slice K of N; 1 of 1 when not sharded */
 	uint64_t shard_count;
 	uint64_t commits; /* commits selected in the whole, unsharded range */

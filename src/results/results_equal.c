@@ -187,12 +187,11 @@ static bool same_suite(const struct results_suite *a, const struct results_suite
 	    a->n_benchmarks != b->n_benchmarks || a->has_geometric_mean != b->has_geometric_mean ||
 	    !same_str(a->geometric_mean_unavailable, b->geometric_mean_unavailable) ||
 	    a->commit.present != b->commit.present ||
-	    (a->commit.present &&
-	     (!same_str(a->commit.sha, b->commit.sha) ||
-	      !same_str(a->commit.subject, b->commit.subject) ||
-	      a->commit.time_unix_ns != b->commit.time_unix_ns ||
-	      a->commit.index != b->commit.index ||
-	      !same_str(a->commit.suite_hash, b->commit.suite_hash))))
+	    (a->commit.present && (!same_str(a->commit.sha, b->commit.sha) ||
+				   !same_str(a->commit.subject, b->commit.subject) ||
+				   a->commit.time_unix_ns != b->commit.time_unix_ns ||
+				   a->commit.index != b->commit.index ||
+				   !same_str(a->commit.suite_hash, b->commit.suite_hash))))
 		return false;
 	for (i = 0; i < a->n_benchmarks; i++)
 		if (!same_benchmark(&a->benchmarks[i], &b->benchmarks[i]))
@@ -235,9 +234,8 @@ static bool same_sweep(const struct results_sweep *a, const struct results_sweep
 		return false;
 	return !a->present ||
 	       (same_str(a->range, b->range) && same_str(a->reference, b->reference) &&
-		same_str(a->settings_hash, b->settings_hash) &&
-		a->shard_index == b->shard_index && a->shard_count == b->shard_count &&
-		a->commits == b->commits);
+		same_str(a->settings_hash, b->settings_hash) && a->shard_index == b->shard_index &&
+		a->shard_count == b->shard_count && a->commits == b->commits);
 }
 
 static bool same_git(const struct results_git *a, const struct results_git *b)

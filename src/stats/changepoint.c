@@ -161,7 +161,8 @@ static size_t best_piece(const double *y, size_t start, size_t end, size_t min, 
 			z = fabs(w - m * ((double)n + 1.0) / 2.0) /
 			    sqrt(m * o * ((double)n + 1.0) / 12.0);
 			gap = fabs((sum[t2] - sum[t1]) / m - (sum[n] - sum[t2] + sum[t1]) / o);
-			if (z > best * (1.0 + 1e-12) || (z >= best * (1.0 - 1e-12) && gap > best_gap)) {
+			if (z > best * (1.0 + 1e-12) ||
+			    (z >= best * (1.0 - 1e-12) && gap > best_gap)) {
 				best = z;
 				best_gap = gap;
 				*bt1 = start + t1;
