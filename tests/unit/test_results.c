@@ -748,15 +748,17 @@ static void test_results__sweep_round_trips(void **state)
 	results_set_str(&c->suite_hash, "fedcba9876543210");
 	check_round_trip(r);
 	a = to_json(r);
-	assert_non_null(strstr(a, "\t\t\t\"commit\":\t{\n\t\t\t\t\"sha\":\t"
-				  "\"2222222222222222222222222222222222222222\",\n\t\t\t\t\"subject\":\t"
-				  "\"Make it faster\",\n\t\t\t\t\"time\":\t\"2025-12-02T18:26:40.123456789Z\""
-				  ",\n\t\t\t\t\"index\":\t7,\n\t\t\t\t\"suite_hash\":\t"
-				  "\"fedcba9876543210\"\n\t\t\t}"));
-	assert_non_null(strstr(a, "\t\"sweep\":\t{\n\t\t\"range\":\t\"main~20..main\",\n\t\t"
-				  "\"reference\":\t\"1111111111111111111111111111111111111111\",\n\t\t"
-				  "\"settings_hash\":\t\"0123456789abcdef\",\n\t\t\"shard_index\":\t2,"
-				  "\n\t\t\"shard_count\":\t3,\n\t\t\"commits\":\t21\n\t}\n}\n"));
+	assert_non_null(strstr(
+		a, "\t\t\t\"commit\":\t{\n\t\t\t\t\"sha\":\t"
+		   "\"2222222222222222222222222222222222222222\",\n\t\t\t\t\"subject\":\t"
+		   "\"Make it faster\",\n\t\t\t\t\"time\":\t\"2025-12-02T18:26:40.123456789Z\""
+		   ",\n\t\t\t\t\"index\":\t7,\n\t\t\t\t\"suite_hash\":\t"
+		   "\"fedcba9876543210\"\n\t\t\t}"));
+	assert_non_null(strstr(a,
+			       "\t\"sweep\":\t{\n\t\t\"range\":\t\"main~20..main\",\n\t\t"
+			       "\"reference\":\t\"1111111111111111111111111111111111111111\",\n\t\t"
+			       "\"settings_hash\":\t\"0123456789abcdef\",\n\t\t\"shard_index\":\t2,"
+			       "\n\t\t\"shard_count\":\t3,\n\t\t\"commits\":\t21\n\t}\n}\n"));
 	back = from_json(a);
 	back->suites[0].commit.index = 8;
 	assert_false(results_equal(r, back));
