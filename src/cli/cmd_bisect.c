@@ -66,10 +66,14 @@ static void judge_command(const struct bisect *b, const struct results_benchmark
 			cmp = &c->comparisons[i];
 	strbuf_init(&sb, 0);
 	strbuf_addf(&sb, "  %s › %s: ", bm->name, c->name);
-	if (!cmp) {
-		strbuf_adds(&sb, "not compared");
+	if (!cmp && (c->head.error.present || c->base.error.present)) {
+		const struct results_error *e =
+			c->head.error.present ? &c->head.error : &c->base.error;
+		strbuf_addf(&sb, "failed: %s", e->message ? e->message : "no message");
 		if (*out != STEP_BAD)
 			*out = STEP_FAILED;
+	} else if (!cmp) {
+		strbuf_addf(&sb, "%s not compared", metric_info(b->metric)->name);
 	} else {
 		strbuf_addf(&sb, "%s ", metric_info(b->metric)->name);
 		if (cmp->has_estimate) {
@@ -92,6 +96,21 @@ static void judge_command(const struct bisect *b, const struct results_benchmark
 	}
 	printf("%s\n", sb.buf);
 	strbuf_release(&sb);
+}
+
+static const char *outcome_name(enum step_outcome o)
+{
+	switch (o) {
+	case STEP_GOOD:
+		return "good";
+	case STEP_BAD:
+		return "bad";
+	case STEP_INCONCLUSIVE:
+		return "inconclusive";
+	case STEP_FAILED:
+		return "failed";
+	}
+	return "failed";
 }
 
 /* One step: the candidate against the good commit. */
@@ -146,10 +165,7 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 				judge_command(b, &rs->benchmarks[j], &rs->benchmarks[j].commands[k],
 					      &out);
 	}
-	printf("  => %s\n", out == STEP_BAD	 ? "bad"
-			    : out == STEP_GOOD	 ? "good"
-			    : out == STEP_FAILED ? "failed"
-						 : "inconclusive");
+	printf("  => %s\n", outcome_name(out));
 done:
 	vcs_tree_remove(tree, &gone);
 	vcs_commit_info_release(&info);
@@ -191,6 +207,7 @@ static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
 	struct vcs_sha good, bad;
 	struct err err = ERR_INIT;
 	char *range = NULL;
+	enum step_outcome last = STEP_GOOD;
 	long lo = -1, hi;
 	double confidence;
 	int code = revisions_open(b->s, &req, &b->rv);
@@ -223,10 +240,10 @@ static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
 		code = cli_fail(&err);
 	while (code == EXIT_OK && hi - lo > 1) {
 		long mid = lo + (hi - lo) / 2;
-		enum step_outcome o = step(b, &line.items[mid], &code);
-		if (o == STEP_BAD)
+		last = step(b, &line.items[mid], &code);
+		if (last == STEP_BAD)
 			hi = mid;
-		else if (o == STEP_GOOD)
+		else if (last == STEP_GOOD)
 			lo = mid;
 		else
 			break;
@@ -245,6 +262,8 @@ static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
 		       hi - lo, lo < 0 ? good.hex : line.items[lo].hex, line.items[hi].hex);
 		if (runner_interrupted(b->s->runner))
 			code = cli_exit(EXIT_EXEC, "interrupted");
+		else if (last == STEP_FAILED)
+			code = cli_exit(EXIT_EXEC, "step %u could not be measured", b->steps);
 	}
 done:
 	vcs_tree_remove(b->good_tree, &err);

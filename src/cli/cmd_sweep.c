@@ -82,9 +82,10 @@ static int check_flags(struct session *s, const struct sweep_flags *f, size_t *e
 	if (history_format_from_name(s->format, &hf) < 0)
 		return usage("--format \"%s\": sweep prints table, markdown, csv, json or html",
 			     s->format);
-	if (s->section || s->summary)
-		return usage("%s: --section and --summary do not apply to sweep",
-			     s->section ? s->section : s->summary);
+	if (s->section || s->summary || s->fail_on_inconclusive)
+		return usage("%s--section, --summary and --fail-on-inconclusive do not apply to "
+			     "sweep",
+			     "");
 	return EXIT_OK;
 }
 

@@ -369,6 +369,33 @@ class ThreeTimesTest(RepoTest):
         res = self.repo.run("sweep", "no-such-rev..HEAD", code=4)
         self.assertIn("no-such-rev", res.err)
 
+    def test_sweep_and_bisect__a_commit_that_does_not_build(self):
+        broken = SUITE.replace('command: [cc, -O1, -o, "${artifact}", work.c]',
+                               'command: [sh, -c, "echo no compiler >&2; exit 3"]')
+        self.repo.write("broken.himorime.yaml", broken.replace("TOL", "20"))
+        try:
+            res = self.repo.run("sweep", "HEAD~1..HEAD", "broken.himorime.yaml", "--runs", "10",
+                                "--history-ref", "refs/himorime/broken", "--format", "json",
+                                "-q", code=4)
+            self.assertIn("himorime: exit 4: 1 suite could not be measured", res.err)
+            self.assertIn("1 measured, 0 already", res.err)
+            # recorded with its error, so the history knows the commit was tried
+            tree = self.repo.git("ls-tree", "-r", "--name-only", "refs/himorime/broken").split()
+            self.assertEqual([t[:40] for t in tree], [self.repo.shas[-1]])
+            doc = json.loads(self.repo.git("show", "refs/himorime/broken:" + tree[0]))
+            self.assertEqual(doc["suites"][0]["error"]["kind"], "build_failed")
+            self.assertIn("no compiler", doc["suites"][0]["error"]["stderr"])
+            res = self.repo.run("bisect", "--good", "HEAD~2", "--bad", "HEAD",
+                                "broken.himorime.yaml", "--runs", "10", "-q", code=4)
+            self.assertIn("  => failed\n", res.out)
+            self.assertIn("the first bad commit is one of the 2 after", res.out)
+            self.assertIn("himorime: exit 4: step 1 could not be measured", res.err)
+            res = self.repo.run("sweep", "HEAD", "--summary", "x", code=3)
+            self.assertIn("--section, --summary and --fail-on-inconclusive do not apply to sweep",
+                          res.err)
+        finally:
+            os.unlink(os.path.join(self.repo.path, "broken.himorime.yaml"))
+
     def test_sweep__two_shards_merged_equal_one_sweep(self):
         m = os.path.join(self.repo.dir, "m.json")
         a, b = self.shards
