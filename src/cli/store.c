@@ -70,35 +70,28 @@ void store_docs_release(struct store_docs *docs)
 	memset(docs, 0, sizeof(*docs));
 }
 
-/* The document of suite i alone, as JSON. */
-static int one_suite(const char *all, size_t len, size_t i, char **out, size_t *out_len,
+/* The document of suite i alone, as JSON: a view that shares the parent's
+ * strings (nothing of it is freed), whose head is the suite's commit. */
+static int one_suite(const struct results *doc, size_t i, char **out, size_t *out_len,
 		     struct err *err)
 {
-	struct results *r = NULL;
-	size_t k;
-	int rc = results_from_json(all, len, "sweep", &r, err);
+	struct results view = *doc;
 
-	if (rc < 0)
-		return rc;
-	for (k = r->n_suites; k-- > 0;)
-		if (k != i)
-			results_remove_suite(r, k);
-	/* The entry's head is its commit. */
-	r->git.present = true;
-	results_set_str(&r->git.head_sha, r->suites[0].commit.sha);
-	r->git.dirty = false;
-	rc = results_to_json(r, out, out_len, err);
-	results_free(r);
-	return rc;
+	view.suites = (struct results_suite *)&doc->suites[i];
+	view.n_suites = 1;
+	view.alloc_suites = 1;
+	view.git.present = true;
+	view.git.head_sha = doc->suites[i].commit.sha;
+	view.git.dirty = false;
+	return results_to_json(&view, out, out_len, err);
 }
 
 int store_append(struct vcs *vcs, const char *ref, const struct results *doc, size_t first,
 		 size_t count, struct err *err)
 {
 	struct vcs_history_entry *entries = xcalloc(count + 1, sizeof(*entries));
-	char *all = NULL;
-	size_t len = 0, i, n = 0;
-	int rc = results_to_json(doc, &all, &len, err);
+	size_t i, n = 0;
+	int rc = 0;
 
 	for (i = first; i < first + count && i < doc->n_suites && rc == 0; i++) {
 		const struct results_suite *s = &doc->suites[i];
@@ -116,7 +109,7 @@ int store_append(struct vcs *vcs, const char *ref, const struct results *doc, si
 		sweep_entry_key(s->commit.suite_hash, doc->sweep.settings_hash, &key);
 		e->suite_hash = strbuf_detach(&key, NULL);
 		n++;
-		rc = one_suite(all, len, i, &e->json, &e->json_len, err);
+		rc = one_suite(doc, i, &e->json, &e->json_len, err);
 	}
 	if (rc == 0 && n)
 		rc = vcs_history_append(vcs, ref, entries, n, err);
@@ -125,6 +118,5 @@ int store_append(struct vcs *vcs, const char *ref, const struct results *doc, si
 		free(entries[i].json);
 	}
 	free(entries);
-	free(all);
 	return rc;
 }

@@ -430,15 +430,6 @@ static void suite_release(struct results_suite *s)
 	free(s->commit.suite_hash);
 }
 
-void results_remove_suite(struct results *r, size_t i)
-{
-	if (i >= r->n_suites)
-		return;
-	suite_release(&r->suites[i]);
-	memmove(&r->suites[i], &r->suites[i + 1], (r->n_suites - i - 1) * sizeof(*r->suites));
-	r->n_suites--;
-}
-
 void results_free(struct results *r)
 {
 	struct results_environment *e;

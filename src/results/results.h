@@ -289,8 +289,6 @@ void results_add_sample(struct results_side *side, enum metric m, double value);
 void results_set_stats(struct results_side *side, enum metric m, const struct stats_summary *stats);
 /* Replaces a string field: *slot = copy of s (NULL clears). */
 void results_set_str(char **slot, const char *s);
-/* Removes suite i (0-based) and moves the later ones down. */
-void results_remove_suite(struct results *r, size_t i);
 /* Sets an error; message and stderr_tail are copied (stderr_tail may be NULL
  * and is cut to its last RESULTS_MAX_STDERR_BYTES at a character boundary, with
  * invalid UTF-8 replaced by U+FFFD). */
