@@ -348,6 +348,9 @@ static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every,
 			continue;
 		}
 		code = measure_commit(w, &walk.items[i], i, &interrupted);
+		/* A signal between two commits (while materialising or storing)
+		 * stops the sweep as well. */
+		interrupted |= runner_interrupted(w->s->runner);
 	}
 	if (code == EXIT_OK)
 		code = report(w);

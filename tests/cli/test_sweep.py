@@ -7,8 +7,10 @@ two shards merged equal one sweep, and the user's refs stay as they were."""
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
+import time
 import unittest
 
 from harness import HIMORIME, run
@@ -395,6 +397,33 @@ class ThreeTimesTest(RepoTest):
                           res.err)
         finally:
             os.unlink(os.path.join(self.repo.path, "broken.himorime.yaml"))
+
+    def test_sweep__interrupted_keeps_what_it_measured(self):
+        ref = "refs/himorime/interrupted"
+        proc = self.repo.start("sweep", "HEAD", "--runs", "15", "-q", "--history-ref", ref)
+        deadline = time.time() + 120
+        while time.time() < deadline and proc.poll() is None:
+            if subprocess.run(["git", "rev-parse", "-q", "--verify", ref], cwd=self.repo.path,
+                              capture_output=True).returncode == 0:
+                break
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        res = finish(proc)
+        self.assertEqual(res.code, 4, repr(res))
+        self.assertTrue(res.err.endswith("himorime: exit 4: interrupted\n"), res.err)
+        kept = self.repo.git("ls-tree", "--name-only", ref).split()
+        self.assertGreaterEqual(len(kept), 1)
+        self.assertLess(len(kept), COMMITS)
+        # oldest first: the commits kept are the first ones of the range
+        self.assertEqual(sorted(kept), sorted(self.repo.shas[:len(kept)]))
+        # every commit kept is a whole measurement
+        for sha in kept:
+            doc = json.loads(self.repo.git("show", "%s:%s" % (ref, self.repo.git(
+                "ls-tree", "-r", "--name-only", ref, sha).strip())))
+            self.assertFalse(doc["summary"]["interrupted"])
+            self.assertEqual(len(doc["suites"][0]["benchmarks"][0]["commands"][0]["head"]
+                                 ["metrics"]["latency"]["samples"]), 15)
+        self.assertEqual(self.repo.user_state(), self.before)
 
     def test_sweep__two_shards_merged_equal_one_sweep(self):
         m = os.path.join(self.repo.dir, "m.json")
