@@ -464,6 +464,17 @@ class ThreeTimesTest(RepoTest):
                 json.dump(dict(shard_a, sweep=dict(shard_a["sweep"], **{key: value})), f)
             res = self.repo.run("merge", b, path, "-o", m, code=2)
             self.assertIn("himorime: error: %s and %s were %s" % (b, path, what), res.err)
+        # writers racing on one ref lose nothing: each appends its slice
+        for n in range(3):
+            ref = "refs/himorime/race%d" % n
+            racers = [self.repo.start("merge", f, "--append", "--history-ref", ref)
+                      for f in (a, b, a, b)]
+            for p in racers:
+                self.assertEqual(finish(p).code, 0)
+            tree = self.repo.git("ls-tree", "--name-only", ref).split()
+            self.assertEqual(sorted(tree), sorted(self.repo.shas))
+            # one history commit per writer, each on top of the last
+            self.assertEqual(self.repo.git("rev-list", "--count", ref).strip(), "4")
         res = self.repo.run("merge", a, a, "-o", m, code=2)
         self.assertIn("(suite \"sw\") is in more than one slice", res.err)
         res = self.repo.run("merge", a, code=3)
