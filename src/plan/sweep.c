@@ -238,9 +238,11 @@ static int check_inputs(struct results *const *docs, const char *const *names, s
 
 	for (i = 0; i < n && rc == 0; i++) {
 		char *set;
-		if (docs[i]->mode != RESULTS_MODE_SWEEP || !docs[i]->sweep.present)
-			return err_set(err, ERR_INVALID, "%s is not a sweep's results document",
-				       names[i]);
+		if (docs[i]->mode != RESULTS_MODE_SWEEP || !docs[i]->sweep.present) {
+			rc = err_set(err, ERR_INVALID, "%s is not a sweep's results document",
+				     names[i]);
+			break;
+		}
 		if (i > 0)
 			rc = check_compatible(docs[0], names[0], docs[i], names[i], err);
 		if (rc < 0 || docs[i]->n_suites == 0)
