@@ -97,5 +97,9 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_ci(int argc, char **argv);
 int cmd_comment(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 
 #endif

@@ -200,6 +200,28 @@ static int64_t wall_now_ns(void)
 int session_start(struct session *s, const char *cmd, enum results_mode mode,
 		  const struct opt *extra, size_t n_extra, int argc, char **argv)
 {
+	return session_start_with(s, cmd, mode, extra, n_extra, 0, argc, argv);
+}
+
+/* Moves the first n operands to s->leading. */
+static int take_leading(struct session *s, size_t n)
+{
+	struct strlist rest = { NULL, 0, 0 };
+	size_t i;
+
+	if (s->operands.n < n)
+		return usage(s, "%s needs a revision range such as main~20..main", s->cmd);
+	for (i = 0; i < s->operands.n; i++)
+		strlist_push(i < n ? &s->leading : &rest, s->operands.v[i]);
+	strlist_release(&s->operands);
+	s->operands = rest;
+	return EXIT_OK;
+}
+
+int session_start_with(struct session *s, const char *cmd, enum results_mode mode,
+		       const struct opt *extra, size_t n_extra, size_t n_leading, int argc,
+		       char **argv)
+{
 	struct opt all[SESSION_FLAG_COUNT + 16];
 	struct runner_options ro = RUNNER_OPTIONS_INIT;
 	struct err err = ERR_INIT;
@@ -220,6 +242,8 @@ int session_start(struct session *s, const char *cmd, enum results_mode mode,
 	if (opts_parse(cmd, all, n + n_extra, argc, argv, &s->operands, &err) < 0)
 		return cli_usage_error(cmd, &err);
 	code = check_values(s, mode);
+	if (code == EXIT_OK && n_leading)
+		code = take_leading(s, n_leading);
 	if (code != EXIT_OK)
 		return code;
 	code = cli_load_suites(&s->operands, &s->suites);
@@ -414,6 +438,7 @@ void session_release(struct session *s)
 	strlist_release(&s->tags);
 	strlist_release(&s->skip_tags);
 	strlist_release(&s->operands);
+	strlist_release(&s->leading);
 	selection_release(&s->sel);
 	free(s->spawner_path);
 }

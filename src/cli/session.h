@@ -23,6 +23,7 @@ struct session {
 	struct cli_output out; /* --format, --output, --section, --summary, --no-color */
 	const char *runs_text, *warmup_text, *max_time_text;
 	struct strlist tags, skip_tags, operands;
+	struct strlist leading; /* operands before the PATHs (sweep's REV_RANGE) */
 	bool quiet, fail_on_inconclusive;
 	/* derived */
 	struct selection sel;
@@ -49,6 +50,11 @@ size_t session_flags(struct session *s, struct opt *out, size_t cap);
  * the suites. Returns EXIT_OK, or the exit code after printing why. */
 int session_start(struct session *s, const char *cmd, enum results_mode mode,
 		  const struct opt *extra, size_t n_extra, int argc, char **argv);
+/* The same, for commands whose first n_leading operands are not PATHs: they
+ * go to s->leading (exit 3 when missing). */
+int session_start_with(struct session *s, const char *cmd, enum results_mode mode,
+		       const struct opt *extra, size_t n_extra, size_t n_leading, int argc,
+		       char **argv);
 /* The benchmarks of suite i that the selection keeps; false when none. */
 bool session_selected(const struct session *s, size_t i, bool *selected);
 /* The selection of every suite (selected[i][k] for benchmark k of suite i);

@@ -1008,7 +1008,7 @@ int runner_plan_looks(const struct runner_options *o, const struct benchmark *b,
 {
 	struct judge_settings s = JUDGE_SETTINGS_INIT;
 
-	s.confidence = b->regression.confidence;
+	s.confidence = o->confidence > 0 ? o->confidence : b->regression.confidence;
 	s.min_samples = b->regression.min_samples;
 	s.max_runs = b->max_runs_set ? b->max_runs : SUITE_COMPARE_MAX_PAIRS;
 	s.runs = o->has_runs ? o->runs : b->runs;

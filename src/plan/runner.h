@@ -40,6 +40,9 @@ struct runner_options {
 	bool has_warmup; /* --warmup: warmup rounds */
 	unsigned warmup;
 	uint64_t max_time_ns; /* --max-time: bounds a comparison's rounds; 0: none */
+	/* Plans every comparison at this confidence instead of the suite's
+	 * (bisect: alpha / ceil(log2 N) per step); 0: the suite's. */
+	double confidence;
 	const char *spawner_path;
 	bool use_spawner;
 	/* Environment variables no child may see (the token, GIT_DIR, ...). */
@@ -52,7 +55,7 @@ struct runner_options {
 
 #define RUNNER_OPTIONS_INIT                                                                        \
 	{                                                                                          \
-		0, false, 0, false, 0, 0, NULL, true, NULL, 0, NULL, NULL                          \
+		0, false, 0, false, 0, 0, 0, NULL, true, NULL, 0, NULL, NULL                       \
 	}
 
 /* The looks a comparison of benchmark b will make with these options

@@ -425,6 +425,9 @@ static void suite_release(struct results_suite *s)
 		free(s->geometric_mean_values[i].command);
 	free(s->geometric_mean_values);
 	free(s->geometric_mean_unavailable);
+	free(s->commit.sha);
+	free(s->commit.subject);
+	free(s->commit.suite_hash);
 }
 
 void results_free(struct results *r)
@@ -454,6 +457,9 @@ void results_free(struct results *r)
 	free(r->git.base_source);
 	free(r->noise.governor);
 	free(r->noise.reason);
+	free(r->sweep.range);
+	free(r->sweep.reference);
+	free(r->sweep.settings_hash);
 	for (i = 0; i < r->n_suites; i++)
 		suite_release(&r->suites[i]);
 	free(r->suites);

@@ -200,6 +200,16 @@ struct results_ratio {
 	double ratio;
 };
 
+/* The commit a sweep measured a suite on (SPEC §7); absent outside sweeps. */
+struct results_commit {
+	bool present;
+	char *sha;	      /* 40 hex digits */
+	char *subject;	      /* first line of its message */
+	int64_t time_unix_ns; /* committer time */
+	uint64_t index;	      /* position in the sweep's selection, oldest first */
+	char *suite_hash;     /* hash of the suite file's bytes (16 hex digits) */
+};
+
 struct results_suite {
 	char *name, *description, *file;
 	enum result_state result;
@@ -213,6 +223,7 @@ struct results_suite {
 	struct results_ratio *geometric_mean_values;
 	size_t n_geometric_mean_values, alloc_geometric_mean_values;
 	char *geometric_mean_unavailable; /* why there is none, or NULL */
+	struct results_commit commit;	  /* sweeps only */
 };
 
 struct results_not_gated {
@@ -229,6 +240,18 @@ struct results_summary {
 	bool interrupted;
 };
 
+/* What every commit of one sweep shares (SPEC §7); absent outside sweeps.
+ * Documents of one sweep, or of its shards, agree on all of it. */
+struct results_sweep {
+	bool present;
+	char *range;	      /* REV_RANGE as given */
+	char *reference;      /* the commit every commit is measured with (base) */
+	char *settings_hash;  /* of the settings that change the numbers */
+	uint64_t shard_index; /* 1-based slice K of N; 1 of 1 when not sharded */
+	uint64_t shard_count;
+	uint64_t commits; /* commits selected in the whole, unsharded range */
+};
+
 struct results {
 	enum results_mode mode;
 	char *himorime_version;
@@ -240,6 +263,7 @@ struct results {
 	struct results_suite *suites;
 	size_t n_suites, alloc_suites;
 	struct results_summary summary;
+	struct results_sweep sweep;
 };
 
 /* A fresh document: mode, this himorime's version, every metric of every

@@ -185,7 +185,13 @@ static bool same_suite(const struct results_suite *a, const struct results_suite
 	    !same_str(a->file, b->file) || a->result != b->result ||
 	    !same_error(&a->error, &b->error) || a->new_in_head != b->new_in_head ||
 	    a->n_benchmarks != b->n_benchmarks || a->has_geometric_mean != b->has_geometric_mean ||
-	    !same_str(a->geometric_mean_unavailable, b->geometric_mean_unavailable))
+	    !same_str(a->geometric_mean_unavailable, b->geometric_mean_unavailable) ||
+	    a->commit.present != b->commit.present ||
+	    (a->commit.present && (!same_str(a->commit.sha, b->commit.sha) ||
+				   !same_str(a->commit.subject, b->commit.subject) ||
+				   a->commit.time_unix_ns != b->commit.time_unix_ns ||
+				   a->commit.index != b->commit.index ||
+				   !same_str(a->commit.suite_hash, b->commit.suite_hash))))
 		return false;
 	for (i = 0; i < a->n_benchmarks; i++)
 		if (!same_benchmark(&a->benchmarks[i], &b->benchmarks[i]))
@@ -220,6 +226,16 @@ static bool same_environment(const struct results_environment *a,
 		    !same_str(a->tools[i].version, b->tools[i].version))
 			return false;
 	return true;
+}
+
+static bool same_sweep(const struct results_sweep *a, const struct results_sweep *b)
+{
+	if (a->present != b->present)
+		return false;
+	return !a->present ||
+	       (same_str(a->range, b->range) && same_str(a->reference, b->reference) &&
+		same_str(a->settings_hash, b->settings_hash) && a->shard_index == b->shard_index &&
+		a->shard_count == b->shard_count && a->commits == b->commits);
 }
 
 static bool same_git(const struct results_git *a, const struct results_git *b)
@@ -272,7 +288,7 @@ bool results_equal(const struct results *a, const struct results *b)
 	    a->finished_at_unix_ns != b->finished_at_unix_ns ||
 	    !same_environment(&a->environment, &b->environment) || !same_git(&a->git, &b->git) ||
 	    !same_noise(&a->noise, &b->noise) || a->n_suites != b->n_suites ||
-	    !same_summary(&a->summary, &b->summary))
+	    !same_summary(&a->summary, &b->summary) || !same_sweep(&a->sweep, &b->sweep))
 		return false;
 	for (i = 0; i < a->n_suites; i++)
 		if (!same_suite(&a->suites[i], &b->suites[i]))

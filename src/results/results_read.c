@@ -915,6 +915,46 @@ static int read_geometric_mean(struct reader *rd, const cJSON *so, struct result
 	return rc;
 }
 
+static int read_commit(struct reader *rd, const cJSON *so, struct results_commit *c)
+{
+	const cJSON *o;
+	size_t old;
+	int rc;
+
+	if (get_object(rd, so, "commit", &o))
+		return -1;
+	if (!o)
+		return 0;
+	old = push_key(rd, "commit");
+	c->present = true;
+	rc = get_str(rd, o, "sha", &c->sha) || get_str(rd, o, "subject", &c->subject) ||
+	     get_time(rd, o, "time", &c->time_unix_ns) || get_uint(rd, o, "index", &c->index) ||
+	     get_str(rd, o, "suite_hash", &c->suite_hash);
+	pop(rd, old);
+	return rc;
+}
+
+static int read_sweep(struct reader *rd, const cJSON *root, struct results_sweep *s)
+{
+	const cJSON *o;
+	size_t old;
+	int rc;
+
+	if (get_object(rd, root, "sweep", &o))
+		return -1;
+	if (!o)
+		return 0;
+	old = push_key(rd, "sweep");
+	s->present = true;
+	rc = get_str(rd, o, "range", &s->range) || get_str(rd, o, "reference", &s->reference) ||
+	     get_str(rd, o, "settings_hash", &s->settings_hash) ||
+	     get_uint(rd, o, "shard_index", &s->shard_index) ||
+	     get_uint(rd, o, "shard_count", &s->shard_count) ||
+	     get_uint(rd, o, "commits", &s->commits);
+	pop(rd, old);
+	return rc;
+}
+
 static int read_suite(struct reader *rd, const cJSON *o, enum results_mode mode,
 		      struct results_suite *s)
 {
@@ -936,7 +976,8 @@ static int read_suite(struct reader *rd, const cJSON *o, enum results_mode mode,
 		pop(rd, o2);
 	}
 	return rc || read_geometric_mean(rd, o, s) ||
-	       get_str(rd, o, "geometric_mean_unavailable", &s->geometric_mean_unavailable);
+	       get_str(rd, o, "geometric_mean_unavailable", &s->geometric_mean_unavailable) ||
+	       read_commit(rd, o, &s->commit);
 }
 
 static int read_summary(struct reader *rd, const cJSON *root, struct results_summary *s)
@@ -1015,7 +1056,7 @@ static int read_root(struct reader *rd, const cJSON *root, struct results *r)
 		pop(rd, o3);
 		pop(rd, o2);
 	}
-	return rc || read_summary(rd, root, &r->summary);
+	return rc || read_summary(rd, root, &r->summary) || read_sweep(rd, root, &r->sweep);
 }
 
 static int key_cmp(const void *a, const void *b)

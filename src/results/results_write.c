@@ -468,6 +468,33 @@ static void put_suite(struct writer *w, enum results_mode mode, cJSON *arr,
 		put_null(o, "geometric_mean");
 	}
 	put_str(w, o, "geometric_mean_unavailable", s->geometric_mean_unavailable);
+	if (s->commit.present) {
+		cJSON *c = add(o, "commit", cJSON_CreateObject());
+		put_str(w, c, "sha", s->commit.sha);
+		put_str(w, c, "subject", s->commit.subject);
+		put_time(w, c, "time", s->commit.time_unix_ns);
+		put_uint(w, c, "index", s->commit.index);
+		put_str(w, c, "suite_hash", s->commit.suite_hash);
+	} else {
+		put_null(o, "commit");
+	}
+}
+
+static void put_sweep(struct writer *w, cJSON *root, const struct results_sweep *s)
+{
+	cJSON *o;
+
+	if (!s->present) {
+		put_null(root, "sweep");
+		return;
+	}
+	o = add(root, "sweep", cJSON_CreateObject());
+	put_str(w, o, "range", s->range);
+	put_str(w, o, "reference", s->reference);
+	put_str(w, o, "settings_hash", s->settings_hash);
+	put_uint(w, o, "shard_index", s->shard_index);
+	put_uint(w, o, "shard_count", s->shard_count);
+	put_uint(w, o, "commits", s->commits);
 }
 
 static void put_summary(struct writer *w, cJSON *root, const struct results_summary *s)
@@ -515,6 +542,7 @@ int results_to_json(const struct results *r, char **out, size_t *len, struct err
 	for (i = 0; i < r->n_suites; i++)
 		put_suite(&w, r->mode, suites, &r->suites[i]);
 	put_summary(&w, root, &r->summary);
+	put_sweep(&w, root, &r->sweep);
 	if (w.rc)
 		goto done;
 	text = cJSON_Print(root);

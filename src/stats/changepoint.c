@@ -133,18 +133,26 @@ static bool valid_pieces(size_t left, size_t inner, size_t right, size_t min)
  * The candidate with the largest rank-sum z of an inner piece [t1, t2)
  * against the rest of [start, end) (circular binary segmentation: a single
  * step is t1 == start or t2 == end; a change that later reverts is one inner
- * piece). Returns the number of candidates looked at.
+ * piece). Pieces whose z ties (a step wholly separates both sides, and two
+ * steps do so equally) are told apart by how far the piece's mean lies from
+ * the rest's, so the largest step is split off first. Returns the number of
+ * candidates looked at.
  */
 static size_t best_piece(const double *y, size_t start, size_t end, size_t min, size_t *bt1,
 			 size_t *bt2)
 {
 	size_t n = end - start, t1, t2, candidates = 0;
-	double *prefix = rank_prefix(y, start, end), best = -1.0;
+	double *prefix = rank_prefix(y, start, end), best = -1.0, best_gap = 0.0;
+	double *sum = xmalloc((n + 1) * sizeof(*sum));
+
+	sum[0] = 0.0;
+	for (t1 = 0; t1 < n; t1++)
+		sum[t1 + 1] = sum[t1] + y[start + t1];
 
 	for (t1 = 0; t1 < n; t1++)
 		for (t2 = t1 + min; t2 <= n; t2++) {
 			double m = (double)(t2 - t1), o = (double)(n - (t2 - t1));
-			double w, z;
+			double w, z, gap;
 
 			if (!valid_pieces(t1, t2 - t1, n - t2, min))
 				continue;
@@ -152,14 +160,80 @@ static size_t best_piece(const double *y, size_t start, size_t end, size_t min, 
 			w = prefix[t2] - prefix[t1];
 			z = fabs(w - m * ((double)n + 1.0) / 2.0) /
 			    sqrt(m * o * ((double)n + 1.0) / 12.0);
-			if (z > best) {
+			gap = fabs((sum[t2] - sum[t1]) / m - (sum[n] - sum[t2] + sum[t1]) / o);
+			if (z > best * (1.0 + 1e-12) ||
+			    (z >= best * (1.0 - 1e-12) && gap > best_gap)) {
 				best = z;
+				best_gap = gap;
 				*bt1 = start + t1;
 				*bt2 = start + t2;
 			}
 		}
+	free(sum);
 	free(prefix);
 	return candidates;
+}
+
+/* The interval of the two-sample Hodges–Lehmann shift of y[t..hi) over
+ * y[lo..t) at level a; false when it has no finite interval (k = 0). */
+static bool shift_interval(const double *y, size_t lo, size_t t, size_t hi, double a, double *low,
+			   double *high)
+{
+	size_t m = t - lo, n = hi - t, i, j, s = 0;
+	uint64_t k = stats_mann_whitney_k(m, n, a);
+	double *d;
+
+	if (k == 0)
+		return false;
+	d = xmalloc(m * n * sizeof(*d));
+	for (i = lo; i < t; i++)
+		for (j = t; j < hi; j++)
+			d[s++] = y[j] - y[i];
+	stats_sort(d, s);
+	*low = d[k - 1];
+	*high = d[s - k];
+	free(d);
+	return true;
+}
+
+/*
+ * Ranks find where a step is but not always at which commit: when the two
+ * sides are wholly separated, moving the boundary by one commit that sits at
+ * the edge of its group can keep them separated, and the rank-sum z then
+ * prefers the more balanced split, which puts that commit on the wrong side
+ * (and the step's interval then fails). Within min_segment of the rank
+ * choice, the boundary between [lo, t) and [t, hi) moves to where the two
+ * sides overlap least, as the share of (left, right) pairs in order
+ * (|U / mn - 1/2|, which unlike z does not favour balance); among equally
+ * separated boundaries, to where the means lie farthest apart: the values,
+ * not only their order, say which side an edge commit belongs to.
+ */
+static size_t refine(const double *y, size_t lo, size_t t, size_t hi, size_t min)
+{
+	size_t from = t > lo + min + min ? t - min : lo + min;
+	size_t to = t + min + min < hi ? t + min : hi - min;
+	double best = -1.0, best_gap = 0.0;
+	size_t c, i, j, best_t = t;
+
+	for (c = from; c <= to; c++) {
+		double u = 0.0, left = 0.0, right = 0.0, m = (double)(c - lo), n = (double)(hi - c);
+		double sep, gap;
+		for (i = lo; i < c; i++) {
+			left += y[i];
+			for (j = c; j < hi; j++)
+				u += y[j] > y[i] ? 1.0 : y[j] == y[i] ? 0.5 : 0.0;
+		}
+		for (j = c; j < hi; j++)
+			right += y[j];
+		sep = fabs(u / (m * n) - 0.5);
+		gap = fabs(right / n - left / m);
+		if (sep > best * (1.0 + 1e-12) || (sep >= best * (1.0 - 1e-12) && gap > best_gap)) {
+			best = sep;
+			best_gap = gap;
+			best_t = c;
+		}
+	}
+	return best_t;
 }
 
 /* Two-sample Hodges–Lehmann of y[t..end) - y[start..t) at level a, as a
@@ -168,32 +242,82 @@ static bool step(const struct search *sr, size_t start, size_t t, size_t end, do
 		 struct change_point *out)
 {
 	size_t m = t - start, n = end - t, i, j, s = 0;
-	uint64_t k = stats_mann_whitney_k(m, n, a);
 	double *d, low, high;
-	bool beyond;
 
-	if (k == 0)
+	if (!shift_interval(sr->y, start, t, end, a, &low, &high))
 		return false;
 	d = xmalloc(m * n * sizeof(*d));
 	for (i = start; i < t; i++)
 		for (j = t; j < end; j++)
 			d[s++] = sr->y[j] - sr->y[i];
 	stats_sort(d, s);
-	low = d[k - 1];
-	high = d[s - k];
-	beyond = low > sr->up || high < sr->dn;
 	out->index = t;
 	out->change = expm1(stats_percentile(d, s, 50.0));
 	out->low = expm1(low);
 	out->high = expm1(high);
 	free(d);
-	return beyond;
+	return low > sr->up || high < sr->dn;
 }
 
 static void add_point(struct search *sr, const struct change_point *p)
 {
 	sr->points = xgrow(sr->points, &sr->alloc, sr->n_points + 1, sizeof(*sr->points));
 	sr->points[sr->n_points++] = *p;
+}
+
+/* Single steps tried when the best piece's boundaries fail. */
+#define MAX_SINGLE_TRIES 16
+
+struct scored {
+	double z;
+	size_t t;
+};
+
+static int by_z_desc(const void *a, const void *b)
+{
+	const struct scored *x = a, *y = b;
+
+	if (x->z != y->z)
+		return x->z < y->z ? 1 : -1;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/*
+ * The piece with the largest z can mix two steps (the lows and a few of the
+ * middles of a history with two steps are more balanced against the rest
+ * than either step alone), and then neither of its boundaries holds. The
+ * single steps [start, t) | [t, end) are among the candidates the level a
+ * already pays for, so trying the best of them at that level keeps the
+ * bound: in order of z, the first whose interval lies beyond the band.
+ */
+static bool single_step(struct search *sr, size_t start, size_t end, size_t min, double a,
+			struct change_point *out)
+{
+	size_t n = end - start, t, count = 0, i, tried[MAX_SINGLE_TRIES], n_tried = 0;
+	double *prefix = rank_prefix(sr->y, start, end);
+	struct scored *c = xmalloc((n + 1) * sizeof(*c));
+	bool found = false;
+
+	for (t = min; t + min <= n; t++) {
+		double m = (double)t, o = (double)(n - t);
+		double w = prefix[t];
+		c[count].z = fabs(w - m * ((double)n + 1.0) / 2.0) /
+			     sqrt(m * o * ((double)n + 1.0) / 12.0);
+		c[count++].t = start + t;
+	}
+	qsort(c, count, sizeof(*c), by_z_desc);
+	for (i = 0; i < count && n_tried < MAX_SINGLE_TRIES && !found; i++) {
+		size_t at = refine(sr->y, start, c[i].t, end, min), k;
+		for (k = 0; k < n_tried && tried[k] != at; k++)
+			;
+		if (k < n_tried)
+			continue;
+		tried[n_tried++] = at;
+		found = step(sr, start, at, end, a, out);
+	}
+	free(c);
+	free(prefix);
+	return found;
 }
 
 static void segment(struct search *sr, size_t start, size_t end)
@@ -209,11 +333,20 @@ static void segment(struct search *sr, size_t start, size_t end)
 	if (candidates == 0)
 		return;
 	a = (1.0 - sr->s->confidence) / (double)candidates;
+	if (t1 > start)
+		t1 = refine(sr->y, start, t1, t2, min);
+	if (t2 < end)
+		t2 = refine(sr->y, t1, t2, end, min);
 	/* Each boundary is judged between its two neighbouring pieces. */
 	if (t1 > start)
 		at_t1 = step(sr, start, t1, t2, a, &p1);
 	if (t2 < end)
 		at_t2 = step(sr, t1, t2, end, a, &p2);
+	if (!at_t1 && !at_t2 && single_step(sr, start, end, min, a, &p1)) {
+		t1 = p1.index;
+		at_t1 = true;
+		t2 = end;
+	}
 	if (at_t1)
 		add_point(sr, &p1);
 	if (at_t2)

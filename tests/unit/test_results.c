@@ -725,11 +725,50 @@ static void test_results__too_many_values_are_refused(void **state)
 
 static void test_results__sweep_round_trips(void **state)
 {
-	struct results *r = make_compare();
+	struct results *r = make_compare(), *back;
+	struct results_commit *c;
+	char *a;
 
 	(void)state;
 	r->mode = RESULTS_MODE_SWEEP;
 	check_round_trip(r);
+	r->sweep.present = true;
+	results_set_str(&r->sweep.range, "main~20..main");
+	results_set_str(&r->sweep.reference, "1111111111111111111111111111111111111111");
+	results_set_str(&r->sweep.settings_hash, "0123456789abcdef");
+	r->sweep.shard_index = 2;
+	r->sweep.shard_count = 3;
+	r->sweep.commits = 21;
+	c = &r->suites[0].commit;
+	c->present = true;
+	results_set_str(&c->sha, "2222222222222222222222222222222222222222");
+	results_set_str(&c->subject, "Make it faster");
+	c->time_unix_ns = T0_NS;
+	c->index = 7;
+	results_set_str(&c->suite_hash, "fedcba9876543210");
+	check_round_trip(r);
+	a = to_json(r);
+	assert_non_null(strstr(
+		a, "\t\t\t\"commit\":\t{\n\t\t\t\t\"sha\":\t"
+		   "\"2222222222222222222222222222222222222222\",\n\t\t\t\t\"subject\":\t"
+		   "\"Make it faster\",\n\t\t\t\t\"time\":\t\"2025-12-02T18:26:40.123456789Z\""
+		   ",\n\t\t\t\t\"index\":\t7,\n\t\t\t\t\"suite_hash\":\t"
+		   "\"fedcba9876543210\"\n\t\t\t}"));
+	assert_non_null(strstr(a,
+			       "\t\"sweep\":\t{\n\t\t\"range\":\t\"main~20..main\",\n\t\t"
+			       "\"reference\":\t\"1111111111111111111111111111111111111111\",\n\t\t"
+			       "\"settings_hash\":\t\"0123456789abcdef\",\n\t\t\"shard_index\":\t2,"
+			       "\n\t\t\"shard_count\":\t3,\n\t\t\"commits\":\t21\n\t}\n}\n"));
+	back = from_json(a);
+	back->suites[0].commit.index = 8;
+	assert_false(results_equal(r, back));
+	back->suites[0].commit.index = 7;
+	back->sweep.shard_index = 1;
+	assert_false(results_equal(r, back));
+	back->sweep.shard_index = 2;
+	assert_true(results_equal(r, back));
+	results_free(back);
+	free(a);
 	results_free(r);
 }
 

@@ -380,6 +380,57 @@ static void test_stats__change_point_at_a_step(void **state)
 	assert_null(p);
 }
 
+/* Measured by a sweep: a 2.3x step at commit 12 whose last good commit is
+ * the highest of its group. By ranks alone the split before commit 11 looks
+ * as good (both separate the groups) and is more balanced; the boundary
+ * must still land on 12. */
+static void test_stats__change_point_at_the_commit_an_edge_value_belongs_to(void **state)
+{
+	const double r[22] = { 0.986, 0.991, 1.019, 1.003, 0.994, 1.008, 1.008, 0.968,
+			       1.018, 0.996, 0.958, 1.020, 2.347, 2.326, 2.273, 2.294,
+			       2.318, 2.385, 2.384, 2.391, 2.328, 2.439 };
+	struct change_point_settings s = CHANGE_POINT_SETTINGS_INIT;
+	struct change_point *p;
+	struct err err = ERR_INIT;
+	double y[22];
+	size_t n, i;
+
+	(void)state;
+	for (i = 0; i < 22; i++)
+		y[i] = log(r[i]);
+	assert_int_equal(stats_change_points(y, 22, &s, &p, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(p[0].index, 12);
+	assert_true(p[0].low > 1.2 && p[0].low <= p[0].change && p[0].high < 1.5);
+	free(p);
+}
+
+/* Measured by a sweep: +10% at commit 7 and 3.4x at commit 15. The piece
+ * with the largest rank z mixes the lows with two of the middles, and
+ * neither of its boundaries holds; the 3.4x step must still be found (the
+ * 10% one cannot be told apart at this level with 7 and 8 commits). */
+static void test_stats__change_point_when_the_best_piece_mixes_two_steps(void **state)
+{
+	const double r[22] = { 0.984, 1.008, 0.991, 0.936, 1.004, 1.018, 1.046, 1.098,
+			       1.057, 1.122, 1.119, 1.126, 1.115, 1.108, 1.081, 3.405,
+			       3.161, 3.450, 3.346, 3.337, 3.456, 3.464 };
+	struct change_point_settings s = CHANGE_POINT_SETTINGS_INIT;
+	struct change_point *p;
+	struct err err = ERR_INIT;
+	double y[22];
+	size_t n, i;
+
+	(void)state;
+	s.max_percent = 0.04;
+	for (i = 0; i < 22; i++)
+		y[i] = log(r[i]);
+	assert_int_equal(stats_change_points(y, 22, &s, &p, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(p[0].index, 15);
+	assert_true(p[0].low > 1.5 && p[0].low <= p[0].change && p[0].high < 3.0);
+	free(p);
+}
+
 static void test_stats__change_points_two_steps_and_none(void **state)
 {
 	const size_t ends[] = { 12, 24, 36 };
@@ -475,6 +526,8 @@ int main(void)
 		cmocka_unit_test(test_stats__power_fit_refuses_bad_input),
 		cmocka_unit_test(test_stats__mann_whitney_k),
 		cmocka_unit_test(test_stats__change_point_at_a_step),
+		cmocka_unit_test(test_stats__change_point_at_the_commit_an_edge_value_belongs_to),
+		cmocka_unit_test(test_stats__change_point_when_the_best_piece_mixes_two_steps),
 		cmocka_unit_test(test_stats__change_points_two_steps_and_none),
 		cmocka_unit_test(test_stats__change_point_in_long_history),
 		cmocka_unit_test(test_stats__change_points_refuse_bad_input),

@@ -1,0 +1,314 @@
+/*
+ * `himorime bisect --good REV --bad REV [--metric M] [flags] [PATH...]`:
+ * binary search over the first-parent line from the good commit to the bad
+ * one. Each step is one full comparison of the candidate against the good
+ * commit (COMPARISON.md) planned at alpha / ceil(log2 N) for N candidates,
+ * so the whole search keeps the error bound. A step that finds a regression
+ * of the metric in any compared command marks the candidate bad; one where
+ * every command passes (or improved) marks it good; anything else ends the
+ * search with the smallest range it has proven.
+ */
+#include "cli/cli.h"
+#include "cli/revisions.h"
+#include "cli/session.h"
+
+#include "common/alloc.h"
+#include "judge/judge.h"
+#include "render/format.h"
+#include "suite/suite.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/banned.h"
+
+enum step_outcome { STEP_GOOD, STEP_BAD, STEP_INCONCLUSIVE, STEP_FAILED };
+
+struct bisect {
+	struct session *s;
+	struct revisions rv;
+	bool **selected;
+	enum metric metric;
+	struct vcs_tree *good_tree;
+	unsigned steps;
+};
+
+static int usage(const char *fmt, const char *value)
+{
+	struct err err = ERR_INIT;
+	err_set(&err, ERR_USAGE, fmt, value);
+	return cli_usage_error("bisect", &err);
+}
+
+static char *suite_root(const struct revisions *rv, const struct suite *suite, const char *root)
+{
+	const char *top = vcs_workdir(rv->vcs);
+	char dir[PATH_MAX];
+	size_t n = strlen(top);
+
+	if (!realpath(suite->dir, dir) || strncmp(dir, top, n) || (dir[n] != '/' && dir[n]))
+		return NULL;
+	return dir[n] ? xasprintf("%s%s", root, dir + n) : xstrdup(root);
+}
+
+/* Prints one command's evidence and folds its verdict into *out. */
+static void judge_command(const struct bisect *b, const struct results_benchmark *bm,
+			  const struct results_command *c, enum step_outcome *out)
+{
+	const struct comparison *cmp = NULL;
+	struct strbuf sb;
+	size_t i;
+
+	for (i = 0; i < c->n_comparisons; i++)
+		if (c->comparisons[i].metric == b->metric && !c->comparisons[i].derived)
+			cmp = &c->comparisons[i];
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "  %s › %s: ", bm->name, c->name);
+	if (!cmp && (c->head.error.present || c->base.error.present)) {
+		const struct results_error *e =
+			c->head.error.present ? &c->head.error : &c->base.error;
+		strbuf_addf(&sb, "failed: %s", e->message ? e->message : "no message");
+		if (*out != STEP_BAD)
+			*out = STEP_FAILED;
+	} else if (!cmp) {
+		strbuf_addf(&sb, "%s not compared", metric_info(b->metric)->name);
+	} else {
+		strbuf_addf(&sb, "%s ", metric_info(b->metric)->name);
+		if (cmp->has_estimate) {
+			fmt_change(&sb, cmp->change_percent, false);
+			strbuf_adds(&sb, " [");
+			fmt_change(&sb, cmp->ci_low_percent, false);
+			strbuf_adds(&sb, ", ");
+			fmt_change(&sb, cmp->ci_high_percent, false);
+			strbuf_addf(&sb, "] at %.4g%%, %u pairs: ", cmp->confidence * 100,
+				    cmp->pairs);
+		}
+		strbuf_adds(&sb, verdict_name(cmp->verdict));
+		if (cmp->reason[0])
+			strbuf_addf(&sb, " (%s)", cmp->reason);
+		if (cmp->verdict == VERDICT_REGRESSION)
+			*out = STEP_BAD;
+		else if (cmp->verdict != VERDICT_PASS && cmp->verdict != VERDICT_IMPROVED &&
+			 *out == STEP_GOOD)
+			*out = STEP_INCONCLUSIVE;
+	}
+	printf("%s\n", sb.buf);
+	strbuf_release(&sb);
+}
+
+static const char *outcome_name(enum step_outcome o)
+{
+	switch (o) {
+	case STEP_GOOD:
+		return "good";
+	case STEP_BAD:
+		return "bad";
+	case STEP_INCONCLUSIVE:
+		return "inconclusive";
+	case STEP_FAILED:
+		return "failed";
+	}
+	return "failed";
+}
+
+/* One step: the candidate against the good commit. */
+static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *code)
+{
+	struct session *s = b->s;
+	struct results *doc = results_new(RESULTS_MODE_COMPARE);
+	struct vcs_commit_info info;
+	struct vcs_tree *tree = NULL;
+	struct err err = ERR_INIT, gone = ERR_INIT;
+	enum step_outcome out = STEP_GOOD;
+	size_t i, j, k;
+	int rc;
+
+	memset(&info, 0, sizeof(info));
+	b->steps++;
+	rc = vcs_commit_info(b->rv.vcs, sha, &info, &err);
+	if (rc == 0)
+		rc = vcs_materialise(b->rv.vcs, sha, &tree, &err);
+	if (rc == 0)
+		printf("step %u: %.12s %s\n", b->steps, sha->hex, info.subject);
+	for (i = 0; i < s->suites.count && rc == 0; i++) {
+		const struct suite *suite = s->suites.v[i];
+		char *head = suite_root(&b->rv, suite, vcs_tree_path(tree));
+		char *base = suite_root(&b->rv, suite, vcs_tree_path(b->good_tree));
+		bool any = false;
+		for (k = 0; k < suite->benchmark_count; k++)
+			any |= b->selected[i][k];
+		if (!head || !base)
+			rc = err_set(&err, ERR_EXEC, "suite \"%s\" is not inside the repository",
+				     suite->path);
+		else if (any)
+			rc = runner_run_suite(s->runner, suite, b->selected[i], head, base, doc,
+					      &err);
+		free(head);
+		free(base);
+	}
+	if (rc < 0) {
+		*code = cli_fail(&err);
+		out = STEP_FAILED;
+		goto done;
+	}
+	for (i = 0; i < doc->n_suites; i++) {
+		const struct results_suite *rs = &doc->suites[i];
+		if (rs->error.present) {
+			printf("  %s: %s\n", rs->name,
+			       rs->error.message ? rs->error.message : "failed");
+			out = STEP_FAILED;
+		}
+		for (j = 0; j < rs->n_benchmarks; j++)
+			for (k = 0; k < rs->benchmarks[j].n_commands; k++)
+				judge_command(b, &rs->benchmarks[j], &rs->benchmarks[j].commands[k],
+					      &out);
+	}
+	printf("  => %s\n", outcome_name(out));
+done:
+	vcs_tree_remove(tree, &gone);
+	vcs_commit_info_release(&info);
+	results_free(doc);
+	return out;
+}
+
+static void name_commit(struct bisect *b, const char *what, const struct vcs_sha *sha)
+{
+	struct vcs_commit_info info;
+	struct err err = ERR_INIT;
+
+	memset(&info, 0, sizeof(info));
+	if (vcs_commit_info(b->rv.vcs, sha, &info, &err) == 0)
+		printf("%s %s %s\n", what, sha->hex, info.subject);
+	else
+		printf("%s %s\n", what, sha->hex);
+	vcs_commit_info_release(&info);
+}
+
+static double strictest_confidence(const struct bisect *b)
+{
+	double c = 0;
+	size_t i, k;
+
+	for (i = 0; i < b->s->suites.count; i++)
+		for (k = 0; k < b->s->suites.v[i]->benchmark_count; k++)
+			if (b->selected[i][k] &&
+			    b->s->suites.v[i]->benchmarks[k].regression.confidence > c)
+				c = b->s->suites.v[i]->benchmarks[k].regression.confidence;
+	return c > 0 ? c : 0.99;
+}
+
+static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
+{
+	struct revisions_request req = { NULL, NULL, false, "bisect" };
+	struct vcs_walk_opts wo = VCS_WALK_OPTS_INIT;
+	struct vcs_sha_list line = { NULL, 0 };
+	struct vcs_sha good, bad;
+	struct err err = ERR_INIT;
+	char *range = NULL;
+	enum step_outcome last = STEP_GOOD;
+	long lo = -1, hi;
+	double confidence;
+	int code = revisions_open(b->s, &req, &b->rv);
+
+	if (code != EXIT_OK)
+		return code;
+	if (vcs_resolve(b->rv.vcs, good_rev, &good, &err) < 0 ||
+	    vcs_resolve(b->rv.vcs, bad_rev, &bad, &err) < 0)
+		return cli_fail(&err);
+	range = xasprintf("%s..%s", good.hex, bad.hex);
+	wo.first_parent = true;
+	if (vcs_walk(b->rv.vcs, range, &wo, &line, &err) < 0) {
+		code = cli_fail(&err);
+		goto done;
+	}
+	if (line.count == 0 || strcmp(line.items[line.count - 1].hex, bad.hex)) {
+		code = usage("--bad %s is not a descendant of --good on the first-parent line",
+			     bad_rev);
+		goto done;
+	}
+	hi = (long)line.count - 1;
+	confidence = judge_bisect_confidence(strictest_confidence(b), (unsigned)line.count);
+	b->s->ro.confidence = confidence;
+	printf("bisect: %zu candidate%s between %.12s (good) and %.12s (bad); each step at %.4g%% "
+	       "confidence\n",
+	       line.count, line.count == 1 ? "" : "s", good.hex, bad.hex, confidence * 100);
+	code = session_runner(b->s, b->rv.hidden, b->rv.n_hidden);
+	if (code == EXIT_OK && line.count > 1 &&
+	    vcs_materialise(b->rv.vcs, &good, &b->good_tree, &err) < 0)
+		code = cli_fail(&err);
+	while (code == EXIT_OK && hi - lo > 1) {
+		long mid = lo + (hi - lo) / 2;
+		last = step(b, &line.items[mid], &code);
+		if (last == STEP_BAD)
+			hi = mid;
+		else if (last == STEP_GOOD)
+			lo = mid;
+		else
+			break;
+		if (runner_interrupted(b->s->runner))
+			break;
+	}
+	if (code != EXIT_OK)
+		goto done;
+	if (hi - lo == 1) {
+		name_commit(b, "first bad commit:", &line.items[hi]);
+		name_commit(b, "last good commit:", lo < 0 ? &good : &line.items[lo]);
+	} else {
+		printf("the search ended without a decision: the first bad commit is one of the "
+		       "%ld "
+		       "after %.12s up to %.12s\n",
+		       hi - lo, lo < 0 ? good.hex : line.items[lo].hex, line.items[hi].hex);
+		if (runner_interrupted(b->s->runner))
+			code = cli_exit(EXIT_EXEC, "interrupted");
+		else if (last == STEP_FAILED)
+			code = cli_exit(EXIT_EXEC, "step %u could not be measured", b->steps);
+	}
+done:
+	vcs_tree_remove(b->good_tree, &err);
+	vcs_sha_list_release(&line);
+	free(range);
+	return code;
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+	const char *good = NULL, *bad = NULL, *metric = NULL;
+	const struct opt extra[] = {
+		{ "good", 0, OPT_STRING, &good, "REV", "a commit without the change" },
+		{ "bad", 0, OPT_STRING, &bad, "REV", "a commit with the change" },
+		{ "metric", 0, OPT_STRING, &metric, "M", "latency (default), cpu_total, peak_rss" },
+	};
+	struct bisect b;
+	struct session s;
+	int code;
+
+	memset(&b, 0, sizeof(b));
+	b.metric = METRIC_LATENCY;
+	code = session_start(&s, "bisect", RESULTS_MODE_COMPARE, extra, ARRAY_SIZE(extra), argc,
+			     argv);
+	if (code == EXIT_OK && (!good || !bad))
+		code = usage("%sbisect needs --good REV and --bad REV", "");
+	if (code == EXIT_OK && metric &&
+	    (metric_from_name(metric, &b.metric) < 0 ||
+	     (b.metric != METRIC_LATENCY && b.metric != METRIC_CPU_TOTAL &&
+	      b.metric != METRIC_PEAK_RSS)))
+		code = usage("--metric \"%s\": expected latency, cpu_total or peak_rss", metric);
+	if (code == EXIT_OK &&
+	    (s.out.output || s.out.section || s.out.summary || strcmp(s.out.format, "table")))
+		code = usage("%sbisect prints its steps: --format, --output, --section and "
+			     "--summary do not apply",
+			     "");
+	if (code == EXIT_OK) {
+		b.s = &s;
+		b.selected = session_selection(&s);
+		code = session_select_check(&s, b.selected);
+	}
+	if (code == EXIT_OK)
+		code = search(&b, good, bad);
+	revisions_release(&b.rv);
+	session_selection_free(b.selected, s.suites.count);
+	session_release(&s);
+	return code;
+}

@@ -1,0 +1,165 @@
+/*
+ * `himorime history [--benchmark RE] [--metric M] [--format F]
+ * [--history-ref REF] [-o FILE]`: the trend kept by `sweep`, per benchmark
+ * and command, newest first, with change points marked.
+ * `himorime history prune --keep N [--history-ref REF]`: keeps the results
+ * of the N newest commits.
+ */
+#include "cli/cli.h"
+#include "cli/opts.h"
+#include "cli/store.h"
+
+#include "common/alloc.h"
+#include "common/fsio.h"
+#include "plan/sweep.h"
+#include "render/history.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/banned.h"
+
+struct history_flags {
+	const char *benchmark, *metric, *format, *ref, *output, *keep;
+	struct strlist operands;
+};
+
+static int usage(const char *fmt, const char *value)
+{
+	struct err err = ERR_INIT;
+	err_set(&err, ERR_USAGE, fmt, value);
+	return cli_usage_error("history", &err);
+}
+
+static int prune(struct vcs *vcs, const struct history_flags *f, const char *ref)
+{
+	unsigned long long keep;
+	struct err err = ERR_INIT;
+	size_t removed = 0;
+
+	if (!f->keep)
+		return usage("%shistory prune needs --keep N", "");
+	if (opts_uint(f->keep, 0, 100000000, &keep) < 0)
+		return usage("--keep \"%s\": expected an integer from 0 to 100000000", f->keep);
+	if (vcs_history_prune(vcs, ref, (size_t)keep, &removed, &err) < 0)
+		return cli_fail(&err);
+	printf("pruned %zu commit%s from %s\n", removed, removed == 1 ? "" : "s", ref);
+	return EXIT_OK;
+}
+
+/* Keeps the series whose benchmark matches. */
+static void filter(struct sweep_series_list *l, const regex_t *re)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->count; i++) {
+		if (regexec(re, l->items[i].benchmark ? l->items[i].benchmark : "", 0, NULL, 0)) {
+			free(l->items[i].points);
+			free(l->items[i].changes);
+			continue;
+		}
+		l->items[n++] = l->items[i];
+	}
+	l->count = n;
+}
+
+static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
+{
+	enum history_format hf = HISTORY_TABLE;
+	enum metric m = METRIC_LATENCY;
+	struct store_docs docs;
+	struct sweep_series_list l;
+	struct err err = ERR_INIT;
+	struct strbuf out;
+	regex_t re;
+	bool has_re = false;
+	int code = EXIT_OK;
+
+	memset(&l, 0, sizeof(l));
+	if (f->format && history_format_from_name(f->format, &hf) < 0)
+		return usage("unknown format \"%s\": expected table, markdown, csv, json or html",
+			     f->format);
+	if (f->metric && (metric_from_name(f->metric, &m) < 0 ||
+			  (m != METRIC_LATENCY && m != METRIC_CPU_TOTAL && m != METRIC_PEAK_RSS)))
+		return usage("--metric \"%s\": expected latency, cpu_total or peak_rss", f->metric);
+	if (f->benchmark) {
+		if (regcomp(&re, f->benchmark, REG_EXTENDED | REG_NOSUB) != 0)
+			return usage("--benchmark \"%s\": not a valid regular expression",
+				     f->benchmark);
+		has_re = true;
+	}
+	if (store_read(vcs, ref, &docs, &err) < 0) {
+		code = cli_fail(&err);
+		goto done;
+	}
+	if (sweep_series_build((const struct results *const *)docs.v, docs.count, m, &l, &err) <
+	    0) {
+		code = cli_fail(&err);
+		goto release;
+	}
+	if (has_re)
+		filter(&l, &re);
+	if (!l.count)
+		fprintf(stderr, "himorime: history: no %s results under %s%s\n",
+			metric_info(m)->name, ref, has_re ? " for that --benchmark" : "");
+	strbuf_init(&out, 0);
+	if (history_render(&l, hf, &out, &err) < 0)
+		code = cli_fail(&err);
+	else if (f->output && fsio_write_atomic(f->output, out.buf, out.len, &err) < 0)
+		code = cli_fail(&err);
+	else if (!f->output)
+		fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&out);
+release:
+	sweep_series_release(&l);
+	store_docs_release(&docs);
+done:
+	if (has_re)
+		regfree(&re);
+	return code;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	struct history_flags f;
+	const struct opt opts[] = {
+		{ "benchmark", 0, OPT_STRING, &f.benchmark, "RE", "benchmarks whose name matches" },
+		{ "metric", 0, OPT_STRING, &f.metric, "M",
+		  "latency (default), cpu_total, peak_rss" },
+		{ "format", 0, OPT_STRING, &f.format, "F", "table, markdown, csv, json, html" },
+		{ "history-ref", 0, OPT_STRING, &f.ref, "REF", "default refs/himorime/history" },
+		{ "output", 'o', OPT_STRING, &f.output, "FILE", "write there instead of stdout" },
+		{ "keep", 0, OPT_STRING, &f.keep, "N", "prune: the newest N commits to keep" },
+	};
+	struct err err = ERR_INIT;
+	struct vcs *vcs = NULL;
+	const char *ref;
+	int code;
+
+	memset(&f, 0, sizeof(f));
+	if (opts_parse("history", opts, ARRAY_SIZE(opts), argc, argv, &f.operands, &err) < 0) {
+		code = cli_usage_error("history", &err);
+		goto done;
+	}
+	if (f.operands.n > 1 || (f.operands.n == 1 && strcmp(f.operands.v[0], "prune"))) {
+		code = usage("unexpected operand \"%s\": only \"prune\" is a subcommand",
+			     f.operands.v[f.operands.n - 1]);
+		goto done;
+	}
+	if (f.keep && f.operands.n == 0) {
+		code = usage("--keep %s only applies to history prune", f.keep);
+		goto done;
+	}
+	ref = f.ref ? f.ref : VCS_HISTORY_REF;
+	if (vcs_open(".", &vcs, &err) < 0) {
+		code = cli_fail(&err);
+		goto done;
+	}
+	code = f.operands.n ? prune(vcs, &f, ref) : show(vcs, &f, ref);
+done:
+	vcs_free(vcs);
+	strlist_release(&f.operands);
+	return code;
+}

@@ -1,0 +1,408 @@
+/*
+ * `himorime sweep REV_RANGE [--every N] [--first-parent] [--max-commits N]
+ * [--shard K/N] [--reference REV] [--force] [--history-ref REF] [flags]
+ * [PATH...]`: measures each selected commit of a range with the working
+ * tree's suite, each one in interleaved pairs against one fixed reference
+ * commit (the range's first, or --reference), and appends each commit's
+ * results to the history ref as it goes. A commit already in the history
+ * (same id, suite hash and settings hash) is skipped unless --force.
+ */
+#include "cli/cli.h"
+#include "cli/revisions.h"
+#include "cli/session.h"
+#include "cli/store.h"
+
+#include "common/alloc.h"
+#include "common/fsio.h"
+#include "plan/sweep.h"
+#include "render/history.h"
+#include "suite/suite.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/banned.h"
+
+struct sweep_flags {
+	const char *every, *max_commits, *shard, *reference, *history_ref;
+	bool first_parent, force;
+};
+
+struct sweep_run {
+	struct session *s;
+	struct revisions rv;
+	bool **selected;
+	char (*suite_hash)[SWEEP_HASH_HEX + 1];
+	char settings_hash[SWEEP_HASH_HEX + 1];
+	const char *ref;
+	struct vcs_sha reference;
+	struct vcs_tree *reference_tree;
+	struct store_docs history;
+	unsigned failed, measured, skipped;
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int usage(const char *fmt, const char *value)
+{
+	struct err err = ERR_INIT;
+	err_set(&err, ERR_USAGE, fmt, value);
+	return cli_usage_error("sweep", &err);
+}
+
+static int check_flags(struct session *s, const struct sweep_flags *f, size_t *every,
+		       size_t *max_commits, unsigned *k, unsigned *n)
+{
+	unsigned long long v;
+	struct err err = ERR_INIT;
+	enum history_format hf;
+
+	if (f->every) {
+		if (opts_uint(f->every, 1, 1000000, &v) < 0)
+			return usage("--every \"%s\": expected an integer from 1 to 1000000",
+				     f->every);
+		*every = (size_t)v;
+	}
+	if (f->max_commits) {
+		if (opts_uint(f->max_commits, 1, 1000000, &v) < 0)
+			return usage("--max-commits \"%s\": expected an integer from 1 to 1000000",
+				     f->max_commits);
+		*max_commits = (size_t)v;
+	}
+	if (f->shard && sweep_shard_parse(f->shard, k, n, &err) < 0)
+		return cli_usage_error("sweep", &err);
+	if (history_format_from_name(s->out.format, &hf) < 0)
+		return usage("--format \"%s\": sweep prints table, markdown, csv, json or html",
+			     s->out.format);
+	if (s->out.section || s->out.summary || s->fail_on_inconclusive)
+		return usage("%s--section, --summary and --fail-on-inconclusive do not apply to "
+			     "sweep",
+			     "");
+	return EXIT_OK;
+}
+
+/* The suite's directory inside `root`, given the working tree's. */
+static char *suite_root(const struct revisions *rv, const struct suite *suite, const char *root)
+{
+	const char *top = vcs_workdir(rv->vcs);
+	char dir[PATH_MAX];
+	size_t n = strlen(top);
+
+	if (!realpath(suite->dir, dir) || strncmp(dir, top, n) || (dir[n] != '/' && dir[n]))
+		return NULL;
+	return dir[n] ? xasprintf("%s%s", root, dir + n) : xstrdup(root);
+}
+
+static int hash_suites(struct sweep_run *w)
+{
+	struct session *s = w->s;
+	const char **names = NULL;
+	struct sweep_settings st;
+	size_t i, k, n = 0;
+
+	w->suite_hash = xcalloc(s->suites.count + 1, sizeof(*w->suite_hash));
+	for (i = 0; i < s->suites.count; i++) {
+		const struct suite *suite = s->suites.v[i];
+		struct err err = ERR_INIT;
+		char *text = NULL;
+		size_t len = 0;
+		if (fsio_read_file(suite->path, 1u << 24, &text, &len, &err) < 0) {
+			free(names);
+			return cli_fail(&err);
+		}
+		sweep_hash(text, len, w->suite_hash[i]);
+		free(text);
+		for (k = 0; k < suite->benchmark_count; k++) {
+			if (!w->selected[i][k])
+				continue;
+			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = xasprintf("%s/%s", suite->name, suite->benchmarks[k].name);
+		}
+	}
+	memset(&st, 0, sizeof(st));
+	st.has_runs = s->ro.has_runs;
+	st.runs = s->ro.runs;
+	st.has_warmup = s->ro.has_warmup;
+	st.warmup = s->ro.warmup;
+	st.max_time_ns = s->ro.max_time_ns;
+	st.selected = names;
+	st.n_selected = n;
+	sweep_settings_hash(&st, w->settings_hash);
+	for (i = 0; i < n; i++)
+		free((char *)names[i]);
+	free(names);
+	return EXIT_OK;
+}
+
+static bool in_history(const struct sweep_run *w, const struct vcs_sha *sha)
+{
+	size_t i;
+
+	for (i = 0; i < w->s->suites.count; i++)
+		if (!store_has(&w->history, sha->hex, w->suite_hash[i], w->settings_hash))
+			return false;
+	return true;
+}
+
+static void mark_suite(struct results_suite *rs, const struct vcs_commit_info *info, uint64_t index,
+		       const char *suite_hash)
+{
+	rs->commit.present = true;
+	results_set_str(&rs->commit.sha, info->sha.hex);
+	results_set_str(&rs->commit.subject, info->subject);
+	rs->commit.time_unix_ns = info->author_time_s * INT64_C(1000000000);
+	rs->commit.index = index;
+	results_set_str(&rs->commit.suite_hash, suite_hash);
+}
+
+/* Measures one commit against the reference, suite by suite, and appends
+ * its documents to the history. */
+static int measure_commit(struct sweep_run *w, const struct vcs_sha *sha, uint64_t index,
+			  bool *interrupted)
+{
+	struct session *s = w->s;
+	struct vcs_commit_info info;
+	struct vcs_tree *tree = NULL;
+	struct err err = ERR_INIT, gone = ERR_INIT;
+	size_t i, first = s->doc->n_suites;
+	int rc;
+
+	memset(&info, 0, sizeof(info));
+	rc = vcs_commit_info(w->rv.vcs, sha, &info, &err);
+	if (rc == 0)
+		rc = vcs_materialise(w->rv.vcs, sha, &tree, &err);
+	if (rc < 0)
+		goto done;
+	if (!s->quiet)
+		fprintf(stderr, "himorime: sweep: measuring %.12s %s\n", sha->hex, info.subject);
+	for (i = 0; i < s->suites.count && rc == 0; i++) {
+		const struct suite *suite = s->suites.v[i];
+		char *head = suite_root(&w->rv, suite, vcs_tree_path(tree));
+		char *base = suite_root(&w->rv, suite, vcs_tree_path(w->reference_tree));
+		struct results_suite *rs;
+		if (!head || !base) {
+			rc = err_set(&err, ERR_EXEC, "suite \"%s\" is not inside the repository",
+				     suite->path);
+		} else {
+			rc = runner_run_suite(s->runner, suite, w->selected[i], head, base, s->doc,
+					      &err);
+			rs = &s->doc->suites[s->doc->n_suites - 1];
+			mark_suite(rs, &info, index, w->suite_hash[i]);
+			if (rs->result == RESULT_ERROR || rs->error.present)
+				w->failed++;
+		}
+		free(head);
+		free(base);
+	}
+	*interrupted = rc == ERR_INTERRUPTED;
+	if (rc < 0)
+		goto done;
+	/* The history gets this commit now, so an interrupted sweep keeps what
+	 * it measured before. */
+	s->doc->finished_at_unix_ns = now_ns();
+	rc = store_append(w->rv.vcs, w->ref, s->doc, first, s->doc->n_suites - first, &err);
+	w->measured++;
+done:
+	vcs_tree_remove(tree, &gone);
+	vcs_commit_info_release(&info);
+	if (rc < 0 && !*interrupted)
+		return cli_fail(&err);
+	return EXIT_OK;
+}
+
+/* The commits to measure: the range's walk, its newest max_commits, then
+ * this shard's slice. The reference is chosen before any cut. */
+static int select_commits(struct sweep_run *w, const char *range, const struct sweep_flags *f,
+			  size_t every, size_t max_commits, unsigned k, unsigned n,
+			  struct vcs_sha_list *walk, size_t *begin, size_t *end)
+{
+	struct vcs_walk_opts wo = VCS_WALK_OPTS_INIT;
+	struct err err = ERR_INIT;
+	size_t first = 0, count;
+
+	wo.first_parent = f->first_parent;
+	wo.every = every;
+	if (vcs_walk(w->rv.vcs, range, &wo, walk, &err) < 0)
+		return cli_fail(&err);
+	if (walk->count == 0)
+		return usage("range \"%s\" has no commits", range);
+	if (f->reference) {
+		if (vcs_resolve(w->rv.vcs, f->reference, &w->reference, &err) < 0)
+			return cli_fail(&err);
+	} else if (every > 1) {
+		/* The range's first commit, whether or not --every keeps it. */
+		struct vcs_sha_list all = { NULL, 0 };
+		wo.every = 1;
+		if (vcs_walk(w->rv.vcs, range, &wo, &all, &err) < 0)
+			return cli_fail(&err);
+		w->reference = all.items[0];
+		vcs_sha_list_release(&all);
+	} else {
+		w->reference = walk->items[0];
+	}
+	if (max_commits && walk->count > max_commits)
+		first = walk->count - max_commits;
+	count = walk->count - first;
+	sweep_shard_slice(count, k, n, begin, end);
+	*begin += first;
+	*end += first;
+	w->s->doc->sweep.commits = count;
+	return EXIT_OK;
+}
+
+static void fill_header(struct sweep_run *w, const char *range, const struct vcs_sha *tip,
+			unsigned k, unsigned n)
+{
+	struct results *doc = w->s->doc;
+
+	doc->sweep.present = true;
+	results_set_str(&doc->sweep.range, range);
+	results_set_str(&doc->sweep.reference, w->reference.hex);
+	results_set_str(&doc->sweep.settings_hash, w->settings_hash);
+	doc->sweep.shard_index = k;
+	doc->sweep.shard_count = n;
+	results_set_str(&doc->git.head_sha, tip->hex);
+	doc->git.dirty = false;
+	results_set_str(&doc->git.base_sha, w->reference.hex);
+	results_set_str(&doc->git.base_ref, w->s->leading.v[0]);
+	results_set_str(&doc->git.base_source, "sweep reference");
+}
+
+/* Prints the trend of what this sweep measured, and writes -o. */
+static int report(struct sweep_run *w)
+{
+	struct session *s = w->s;
+	const struct results *docs[1] = { s->doc };
+	struct sweep_series_list l;
+	enum history_format f = HISTORY_TABLE;
+	struct err err = ERR_INIT;
+	struct strbuf out;
+	int rc;
+
+	s->doc->finished_at_unix_ns = now_ns();
+	runner_summarize(s->doc, false);
+	s->doc->summary.exit_code = w->failed ? EXIT_EXEC : EXIT_OK;
+	if (s->out.output && results_write_file(s->doc, s->out.output, &err) < 0)
+		return cli_fail(&err);
+	history_format_from_name(s->out.format, &f);
+	if (sweep_series_build(docs, 1, METRIC_LATENCY, &l, &err) < 0)
+		return cli_fail(&err);
+	strbuf_init(&out, 0);
+	rc = history_render(&l, f, &out, &err);
+	if (rc == 0)
+		fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&out);
+	sweep_series_release(&l);
+	if (rc < 0)
+		return cli_fail(&err);
+	fprintf(stderr, "himorime: sweep: %u measured, %u already in the history\n", w->measured,
+		w->skipped);
+	return EXIT_OK;
+}
+
+static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every, size_t max_commits,
+		 unsigned k, unsigned n)
+{
+	struct revisions_request req = { NULL, NULL, false, "sweep" };
+	const char *range = w->s->leading.v[0];
+	struct vcs_sha_list walk = { NULL, 0 };
+	struct err err = ERR_INIT;
+	size_t begin = 0, end = 0, i;
+	bool interrupted = false;
+	int code;
+
+	code = revisions_open(w->s, &req, &w->rv);
+	if (code == EXIT_OK)
+		code = hash_suites(w);
+	if (code == EXIT_OK)
+		code = select_commits(w, range, f, every, max_commits, k, n, &walk, &begin, &end);
+	if (code != EXIT_OK)
+		goto done;
+	fill_header(w, range, &walk.items[walk.count - 1], k, n);
+	if (!f->force && store_read(w->rv.vcs, w->ref, &w->history, &err) < 0) {
+		code = cli_fail(&err);
+		goto done;
+	}
+	code = session_runner(w->s, w->rv.hidden, w->rv.n_hidden);
+	if (code != EXIT_OK)
+		goto done;
+	if (vcs_materialise(w->rv.vcs, &w->reference, &w->reference_tree, &err) < 0) {
+		code = cli_fail(&err);
+		goto done;
+	}
+	for (i = begin; i < end && !interrupted && code == EXIT_OK; i++) {
+		if (!f->force && in_history(w, &walk.items[i])) {
+			w->skipped++;
+			if (!w->s->quiet)
+				fprintf(stderr,
+					"himorime: sweep: %.12s is in the history already\n",
+					walk.items[i].hex);
+			continue;
+		}
+		code = measure_commit(w, &walk.items[i], i, &interrupted);
+		/* A signal between two commits (while materialising or storing)
+		 * stops the sweep as well. */
+		interrupted |= runner_interrupted(w->s->runner);
+	}
+	if (code == EXIT_OK)
+		code = report(w);
+	if (code == EXIT_OK && interrupted)
+		code = cli_exit(EXIT_EXEC, "interrupted");
+	else if (code == EXIT_OK && w->failed)
+		code = cli_exit(EXIT_EXEC, "%u suite%s could not be measured", w->failed,
+				w->failed == 1 ? "" : "s");
+done:
+	vcs_tree_remove(w->reference_tree, &err);
+	vcs_sha_list_release(&walk);
+	return code;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	struct sweep_flags f = { NULL, NULL, NULL, NULL, NULL, false, false };
+	const struct opt extra[] = {
+		{ "every", 0, OPT_STRING, &f.every, "N",
+		  "every Nth commit counting back from the tip" },
+		{ "first-parent", 0, OPT_FLAG, &f.first_parent, NULL, "follow first parents only" },
+		{ "max-commits", 0, OPT_STRING, &f.max_commits, "N", "the newest N commits only" },
+		{ "shard", 0, OPT_STRING, &f.shard, "K/N", "measure the K-th of N slices" },
+		{ "reference", 0, OPT_STRING, &f.reference, "REV",
+		  "measure every commit against REV (default: the range's first commit)" },
+		{ "force", 0, OPT_FLAG, &f.force, NULL, "measure commits already in the history" },
+		{ "history-ref", 0, OPT_STRING, &f.history_ref, "REF",
+		  "keep the history there (default refs/himorime/history)" },
+	};
+	struct sweep_run w;
+	struct session s;
+	size_t every = 1, max_commits = 0;
+	unsigned k = 1, n = 1;
+	int code;
+
+	memset(&w, 0, sizeof(w));
+	code = session_start_with(&s, "sweep", RESULTS_MODE_SWEEP, extra, ARRAY_SIZE(extra), 1,
+				  argc, argv);
+	if (code == EXIT_OK)
+		code = check_flags(&s, &f, &every, &max_commits, &k, &n);
+	if (code == EXIT_OK) {
+		w.s = &s;
+		w.ref = f.history_ref ? f.history_ref : VCS_HISTORY_REF;
+		w.selected = session_selection(&s);
+		code = session_select_check(&s, w.selected);
+	}
+	if (code == EXIT_OK)
+		code = sweep(&w, &f, every, max_commits, k, n);
+	revisions_release(&w.rv);
+	store_docs_release(&w.history);
+	session_selection_free(w.selected, s.suites.count);
+	free(w.suite_hash);
+	session_release(&s);
+	return code;
+}

@@ -1,0 +1,594 @@
+/*
+ * Renderings of a sweep history: see history.h. Every format walks the same
+ * rows: each series' points newest first, a point marked when it is the
+ * first bad commit of a change point.
+ */
+#include "render/history.h"
+
+#include "common/alloc.h"
+#include "render/format.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/banned.h"
+
+#define SHORT_SHA 12
+
+static const char *const format_names[] = {
+	[HISTORY_TABLE] = "table", [HISTORY_MARKDOWN] = "markdown", [HISTORY_CSV] = "csv",
+	[HISTORY_JSON] = "json",   [HISTORY_HTML] = "html",
+};
+
+int history_format_from_name(const char *name, enum history_format *out)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(format_names); i++)
+		if (!strcmp(name, format_names[i])) {
+			*out = (enum history_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* The change point whose first bad commit is point i, or NULL. */
+static const struct sweep_change *change_at(const struct sweep_series *s, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < s->n_changes; k++)
+		if (s->changes[k].index == i)
+			return &s->changes[k];
+	return NULL;
+}
+
+static const char *str(const char *s)
+{
+	return s ? s : "";
+}
+
+static void short_sha(struct strbuf *sb, const char *sha)
+{
+	strbuf_add(sb, str(sha), sha && strlen(sha) > SHORT_SHA ? SHORT_SHA : strlen(str(sha)));
+}
+
+/* A double that reads back bit for bit: the shortest of %.15g..%.17g. */
+static void exact(struct strbuf *sb, double v)
+{
+	char buf[40];
+	int p;
+
+	for (p = 15; p <= 17; p++) {
+		snprintf(buf, sizeof(buf), "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	strbuf_adds(sb, buf);
+}
+
+static void percent(struct strbuf *sb, double fraction)
+{
+	fmt_change(sb, fraction * 100, false);
+}
+
+/* "+201.2% [+195.0%, +207.3%]" */
+static void step_text(struct strbuf *sb, const struct sweep_change *c)
+{
+	percent(sb, c->change);
+	strbuf_adds(sb, " [");
+	percent(sb, c->low);
+	strbuf_adds(sb, ", ");
+	percent(sb, c->high);
+	strbuf_adds(sb, "]");
+}
+
+static void ratio_text(struct strbuf *sb, const struct sweep_point *p)
+{
+	if (!p->has_ratio) {
+		strbuf_adds(sb, "-");
+		return;
+	}
+	strbuf_addf(sb, "%.3f [%.3f, %.3f]", p->ratio, p->ratio_low, p->ratio_high);
+}
+
+static void value_text(struct strbuf *sb, enum metric m, double v, bool has)
+{
+	if (has)
+		fmt_metric(sb, m, v, NULL);
+	else
+		strbuf_adds(sb, "-");
+}
+
+static void title(struct strbuf *sb, const struct sweep_series *s)
+{
+	strbuf_addf(sb, "%s › %s › %s: %s relative to ", str(s->suite), str(s->benchmark),
+		    str(s->command), metric_info(s->metric)->name);
+	short_sha(sb, s->reference);
+	strbuf_addf(sb, " (tolerance %.1f%%)", s->max_percent * 100);
+}
+
+static void change_line(struct strbuf *sb, const struct sweep_series *s,
+			const struct sweep_change *c)
+{
+	const struct sweep_point *bad = &s->points[c->index];
+	const struct sweep_point *good = &s->points[c->index - 1];
+
+	strbuf_adds(sb, "change ");
+	step_text(sb, c);
+	strbuf_adds(sb, ": last good ");
+	short_sha(sb, good->sha);
+	strbuf_adds(sb, ", first bad ");
+	short_sha(sb, bad->sha);
+	strbuf_addf(sb, " \"%s\"", str(bad->subject));
+}
+
+/* ---- table ---------------------------------------------------------------- */
+
+static void pad(struct strbuf *sb, const char *text, size_t width)
+{
+	size_t w = fmt_width(text);
+
+	strbuf_adds(sb, text);
+	while (w++ < width)
+		strbuf_addch(sb, ' ');
+}
+
+static void table_series(struct strbuf *out, const struct sweep_series *s)
+{
+	static const char *const head[] = { "COMMIT", "VALUE", "REFERENCE", "RATIO [INTERVAL]",
+					    "" };
+	enum { COLS = 5 };
+	char ***cells = xcalloc(s->n_points + 1, sizeof(*cells));
+	size_t width[COLS] = { 0 }, i, c;
+
+	for (i = 0; i <= s->n_points; i++) {
+		cells[i] = xcalloc(COLS, sizeof(**cells));
+		for (c = 0; c < COLS; c++) {
+			struct strbuf sb;
+			const struct sweep_point *p;
+			const struct sweep_change *ch;
+			strbuf_init(&sb, 0);
+			if (i == 0) {
+				strbuf_adds(&sb, head[c]);
+			} else {
+				size_t at = s->n_points - i; /* newest first */
+				p = &s->points[at];
+				ch = change_at(s, at);
+				switch (c) {
+				case 0:
+					short_sha(&sb, p->sha);
+					break;
+				case 1:
+					value_text(&sb, s->metric, p->value, p->has_value);
+					break;
+				case 2:
+					value_text(&sb, s->metric, p->reference, p->has_value);
+					break;
+				case 3:
+					ratio_text(&sb, p);
+					break;
+				default:
+					if (ch) {
+						strbuf_adds(&sb, "<< ");
+						step_text(&sb, ch);
+						strbuf_adds(&sb, " first bad");
+					} else if (p->error) {
+						strbuf_addf(&sb, "(%s)", p->error);
+					}
+					break;
+				}
+			}
+			cells[i][c] = strbuf_detach(&sb, NULL);
+			if (fmt_width(cells[i][c]) > width[c])
+				width[c] = fmt_width(cells[i][c]);
+		}
+	}
+	title(out, s);
+	strbuf_addch(out, '\n');
+	for (i = 0; i <= s->n_points; i++) {
+		size_t len = out->len;
+		for (c = 0; c < COLS; c++) {
+			pad(out, cells[i][c], c + 1 < COLS ? width[c] : 0);
+			if (c + 1 < COLS)
+				strbuf_adds(out, "  ");
+			free(cells[i][c]);
+		}
+		while (out->len > len && out->buf[out->len - 1] == ' ')
+			strbuf_setlen(out, out->len - 1);
+		strbuf_addch(out, '\n');
+		free(cells[i]);
+	}
+	free(cells);
+	if (!s->n_changes)
+		strbuf_adds(out, "no change point\n");
+	for (i = s->n_changes; i-- > 0;) {
+		change_line(out, s, &s->changes[i]);
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* ---- markdown ------------------------------------------------------------- */
+
+static void md_text(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		if (strchr("|\\`*_[]<>#", *s))
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *s == '\n' ? ' ' : *s);
+	}
+}
+
+static void markdown_series(struct strbuf *out, const struct sweep_series *s)
+{
+	size_t i;
+
+	strbuf_adds(out, "### ");
+	md_text(out, s->benchmark);
+	strbuf_adds(out, " › ");
+	md_text(out, s->command);
+	strbuf_addf(out, " (%s)\n\n", metric_info(s->metric)->name);
+	strbuf_adds(out, "Suite ");
+	md_text(out, s->suite);
+	strbuf_adds(out, ", relative to `");
+	short_sha(out, s->reference);
+	strbuf_addf(out, "`, tolerance %.1f%%.\n\n", s->max_percent * 100);
+	strbuf_adds(out, "| Commit | Subject | Value | Reference | Ratio [interval] | Change |\n"
+			 "|---|---|---:|---:|---:|---|\n");
+	for (i = s->n_points; i-- > 0;) {
+		const struct sweep_point *p = &s->points[i];
+		const struct sweep_change *ch = change_at(s, i);
+		strbuf_adds(out, "| `");
+		short_sha(out, p->sha);
+		strbuf_adds(out, "` | ");
+		md_text(out, p->subject);
+		strbuf_adds(out, " | ");
+		value_text(out, s->metric, p->value, p->has_value);
+		strbuf_adds(out, " | ");
+		value_text(out, s->metric, p->reference, p->has_value);
+		strbuf_adds(out, " | ");
+		ratio_text(out, p);
+		strbuf_adds(out, " | ");
+		if (ch) {
+			strbuf_adds(out, "**");
+			step_text(out, ch);
+			strbuf_adds(out, " first bad**");
+		} else if (p->error) {
+			md_text(out, p->error);
+		}
+		strbuf_adds(out, " |\n");
+	}
+	strbuf_addch(out, '\n');
+	if (!s->n_changes)
+		strbuf_adds(out, "No change point.\n\n");
+	for (i = s->n_changes; i-- > 0;) {
+		strbuf_adds(out, "- ");
+		change_line(out, s, &s->changes[i]);
+		strbuf_addch(out, '\n');
+	}
+	if (s->n_changes)
+		strbuf_addch(out, '\n');
+}
+
+/* ---- csv ------------------------------------------------------------------- */
+
+static void csv_field(struct strbuf *sb, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		strbuf_adds(sb, s);
+		return;
+	}
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(sb, '"');
+		strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '"');
+}
+
+static void csv_num(struct strbuf *sb, bool has, double v)
+{
+	strbuf_addch(sb, ',');
+	if (has)
+		exact(sb, v);
+}
+
+static void csv_series(struct strbuf *out, const struct sweep_series *s)
+{
+	size_t i;
+
+	for (i = s->n_points; i-- > 0;) {
+		const struct sweep_point *p = &s->points[i];
+		const struct sweep_change *ch = change_at(s, i);
+		csv_field(out, s->suite);
+		strbuf_addch(out, ',');
+		csv_field(out, s->benchmark);
+		strbuf_addch(out, ',');
+		csv_field(out, s->command);
+		strbuf_addf(out, ",%s,%s,", metric_info(s->metric)->name, str(p->sha));
+		csv_field(out, p->subject);
+		strbuf_addf(out, ",%s", str(s->reference));
+		csv_num(out, p->has_value, p->value);
+		csv_num(out, p->has_value, p->reference);
+		csv_num(out, p->has_ratio, p->ratio);
+		csv_num(out, p->has_ratio, p->ratio_low);
+		csv_num(out, p->has_ratio, p->ratio_high);
+		strbuf_addf(out, ",%s,%s", p->has_value ? verdict_name(p->verdict) : "",
+			    ch ? "first_bad" : "");
+		csv_num(out, ch != NULL, ch ? ch->change : 0);
+		csv_num(out, ch != NULL, ch ? ch->low : 0);
+		csv_num(out, ch != NULL, ch ? ch->high : 0);
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* ---- json ------------------------------------------------------------------ */
+
+static void json_str(struct strbuf *sb, const char *s)
+{
+	if (!s) {
+		strbuf_adds(sb, "null");
+		return;
+	}
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			strbuf_addf(sb, "\\%c", c);
+		else if (c == '\n')
+			strbuf_adds(sb, "\\n");
+		else if (c < 0x20)
+			strbuf_addf(sb, "\\u%04x", c);
+		else
+			strbuf_addch(sb, (char)c);
+	}
+	strbuf_addch(sb, '"');
+}
+
+static void json_num(struct strbuf *sb, const char *key, bool has, double v)
+{
+	strbuf_addf(sb, ", \"%s\": ", key);
+	if (has && isfinite(v))
+		exact(sb, v);
+	else
+		strbuf_adds(sb, "null");
+}
+
+static void json_time(struct strbuf *sb, int64_t unix_ns)
+{
+	time_t t = (time_t)(unix_ns / 1000000000);
+	struct tm tm;
+	char buf[40];
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm)) {
+		strbuf_adds(sb, "null");
+		return;
+	}
+	strbuf_addf(sb, "\"%s\"", buf);
+}
+
+static void json_point(struct strbuf *out, const struct sweep_point *p)
+{
+	strbuf_adds(out, "{\"commit\": ");
+	json_str(out, p->sha);
+	strbuf_adds(out, ", \"subject\": ");
+	json_str(out, p->subject);
+	strbuf_adds(out, ", \"time\": ");
+	json_time(out, p->time_unix_ns);
+	strbuf_addf(out, ", \"index\": %llu", (unsigned long long)p->index);
+	json_num(out, "value", p->has_value, p->value);
+	json_num(out, "reference_value", p->has_value, p->reference);
+	json_num(out, "ratio", p->has_ratio, p->ratio);
+	json_num(out, "ratio_low", p->has_ratio, p->ratio_low);
+	json_num(out, "ratio_high", p->has_ratio, p->ratio_high);
+	strbuf_adds(out, ", \"verdict\": ");
+	json_str(out, p->has_value ? verdict_name(p->verdict) : NULL);
+	strbuf_adds(out, ", \"error\": ");
+	json_str(out, p->error);
+	strbuf_adds(out, "}");
+}
+
+static void json_series(struct strbuf *out, const struct sweep_series *s)
+{
+	size_t i;
+
+	strbuf_adds(out, "{\"suite\": ");
+	json_str(out, s->suite);
+	strbuf_adds(out, ", \"benchmark\": ");
+	json_str(out, s->benchmark);
+	strbuf_adds(out, ", \"command\": ");
+	json_str(out, s->command);
+	strbuf_addf(out, ", \"metric\": \"%s\", \"reference\": ", metric_info(s->metric)->name);
+	json_str(out, s->reference);
+	json_num(out, "max_fraction", true, s->max_percent);
+	json_num(out, "confidence", true, s->confidence);
+	strbuf_adds(out, ",\n   \"points\": [");
+	for (i = s->n_points; i-- > 0;) {
+		strbuf_adds(out, i + 1 < s->n_points ? ",\n    " : "\n    ");
+		json_point(out, &s->points[i]);
+	}
+	strbuf_adds(out, "],\n   \"changes\": [");
+	for (i = s->n_changes; i-- > 0;) {
+		const struct sweep_change *c = &s->changes[i];
+		strbuf_adds(out, i + 1 < s->n_changes ? ",\n    " : "\n    ");
+		strbuf_adds(out, "{\"first_bad\": ");
+		json_str(out, s->points[c->index].sha);
+		strbuf_adds(out, ", \"last_good\": ");
+		json_str(out, s->points[c->index - 1].sha);
+		json_num(out, "change", true, c->change);
+		json_num(out, "low", true, c->low);
+		json_num(out, "high", true, c->high);
+		strbuf_adds(out, "}");
+	}
+	strbuf_adds(out, "]}");
+}
+
+/* ---- html ------------------------------------------------------------------ */
+
+static void html_text(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			strbuf_adds(sb, "&lt;");
+			break;
+		case '>':
+			strbuf_adds(sb, "&gt;");
+			break;
+		case '&':
+			strbuf_adds(sb, "&amp;");
+			break;
+		case '"':
+			strbuf_adds(sb, "&quot;");
+			break;
+		default:
+			strbuf_addch(sb, *s);
+		}
+	}
+}
+
+/* The ratios oldest to newest as a polyline; a dashed line at 1 and a red
+ * line before each first bad commit. */
+static void html_chart(struct strbuf *out, const struct sweep_series *s)
+{
+	const double w = 640, h = 200, m = 20;
+	double lo = 1, hi = 1;
+	size_t i, n = s->n_points;
+
+	for (i = 0; i < n; i++)
+		if (s->points[i].has_ratio) {
+			lo = fmin(lo, s->points[i].ratio);
+			hi = fmax(hi, s->points[i].ratio);
+		}
+	if (hi - lo < 1e-9) {
+		lo -= 0.5;
+		hi += 0.5;
+	}
+#define X(i) (m + (n > 1 ? (double)(i) * (w - 2 * m) / (double)(n - 1) : (w - 2 * m) / 2))
+#define Y(v) (h - m - ((v)-lo) * (h - 2 * m) / (hi - lo))
+	strbuf_addf(out,
+		    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\">", w,
+		    h);
+	strbuf_addf(out,
+		    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" "
+		    "stroke-dasharray=\"4\"/>",
+		    m, Y(1.0), w - m, Y(1.0));
+	for (i = 0; i < s->n_changes; i++) {
+		double x = (X(s->changes[i].index) + X(s->changes[i].index - 1)) / 2;
+		strbuf_addf(out,
+			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			    "stroke=\"#c00\"/>",
+			    x, m, x, h - m);
+	}
+	strbuf_adds(out, "<polyline fill=\"none\" stroke=\"#036\" stroke-width=\"2\" points=\"");
+	for (i = 0; i < n; i++)
+		if (s->points[i].has_ratio)
+			strbuf_addf(out, "%.1f,%.1f ", X(i), Y(s->points[i].ratio));
+	strbuf_adds(out, "\"/>");
+	strbuf_addf(out,
+		    "<text x=\"2\" y=\"%.1f\" font-size=\"10\">%.3f</text>"
+		    "<text x=\"2\" y=\"%.1f\" font-size=\"10\">%.3f</text></svg>\n",
+		    m, hi, h - m + 12, lo);
+#undef X
+#undef Y
+}
+
+static void html_series(struct strbuf *out, const struct sweep_series *s)
+{
+	struct strbuf t;
+	size_t i;
+
+	strbuf_init(&t, 0);
+	title(&t, s);
+	strbuf_adds(out, "<h2>");
+	html_text(out, t.buf);
+	strbuf_adds(out, "</h2>\n");
+	strbuf_release(&t);
+	html_chart(out, s);
+	strbuf_adds(out, "<table>\n<tr><th>Commit</th><th>Subject</th><th>Value</th>"
+			 "<th>Reference</th><th>Ratio [interval]</th><th>Change</th></tr>\n");
+	for (i = s->n_points; i-- > 0;) {
+		const struct sweep_point *p = &s->points[i];
+		const struct sweep_change *ch = change_at(s, i);
+		struct strbuf cell;
+		strbuf_init(&cell, 0);
+		strbuf_adds(out, ch ? "<tr class=\"bad\"><td>" : "<tr><td>");
+		short_sha(out, p->sha);
+		strbuf_adds(out, "</td><td>");
+		html_text(out, p->subject);
+		strbuf_adds(out, "</td><td>");
+		value_text(&cell, s->metric, p->value, p->has_value);
+		strbuf_adds(&cell, "</td><td>");
+		value_text(&cell, s->metric, p->reference, p->has_value);
+		strbuf_adds(&cell, "</td><td>");
+		ratio_text(&cell, p);
+		strbuf_adds(&cell, "</td><td>");
+		if (ch) {
+			step_text(&cell, ch);
+			strbuf_adds(&cell, " first bad");
+		}
+		strbuf_adds(out, cell.buf);
+		if (!ch && p->error)
+			html_text(out, p->error);
+		strbuf_adds(out, "</td></tr>\n");
+		strbuf_release(&cell);
+	}
+	strbuf_adds(out, "</table>\n");
+}
+
+/* ---- entry ----------------------------------------------------------------- */
+
+int history_render(const struct sweep_series_list *l, enum history_format f, struct strbuf *out,
+		   struct err *err)
+{
+	size_t i;
+
+	(void)err;
+	switch (f) {
+	case HISTORY_TABLE:
+		for (i = 0; i < l->count; i++) {
+			if (i)
+				strbuf_addch(out, '\n');
+			table_series(out, &l->items[i]);
+		}
+		return 0;
+	case HISTORY_MARKDOWN:
+		strbuf_adds(out, "## himorime history\n\n");
+		for (i = 0; i < l->count; i++)
+			markdown_series(out, &l->items[i]);
+		return 0;
+	case HISTORY_CSV:
+		strbuf_adds(out, "suite,benchmark,command,metric,commit,subject,reference,value,"
+				 "reference_value,ratio,ratio_low,ratio_high,verdict,change_point,"
+				 "change,change_low,change_high\n");
+		for (i = 0; i < l->count; i++)
+			csv_series(out, &l->items[i]);
+		return 0;
+	case HISTORY_JSON:
+		strbuf_adds(out, "{\"series\": [");
+		for (i = 0; i < l->count; i++) {
+			strbuf_adds(out, i ? ",\n  " : "\n  ");
+			json_series(out, &l->items[i]);
+		}
+		strbuf_adds(out, "]}\n");
+		return 0;
+	case HISTORY_HTML:
+		strbuf_adds(out, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+				 "<title>himorime history</title><style>"
+				 "body{font-family:sans-serif}table{border-collapse:collapse}"
+				 "td,th{border:1px solid #ccc;padding:2px 6px}"
+				 "tr.bad{background:#fdd}</style></head><body>\n"
+				 "<h1>himorime history</h1>\n");
+		for (i = 0; i < l->count; i++)
+			html_series(out, &l->items[i]);
+		strbuf_adds(out, "</body></html>\n");
+		return 0;
+	}
+	return err_set(err, ERR_INTERNAL, "unknown history format");
+}

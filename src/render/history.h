@@ -1,0 +1,35 @@
+/*
+ * Renderings of a sweep history (SPEC §7): per benchmark, command and
+ * metric, each commit's value, the reference's value measured in the same
+ * rounds, and the ratio to the reference with its interval, newest first,
+ * with the change points marked on the first bad commit (and the last good
+ * one named). Text formats show numbers for humans; csv and json write them
+ * exactly (canonical units, doubles that read back bit for bit); html is one
+ * self-contained page with a table and an inline SVG line chart per series.
+ *
+ *     struct sweep_series_list l;      (from sweep_series_build)
+ *     history_render(&l, HISTORY_MARKDOWN, &out, &err);
+ */
+#ifndef HIMORIME_RENDER_HISTORY_H
+#define HIMORIME_RENDER_HISTORY_H
+
+#include "common/err.h"
+#include "common/strbuf.h"
+#include "plan/sweep.h"
+
+enum history_format {
+	HISTORY_TABLE,
+	HISTORY_MARKDOWN,
+	HISTORY_CSV,
+	HISTORY_JSON,
+	HISTORY_HTML,
+};
+
+/* "table", "markdown", "csv", "json", "html"; -1 for another name. */
+int history_format_from_name(const char *name, enum history_format *out);
+
+/* Appends the rendering of every series of `l` to out. */
+int history_render(const struct sweep_series_list *l, enum history_format f, struct strbuf *out,
+		   struct err *err);
+
+#endif
