@@ -227,8 +227,13 @@ static int commit_history(struct vcs *vcs, const char *ref, const struct vcs_his
 		rc = vcs_lg_error(err, "cannot write the history");
 		goto done;
 	}
-	rc = git_reference_create_matching(&moved, vcs->repo, ref, &commit_id, has_old,
-					   has_old ? &old : NULL, message);
+	/* A NULL current id would skip the check under the ref's lock, and two
+	 * writers creating the ref at once would both win: the zero id means
+	 * "must not exist yet" and is checked under the lock. */
+	if (!has_old)
+		memset(&old, 0, sizeof(old));
+	rc = git_reference_create_matching(&moved, vcs->repo, ref, &commit_id, has_old, &old,
+					   message);
 	*lost_race = rc == GIT_EMODIFIED || rc == GIT_EEXISTS || rc == GIT_ELOCKED;
 	if (*lost_race)
 		rc = err_set(err, ERR_EXEC,

@@ -785,6 +785,17 @@ static void test_vcs__history_round_trip_and_cas(void **state)
 	assert_non_null(find(&h, &c4, "s1"));
 	vcs_history_release(&h);
 
+	/* The same when the ref did not exist yet: two writers creating it at once
+	 * must not both win, or the second would drop the first one's entries. */
+	assert_int_equal(vcs_history_read(vcs, "refs/himorime/fresh", &stale, &err), 0);
+	assert_string_equal(stale.tip.hex, "");
+	assert_int_equal(vcs_history_append(other, "refs/himorime/fresh", e, 1, &err), 0);
+	assert_int_equal(vcs_history_write(vcs, "refs/himorime/fresh", &stale, e, 1, &err),
+			 ERR_EXEC);
+	assert_string_equal(err.msg, "history ref \"refs/himorime/fresh\" was updated by another "
+				     "writer: read it again and retry");
+	vcs_history_release(&stale);
+
 	/* Prune keeps the two newest commits (c4, c3). */
 	assert_int_equal(vcs_history_prune(vcs, VCS_HISTORY_REF, 2, &removed, &err), 0);
 	assert_int_equal(removed, 2);
