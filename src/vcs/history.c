@@ -9,16 +9,33 @@
 #include "vcs/internal.h"
 
 #include "common/alloc.h"
+#include "common/rng.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/banned.h"
 
 #define MAX_SUITE_HASH 128
 #define MAX_JSON_BYTES (16u << 20)
-#define MAX_ATTEMPTS   5
+#define MAX_ATTEMPTS   40 /* about 4 s of backing off at most */
+
+/* After a lost race: waits a random time below 1 ms, 2 ms, 4 ms, ... up to
+ * 128 ms, so that writers that collided spread out instead of colliding
+ * again on their next try (retrying at once lost 5 tries in a row to 6
+ * racing writers). */
+static void back_off(struct rng *rng, int attempt)
+{
+	uint64_t cap_us = UINT64_C(1000) << (attempt < 7 ? attempt : 7);
+	uint64_t us = rng_below(rng, cap_us);
+	struct timespec ts = { (time_t)(us / 1000000), (long)(us % 1000000) * 1000 };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
 
 static int check_ref(const char *ref, struct err *err)
 {
@@ -298,10 +315,14 @@ int vcs_history_append(struct vcs *vcs, const char *ref, const struct vcs_histor
 {
 	bool lost_race = false;
 	int attempt, rc = 0;
+	struct rng rng;
 
+	rng_init(&rng, rng_fresh_seed(), "history");
 	for (attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
 		struct vcs_history base;
 
+		if (attempt)
+			back_off(&rng, attempt - 1);
 		if ((rc = vcs_history_read(vcs, ref, &base, err)) < 0)
 			return rc;
 		err_clear(err);
@@ -395,9 +416,13 @@ int vcs_history_prune(struct vcs *vcs, const char *ref, size_t keep, size_t *rem
 {
 	bool lost_race = false;
 	int attempt, rc;
+	struct rng rng;
 
 	*removed = 0;
+	rng_init(&rng, rng_fresh_seed(), "history");
 	for (attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+		if (attempt)
+			back_off(&rng, attempt - 1);
 		rc = prune_once(vcs, ref, keep, removed, &lost_race, err);
 		if (!lost_race)
 			return rc;

@@ -130,7 +130,8 @@ int vcs_history_read(struct vcs *vcs, const char *ref, struct vcs_history *out, 
  * otherwise, and nothing changes. */
 int vcs_history_write(struct vcs *vcs, const char *ref, const struct vcs_history *base,
 		      const struct vcs_history_entry *entries, size_t count, struct err *err);
-/* Read, write, and on a concurrent update read again, up to a few attempts. */
+/* Read, write, and on a concurrent update read again after a random, growing
+ * back-off, up to 40 attempts (about 4 s). */
 int vcs_history_append(struct vcs *vcs, const char *ref, const struct vcs_history_entry *entries,
 		       size_t count, struct err *err);
 /* Keeps the entries of the `keep` newest commits (by committer time of the

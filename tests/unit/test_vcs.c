@@ -731,6 +731,61 @@ static const struct vcs_history_entry *find(const struct vcs_history *h, const s
 	return NULL;
 }
 
+/* Writers in separate processes racing on one ref, from its creation on:
+ * every append lands, each as its own history commit on top of the last. */
+static void test_vcs__history_racing_writers_lose_nothing(void **state)
+{
+	enum { WRITERS = 6, ROUNDS = 4 };
+	char *clone = xasprintf("%s/race", root);
+	int round;
+
+	(void)state;
+	assert_int_equal(sh("git clone -q %s %s", repo, clone), 0);
+	for (round = 0; round < ROUNDS; round++) {
+		char *ref = xasprintf("refs/himorime/race%d", round);
+		pid_t pids[WRITERS];
+		struct vcs_history h;
+		struct err err = ERR_INIT;
+		struct vcs *vcs;
+		char *count;
+		int i;
+
+		for (i = 0; i < WRITERS; i++) {
+			pids[i] = fork();
+			assert_true(pids[i] >= 0);
+			if (pids[i] == 0) {
+				char suite[16];
+				struct vcs_history_entry e;
+				struct vcs *mine = NULL;
+				snprintf(suite, sizeof(suite), "w%d", i);
+				e = entry(&c1, suite, "{}");
+				if (vcs_open(clone, &mine, &err) < 0 ||
+				    vcs_history_append(mine, ref, &e, 1, &err) < 0) {
+					fprintf(stderr, "writer %d: %s\n", i, err.msg);
+					_exit(1);
+				}
+				_exit(0);
+			}
+		}
+		for (i = 0; i < WRITERS; i++) {
+			int status = 0;
+			assert_int_equal(waitpid(pids[i], &status, 0), pids[i]);
+			assert_true(WIFEXITED(status));
+			assert_int_equal(WEXITSTATUS(status), 0);
+		}
+		vcs = open_repo(clone);
+		assert_int_equal(vcs_history_read(vcs, ref, &h, &err), 0);
+		assert_int_equal(h.count, WRITERS);
+		vcs_history_release(&h);
+		vcs_free(vcs);
+		count = out("git -C %s rev-list --count %s", clone, ref);
+		assert_string_equal(count, "6");
+		free(count);
+		free(ref);
+	}
+	free(clone);
+}
+
 static void test_vcs__history_round_trip_and_cas(void **state)
 {
 	struct err err = ERR_INIT;
@@ -841,6 +896,7 @@ int main(void)
 		cmocka_unit_test(test_vcs__sweeps_dirs_of_dead_pids_only),
 		cmocka_unit_test(test_vcs__interrupt_path_removes_live_trees),
 		cmocka_unit_test(test_vcs__history_round_trip_and_cas),
+		cmocka_unit_test(test_vcs__history_racing_writers_lose_nothing),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
