@@ -80,7 +80,7 @@ static void print_diag(const struct suite_diag *d)
 		fprintf(stderr, "%s: ", d->file);
 	if (*d->path)
 		fprintf(stderr, "%s: ", d->path);
-	fprintf(stderr, "%s\n", d->message);
+	fprintf(stderr, "%s [HMR2001]\n", d->message);
 	if (d->hint)
 		fprintf(stderr, "  hint: %s\n", d->hint);
 }
@@ -114,7 +114,7 @@ int cli_load_suites(const struct strlist *operands, struct cli_suites *out)
 			if (!add_dir(op, &files)) {
 				fprintf(stderr,
 					"%s: expected a directory with himorime.yaml or "
-					"*.himorime.yaml files, found none\n",
+					"*.himorime.yaml files, found none [HMR2001]\n",
 					op);
 				empty_dirs++;
 			}

@@ -78,11 +78,11 @@ class SuiteCliTest(TempDirTest):
         self.assertExit(res, 2)
         self.assertEqual(res.out, "")
         self.assertEqual(res.err,
-                         "a.yaml:3:13: benchmarks: expected at least one benchmark, got []\n"
-                         "b.yaml:1:1: expected a map with name, got no name\n"
-                         "b.yaml:1:1: expected a map with benchmarks, got no benchmarks\n"
-                         'b.yaml:1:10: version: expected "1", got 2\n'
-                         'missing.yaml: cannot read "missing.yaml": No such file or directory\n'
+                         "a.yaml:3:13: benchmarks: expected at least one benchmark, got [] [HMR2001]\n"
+                         "b.yaml:1:1: expected a map with name, got no name [HMR2001]\n"
+                         "b.yaml:1:1: expected a map with benchmarks, got no benchmarks [HMR2001]\n"
+                         'b.yaml:1:10: version: expected "1", got 2 [HMR2001]\n'
+                         'missing.yaml: cannot read "missing.yaml": No such file or directory [HMR2001]\n'
                          "himorime: exit 2: 5 problems in 3 suite files\n")
 
     def test_suite_cli__validate_default_path_and_empty_directory(self):
@@ -93,7 +93,7 @@ class SuiteCliTest(TempDirTest):
         res = run(["validate", "empty"], cwd=self.tmp)
         self.assertExit(res, 2)
         self.assertEqual(res.err, "empty: expected a directory with himorime.yaml or "
-                         "*.himorime.yaml files, found none\n"
+                         "*.himorime.yaml files, found none [HMR2001]\n"
                          "himorime: exit 2: 1 problem in 1 suite file\n")
 
     def test_suite_cli__list_text(self):
@@ -155,7 +155,7 @@ class SuiteCliTest(TempDirTest):
         self.assertExit(res, 2)
         self.assertEqual(res.out, "")
         self.assertEqual(res.err, "s.yaml:3:14: benchmarks[0]: expected a map with commands, "
-                         "got no commands\nhimorime: exit 2: 1 problem in 1 suite file\n")
+                         "got no commands [HMR2001]\nhimorime: exit 2: 1 problem in 1 suite file\n")
 
     def test_suite_cli__docs_examples_validate(self):
         blocks = []
