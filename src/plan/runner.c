@@ -752,6 +752,25 @@ static void budget_percentiles(const struct command *c, enum metric m, double *p
 			p[(*n)++] = c->budgets[i].aggregation.percentile;
 }
 
+/* Drift over the runs (SPEC §8): see struct results_trend. */
+static void find_trend(struct results_metric *rm)
+{
+	struct stats_trend t;
+	struct err err = ERR_INIT;
+
+	if (rm->n_samples < RESULTS_TREND_MIN_RUNS ||
+	    stats_theil_sen(rm->samples, rm->n_samples, RESULTS_TREND_CONFIDENCE, &t, &err) < 0 ||
+	    !t.has_interval)
+		return;
+	rm->trend.present = true;
+	rm->trend.slope = t.slope;
+	rm->trend.slope_low = t.slope_low;
+	rm->trend.slope_high = t.slope_high;
+	rm->trend.min_detectable_slope = t.min_detectable_slope;
+	rm->trend.growing = t.growing && t.slope * (double)(rm->n_samples - 1) >=
+						 RESULTS_TREND_MIN_GROWTH * rm->stats.median;
+}
+
 static void finish_metric(struct results_side *rs, const struct command *c, enum metric m,
 			  const struct unit *u, int side)
 {
@@ -775,6 +794,8 @@ static void finish_metric(struct results_side *rs, const struct command *c, enum
 				rm->samples_at_floor++;
 		}
 	}
+	if (m == METRIC_LATENCY || (m == METRIC_PEAK_RSS && rm->samples_at_floor == 0))
+		find_trend(rm);
 	if (m == METRIC_THROUGHPUT && u->work[side]) {
 		rm->work.measured_min = rm->work.measured_max = u->work[side][0];
 		for (i = 1; i < u->n_runs[side]; i++) {

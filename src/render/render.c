@@ -569,6 +569,42 @@ static void metric_notes(struct rnd_notes *notes, const char *label, const char 
 	}
 }
 
+/* SPEC §8: a metric that keeps growing from run to run. */
+static void trend_notes(struct rnd_notes *notes, const char *label, const char *side_name,
+			const struct results_side *side)
+{
+	static const enum metric watched[] = { METRIC_LATENCY, METRIC_PEAK_RSS };
+	size_t i;
+
+	if (!side->present)
+		return;
+	for (i = 0; i < ARRAY_SIZE(watched); i++) {
+		const struct results_metric *mt = &side->metrics[watched[i]];
+		const struct results_trend *t = &mt->trend;
+		struct strbuf sb;
+		if (!t->present || !t->growing)
+			continue;
+		strbuf_init(&sb, 0);
+		strbuf_addf(&sb, "%s%s: %s keeps growing from run to run: +", label, side_name,
+			    metric_info(mt->metric)->name);
+		fmt_metric(&sb, mt->metric, t->slope, NULL);
+		strbuf_addf(&sb, " per run (%.0f%% interval ", 100.0 * RESULTS_TREND_CONFIDENCE);
+		fmt_metric(&sb, mt->metric, t->slope_low, NULL);
+		strbuf_adds(&sb, " to ");
+		fmt_metric(&sb, mt->metric, t->slope_high, NULL);
+		strbuf_adds(&sb, ")");
+		if (mt->has_stats && mt->stats.median > 0)
+			strbuf_addf(&sb, ", %+.0f%% of the median over %llu runs",
+				    100.0 * t->slope * (double)(mt->n_samples - 1) /
+					    mt->stats.median,
+				    (unsigned long long)mt->n_samples);
+		strbuf_adds(&sb,
+			    "; something grows between runs (a cache, a file, a log): reset it "
+			    "in prepare_each, or the runs measure different work");
+		note_add(notes, &sb, NULL);
+	}
+}
+
 static void comparison_notes(struct rnd_notes *notes, const char *label,
 			     const struct results_command *c)
 {
@@ -749,6 +785,8 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 		rnd_label(&label, &rows.v[i]);
 		metric_notes(notes, label.buf, cmp ? " (head)" : "", &c->head);
 		metric_notes(notes, label.buf, " (base)", &c->base);
+		trend_notes(notes, label.buf, cmp ? " (head)" : "", &c->head);
+		trend_notes(notes, label.buf, " (base)", &c->base);
 		comparison_notes(notes, label.buf, c);
 		budget_notes(notes, label.buf, c);
 	}

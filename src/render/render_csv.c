@@ -253,6 +253,12 @@ static void metric_rows(struct ctx *x, const char *side, const struct results_me
 		stat_row(x, side, m, "floor", (double)m->floor_bytes);
 		stat_row(x, side, m, "samples_at_floor", (double)m->samples_at_floor);
 	}
+	if (m->trend.present) {
+		stat_row(x, side, m, "trend_slope", m->trend.slope);
+		stat_row(x, side, m, "trend_slope_low", m->trend.slope_low);
+		stat_row(x, side, m, "trend_slope_high", m->trend.slope_high);
+		stat_row(x, side, m, "trend_growing", m->trend.growing ? 1.0 : 0.0);
+	}
 	if (m->work.present) {
 		stat_row(x, side, m, "measured_work_min", m->work.measured_min);
 		stat_row(x, side, m, "measured_work_max", m->work.measured_max);

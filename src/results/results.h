@@ -136,6 +136,26 @@ struct results_work {
 	double measured_min, measured_max;
 };
 
+/*
+ * Drift over the runs of one side (SPEC §8): the Theil–Sen slope of the
+ * samples over the run index, for latency and peak_rss from
+ * RESULTS_TREND_MIN_RUNS runs on (peak_rss only when no run is at the floor).
+ * `growing` flags a metric that keeps growing from run to run: the whole
+ * interval lies above 0 and the fitted growth over the runs reaches
+ * RESULTS_TREND_MIN_GROWTH of the median. Slopes are per run, in the
+ * metric's canonical unit.
+ */
+#define RESULTS_TREND_MIN_RUNS	 10
+#define RESULTS_TREND_CONFIDENCE 0.99
+#define RESULTS_TREND_MIN_GROWTH 0.05
+
+struct results_trend {
+	bool present;
+	double slope, slope_low, slope_high;
+	double min_detectable_slope; /* the interval's half-width */
+	bool growing;
+};
+
 /* One metric of one side. Name, group, unit, better and scope come from
  * metric_info(metric). Every metric exists on every side; not_requested
  * unless the producer says otherwise. */
@@ -153,6 +173,7 @@ struct results_metric {
 	bool has_floor;		  /* peak_rss only */
 	uint64_t floor_bytes;	  /* the largest floor of the runs */
 	uint64_t samples_at_floor;
+	struct results_trend trend; /* latency and peak_rss only */
 };
 
 /* One side (head or base) of one command. */

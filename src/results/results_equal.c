@@ -64,6 +64,17 @@ static bool same_work(const struct results_work *a, const struct results_work *b
 	       same_double(a->measured_max, b->measured_max);
 }
 
+static bool same_trend(const struct results_trend *a, const struct results_trend *b)
+{
+	if (a->present != b->present)
+		return false;
+	return !a->present ||
+	       (same_double(a->slope, b->slope) && same_double(a->slope_low, b->slope_low) &&
+		same_double(a->slope_high, b->slope_high) &&
+		same_double(a->min_detectable_slope, b->min_detectable_slope) &&
+		a->growing == b->growing);
+}
+
 static bool same_metric(const struct results_metric *a, const struct results_metric *b)
 {
 	size_t i;
@@ -72,7 +83,7 @@ static bool same_metric(const struct results_metric *a, const struct results_met
 	    a->source != b->source || a->process_aggregation != b->process_aggregation ||
 	    a->has_stats != b->has_stats || (a->has_stats && !same_stats(&a->stats, &b->stats)) ||
 	    a->n_samples != b->n_samples || !same_work(&a->work, &b->work) ||
-	    a->has_floor != b->has_floor)
+	    a->has_floor != b->has_floor || !same_trend(&a->trend, &b->trend))
 		return false;
 	if (a->has_floor &&
 	    (a->floor_bytes != b->floor_bytes || a->samples_at_floor != b->samples_at_floor))

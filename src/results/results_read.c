@@ -600,6 +600,34 @@ static int read_work(struct reader *rd, const cJSON *mo, struct results_work *w)
 	return rc;
 }
 
+/* Absent in documents written before drift was measured. */
+static int read_trend(struct reader *rd, const cJSON *mo, struct results_trend *t)
+{
+	const cJSON *o;
+	double confidence = RESULTS_TREND_CONFIDENCE;
+	size_t old;
+	int rc;
+
+	if (get_object(rd, mo, "trend", &o))
+		return -1;
+	if (!o)
+		return 0;
+	old = push_key(rd, "trend");
+	t->present = true;
+	rc = get_num(rd, o, "slope", &t->slope) || get_num(rd, o, "slope_low", &t->slope_low) ||
+	     get_num(rd, o, "slope_high", &t->slope_high) ||
+	     get_num(rd, o, "confidence", &confidence) ||
+	     get_num(rd, o, "min_detectable_slope", &t->min_detectable_slope) ||
+	     get_bool(rd, o, "growing", &t->growing);
+	if (!rc && confidence != RESULTS_TREND_CONFIDENCE) {
+		size_t k = push_key(rd, "confidence");
+		rc = expected(rd, "0.99", field(o, "confidence"));
+		pop(rd, k);
+	}
+	pop(rd, old);
+	return rc;
+}
+
 static int read_metric(struct reader *rd, const cJSON *o, struct results_metric *m)
 {
 	const struct metric_info *info = metric_info(m->metric);
@@ -632,7 +660,7 @@ static int read_metric(struct reader *rd, const cJSON *o, struct results_metric 
 		rc = get_uint(rd, o, "floor", &m->floor_bytes) ||
 		     get_uint(rd, o, "samples_at_floor", &m->samples_at_floor);
 	}
-	return rc;
+	return rc || read_trend(rd, o, &m->trend);
 }
 
 static int read_side(struct reader *rd, const cJSON *co, const char *key, struct results_side *s)

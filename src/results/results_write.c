@@ -277,6 +277,23 @@ static void put_work(struct writer *w, cJSON *obj, const struct results_work *wk
 	put_num(w, o, "measured_max", wk->measured_max);
 }
 
+static void put_trend(struct writer *w, cJSON *obj, const struct results_trend *t)
+{
+	cJSON *o;
+
+	if (!t->present) {
+		put_null(obj, "trend");
+		return;
+	}
+	o = add(obj, "trend", cJSON_CreateObject());
+	put_num(w, o, "slope", t->slope);
+	put_num(w, o, "slope_low", t->slope_low);
+	put_num(w, o, "slope_high", t->slope_high);
+	put_num(w, o, "confidence", RESULTS_TREND_CONFIDENCE);
+	put_num(w, o, "min_detectable_slope", t->min_detectable_slope);
+	put_bool(o, "growing", t->growing);
+}
+
 static void put_metric(struct writer *w, cJSON *metrics, const struct results_metric *m)
 {
 	const struct metric_info *info = metric_info(m->metric);
@@ -301,6 +318,7 @@ static void put_metric(struct writer *w, cJSON *metrics, const struct results_me
 		put_null(o, "floor");
 		put_null(o, "samples_at_floor");
 	}
+	put_trend(w, o, &m->trend);
 }
 
 static void put_side(struct writer *w, cJSON *obj, const char *key, const struct results_side *s)

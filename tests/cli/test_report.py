@@ -74,6 +74,16 @@ HOSTILE = {
     "suites-object": (edited(lambda d: d.update(suites={})),
                       ": $.suites: expected an array, got an object"),
     "top-array": ("[]", ": $: expected an object, got an array"),
+    "trend-confidence": (
+        edited(lambda d: d["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"]
+               ["latency"].update(trend={"slope": 1, "slope_low": 0.5, "slope_high": 1.5,
+                                         "confidence": 0.95, "min_detectable_slope": 0.5,
+                                         "growing": True})),
+        f": {LATENCY}.metrics.latency.trend.confidence: expected 0.99, got 0.95"),
+    "trend-growing-string": (
+        edited(lambda d: d["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"]
+               ["latency"].update(trend={"slope": 1, "growing": "yes"})),
+        f': {LATENCY}.metrics.latency.trend.growing: expected true or false, got "yes"'),
     "invalid-utf8": (BASE.encode().replace(b'"himorime.yaml"', b'"h\xffi"'),
                      ":13:17: invalid UTF-8"),
     "control-char": (BASE.replace('"file": "himorime.yaml"', '"file": "a\u0001b"'),

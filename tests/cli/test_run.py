@@ -99,6 +99,56 @@ benchmarks:
         self.assertEqual(len(samples), 3)
         self.assertLess(max(samples), 250e6)
 
+    def test_run__growth_from_run_to_run_is_flagged(self):
+        # each run allocates 4 MiB more than the last: peak RSS and latency
+        # keep growing; a steady allocation does not
+        body = f"""
+benchmarks:
+  - name: drift
+    runs: 20
+    warmup: 0
+    metrics: {{memory: true}}
+    commands:
+      growing:
+        shell: true
+        command: 'n=$(cat ${{workdir}}/n 2>/dev/null || echo 0); echo $((n + 1)) > ${{workdir}}/n; exec "{HELPERS}/alloc" $((4 * n + 4))'
+      steady:
+        command: ["{HELPERS}/alloc", "8"]
+"""
+        doc, _ = self.run_json(body)
+        growing, steady = self.command(doc, 0, 0), self.command(doc, 0, 1)
+        rss = growing["head"]["metrics"]["peak_rss"]["trend"]
+        self.assertTrue(rss["growing"], rss)
+        self.assertGreater(rss["slope"], 3.5 * MIB)
+        self.assertLess(rss["slope"], 4.5 * MIB)
+        self.assertLess(rss["slope_low"], rss["slope"])
+        self.assertGreater(rss["slope_high"], rss["slope"])
+        self.assertEqual(rss["confidence"], 0.99)
+        self.assertTrue(growing["head"]["metrics"]["latency"]["trend"]["growing"])
+        flat = steady["head"]["metrics"]["peak_rss"]["trend"]
+        self.assertFalse(flat["growing"], flat)
+        self.assertGreater(flat["min_detectable_slope"], 0)
+        # cpu is not watched for drift
+        self.assertIsNone(steady["head"]["metrics"]["cpu_total"].get("trend"))
+        # the table says which metric grows, by how much per run, and what to do
+        res = self.run_h(["run", "--seed", "7", self.write("himorime.yaml", suite(body))])
+        self.assertExit(res, 0)
+        notes = [line for line in res.out.splitlines() if "keeps growing" in line]
+        self.assertEqual(len(notes), 2, res.out)
+        self.assertRegex(
+            notes[1],
+            r"^  - drift › growing: peak_rss keeps growing from run to run: "
+            r"\+[0-9.]+ MiB per run \(99% interval [0-9.]+ MiB to [0-9.]+ MiB\), "
+            r"\+[0-9]+% of the median over 20 runs; something grows between runs "
+            r"\(a cache, a file, a log\): reset it in prepare_each, or the runs measure "
+            r"different work$")
+        self.assertTrue(notes[0].startswith("  - drift › growing: latency keeps growing"),
+                        notes[0])
+        # a run too short to tell has no trend
+        doc, _ = self.run_json(body.replace("runs: 20", "runs: 9").replace(
+            "benchmarks:", "defaults: {regression: {min_samples: 2}}\nbenchmarks:"))
+        self.assertIsNone(self.command(doc)["head"]["metrics"]["peak_rss"]["trend"])
+
     def test_run__timeout_kills_the_whole_tree(self):
         pidfile = os.path.join(self.tmp, "pids")
         doc, res = self.run_json(f"""
