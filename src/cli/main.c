@@ -36,7 +36,8 @@ static const struct cmd commands[] = {
 	  "Checks suite files: YAML, every key, type and range, and the rules between\n"
 	  "them. Runs nothing. PATH is a suite file or a directory (its himorime.yaml and\n"
 	  "every *.himorime.yaml); the default is himorime.yaml. Prints one ok line per\n"
-	  "file, or every problem as file:line:column: key.path: message and exits 2.\n" },
+	  "file, or every problem as file:line:column: key.path: message [HMR2001]\n"
+	  "and exits 2.\n" },
 	{ "list", cmd_list, "list the commands a suite would measure",
 	  "usage: himorime list [--format text|json] [--filter RE] [--tag T] [--skip-tag T] "
 	  "[PATH...]\n"
