@@ -139,7 +139,8 @@ struct results_work {
 /*
  * Drift over the runs of one side (SPEC §8): the Theil–Sen slope of the
  * samples over the run index, for latency and peak_rss from
- * RESULTS_TREND_MIN_RUNS runs on (peak_rss only when no run is at the floor).
+ * RESULTS_TREND_MIN_RUNS runs on (peak_rss only when no run is at the floor),
+ * when the runs give an interval at their autocorrelation (stats_theil_sen).
  * `growing` flags a metric that keeps growing from run to run: the whole
  * interval lies above 0 and the fitted growth over the runs reaches
  * RESULTS_TREND_MIN_GROWTH of the median. Slopes are per run, in the

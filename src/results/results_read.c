@@ -372,6 +372,19 @@ static int get_object(struct reader *rd, const cJSON *obj, const char *key, cons
 	return rc;
 }
 
+/* Enters the object at key: 1 with *o set and the key pushed (pop it with
+ * *old), 0 when it is missing or null, -1 on an error. */
+static int enter_object(struct reader *rd, const cJSON *obj, const char *key, const cJSON **o,
+			size_t *old)
+{
+	if (get_object(rd, obj, key, o))
+		return -1;
+	if (!*o)
+		return 0;
+	*old = push_key(rd, key);
+	return 1;
+}
+
 static int get_array(struct reader *rd, const cJSON *obj, const char *key, size_t max,
 		     const cJSON **out, size_t *n)
 {
@@ -402,11 +415,8 @@ static int read_error(struct reader *rd, const cJSON *obj, struct results_error 
 	int kind = 0;
 	int rc;
 
-	if (get_object(rd, obj, "error", &o))
-		return -1;
-	if (!o)
-		return 0;
-	old = push_key(rd, "error");
+	if ((rc = enter_object(rd, obj, "error", &o, &old)) <= 0)
+		return rc;
 	e->present = true;
 	if (!field(o, "kind")) {
 		rc = bad(rd, "missing \"kind\"");
@@ -437,11 +447,8 @@ static int read_environment(struct reader *rd, const cJSON *root, struct results
 	size_t old, n, i = 0;
 	int rc;
 
-	if (get_object(rd, root, "environment", &o))
-		return -1;
-	if (!o)
-		return 0;
-	old = push_key(rd, "environment");
+	if ((rc = enter_object(rd, root, "environment", &o, &old)) <= 0)
+		return rc;
 	rc = get_str(rd, o, "os", &e->os) || get_str(rd, o, "arch", &e->arch) ||
 	     get_str(rd, o, "kernel", &e->kernel) || get_str(rd, o, "cpu_model", &e->cpu_model) ||
 	     get_uint_max(rd, o, "logical_cpus", UINT32_MAX, &cpus) ||
@@ -475,11 +482,8 @@ static int read_git(struct reader *rd, const cJSON *root, struct results_git *g)
 	size_t old;
 	int rc;
 
-	if (get_object(rd, root, "git", &o))
-		return -1;
-	if (!o)
-		return 0;
-	old = push_key(rd, "git");
+	if ((rc = enter_object(rd, root, "git", &o, &old)) <= 0)
+		return rc;
 	g->present = true;
 	rc = get_str(rd, o, "head_sha", &g->head_sha) || get_bool(rd, o, "dirty", &g->dirty) ||
 	     get_str(rd, o, "base_ref", &g->base_ref) || get_str(rd, o, "base_sha", &g->base_sha) ||
@@ -494,11 +498,8 @@ static int read_noise(struct reader *rd, const cJSON *root, struct results_noise
 	size_t old;
 	int rc;
 
-	if (get_object(rd, root, "noise", &o))
-		return -1;
-	if (!o)
-		return 0;
-	old = push_key(rd, "noise");
+	if ((rc = enter_object(rd, root, "noise", &o, &old)) <= 0)
+		return rc;
 	rc = get_object(rd, o, "load_average", &l);
 	if (!rc && l) {
 		size_t o2 = push_key(rd, "load_average");
@@ -523,11 +524,8 @@ static int read_stats(struct reader *rd, const cJSON *mo, struct results_metric 
 	size_t old, n, i = 0;
 	int rc;
 
-	if (get_object(rd, mo, "stats", &o))
-		return -1;
-	if (!o)
-		return 0;
-	old = push_key(rd, "stats");
+	if ((rc = enter_object(rd, mo, "stats", &o, &old)) <= 0)
+		return rc;
 	m->has_stats = true;
 	rc = get_uint(rd, o, "count", &count) || get_num(rd, o, "min", &s->min) ||
 	     get_num(rd, o, "max", &s->max) || get_num(rd, o, "mean", &s->mean) ||
@@ -586,11 +584,8 @@ static int read_work(struct reader *rd, const cJSON *mo, struct results_work *w)
 	size_t old;
 	int rc;
 
-	if (get_object(rd, mo, "work", &o))
-		return -1;
-	if (!o)
-		return 0;
-	old = push_key(rd, "work");
+	if ((rc = enter_object(rd, mo, "work", &o, &old)) <= 0)
+		return rc;
 	w->present = true;
 	rc = get_opt_num(rd, o, "value", &w->has_value, &w->value) ||
 	     get_str(rd, o, "file_size", &w->file_size) || get_str(rd, o, "unit", &w->unit) ||
@@ -608,11 +603,8 @@ static int read_trend(struct reader *rd, const cJSON *mo, struct results_trend *
 	size_t old;
 	int rc;
 
-	if (get_object(rd, mo, "trend", &o))
-		return -1;
-	if (!o)
-		return 0;
-	old = push_key(rd, "trend");
+	if ((rc = enter_object(rd, mo, "trend", &o, &old)) <= 0)
+		return rc;
 	t->present = true;
 	rc = get_num(rd, o, "slope", &t->slope) || get_num(rd, o, "slope_low", &t->slope_low) ||
 	     get_num(rd, o, "slope_high", &t->slope_high) ||
@@ -757,13 +749,9 @@ static int read_comparisons(struct reader *rd, const cJSON *co, enum results_mod
 	size_t old;
 	int rc = 0;
 
-	if (get_object(rd, co, "comparisons", &o))
-		return -1;
-	if (!o)
-		return 0;
-	old = push_key(rd, "comparisons");
-	if (mode == RESULTS_MODE_RUN)
-		rc = bad(rd, "expected null in run mode, got an object");
+	if ((rc = enter_object(rd, co, "comparisons", &o, &old)) <= 0)
+		return rc;
+	rc = mode == RESULTS_MODE_RUN ? bad(rd, "expected null in run mode, got an object") : 0;
 	/* In the document's order, so that a rewrite gives the same bytes. */
 	for (const cJSON *v = o->child; !rc && v; v = v->next) {
 		enum metric metric;
@@ -949,11 +937,8 @@ static int read_commit(struct reader *rd, const cJSON *so, struct results_commit
 	size_t old;
 	int rc;
 
-	if (get_object(rd, so, "commit", &o))
-		return -1;
-	if (!o)
-		return 0;
-	old = push_key(rd, "commit");
+	if ((rc = enter_object(rd, so, "commit", &o, &old)) <= 0)
+		return rc;
 	c->present = true;
 	rc = get_str(rd, o, "sha", &c->sha) || get_str(rd, o, "subject", &c->subject) ||
 	     get_time(rd, o, "time", &c->time_unix_ns) || get_uint(rd, o, "index", &c->index) ||
@@ -968,11 +953,8 @@ static int read_sweep(struct reader *rd, const cJSON *root, struct results_sweep
 	size_t old;
 	int rc;
 
-	if (get_object(rd, root, "sweep", &o))
-		return -1;
-	if (!o)
-		return 0;
-	old = push_key(rd, "sweep");
+	if ((rc = enter_object(rd, root, "sweep", &o, &old)) <= 0)
+		return rc;
 	s->present = true;
 	rc = get_str(rd, o, "range", &s->range) || get_str(rd, o, "reference", &s->reference) ||
 	     get_str(rd, o, "settings_hash", &s->settings_hash) ||
@@ -1014,11 +996,8 @@ static int read_summary(struct reader *rd, const cJSON *root, struct results_sum
 	size_t old;
 	int i, rc;
 
-	if (get_object(rd, root, "summary", &o))
-		return -1;
-	if (!o)
-		return 0;
-	old = push_key(rd, "summary");
+	if ((rc = enter_object(rd, root, "summary", &o, &old)) <= 0)
+		return rc;
 	rc = get_uint(rd, o, "suites", &s->suites) ||
 	     get_uint(rd, o, "benchmarks", &s->benchmarks) ||
 	     get_uint(rd, o, "commands", &s->commands);

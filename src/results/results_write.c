@@ -134,15 +134,23 @@ static void put_time(struct writer *w, cJSON *obj, const char *key, int64_t unix
 	put_str(w, obj, key, buf);
 }
 
+/* The object at key, or NULL after writing null there when it is absent. */
+static cJSON *object_or_null(cJSON *obj, const char *key, bool present)
+{
+	if (!present) {
+		put_null(obj, key);
+		return NULL;
+	}
+	return add(obj, key, cJSON_CreateObject());
+}
+
 static void put_error(struct writer *w, cJSON *obj, const struct results_error *e)
 {
 	cJSON *o;
 
-	if (!e->present) {
-		put_null(obj, "error");
+	o = object_or_null(obj, "error", e->present);
+	if (!o)
 		return;
-	}
-	o = add(obj, "error", cJSON_CreateObject());
 	put_str(w, o, "kind", results_error_kind_name(e->kind));
 	put_str(w, o, "message", e->message);
 	if (e->has_exit_code)
@@ -182,11 +190,9 @@ static void put_git(struct writer *w, cJSON *root, const struct results_git *g)
 {
 	cJSON *o;
 
-	if (!g->present) {
-		put_null(root, "git");
+	o = object_or_null(root, "git", g->present);
+	if (!o)
 		return;
-	}
-	o = add(root, "git", cJSON_CreateObject());
 	put_str(w, o, "head_sha", g->head_sha);
 	put_bool(o, "dirty", g->dirty);
 	put_str(w, o, "base_ref", g->base_ref);
@@ -265,11 +271,9 @@ static void put_work(struct writer *w, cJSON *obj, const struct results_work *wk
 {
 	cJSON *o;
 
-	if (!wk->present) {
-		put_null(obj, "work");
+	o = object_or_null(obj, "work", wk->present);
+	if (!o)
 		return;
-	}
-	o = add(obj, "work", cJSON_CreateObject());
 	put_opt_num(w, o, "value", wk->has_value, wk->value);
 	put_str(w, o, "file_size", wk->file_size);
 	put_str(w, o, "unit", wk->unit);
@@ -281,11 +285,9 @@ static void put_trend(struct writer *w, cJSON *obj, const struct results_trend *
 {
 	cJSON *o;
 
-	if (!t->present) {
-		put_null(obj, "trend");
+	o = object_or_null(obj, "trend", t->present);
+	if (!o)
 		return;
-	}
-	o = add(obj, "trend", cJSON_CreateObject());
 	put_num(w, o, "slope", t->slope);
 	put_num(w, o, "slope_low", t->slope_low);
 	put_num(w, o, "slope_high", t->slope_high);
@@ -326,11 +328,9 @@ static void put_side(struct writer *w, cJSON *obj, const char *key, const struct
 	cJSON *o, *metrics;
 	int m;
 
-	if (!s->present) {
-		put_null(obj, key);
+	o = object_or_null(obj, key, s->present);
+	if (!o)
 		return;
-	}
-	o = add(obj, key, cJSON_CreateObject());
 	put_uint(w, o, "count", s->count);
 	put_uint(w, o, "warmups", s->warmups);
 	put_str(w, o, "plan", results_plan_name(s->plan));
@@ -502,11 +502,9 @@ static void put_sweep(struct writer *w, cJSON *root, const struct results_sweep 
 {
 	cJSON *o;
 
-	if (!s->present) {
-		put_null(root, "sweep");
+	o = object_or_null(root, "sweep", s->present);
+	if (!o)
 		return;
-	}
-	o = add(root, "sweep", cJSON_CreateObject());
 	put_str(w, o, "range", s->range);
 	put_str(w, o, "reference", s->reference);
 	put_str(w, o, "settings_hash", s->settings_hash);

@@ -124,7 +124,10 @@ benchmarks:
         self.assertLess(rss["slope_low"], rss["slope"])
         self.assertGreater(rss["slope_high"], rss["slope"])
         self.assertEqual(rss["confidence"], 0.99)
-        self.assertTrue(growing["head"]["metrics"]["latency"]["trend"]["growing"])
+        # latency grows too, but not in a straight line: its residuals can be
+        # too autocorrelated for 20 runs to give an interval (then no trend)
+        latency = growing["head"]["metrics"]["latency"]["trend"]
+        self.assertTrue(latency is None or latency["slope"] > 0, latency)
         flat = steady["head"]["metrics"]["peak_rss"]["trend"]
         self.assertFalse(flat["growing"], flat)
         self.assertGreater(flat["min_detectable_slope"], 0)
@@ -133,17 +136,15 @@ benchmarks:
         # the table says which metric grows, by how much per run, and what to do
         res = self.run_h(["run", "--seed", "7", self.write("himorime.yaml", suite(body))])
         self.assertExit(res, 0)
-        notes = [line for line in res.out.splitlines() if "keeps growing" in line]
-        self.assertEqual(len(notes), 2, res.out)
+        notes = [line for line in res.out.splitlines() if "peak_rss keeps growing" in line]
+        self.assertEqual(len(notes), 1, res.out)
         self.assertRegex(
-            notes[1],
+            notes[0],
             r"^  - drift › growing: peak_rss keeps growing from run to run: "
             r"\+[0-9.]+ MiB per run \(99% interval [0-9.]+ MiB to [0-9.]+ MiB\), "
             r"\+[0-9]+% of the median over 20 runs; something grows between runs "
             r"\(a cache, a file, a log\): reset it in prepare_each, or the runs measure "
             r"different work$")
-        self.assertTrue(notes[0].startswith("  - drift › growing: latency keeps growing"),
-                        notes[0])
         # a run too short to tell has no trend
         doc, _ = self.run_json(body.replace("runs: 20", "runs: 9").replace(
             "benchmarks:", "defaults: {regression: {min_samples: 2}}\nbenchmarks:"))
