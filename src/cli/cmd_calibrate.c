@@ -111,7 +111,9 @@ int cmd_calibrate(int argc, char **argv)
 			     argv);
 	s.epilogue = calibration_summary;
 	if (code == EXIT_OK) {
-		/* head against itself: the commit (or the working tree) on both sides */
+		/* head against itself: the commit (or the working tree) on both sides,
+		 * built twice and kept as two files, as a real change has them */
+		s.ro.separate_artifacts = true;
 		req.head = against;
 		req.against = against;
 		code = revisions_compare(&s, &req);

@@ -87,7 +87,8 @@ static const struct cmd commands[] = {
 	  "on head, back to back, in coin-flipped order. After each planned look the judge\n"
 	  "decides latency, cpu_total and peak_rss per command: regression, improved, pass,\n"
 	  "inconclusive or skipped (see docs/comparison.md). Head is the working tree as it\n"
-	  "is, uncommitted changes included, unless --head names a commit.\n"
+	  "is, uncommitted changes included, unless --head names a commit. When both builds\n"
+	  "produce the same ${artifact} byte for byte, both sides run that one file.\n"
 	  "\n"
 	  "flags (besides those of 'himorime help run'):\n"
 	  "  --against REV            the base: a sha, branch, tag, HEAD~2, origin/main\n"
@@ -106,6 +107,8 @@ static const struct cmd commands[] = {
 	  "comparison) on this machine: every verdict other than pass is noise. The report\n"
 	  "shows the intervals the settings reach within the cap: the smallest change they\n"
 	  "can tell apart. Use it to choose tolerances honestly before trusting a gate.\n"
+	  "The two builds stay two files even when they are byte-identical, as in a real\n"
+	  "change, so the noise shown includes what two files add.\n"
 	  "--against REV calibrates on that commit instead of the working tree.\n" },
 	{ "ci", cmd_ci, "compare with CI defaults and publish to the pull request",
 	  "usage: himorime ci [--against REV] [--comment true|false] [--accept-label NAME]\n"

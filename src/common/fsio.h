@@ -9,6 +9,7 @@
 
 #include "common/err.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Reads a whole file of at most `cap` bytes into a NUL-terminated heap buffer.
@@ -26,6 +27,9 @@ int fsio_mkdtemp(const char *prefix, char **out, struct err *err);
 /* Removes a file or a directory tree, making read-only directories writable
  * first (as Go's module cache leaves them). Missing is not an error. */
 int fsio_remove_tree(const char *path, struct err *err);
+
+/* Whether two files hold the same bytes (false when either cannot be read). */
+bool fsio_same_content(const char *a, const char *b);
 
 /* Removes the directories "$TMPDIR/<prefix><pid>-*" that this user owns and
  * whose pid is no longer alive: what a killed run left behind. */

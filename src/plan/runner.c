@@ -1341,6 +1341,36 @@ static int build_side(struct runner *r, const struct suite *suite, struct side *
 	return rc;
 }
 
+/*
+ * Base and head built byte-identical artifacts: head's becomes a hard link to
+ * base's, so that both sides run one file. Two files with the same bytes
+ * still run measurably apart on a virtual machine (each has its own pages,
+ * and the difference drifts over minutes: docs/comparison.md), which is no
+ * difference of the code; a change that leaves the build alone must compare
+ * as no change. Only the file is shared: each side keeps its own root, hooks
+ * and variables. Any failure leaves the two files as they were.
+ */
+static bool share_identical_artifact(const struct side *head, const struct side *base)
+{
+	struct stat a, b;
+	char *tmp;
+	bool ok;
+
+	if (lstat(head->artifact, &a) < 0 || lstat(base->artifact, &b) < 0 || !S_ISREG(a.st_mode) ||
+	    !S_ISREG(b.st_mode) || a.st_size != b.st_size || a.st_mode != b.st_mode)
+		return false;
+	if (a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return true;
+	if (!fsio_same_content(head->artifact, base->artifact))
+		return false;
+	tmp = xasprintf("%s/.artifact-link", head->build_dir);
+	ok = link(base->artifact, tmp) == 0 && rename(tmp, head->artifact) == 0;
+	if (!ok)
+		unlink(tmp);
+	free(tmp);
+	return ok;
+}
+
 int runner_run_suite(struct runner *r, const struct suite *s, const bool *selected,
 		     const char *head_root, const char *base_root, struct results *doc,
 		     struct err *err)
@@ -1375,6 +1405,8 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 		rc = r->interrupted ? ERR_INTERRUPTED : 0;
 		goto done;
 	}
+	if (base_root && s->has_build && !r->o.separate_artifacts)
+		rs->shared_artifact = share_identical_artifact(&head, &base);
 	for (i = 0; i < s->benchmark_count; i++) {
 		if (!selected[i])
 			continue;

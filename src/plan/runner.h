@@ -51,11 +51,14 @@ struct runner_options {
 	/* Progress lines ("startup › fast: run 3 of 10"); NULL: none. */
 	void (*progress)(void *ctx, const char *line);
 	void *progress_ctx;
+	/* Keeps byte-identical builds of the two sides as two files instead of
+	 * one (calibrate: as a real change would have them). */
+	bool separate_artifacts;
 };
 
 #define RUNNER_OPTIONS_INIT                                                                        \
 	{                                                                                          \
-		0, false, 0, false, 0, 0, 0, NULL, true, NULL, 0, NULL, NULL                       \
+		0, false, 0, false, 0, 0, 0, NULL, true, NULL, 0, NULL, NULL, false                \
 	}
 
 /* The looks a comparison of benchmark b will make with these options

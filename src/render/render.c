@@ -706,6 +706,25 @@ static void geomean_notes(const struct results *r, struct rnd_notes *notes)
 	strbuf_release(&sb);
 }
 
+/* The runner shares one file between the sides when their builds match. */
+static void artifact_notes(const struct results *r, struct rnd_notes *notes)
+{
+	size_t s;
+
+	for (s = 0; s < r->n_suites; s++) {
+		struct strbuf sb;
+		if (!r->suites[s].shared_artifact)
+			continue;
+		strbuf_init(&sb, 0);
+		strbuf_addf(
+			&sb,
+			"%s: base and head built byte-identical artifacts, and both sides ran "
+			"that one file: a difference measured here does not come from the build.",
+			str(r->suites[s].name));
+		note_add(notes, &sb, NULL);
+	}
+}
+
 static void machine_notes(const struct results *r, struct rnd_notes *notes)
 {
 	struct strbuf sb;
@@ -793,6 +812,7 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 	rnd_rows_release(&rows);
 	strbuf_release(&label);
 	geomean_notes(r, notes);
+	artifact_notes(r, notes);
 	machine_notes(r, notes);
 }
 

@@ -237,6 +237,9 @@ struct results_suite {
 	enum result_state result;
 	struct results_error error;
 	bool new_in_head;
+	/* Base and head built byte-identical artifacts and both sides ran one
+	 * file (comparisons only). */
+	bool shared_artifact;
 	struct results_benchmark *benchmarks;
 	size_t n_benchmarks, alloc_benchmarks;
 	bool has_geometric_mean;

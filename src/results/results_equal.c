@@ -195,7 +195,8 @@ static bool same_suite(const struct results_suite *a, const struct results_suite
 	if (!same_str(a->name, b->name) || !same_str(a->description, b->description) ||
 	    !same_str(a->file, b->file) || a->result != b->result ||
 	    !same_error(&a->error, &b->error) || a->new_in_head != b->new_in_head ||
-	    a->n_benchmarks != b->n_benchmarks || a->has_geometric_mean != b->has_geometric_mean ||
+	    a->shared_artifact != b->shared_artifact || a->n_benchmarks != b->n_benchmarks ||
+	    a->has_geometric_mean != b->has_geometric_mean ||
 	    !same_str(a->geometric_mean_unavailable, b->geometric_mean_unavailable) ||
 	    a->commit.present != b->commit.present ||
 	    (a->commit.present && (!same_str(a->commit.sha, b->commit.sha) ||

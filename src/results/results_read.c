@@ -977,6 +977,7 @@ static int read_suite(struct reader *rd, const cJSON *o, enum results_mode mode,
 	rc = get_str(rd, o, "name", &s->name) || get_str(rd, o, "description", &s->description) ||
 	     get_str(rd, o, "file", &s->file) || read_result(rd, o, &s->result) ||
 	     read_error(rd, o, &s->error) || get_bool(rd, o, "new_in_head", &s->new_in_head) ||
+	     get_bool(rd, o, "shared_artifact", &s->shared_artifact) ||
 	     get_array(rd, o, "benchmarks", RESULTS_MAX_ITEMS, &benches, &n);
 	for (v = benches ? benches->child : NULL; !rc && v; v = v->next, i++) {
 		size_t o2 = push_key(rd, "benchmarks");

@@ -467,6 +467,8 @@ static void put_suite(struct writer *w, enum results_mode mode, cJSON *arr,
 	put_str(w, o, "result", result_state_name(s->result));
 	put_error(w, o, &s->error);
 	put_bool(o, "new_in_head", s->new_in_head);
+	if (mode != RESULTS_MODE_RUN)
+		put_bool(o, "shared_artifact", s->shared_artifact);
 	benches = add(o, "benchmarks", cJSON_CreateArray());
 	for (i = 0; i < s->n_benchmarks; i++)
 		put_benchmark(w, mode, benches, &s->benchmarks[i]);

@@ -190,6 +190,44 @@ static void test_common__remove_tree_handles_read_only_dirs(void **state)
 	free(dir);
 }
 
+static void test_common__same_content_compares_every_byte(void **state)
+{
+	enum { SIZE = 200000 }; /* three reads of 64 KiB and a short one */
+	struct err err = ERR_INIT;
+	char *dir, *a, *b, *c, *missing, *data = xmalloc(SIZE);
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < SIZE; i++)
+		data[i] = (char)(i * 7);
+	assert_int_equal(fsio_mkdtemp("himorime-test-", &dir, &err), 0);
+	a = xasprintf("%s/a", dir);
+	b = xasprintf("%s/b", dir);
+	c = xasprintf("%s/c", dir);
+	missing = xasprintf("%s/missing", dir);
+	assert_int_equal(fsio_write_atomic(a, data, SIZE, &err), 0);
+	assert_int_equal(fsio_write_atomic(b, data, SIZE, &err), 0);
+	assert_int_equal(fsio_write_atomic(c, data, SIZE - 1, &err), 0);
+	assert_true(fsio_same_content(a, b));
+	assert_false(fsio_same_content(a, c)); /* one byte shorter */
+	assert_false(fsio_same_content(c, a));
+	data[SIZE - 1] ^= 1;
+	assert_int_equal(fsio_write_atomic(b, data, SIZE, &err), 0);
+	assert_false(fsio_same_content(a, b)); /* the last byte differs */
+	assert_false(fsio_same_content(a, missing));
+	assert_false(fsio_same_content(missing, missing));
+	assert_int_equal(fsio_write_atomic(b, "", 0, &err), 0);
+	assert_int_equal(fsio_write_atomic(c, "", 0, &err), 0);
+	assert_true(fsio_same_content(b, c)); /* two empty files */
+	fsio_remove_tree(dir, &err);
+	free(missing);
+	free(c);
+	free(b);
+	free(a);
+	free(dir);
+	free(data);
+}
+
 static void test_common__metric_names_round_trip(void **state)
 {
 	enum metric m;
@@ -226,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_common__atomic_write_replaces_whole_file),
 		cmocka_unit_test(test_common__atomic_write_failure_keeps_old_file),
 		cmocka_unit_test(test_common__remove_tree_handles_read_only_dirs),
+		cmocka_unit_test(test_common__same_content_compares_every_byte),
 		cmocka_unit_test(test_common__metric_names_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
