@@ -218,6 +218,9 @@ class ThreeTimesTest(RepoTest):
         self.assertEqual((doc["sweep"]["shard_index"], doc["sweep"]["shard_count"]), (1, 1))
         self.assertEqual(doc["git"]["base_sha"], self.repo.shas[0])
         self.assertEqual(doc["git"]["head_sha"], self.repo.shas[-1])
+        # commits whose build is the reference's byte for byte run its file
+        self.assertEqual([s["shared_artifact"] for s in doc["suites"]],
+                         [True] * self.STEP + [False] * (COMMITS - self.STEP))
         cmd = doc["suites"][self.STEP]["benchmarks"][0]["commands"][0]
         # the raw values of both sides, and the ratio to the reference
         self.assertEqual(len(cmd["base"]["metrics"]["latency"]["samples"]), self.RUNS)
