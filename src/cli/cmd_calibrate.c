@@ -82,7 +82,12 @@ static int calibration_summary(struct session *s)
 		}
 	strbuf_init(&out, 0);
 	strbuf_adds(&out, "\nCalibration: the same revision on both sides, so every verdict "
-			  "but pass is noise.\n");
+			  "but pass is noise.");
+	for (k = 0; k < s->suites.count && !s->suites.v[k]->has_build; k++)
+		;
+	if (k < s->suites.count)
+		strbuf_adds(&out, " The two builds stay two files, as in a real change.");
+	strbuf_addch(&out, '\n');
 	table_render_text(&t, &out);
 	strbuf_adds(&out, "DETECTABLE AT CAP: the smallest slowdown these settings would call a "
 			  "regression within the pair cap (the tolerance plus the interval's "

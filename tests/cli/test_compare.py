@@ -179,7 +179,7 @@ class CompareTest(PrivateTmpTest):
         res = self.run_h(["calibrate", "--seed", "4"], cwd=self.repo)
         self.assertExit(res, 0)
         self.assertIn("Calibration: the same revision on both sides, so every verdict but pass "
-                      "is noise.\n", res.out)
+                      "is noise. The two builds stay two files, as in a real change.\n", res.out)
         self.assertRegex(res.out, r"\nwork +work +latency +[0-9.]+% / [0-9.]+% +12 +")
         self.assertRegex(res.out, r"\+[0-9.]+% at 252 pairs")
         res = self.run_h(["calibrate", "--format", "json", "--seed", "4"], cwd=self.repo)
@@ -187,6 +187,16 @@ class CompareTest(PrivateTmpTest):
         self.assertIn("Calibration: the same revision", res.err)
         self.assertEqual(doc["git"]["base_sha"], doc["git"]["head_sha"])
         self.assertEqual(doc["git"]["base_source"], "calibrate")
+
+    def test_calibrate__without_a_build_says_nothing_of_files(self):
+        self.write("repo/himorime.yaml", 'version: "1"\nname: nb\nbenchmarks:\n'
+                   '  - name: t\n    runs: 10\n    commands:\n      t: {command: ["true"]}\n')
+        self.git("commit", "-qam", "no build")
+        res = self.run_h(["calibrate", "--seed", "4"], cwd=self.repo)
+        self.assertExit(res, 0)
+        self.assertIn("\nCalibration: the same revision on both sides, so every verdict but "
+                      "pass is noise.\n", res.out)
+        self.assertNotIn("two files", res.out)
 
     def test_compare__looks_that_cannot_decide_are_refused_before_running(self):
         self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "runs: 5\n    regression: "
