@@ -706,12 +706,14 @@ static void geomean_notes(const struct results *r, struct rnd_notes *notes)
 	strbuf_release(&sb);
 }
 
-/* The runner shares one file between the sides when their builds match. */
+/* The runner shares one file between the sides when their builds match (a
+ * sweep records it per commit in the JSON; a note per commit would drown the
+ * others). */
 static void artifact_notes(const struct results *r, struct rnd_notes *notes)
 {
 	size_t s;
 
-	for (s = 0; s < r->n_suites; s++) {
+	for (s = 0; s < r->n_suites && r->mode == RESULTS_MODE_COMPARE; s++) {
 		struct strbuf sb;
 		if (!r->suites[s].shared_artifact)
 			continue;
