@@ -107,50 +107,45 @@ class CompareTest(PrivateTmpTest):
     def inode_suite(self):
         """The suite with a setup hook that records, per side, the inode
         ${artifact} names when the benchmark starts."""
-        inodes = os.path.join(self.tmp, "inodes")
+        self.inodes = os.path.join(self.tmp, "inodes")
         self.write("repo/himorime.yaml", SUITE.replace(
             "    commands:\n",
             "    setup:\n      - {command: 'stat -c %%i ${artifact} >> %s', shell: true}\n"
-            "    commands:\n" % inodes, 1))
+            "    commands:\n" % self.inodes, 1))
         self.git("commit", "-qam", "record inodes")
-        return inodes
+
+    def sides(self, res):
+        """shared_artifact of the report, whether both sides' setup saw one
+        inode, and the report rendered as a table."""
+        with open(self.inodes) as f:
+            head, base = f.read().split()
+        report = self.write("report.json", res.out)
+        table = self.run_h(["report", "--format", "table", report], cwd=self.repo).out
+        return json.loads(res.out)["suites"][0]["shared_artifact"], head == base, table
 
     def test_compare__identical_builds_run_one_file(self):
-        inodes = self.inode_suite()
-        res = self.compare("--against", "HEAD~1")
-        doc = json.loads(res.out)
-        self.assertIs(doc["suites"][0]["shared_artifact"], True)
-        with open(inodes) as f:
-            head, base = f.read().split()
-        self.assertEqual(head, base)
-        report = self.write("report.json", res.out)
-        res = self.run_h(["report", "--format", "table", report], cwd=self.repo)
+        self.inode_suite()
+        shared, one_inode, table = self.sides(self.compare("--against", "HEAD~1"))
+        self.assertEqual((shared, one_inode), (True, True))
         self.assertIn("cmp: base and head built byte-identical artifacts, and both sides ran "
                       "that one file: a difference measured here does not come from the build.",
-                      res.out)
+                      table)
 
     def test_compare__different_builds_stay_two_files(self):
-        inodes = self.inode_suite()
+        self.inode_suite()
         self.program(2)
         self.git("commit", "-qam", "slower")
-        res = self.compare("--against", "HEAD~1", code=1)
-        doc = json.loads(res.out)
-        self.assertIs(doc["suites"][0]["shared_artifact"], False)
-        with open(inodes) as f:
-            head, base = f.read().split()
-        self.assertNotEqual(head, base)
-        report = self.write("report.json", res.out)
-        res = self.run_h(["report", "--format", "table", report], cwd=self.repo)
-        self.assertNotIn("byte-identical", res.out)
+        shared, one_inode, table = self.sides(self.compare("--against", "HEAD~1", code=1))
+        self.assertEqual((shared, one_inode), (False, False))
+        self.assertNotIn("byte-identical", table)
 
     def test_calibrate__keeps_identical_builds_as_two_files(self):
-        inodes = self.inode_suite()
+        self.inode_suite()
         res = self.run_h(["calibrate", "--format", "json", "--seed", "4"], cwd=self.repo)
         self.assertExit(res, 0)
-        self.assertIs(json.loads(res.out)["suites"][0]["shared_artifact"], False)
-        with open(inodes) as f:
-            head, base = f.read().split()
-        self.assertNotEqual(head, base)
+        shared, one_inode, table = self.sides(res)
+        self.assertEqual((shared, one_inode), (False, False))
+        self.assertNotIn("byte-identical", table)
 
     def test_compare__dirty_working_tree_is_measured_and_untouched(self):
         self.program(3)  # uncommitted: head is the working tree as it is
