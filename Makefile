@@ -3,7 +3,7 @@
 #   make                 build build/himorime and build/himorime-spawner
 #   make test            unit tests (cmocka) and end-to-end tests (real processes)
 #   make test-sanitize   the same tests with AddressSanitizer and UBSan (build-san/)
-#   make lint            clang-format check, cppcheck, banned functions
+#   make lint            clang-format check, cppcheck, banned functions, include walls
 #   make test-browser    screenshot the HTML report in headless Chromium and check it
 #   make demo            validate, list and run the built-in example suite
 #   make install         PREFIX=/usr/local DESTDIR=

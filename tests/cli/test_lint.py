@@ -1,0 +1,71 @@
+"""The lint's include walls (scripts/walls, called by scripts/lint): the tree
+as it stands passes, and a forbidden include added to a copy of it fails with
+the file, the line and the rule it broke."""
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from harness import ROOT
+
+WALLS = os.path.join(ROOT, "scripts", "walls")
+
+
+def walls(src):
+    return subprocess.run([WALLS, src], capture_output=True, text=True, timeout=120)
+
+
+class TestWalls(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="himorime-walls-")
+        self.src = os.path.join(self.tmp, "src")
+        shutil.copytree(os.path.join(ROOT, "src"), self.src)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def append(self, rel, text):
+        path = os.path.join(self.src, rel)
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().count("\n")
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(text)
+        return lines + 1
+
+    def test_walls__tree_as_it_stands_passes(self):
+        r = walls(os.path.join(ROOT, "src"))
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "", ""))
+
+    def test_walls__forbidden_include_fails_with_file_and_line(self):
+        line = self.append("stats/stats.c", '#include "vcs/vcs.h"\n')
+        r = walls(self.src)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, f"walls: {self.src}/stats/stats.c:{line}: stats may not "
+                                   "include vcs/vcs.h (allowed: common)\n")
+
+    def test_walls__relative_include_is_checked_too(self):
+        line = self.append("judge/judge.c", '#include "../render/render.h"\n')
+        r = walls(self.src)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, f"walls: {self.src}/judge/judge.c:{line}: judge may not "
+                                   "include render/render.h (allowed: common stats)\n")
+
+    def test_walls__spawner_may_include_nothing_but_banned_h(self):
+        line = self.append("spawner/proto.c", '#include "common/alloc.h"\n')
+        r = walls(self.src)
+        self.assertEqual(r.stdout, f"walls: {self.src}/spawner/proto.c:{line}: spawner may not "
+                                   "include common/alloc.h (allowed: nothing)\n")
+
+    def test_walls__new_area_needs_a_row(self):
+        os.mkdir(os.path.join(self.src, "engine"))
+        with open(os.path.join(self.src, "engine", "x.c"), "w", encoding="utf-8") as f:
+            f.write('#include "common/alloc.h"\n')
+        r = walls(self.src)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, f"walls: {self.src}/engine/x.c: area 'engine' has no row "
+                                   "in scripts/walls\n")
+
+
+if __name__ == "__main__":
+    unittest.main()
