@@ -141,7 +141,7 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 		base_file = xasprintf("%s/%s", base_root, name ? name + 1 : suite->path);
 		is_new = stat(base_file, &st) < 0;
 		rc = runner_run_suite(s->runner, suite, selected[i], head_root,
-				      is_new ? NULL : base_root, s->doc, &err);
+				      is_new ? NULL : base_root, NULL, s->doc, &err);
 		if (is_new)
 			runner_mark_new_in_head(s->doc);
 		free(rel);

@@ -383,17 +383,29 @@ static void settle_undecided(struct comparison *out, bool noisy, bool floor, siz
 		set_reason(out, REASON_STRADDLES, pairs);
 }
 
+/* Whether look number `look` can be made: the comparison is open, the look is
+ * planned and in has its pairs. A unit that stopped early (its setup failed,
+ * its gated metrics were decided) has fewer pairs than a later look needs:
+ * an honest state that judge_finish() settles, not an error. */
+static bool look_reached(const struct judge_plan *plan, const struct judge_metric_input *in,
+			 unsigned look, const struct comparison *out)
+{
+	return !out->final && look < plan->n_looks && plan->looks[look] > 0 &&
+	       in->n >= plan->looks[look];
+}
+
 bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *in, unsigned look,
 		struct comparison *out)
 {
-	size_t n = plan->looks[look];
+	size_t n = look < plan->n_looks ? plan->looks[look] : 0;
 	struct side b = { 0 }, h = { 0 };
 	struct signrank_interval iv;
 	double dn, up, *r = NULL;
 	bool decided, noisy, last = look + 1 == plan->n_looks;
 	enum verdict v;
 
-	assert(!out->final && look < plan->n_looks && in->n >= n && n > 0);
+	if (!look_reached(plan, in, look, out))
+		return out->final;
 	out->looks_used = look + 1;
 	out->pairs = (unsigned)n;
 	out->base = shown(in->tol.statistic, in->base, n);

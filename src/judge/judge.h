@@ -179,11 +179,13 @@ void judge_begin(const struct judge_plan *plan, const struct judge_metric_input 
 
 /*
  * Judges look number `look` (0-based) on the first plan->looks[look] pairs
- * of in (in->n must be at least that). Updates out and returns out->final:
- * true at the first decisive look, when the verdict is settled otherwise
- * (zero base, both sides at the floor, noise gate) and at the last look
- * (undecided: inconclusive "the interval still straddles the tolerance
- * after N pairs"). Looking again at a final comparison is a bug.
+ * of in. Updates out and returns out->final: true at the first decisive
+ * look, when the verdict is settled otherwise (zero base, both sides at the
+ * floor, noise gate) and at the last look (undecided: inconclusive "the
+ * interval still straddles the tolerance after N pairs"). A look that cannot
+ * be made changes nothing: the comparison is final already, the look is not
+ * planned, or in->n is below the look's pairs (a unit that stopped early;
+ * judge_finish() settles it with the looks it reached).
  */
 bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *in, unsigned look,
 		struct comparison *out);
