@@ -107,16 +107,18 @@ class JudgePathsTest(PrivateTmpTest):
         doc = self.assertHonest(res, {"latency": True, "cpu_total": False, "peak_rss": False})
         steady = {m: c for cmd, m, c in self.comparisons(doc) if cmd == "steady"}
         self.assertEqual(steady["latency"]["verdict"], "pass", repr(res))
-        self.assertEqual(steady["latency"]["pairs"], 15, repr(res))
+        stopped = steady["latency"]["pairs"]
+        self.assertIn(stopped, (10, 15), repr(res))
         coin = {m: c for cmd, m, c in self.comparisons(doc) if cmd == "coin"}
         self.assertEqual(coin["latency"]["pairs"], 33, repr(res))
-        # steady stopped at 15 pairs: its ungated metrics end at that look
+        # steady stopped with its latency: its ungated metrics end at that look
         for metric in ("cpu_total", "peak_rss"):
             cmp = steady[metric]
-            if cmp["verdict"] == "inconclusive" and cmp["looks_used"] == 2:
-                self.assertEqual(cmp["reason"],
-                                 "the interval still straddles the tolerance after 15 pairs")
-            self.assertLessEqual(cmp["pairs"], 15)
+            self.assertLessEqual(cmp["pairs"], stopped, repr(cmp))
+            if cmp["verdict"] == "inconclusive" and cmp["pairs"] == stopped:
+                self.assertIn(cmp["reason"], (
+                    "the interval still straddles the tolerance after %d pairs" % stopped,
+                    "the peak RSS is at or below the measurement floor"), repr(cmp))
 
     def test_issue11_item2__random_gates_and_tolerances_end_honestly(self):
         rng = random.Random(20261204)
