@@ -251,6 +251,9 @@ static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
 	hi = (long)line.count - 1;
 	confidence = judge_bisect_confidence(strictest_confidence(b), (unsigned)line.count);
 	b->s->ro.confidence = confidence;
+	code = session_check_looks(b->s, b->selected, NULL);
+	if (code != EXIT_OK)
+		goto done;
 	printf("bisect: %zu candidate%s between %.12s (good) and %.12s (bad); each step at %.4g%% "
 	       "confidence\n",
 	       line.count, line.count == 1 ? "" : "s", good.hex, bad.hex, confidence * 100);

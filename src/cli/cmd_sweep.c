@@ -400,6 +400,8 @@ int cmd_sweep(int argc, char **argv)
 		code = session_select_check(&s, w.selected);
 	}
 	if (code == EXIT_OK)
+		code = session_check_looks(&s, w.selected, NULL);
+	if (code == EXIT_OK)
 		code = sweep(&w, &f, every, max_commits, k, n);
 	revisions_release(&w.rv);
 	store_docs_release(&w.history);
