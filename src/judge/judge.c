@@ -104,7 +104,9 @@ double judge_bisect_confidence(double confidence, unsigned candidates)
 {
 	unsigned steps = 0;
 
-	assert(confidence > 0.0 && confidence < 1.0);
+	/* Not a confidence: returned as is, for judge_plan_init() to refuse. */
+	if (!(confidence > 0.0 && confidence < 1.0))
+		return confidence;
 	while (steps < 64 && (UINT64_C(1) << steps) < candidates)
 		steps++;
 	return steps <= 1 ? confidence : 1.0 - (1.0 - confidence) / (double)steps;

@@ -129,9 +129,10 @@ struct judge_plan {
  * confidence is not between 0 and 1. */
 int judge_plan_init(struct judge_plan *plan, const struct judge_settings *s, struct err *err);
 
-/* Bisect (SPEC §7): each step is one full comparison at alpha / ceil(log2 N)
- * for N candidate commits, so that the whole search keeps the error bound.
- * Returns the confidence to plan each step with (the input when N <= 2). */
+/* Bisect (docs/sweeps.md): each step is one full comparison at
+ * alpha / ceil(log2 N) for N candidate commits, so that the whole search
+ * keeps the error bound. Returns the confidence to plan each step with (the
+ * input when N <= 2, or when it is not between 0 and 1). */
 double judge_bisect_confidence(double confidence, unsigned candidates);
 
 /* ---- Comparing one metric --------------------------------------------- */

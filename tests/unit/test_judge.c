@@ -857,6 +857,9 @@ static void test_judge__bisect_confidence_splits_alpha(void **state)
 	assert_near(judge_bisect_confidence(0.99, 129), 1.0 - 0.01 / 8, 1e-15);
 	assert_near(judge_bisect_confidence(0.99, 2), 0.99, 0.0);
 	assert_near(judge_bisect_confidence(0.95, 1), 0.95, 0.0);
+	/* Not a confidence: returned for judge_plan_init to refuse, no abort. */
+	assert_near(judge_bisect_confidence(0.0, 100), 0.0, 0.0);
+	assert_near(judge_bisect_confidence(1.5, 100), 1.5, 0.0);
 }
 
 static void test_judge__geometric_mean(void **state)
