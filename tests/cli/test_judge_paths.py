@@ -234,3 +234,24 @@ class JudgePathsTest(PrivateTmpTest):
             self.assertIsNone(bench["error"], sha)
             self.assertEqual(bench["commands"][0]["comparisons"]["latency"]["pairs"], 12, sha)
             self.assertIn(bench["commands"][0]["result"], ("pass", "inconclusive"), sha)
+
+    def test_issue18_item2__run_with_a_failing_setup_is_not_a_pass(self):
+        # before: "1 passed · 1 benchmark · … · exit 4"
+        self.commit("without the suite", **{"notes.txt": "x\n"})
+        self.write("repo/himorime.yaml", SETUP_SUITE)
+        self.write("repo/broken", "")
+        res = self.h("run", "--seed", "5", "-q")
+        self.assertExit(res, 4)
+        self.assertIn("\nfixture    t             —     —       —    —    —            error\n",
+                      res.out)
+        self.assertIn("      | the fixture could not be made\n", res.out)
+        self.assertIn("\n1 failed · 1 benchmark · seed 5 · exit 4\n", res.out)
+        self.assertEqual(res.err, "himorime: exit 4: 1 benchmark could not run, 1 command failed\n")
+        # a suite new in head is measured like a run: the same error
+        res = self.h("compare", "--against", "HEAD", "--seed", "5", "-q", "--format", "json")
+        self.assertExit(res, 4)
+        doc = json.loads(res.out)
+        self.assertEqual(doc["suites"][0]["new_in_head"], True)
+        self.assertEqual([c["result"] for c in doc["suites"][0]["benchmarks"][0]["commands"]],
+                         ["error"])
+        self.assertEqual((doc["summary"]["pass"], doc["summary"]["error"]), (0, 1))
