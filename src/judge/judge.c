@@ -30,6 +30,9 @@ static const unsigned schedule[JUDGE_SCHEDULE_LOOKS] = { 10, 15, 22, 33, 50, 75,
 #define REASON_FLOOR	 "the peak RSS is at or below the measurement floor"
 #define REASON_FLOORS	 "the peak RSS is at or below the measurement floor on both sides"
 #define REASON_NO_PAIRS	 "no successful samples"
+#define REASON_GATED_DONE                                                                          \
+	"the interval still straddles the tolerance after %zu pairs, when the command's gated "    \
+	"metrics were decided"
 
 /* Fills looks[] for the settings with `last` as runs or max_runs; returns K. */
 static unsigned plan_looks(const struct judge_settings *s, unsigned last, unsigned *looks)
@@ -475,6 +478,8 @@ void judge_finish(const struct judge_metric_input *in, enum judge_stop why, stru
 			set_reason(out, REASON_NO_PAIRS);
 		else if (out->base_at_floor || out->head_at_floor)
 			set_reason(out, REASON_FLOOR);
+		else if (!out->gate)
+			set_reason(out, REASON_GATED_DONE, (size_t)out->pairs);
 		else
 			set_reason(out, REASON_STRADDLES, (size_t)out->pairs);
 		return;

@@ -194,8 +194,10 @@ bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *
 /* Why rounds stopped before a comparison was final. */
 enum judge_stop {
 	JUDGE_STOP_TIME_BUDGET, /* "the time budget ran out after N pairs" */
-	JUDGE_STOP_DECIDED,	/* every gated metric decided: "the interval still
-				 * straddles the tolerance after N pairs" */
+	JUDGE_STOP_DECIDED,	/* every gated metric of the command decided: "the
+				 * interval still straddles the tolerance after N
+				 * pairs" and, for an ungated metric, ", when the
+				 * command's gated metrics were decided" */
 };
 
 /* Settles a comparison that is not final after in->n pairs (the last

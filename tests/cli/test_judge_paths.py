@@ -117,8 +117,18 @@ class JudgePathsTest(PrivateTmpTest):
             self.assertLessEqual(cmp["pairs"], stopped, repr(cmp))
             if cmp["verdict"] == "inconclusive" and cmp["pairs"] == stopped:
                 self.assertIn(cmp["reason"], (
-                    "the interval still straddles the tolerance after %d pairs" % stopped,
+                    "the interval still straddles the tolerance after %d pairs, when the "
+                    "command's gated metrics were decided" % stopped,
                     "the peak RSS is at or below the measurement floor"), repr(cmp))
+
+        # the note says why it stopped and what to do
+        res = self.h("compare", "--against", "HEAD", "--seed", "11", "-q")
+        self.assertIn(res.code, (0, 1), repr(res))
+        self.assertRegex(res.out, r"\n  - mixed › steady: cpu_total inconclusive: the interval "
+                         r"still straddles the tolerance after 1[05] pairs, when the command's "
+                         r"gated metrics were decided; it does not gate, so it stopped with "
+                         r"them: set regression.<metric>.gate: true to measure until it is "
+                         r"decided \(not gated\)\n")
 
     def test_issue11_item2__random_gates_and_tolerances_end_honestly(self):
         rng = random.Random(20261204)

@@ -416,6 +416,12 @@ static void test_judge__look_beyond_the_pairs_is_not_made(void **state)
 	assert_int_equal(f->cmp.verdict, VERDICT_INCONCLUSIVE);
 	assert_string_equal(f->cmp.reason,
 			    "the interval still straddles the tolerance after 15 pairs");
+	/* Ungated, the reason says why no later look came. */
+	f->in.tol.gate = false;
+	f->in.n = 15;
+	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
+	assert_string_equal(f->cmp.reason, "the interval still straddles the tolerance after 15 "
+					   "pairs, when the command's gated metrics were decided");
 	/* A final comparison is not looked at again. */
 	f->in.n = 40;
 	assert_true(judge_look(&f->plan, &f->in, 2, &f->cmp));
