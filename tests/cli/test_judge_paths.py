@@ -3,13 +3,12 @@ repositories: a command that stops once its gated metrics are decided keeps
 its ungated ones as they were at the looks they reached (issue 11, item 2),
 and a benchmark whose setup fails on one side is an error in every output of
 compare, sweep and bisect, never an abort or a pass (issue 18, items 1 and
-2). No temporary directory is left behind (PrivateTmpTest)."""
+2). No temporary directory is left behind (GitRepoTest)."""
 import json
 import os
 import random
-import subprocess
 
-from harness import PrivateTmpTest
+from harness import GitRepoTest
 
 # Two commands of one benchmark: `steady` sleeps 10 ms (its latency is decided
 # at the first look that can form an interval), `coin` sleeps 0 or 20 ms at
@@ -49,19 +48,7 @@ benchmarks:
 """
 
 
-class JudgePathsTest(PrivateTmpTest):
-    def setUp(self):
-        super().setUp()
-        self.repo = os.path.join(self.tmp, "repo")
-        os.makedirs(self.repo)
-        self.git("init", "-q", "-b", "main")
-        self.git("config", "user.email", "t@example.com")
-        self.git("config", "user.name", "t")
-
-    def git(self, *args):
-        return subprocess.run(["git", *args], cwd=self.repo, check=True, capture_output=True,
-                              text=True).stdout
-
+class JudgePathsTest(GitRepoTest):
     def commit(self, message, **files):
         for name, text in files.items():
             if text is None:

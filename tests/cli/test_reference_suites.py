@@ -5,9 +5,8 @@ comparison refuses them, once the revisions are known, and never a suite that
 is new in head. Suite files may be up to 4 MiB."""
 import os
 import shutil
-import subprocess
 
-from harness import DATA, PrivateTmpTest
+from harness import DATA, GitRepoTest
 
 SHAPED = os.path.join(DATA, "suites", "reference-shaped")
 SUITES = sorted(f for f in os.listdir(SHAPED) if f.endswith(".yaml"))
@@ -26,21 +25,12 @@ VALIDATED = {
 }
 
 
-class ReferenceSuitesTest(PrivateTmpTest):
+class ReferenceSuitesTest(GitRepoTest):
     def setUp(self):
         super().setUp()
-        self.repo = os.path.join(self.tmp, "repo")
-        os.makedirs(self.repo)
-        self.git("init", "-q", "-b", "main")
-        self.git("config", "user.email", "t@example.com")
-        self.git("config", "user.name", "t")
         self.write("repo/notes.txt", "x\n")
         self.git("add", "-A")
         self.git("commit", "-qm", "without suites")
-
-    def git(self, *args):
-        return subprocess.run(["git", *args], cwd=self.repo, check=True, capture_output=True,
-                              text=True).stdout
 
     def test_issue11_item1__ten_reference_shaped_suites_validate_and_run(self):
         self.assertEqual(SUITES, sorted(VALIDATED))
