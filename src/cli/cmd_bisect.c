@@ -72,6 +72,10 @@ static void judge_command(const struct bisect *b, const struct results_benchmark
 		strbuf_addf(&sb, "failed: %s", e->message ? e->message : "no message");
 		if (*out != STEP_BAD)
 			*out = STEP_FAILED;
+	} else if (!cmp && c->result == RESULT_ERROR) {
+		strbuf_adds(&sb, "failed: not measured");
+		if (*out != STEP_BAD)
+			*out = STEP_FAILED;
 	} else if (!cmp) {
 		strbuf_addf(&sb, "%s not compared", metric_info(b->metric)->name);
 	} else {
@@ -96,6 +100,18 @@ static void judge_command(const struct bisect *b, const struct results_benchmark
 	}
 	printf("%s\n", sb.buf);
 	strbuf_release(&sb);
+}
+
+/* A benchmark that could not be measured (its setup failed on a side) fails
+ * the step unless another benchmark already made it bad. */
+static void judge_benchmark(const struct results_benchmark *bm, enum step_outcome *out)
+{
+	if (!bm->error.present)
+		return;
+	printf("  %s: failed: %s\n", bm->name,
+	       bm->error.message ? bm->error.message : "no message");
+	if (*out != STEP_BAD)
+		*out = STEP_FAILED;
 }
 
 static const char *outcome_name(enum step_outcome o)
@@ -136,15 +152,17 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 		const struct suite *suite = s->suites.v[i];
 		char *head = suite_root(&b->rv, suite, vcs_tree_path(tree));
 		char *base = suite_root(&b->rv, suite, vcs_tree_path(b->good_tree));
+		char *fixtures = suite_root(&b->rv, suite, vcs_workdir(b->rv.vcs));
 		bool any = false;
 		for (k = 0; k < suite->benchmark_count; k++)
 			any |= b->selected[i][k];
-		if (!head || !base)
+		if (!head || !base || !fixtures)
 			rc = err_set(&err, ERR_EXEC, "suite \"%s\" is not inside the repository",
 				     suite->path);
 		else if (any)
-			rc = runner_run_suite(s->runner, suite, b->selected[i], head, base, doc,
-					      &err);
+			rc = runner_run_suite(s->runner, suite, b->selected[i], head, base,
+					      fixtures, doc, &err);
+		free(fixtures);
 		free(head);
 		free(base);
 	}
@@ -160,6 +178,8 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 			       rs->error.message ? rs->error.message : "failed");
 			out = STEP_FAILED;
 		}
+		for (j = 0; j < rs->n_benchmarks; j++)
+			judge_benchmark(&rs->benchmarks[j], &out);
 		for (j = 0; j < rs->n_benchmarks; j++)
 			for (k = 0; k < rs->benchmarks[j].n_commands; k++)
 				judge_command(b, &rs->benchmarks[j], &rs->benchmarks[j].commands[k],
@@ -231,6 +251,9 @@ static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
 	hi = (long)line.count - 1;
 	confidence = judge_bisect_confidence(strictest_confidence(b), (unsigned)line.count);
 	b->s->ro.confidence = confidence;
+	code = session_check_looks(b->s, b->selected, NULL);
+	if (code != EXIT_OK)
+		goto done;
 	printf("bisect: %zu candidate%s between %.12s (good) and %.12s (bad); each step at %.4g%% "
 	       "confidence\n",
 	       line.count, line.count == 1 ? "" : "s", good.hex, bad.hex, confidence * 100);

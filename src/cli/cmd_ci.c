@@ -413,9 +413,9 @@ int cmd_ci(int argc, char **argv)
 	selected = session_selection(&s);
 	code = session_select_check(&s, selected);
 	if (code == EXIT_OK)
-		code = session_check_looks(&s, selected);
-	if (code == EXIT_OK)
 		code = revisions_open(&s, &req, &rv);
+	if (code == EXIT_OK)
+		code = revisions_check_looks(&s, &rv, selected);
 	if (code == EXIT_OK) {
 		warn_merge_parent(&rv, &ev);
 		code = session_runner(&s, rv.hidden, rv.n_hidden);

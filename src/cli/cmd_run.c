@@ -53,7 +53,7 @@ int cmd_run(int argc, char **argv)
 			code = cli_fail(&err);
 			goto done;
 		}
-		if (runner_run_suite(s.runner, s.suites.v[i], selected[i], root, NULL, s.doc,
+		if (runner_run_suite(s.runner, s.suites.v[i], selected[i], root, NULL, NULL, s.doc,
 				     &err) == ERR_INTERRUPTED)
 			break;
 	}

@@ -187,18 +187,20 @@ static int measure_commit(struct sweep_run *w, const struct vcs_sha *sha, uint64
 		const struct suite *suite = s->suites.v[i];
 		char *head = suite_root(&w->rv, suite, vcs_tree_path(tree));
 		char *base = suite_root(&w->rv, suite, vcs_tree_path(w->reference_tree));
+		char *fixtures = suite_root(&w->rv, suite, vcs_workdir(w->rv.vcs));
 		struct results_suite *rs;
-		if (!head || !base) {
+		if (!head || !base || !fixtures) {
 			rc = err_set(&err, ERR_EXEC, "suite \"%s\" is not inside the repository",
 				     suite->path);
 		} else {
-			rc = runner_run_suite(s->runner, suite, w->selected[i], head, base, s->doc,
-					      &err);
+			rc = runner_run_suite(s->runner, suite, w->selected[i], head, base,
+					      fixtures, s->doc, &err);
 			rs = &s->doc->suites[s->doc->n_suites - 1];
 			mark_suite(rs, &info, index, w->suite_hash[i]);
 			if (rs->result == RESULT_ERROR || rs->error.present)
 				w->failed++;
 		}
+		free(fixtures);
 		free(head);
 		free(base);
 	}
@@ -397,6 +399,8 @@ int cmd_sweep(int argc, char **argv)
 		w.selected = session_selection(&s);
 		code = session_select_check(&s, w.selected);
 	}
+	if (code == EXIT_OK)
+		code = session_check_looks(&s, w.selected, NULL);
 	if (code == EXIT_OK)
 		code = sweep(&w, &f, every, max_commits, k, n);
 	revisions_release(&w.rv);

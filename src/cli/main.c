@@ -37,7 +37,8 @@ static const struct cmd commands[] = {
 	  "them. Runs nothing. PATH is a suite file or a directory (its himorime.yaml and\n"
 	  "every *.himorime.yaml); the default is himorime.yaml. Prints one ok line per\n"
 	  "file, or every problem as file:line:column: key.path: message [HMR2001]\n"
-	  "and exits 2.\n" },
+	  "and exits 2. Files are at most 4 MiB. runs or max_runs below\n"
+	  "regression.min_samples is valid: a comparison refuses it (exit 2).\n" },
 	{ "list", cmd_list, "list the commands a suite would measure",
 	  "usage: himorime list [--format text|json] [--filter RE] [--tag T] [--skip-tag T] "
 	  "[PATH...]\n"
@@ -98,7 +99,8 @@ static const struct cmd commands[] = {
 	  "                           inconclusive\n"
 	  "  --fail-on-inconclusive   exit 1 when a gated comparison is inconclusive\n"
 	  "\n"
-	  "exit: 0 ok, 1 regression or budget broken, 2 invalid suite, 3 usage, 4 a build,\n"
+	  "exit: 0 ok, 1 regression or budget broken, 2 invalid suite (also runs or max_runs\n"
+	  "below regression.min_samples in a suite both sides have), 3 usage, 4 a build,\n"
 	  "command or git step failed, 6 a metric could not be measured.\n" },
 	{ "calibrate", cmd_calibrate, "compare head against itself to see the noise",
 	  "usage: himorime calibrate [--against REV] [flags] [PATH...]\n"

@@ -113,6 +113,40 @@ static char *join(const char *root, const char *rel)
 	return *rel ? xasprintf("%s/%s", root, rel) : xstrdup(root);
 }
 
+/* Whether the base tree lacks the suite's file: a suite new in head, measured
+ * on head only. False when the suite is outside the repository (the
+ * measuring step reports that). */
+static bool suite_is_new(const struct revisions *rv, const struct suite *suite)
+{
+	const char *name = strrchr(suite->path, '/');
+	char *rel = relative_dir(rv, suite->dir), *base_root, *base_file;
+	struct stat st;
+	bool is_new;
+
+	if (!rel)
+		return false;
+	base_root = join(rv->base_dir, rel);
+	base_file = xasprintf("%s/%s", base_root, name ? name + 1 : suite->path);
+	is_new = stat(base_file, &st) < 0;
+	free(base_file);
+	free(base_root);
+	free(rel);
+	return is_new;
+}
+
+int revisions_check_looks(const struct session *s, const struct revisions *rv, bool **selected)
+{
+	bool *is_new = xcalloc(s->suites.count + 1, sizeof(*is_new));
+	size_t i;
+	int code;
+
+	for (i = 0; i < s->suites.count; i++)
+		is_new[i] = suite_is_new(rv, s->suites.v[i]);
+	code = session_check_looks(s, selected, is_new);
+	free(is_new);
+	return code;
+}
+
 int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 {
 	struct err err = ERR_INIT;
@@ -120,9 +154,7 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 
 	for (i = 0; i < s->suites.count; i++) {
 		const struct suite *suite = s->suites.v[i];
-		char *rel, *head_root, *base_root, *base_file;
-		const char *name = strrchr(suite->path, '/');
-		struct stat st;
+		char *rel, *head_root, *base_root;
 		bool any = false, is_new;
 		int rc;
 
@@ -138,16 +170,14 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 		}
 		head_root = join(rv->head_dir, rel);
 		base_root = join(rv->base_dir, rel);
-		base_file = xasprintf("%s/%s", base_root, name ? name + 1 : suite->path);
-		is_new = stat(base_file, &st) < 0;
+		is_new = suite_is_new(rv, suite);
 		rc = runner_run_suite(s->runner, suite, selected[i], head_root,
-				      is_new ? NULL : base_root, s->doc, &err);
+				      is_new ? NULL : base_root, NULL, s->doc, &err);
 		if (is_new)
 			runner_mark_new_in_head(s->doc);
 		free(rel);
 		free(head_root);
 		free(base_root);
-		free(base_file);
 		if (rc == ERR_INTERRUPTED)
 			break;
 	}
@@ -173,9 +203,9 @@ int revisions_compare(struct session *s, const struct revisions_request *req)
 
 	memset(&rv, 0, sizeof(rv));
 	if (code == EXIT_OK)
-		code = session_check_looks(s, selected);
-	if (code == EXIT_OK)
 		code = revisions_open(s, req, &rv);
+	if (code == EXIT_OK)
+		code = revisions_check_looks(s, &rv, selected);
 	if (code == EXIT_OK)
 		code = session_runner(s, rv.hidden, rv.n_hidden);
 	if (code == EXIT_OK)

@@ -37,9 +37,13 @@ int revisions_open(struct session *s, const struct revisions_request *req, struc
 /* Measures every suite of the session: head against base; a suite whose file
  * does not exist in the base is measured on head only (new in head). */
 int revisions_measure(struct session *s, struct revisions *rv, bool **selected);
+/* session_check_looks() once the revisions are known: a suite new in head is
+ * measured on head only, so its run counts are not checked (the reference's
+ * rule: runs below min_samples are refused only where a comparison is made). */
+int revisions_check_looks(const struct session *s, const struct revisions *rv, bool **selected);
 void revisions_release(struct revisions *rv);
-/* The whole of compare and calibrate after their flags: checks the looks,
- * opens the revisions, measures, removes the trees, writes the report. */
+/* The whole of compare and calibrate after their flags: opens the revisions,
+ * checks the looks, measures, removes the trees, writes the report. */
 int revisions_compare(struct session *s, const struct revisions_request *req);
 
 #endif

@@ -305,12 +305,12 @@ int session_select_check(const struct session *s, bool **selected)
 	return cli_exit(EXIT_USAGE, "empty selection");
 }
 
-int session_check_looks(const struct session *s, bool **selected)
+int session_check_looks(const struct session *s, bool **selected, const bool *skip)
 {
 	size_t i, k, problems = 0;
 
 	for (i = 0; i < s->suites.count; i++)
-		for (k = 0; k < s->suites.v[i]->benchmark_count; k++) {
+		for (k = 0; !(skip && skip[i]) && k < s->suites.v[i]->benchmark_count; k++) {
 			const struct benchmark *b = &s->suites.v[i]->benchmarks[k];
 			struct judge_plan plan;
 			struct err err = ERR_INIT;

@@ -63,10 +63,12 @@ bool **session_selection(const struct session *s);
 void session_selection_free(bool **selected, size_t n);
 /* EXIT_OK, or exit 3 after saying so when nothing is selected. */
 int session_select_check(const struct session *s, bool **selected);
-/* Comparisons only: every selected benchmark's looks can give an interval.
- * Prints each problem at its suite position and returns EXIT_CONFIG (a
- * suite's setting) or EXIT_USAGE (--runs); else EXIT_OK. */
-int session_check_looks(const struct session *s, bool **selected);
+/* Comparisons only: every selected benchmark's looks can give an interval
+ * (runs and max_runs at least min_samples, docs/configuration.md). Suites
+ * with skip[i] set (new in head: measured on head only) are not checked;
+ * skip may be NULL. Prints each problem at its suite position and returns
+ * EXIT_CONFIG (a suite's setting) or EXIT_USAGE (--runs); else EXIT_OK. */
+int session_check_looks(const struct session *s, bool **selected, const bool *skip);
 /* Creates the runner (once the hidden environment names are known). */
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden);
 /* Renders and writes every requested output, sets the summary, prints the

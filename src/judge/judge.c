@@ -30,6 +30,9 @@ static const unsigned schedule[JUDGE_SCHEDULE_LOOKS] = { 10, 15, 22, 33, 50, 75,
 #define REASON_FLOOR	 "the peak RSS is at or below the measurement floor"
 #define REASON_FLOORS	 "the peak RSS is at or below the measurement floor on both sides"
 #define REASON_NO_PAIRS	 "no successful samples"
+#define REASON_GATED_DONE                                                                          \
+	"the interval still straddles the tolerance after %zu pairs, when the command's gated "    \
+	"metrics were decided"
 
 /* Fills looks[] for the settings with `last` as runs or max_runs; returns K. */
 static unsigned plan_looks(const struct judge_settings *s, unsigned last, unsigned *looks)
@@ -104,7 +107,9 @@ double judge_bisect_confidence(double confidence, unsigned candidates)
 {
 	unsigned steps = 0;
 
-	assert(confidence > 0.0 && confidence < 1.0);
+	/* Not a confidence: returned as is, for judge_plan_init() to refuse. */
+	if (!(confidence > 0.0 && confidence < 1.0))
+		return confidence;
 	while (steps < 64 && (UINT64_C(1) << steps) < candidates)
 		steps++;
 	return steps <= 1 ? confidence : 1.0 - (1.0 - confidence) / (double)steps;
@@ -383,17 +388,29 @@ static void settle_undecided(struct comparison *out, bool noisy, bool floor, siz
 		set_reason(out, REASON_STRADDLES, pairs);
 }
 
+/* Whether look number `look` can be made: the comparison is open, the look is
+ * planned and in has its pairs. A unit that stopped early (its setup failed,
+ * its gated metrics were decided) has fewer pairs than a later look needs:
+ * an honest state that judge_finish() settles, not an error. */
+static bool look_reached(const struct judge_plan *plan, const struct judge_metric_input *in,
+			 unsigned look, const struct comparison *out)
+{
+	return !out->final && look < plan->n_looks && plan->looks[look] > 0 &&
+	       in->n >= plan->looks[look];
+}
+
 bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *in, unsigned look,
 		struct comparison *out)
 {
-	size_t n = plan->looks[look];
+	size_t n = look < plan->n_looks ? plan->looks[look] : 0;
 	struct side b = { 0 }, h = { 0 };
 	struct signrank_interval iv;
 	double dn, up, *r = NULL;
 	bool decided, noisy, last = look + 1 == plan->n_looks;
 	enum verdict v;
 
-	assert(!out->final && look < plan->n_looks && in->n >= n && n > 0);
+	if (!look_reached(plan, in, look, out))
+		return out->final;
 	out->looks_used = look + 1;
 	out->pairs = (unsigned)n;
 	out->base = shown(in->tol.statistic, in->base, n);
@@ -461,6 +478,8 @@ void judge_finish(const struct judge_metric_input *in, enum judge_stop why, stru
 			set_reason(out, REASON_NO_PAIRS);
 		else if (out->base_at_floor || out->head_at_floor)
 			set_reason(out, REASON_FLOOR);
+		else if (!out->gate)
+			set_reason(out, REASON_GATED_DONE, (size_t)out->pairs);
 		else
 			set_reason(out, REASON_STRADDLES, (size_t)out->pairs);
 		return;

@@ -129,9 +129,10 @@ struct judge_plan {
  * confidence is not between 0 and 1. */
 int judge_plan_init(struct judge_plan *plan, const struct judge_settings *s, struct err *err);
 
-/* Bisect (SPEC §7): each step is one full comparison at alpha / ceil(log2 N)
- * for N candidate commits, so that the whole search keeps the error bound.
- * Returns the confidence to plan each step with (the input when N <= 2). */
+/* Bisect (docs/sweeps.md): each step is one full comparison at
+ * alpha / ceil(log2 N) for N candidate commits, so that the whole search
+ * keeps the error bound. Returns the confidence to plan each step with (the
+ * input when N <= 2, or when it is not between 0 and 1). */
 double judge_bisect_confidence(double confidence, unsigned candidates);
 
 /* ---- Comparing one metric --------------------------------------------- */
@@ -179,11 +180,13 @@ void judge_begin(const struct judge_plan *plan, const struct judge_metric_input 
 
 /*
  * Judges look number `look` (0-based) on the first plan->looks[look] pairs
- * of in (in->n must be at least that). Updates out and returns out->final:
- * true at the first decisive look, when the verdict is settled otherwise
- * (zero base, both sides at the floor, noise gate) and at the last look
- * (undecided: inconclusive "the interval still straddles the tolerance
- * after N pairs"). Looking again at a final comparison is a bug.
+ * of in. Updates out and returns out->final: true at the first decisive
+ * look, when the verdict is settled otherwise (zero base, both sides at the
+ * floor, noise gate) and at the last look (undecided: inconclusive "the
+ * interval still straddles the tolerance after N pairs"). A look that cannot
+ * be made changes nothing: the comparison is final already, the look is not
+ * planned, or in->n is below the look's pairs (a unit that stopped early;
+ * judge_finish() settles it with the looks it reached).
  */
 bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *in, unsigned look,
 		struct comparison *out);
@@ -191,8 +194,10 @@ bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *
 /* Why rounds stopped before a comparison was final. */
 enum judge_stop {
 	JUDGE_STOP_TIME_BUDGET, /* "the time budget ran out after N pairs" */
-	JUDGE_STOP_DECIDED,	/* every gated metric decided: "the interval still
-				 * straddles the tolerance after N pairs" */
+	JUDGE_STOP_DECIDED,	/* every gated metric of the command decided: "the
+				 * interval still straddles the tolerance after N
+				 * pairs" and, for an ungated metric, ", when the
+				 * command's gated metrics were decided" */
 };
 
 /* Settles a comparison that is not final after in->n pairs (the last

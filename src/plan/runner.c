@@ -548,13 +548,9 @@ static int run_turn(struct bench_run *br, struct unit *u, bool warmup)
 	return 0;
 }
 
-static bool unit_active(const struct bench_run *br, const struct unit *u)
+static bool unit_active(const struct unit *u)
 {
-	if (u->failed || u->done)
-		return false;
-	if (br->sides[HEAD]->failed)
-		return false;
-	return !(u->compared && br->sides[BASE]->failed);
+	return !u->failed && !u->done;
 }
 
 /* Runs one round over the units that `wanted` selects, in shuffled order. */
@@ -567,7 +563,7 @@ static int round_of(struct bench_run *br, bool warmup, bool (*wanted)(const stru
 	schedule_round_order(&br->order, order, br->n_units);
 	for (i = 0; i < br->n_units && rc == 0; i++) {
 		struct unit *u = &br->units[order[i]];
-		if (!unit_active(br, u) || (wanted && !wanted(u)))
+		if (!unit_active(u) || (wanted && !wanted(u)))
 			continue;
 		if (br->r->interrupted) {
 			rc = ERR_INTERRUPTED;
@@ -595,7 +591,7 @@ static int warm_up(struct bench_run *br)
 			bool any = false;
 			size_t k;
 			for (k = 0; k < br->n_units; k++)
-				any |= unit_active(br, &br->units[k]) && warming_up(&br->units[k]);
+				any |= unit_active(&br->units[k]) && warming_up(&br->units[k]);
 			if (!any)
 				return 0;
 			progress(br->r, "%s: warming up", b->name);
@@ -631,7 +627,7 @@ static bool plain_done(struct bench_run *br)
 	rule.min_time_ns = b->min_time_ns;
 	for (i = 0; i < br->n_units; i++) {
 		const struct unit *u = &br->units[i];
-		if (!unit_active(br, u))
+		if (!unit_active(u))
 			continue;
 		counts[n] = (unsigned)u->n_runs[HEAD];
 		times[n] = u->measured_ns[HEAD];
@@ -664,9 +660,29 @@ static void point_inputs(struct bench_run *br, struct unit *u)
 	}
 }
 
+/* Whether a compared unit still needs pairs: while a gated metric is open;
+ * a unit whose metrics are all ungated (`gate: false`) while any is open,
+ * so that they are decided at the looks they reach, not after one round. */
+static bool unit_open(const struct unit *u)
+{
+	bool any_gated = false, gated_open = false, open = false;
+	int m;
+
+	for (m = 0; m < METRIC__COUNT; m++) {
+		if (!u->judged[m])
+			continue;
+		any_gated |= u->cmp[m].gate;
+		gated_open |= u->cmp[m].gate && !u->cmp[m].final;
+		open |= !u->cmp[m].final;
+	}
+	return any_gated ? gated_open : open;
+}
+
 /* After a round in a comparison: at a planned look, asks the judge about
- * every compared metric that is not final. True when no gated metric of
- * the benchmark is undecided, or no looks remain. */
+ * every open metric of the units that still run. A unit that stopped (done,
+ * failed, its side's setup failed) gets no more looks: its open metrics are
+ * settled with the looks they reached by finish_comparisons(). True when no
+ * unit is open, or no looks remain. */
 static bool compare_done(struct bench_run *br, unsigned pairs)
 {
 	bool all_final = true;
@@ -676,20 +692,14 @@ static bool compare_done(struct bench_run *br, unsigned pairs)
 
 	for (i = 0; i < br->n_units; i++) {
 		struct unit *u = &br->units[i];
-		bool gated_open = false;
-		if (!u->compared || u->failed)
+		if (!u->compared || !unit_active(u))
 			continue;
 		point_inputs(br, u);
-		for (m = 0; m < METRIC__COUNT; m++) {
-			if (!u->judged[m] || u->cmp[m].final)
-				continue;
-			if (look)
+		for (m = 0; m < METRIC__COUNT && look; m++)
+			if (u->judged[m])
 				judge_look(&br->plan, &u->in[m], br->next_look, &u->cmp[m]);
-			if (!u->cmp[m].final && u->cmp[m].gate)
-				gated_open = true;
-		}
-		u->done = !gated_open;
-		all_final &= !gated_open;
+		u->done = !unit_open(u);
+		all_final &= u->done;
 	}
 	if (look)
 		br->next_look++;
@@ -707,7 +717,7 @@ static bool any_plain_units(const struct bench_run *br)
 	size_t i;
 
 	for (i = 0; i < br->n_units; i++)
-		if (!br->units[i].compared && unit_active(br, &br->units[i]))
+		if (!br->units[i].compared && unit_active(&br->units[i]))
 			return true;
 	return false;
 }
@@ -1134,6 +1144,20 @@ static void cleanup_side(struct bench_run *br, int side)
 	side_release(s);
 }
 
+/* A unit needs head, and base when compared: when the setup of such a side
+ * failed (the benchmark's error holds the setup's stderr), the unit is never
+ * measured and is an error, not a comparison of no pairs. */
+static void fail_unmeasurable_units(struct bench_run *br)
+{
+	size_t i;
+
+	for (i = 0; i < br->n_units; i++) {
+		struct unit *u = &br->units[i];
+		if (br->sides[HEAD]->failed || (u->compared && br->sides[BASE]->failed))
+			u->failed = true;
+	}
+}
+
 static int run_benchmark(struct runner *r, const struct suite *suite, const struct benchmark *b,
 			 struct side *sides[2], struct results_suite *rs, struct results *doc,
 			 struct err *err)
@@ -1185,6 +1209,7 @@ static int run_benchmark(struct runner *r, const struct suite *suite, const stru
 			      RESULTS_ERROR_SETUP_FAILED, &br.rb->error) < 0)
 			sides[side]->failed = true;
 	}
+	fail_unmeasurable_units(&br);
 	if (!r->interrupted)
 		rc = warm_up(&br);
 	if (rc == 0 && !r->interrupted)
@@ -1372,8 +1397,8 @@ static bool share_identical_artifact(const struct side *head, const struct side 
 }
 
 int runner_run_suite(struct runner *r, const struct suite *s, const bool *selected,
-		     const char *head_root, const char *base_root, struct results *doc,
-		     struct err *err)
+		     const char *head_root, const char *base_root, const char *fixture_root,
+		     struct results *doc, struct err *err)
 {
 	struct side head, base;
 	struct side *sides[2] = { &head, base_root ? &base : NULL };
@@ -1384,9 +1409,9 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 	memset(&head, 0, sizeof(head));
 	memset(&base, 0, sizeof(base));
 	head.root = head_root;
-	head.head_root = head_root;
+	head.head_root = fixture_root ? fixture_root : head_root;
 	base.root = base_root;
-	base.head_root = head_root;
+	base.head_root = head.head_root;
 	results_set_str(&rs->description, s->description);
 	results_set_str(&rs->file, s->path);
 	rs->result = RESULT_PASS;

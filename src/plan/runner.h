@@ -15,7 +15,7 @@
  *     struct runner_options o = RUNNER_OPTIONS_INIT;
  *     o.seed = seed; o.spawner_path = path;
  *     runner_new(&o, &r, &err);
- *     runner_run_suite(r, suite, selected, head_root, base_root, doc, &err);
+ *     runner_run_suite(r, suite, selected, head_root, base_root, NULL, doc, &err);
  *     runner_summarize(doc, fail_on_inconclusive);
  *     runner_free(r);
  */
@@ -82,14 +82,16 @@ bool runner_interrupted(const struct runner *r);
  * Measures the benchmarks of `s` for which selected[i] is true into a new
  * suite of `doc`. head_root is the suite's directory in the tree measured as
  * head (absolute); base_root the same in the base revision's tree, or NULL
- * for a plain run. Commands that fail are recorded in the document, not
- * returned as errors: the return is 0, or ERR_INTERRUPTED, or ERR_EXEC for a
- * failure of himorime itself (no spawner and no fallback, a temporary
- * directory that cannot be made).
+ * for a plain run; fixture_root what ${head_root} names on both sides, the
+ * suite's directory in the working tree (docs/configuration.md), or NULL for
+ * head_root (sweep and bisect measure commits, not the working tree). Commands that fail are
+ * recorded in the document, not returned as errors: the return is 0, or ERR_INTERRUPTED, or
+ * ERR_EXEC for a failure of himorime itself (no spawner and no fallback, a temporary directory that
+ * cannot be made).
  */
 int runner_run_suite(struct runner *r, const struct suite *s, const bool *selected,
-		     const char *head_root, const char *base_root, struct results *doc,
-		     struct err *err);
+		     const char *head_root, const char *base_root, const char *fixture_root,
+		     struct results *doc, struct err *err);
 
 /* Fills the last suite's geometric mean: head/base latency ratios when
  * comparing, else medians relative to the baseline or the fastest. */

@@ -522,7 +522,10 @@ struct hint {
 
 /* What a user can do about each reason the judge and the budgets give. */
 static const struct hint hints[] = {
-	{ "straddles", "more pairs decide it: raise regression.max_runs or --max-time" },
+	{ "gated metrics were decided",
+	  "it does not gate, so it stopped with them: set regression.<metric>.gate: true to "
+	  "measure until it is decided" },
+	{ "straddles", "more pairs decide it: raise max_runs or --max-time" },
 	{ "time budget ran out", "raise --max-time or regression.max_time" },
 	{ "noisier than max_cv", "quiet the machine (fewer parallel jobs) or raise max_cv" },
 	{ "base measurement is zero",

@@ -31,7 +31,7 @@
 #include <stdint.h>
 
 /* Limits on untrusted suites besides those of yamltree.h. */
-#define SUITE_MAX_FILE_BYTES (1024 * 1024)
+#define SUITE_MAX_FILE_BYTES (4 * 1024 * 1024)
 #define SUITE_MAX_BENCHMARKS 1000
 #define SUITE_MAX_COMMANDS   1000 /* in one file, all benchmarks together */
 #define SUITE_MAX_DIAGS	     1000 /* then one "too many problems" line */

@@ -74,3 +74,20 @@ class PrivateTmpTest(TempDirTest):
         e = dict(env or {})
         e["TMPDIR"] = self.private_tmp
         return run(args, env=e, **kw)
+
+
+class GitRepoTest(PrivateTmpTest):
+    """A PrivateTmpTest with an empty git repository in self.repo (branch
+    main, an author set) and self.git to run git in it."""
+
+    def setUp(self):
+        super().setUp()
+        self.repo = os.path.join(self.tmp, "repo")
+        os.makedirs(self.repo)
+        self.git("init", "-q", "-b", "main")
+        self.git("config", "user.email", "t@example.com")
+        self.git("config", "user.name", "t")
+
+    def git(self, *args):
+        return subprocess.run(["git", *args], cwd=self.repo, check=True, capture_output=True,
+                              text=True).stdout

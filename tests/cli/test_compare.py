@@ -9,7 +9,7 @@ import subprocess
 import time
 import unittest
 
-from harness import HIMORIME, PrivateTmpTest
+from harness import HIMORIME, GitRepoTest
 
 PROGRAM = r"""#include <stdio.h>
 int main(void) {
@@ -37,22 +37,13 @@ benchmarks:
 """
 
 
-class CompareTest(PrivateTmpTest):
+class CompareTest(GitRepoTest):
     def setUp(self):
         super().setUp()
-        self.repo = os.path.join(self.tmp, "repo")
-        os.makedirs(self.repo)
-        self.git("init", "-q", "-b", "main")
-        self.git("config", "user.email", "t@example.com")
-        self.git("config", "user.name", "t")
         self.program(1)
         self.write("repo/himorime.yaml", SUITE)
         self.git("add", "-A")
         self.git("commit", "-qm", "base")
-
-    def git(self, *args):
-        return subprocess.run(["git", *args], cwd=self.repo, check=True, capture_output=True,
-                              text=True).stdout
 
     def program(self, factor):
         self.write("repo/work.c", PROGRAM.replace("FACTOR", str(factor)))

@@ -391,6 +391,50 @@ static void test_judge__first_decisive_look_is_final(void **state)
 	free(f);
 }
 
+/* Issue 11 item 2 and issue 18 item 1: a unit that stopped early (its gated
+ * metrics decided, or its setup failed) has fewer pairs than a later look
+ * needs; such a look changes nothing, and judge_finish() settles the metric
+ * at the look it reached. Before, this was an assertion (exit 134). */
+static void test_judge__look_beyond_the_pairs_is_not_made(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	(void)state;
+	fill(f, METRIC_LATENCY, 40, 0.1, 1.05, 0.05);
+	default_looks(f);
+	judge_begin(&f->plan, &f->in, &f->cmp);
+	f->in.n = 15;
+	assert_false(judge_look(&f->plan, &f->in, 0, &f->cmp));
+	assert_false(judge_look(&f->plan, &f->in, 1, &f->cmp));
+	assert_int_equal(f->cmp.looks_used, 2);
+	assert_false(judge_look(&f->plan, &f->in, 2, &f->cmp)); /* 22 pairs: not made */
+	assert_false(judge_look(&f->plan, &f->in, 9, &f->cmp)); /* not planned */
+	assert_int_equal(f->cmp.looks_used, 2);
+	assert_int_equal(f->cmp.pairs, 15);
+	assert_false(f->cmp.final);
+	judge_finish(&f->in, JUDGE_STOP_DECIDED, &f->cmp);
+	assert_int_equal(f->cmp.verdict, VERDICT_INCONCLUSIVE);
+	assert_string_equal(f->cmp.reason,
+			    "the interval still straddles the tolerance after 15 pairs");
+	/* Ungated, the reason says why no later look came. */
+	f->in.tol.gate = false;
+	f->in.n = 15;
+	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
+	assert_string_equal(f->cmp.reason, "the interval still straddles the tolerance after 15 "
+					   "pairs, when the command's gated metrics were decided");
+	/* A final comparison is not looked at again. */
+	f->in.n = 40;
+	assert_true(judge_look(&f->plan, &f->in, 2, &f->cmp));
+	assert_int_equal(f->cmp.looks_used, 2);
+	/* No pairs at all (a side's setup failed). */
+	f->in.n = 0;
+	judge_begin(&f->plan, &f->in, &f->cmp);
+	assert_false(judge_look(&f->plan, &f->in, 0, &f->cmp));
+	judge_finish(&f->in, JUDGE_STOP_DECIDED, &f->cmp);
+	assert_string_equal(f->cmp.reason, "no successful samples");
+	free(f);
+}
+
 static void test_judge__time_budget_keeps_last_look(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -819,6 +863,9 @@ static void test_judge__bisect_confidence_splits_alpha(void **state)
 	assert_near(judge_bisect_confidence(0.99, 129), 1.0 - 0.01 / 8, 1e-15);
 	assert_near(judge_bisect_confidence(0.99, 2), 0.99, 0.0);
 	assert_near(judge_bisect_confidence(0.95, 1), 0.95, 0.0);
+	/* Not a confidence: returned for judge_plan_init to refuse, no abort. */
+	assert_near(judge_bisect_confidence(0.0, 100), 0.0, 0.0);
+	assert_near(judge_bisect_confidence(1.5, 100), 1.5, 0.0);
 }
 
 static void test_judge__geometric_mean(void **state)
@@ -881,6 +928,7 @@ int main(void)
 		cmocka_unit_test(test_judge__improved_and_pass),
 		cmocka_unit_test(test_judge__straddling_interval_is_inconclusive),
 		cmocka_unit_test(test_judge__first_decisive_look_is_final),
+		cmocka_unit_test(test_judge__look_beyond_the_pairs_is_not_made),
 		cmocka_unit_test(test_judge__time_budget_keeps_last_look),
 		cmocka_unit_test(test_judge__min_difference_widens_band),
 		cmocka_unit_test(test_judge__noise_gate),
