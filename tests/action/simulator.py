@@ -502,7 +502,8 @@ class Runner:
         results = {}
         failed = False
         for i, step in enumerate(steps):
-            name = step.get("name") or step.get("uses") or "step %d" % (i + 1)
+            name = step.get("name") or "Run " + (step.get("uses") or
+                                                 step.get("run", "").strip().split("\n")[0])
             sid = step.get("id") or "__step_%d" % i
             contexts["steps"] = {k: {"outputs": r.outputs, "outcome": r.conclusion,
                                      "conclusion": r.conclusion} for k, r in results.items()}
@@ -604,6 +605,7 @@ class JobResult:
         self.outputs = outputs
         self.log = runner.log.text()
         self.annotations = list(runner.log.annotations)
+        self.masks = list(runner.log.masks)
         self.summary = "".join(runner.summaries)
         self.skipped = list(runner.skipped)
         self.steps = list(runner.steps)

@@ -93,6 +93,7 @@ class ActionRunnerTest(unittest.TestCase):
         cls.cache = Cache(os.path.join(cls.tmp, "cache"))
         os.makedirs(cls.cache.dir)
         cls.n = 0
+        cls.tmpdirs = []
         # The first run builds himorime from an empty RUNNER_TEMP; it compares
         # head with itself, passes, and so its build is saved to the cache.
         cls.first = cls.runner(cls).action({"against": "HEAD", "comment": "false"})
@@ -108,6 +109,7 @@ class ActionRunnerTest(unittest.TestCase):
             f.write(text)
 
     def setUp(self):
+        self.addCleanup(self.no_temporary_files_left)
         self.scenario({"tokens": {TOKEN: None, READ_ONLY: None}, "read_only": [READ_ONLY]})
 
     def scenario(self, data):
@@ -139,6 +141,7 @@ class ActionRunnerTest(unittest.TestCase):
         root = os.path.join(cls.tmp, "job-%d" % cls.n)
         tmpdir = os.path.join(root, "tmp")
         os.makedirs(tmpdir)
+        cls.tmpdirs.append(tmpdir)
         uses = {"actions/cache": cls.cache.restore}
         uses.update(hooks or {})
         return simulator.Runner(
@@ -146,6 +149,11 @@ class ActionRunnerTest(unittest.TestCase):
             event if event is not None else ActionRunnerTest.event(cls), token,
             cls.server.url, run_id=run_id or 4000 + cls.n, sha=cls.head,
             action_path=ROOT, uses_hooks=uses, tmpdir=tmpdir)
+
+    def no_temporary_files_left(self):
+        """himorime ran with TMPDIR private to each runner: nothing may stay."""
+        for d in self.tmpdirs:
+            self.assertEqual(os.listdir(d), [], d)
 
     def ci_step(self, res):
         return [s for s in res.steps if s.name == "Compare base and head"][0]
@@ -185,6 +193,7 @@ class ActionRunnerTest(unittest.TestCase):
         self.assertEqual(res.skipped, ["actions/cache@v4"])
         self.assertIn("[simulator] skipped uses: actions/cache@v4 (not run by the simulator)",
                       res.log)
+        self.assertEqual(res.masks, [TOKEN])
         self.assertNotIn(TOKEN, res.log)
         self.assertIn("| work › work | latency |", res.summary)
         errors = [a for a in res.annotations if a["level"] == "error"]
@@ -372,6 +381,15 @@ class ActionRunnerTest(unittest.TestCase):
         st = self.server.log()["statuses"]
         self.assertEqual([(s["sha"], s["state"], s["target_url"]) for s in st],
                          [(self.head, "failure", "https://github.com/octo/repo/actions/runs/1111")])
+
+    def test_sweep_range_job(self):
+        # The nightly sweep's first job: a history younger than a day starts
+        # at the root commit.
+        r = self.runner(event={}, name="schedule", hooks={"actions/checkout": lambda w, r: {}})
+        res = r.job(os.path.join(WORKFLOWS, "sweep.yml"), "range")
+        self.assertEqual(res.conclusion, "success", res)
+        self.assertEqual(res.skipped, ["actions/checkout@v4"])
+        self.assertEqual(res.outputs["range"], {"range": "%s..%s" % (self.base, self.head)})
 
 
 if __name__ == "__main__":
