@@ -283,7 +283,8 @@ class ActionRunnerTest(unittest.TestCase):
             with self.subTest(with_=with_):
                 res = self.runner().action(with_)
                 self.assertEqual(res.conclusion, "failure")
-                self.assertEqual(res.outputs["exit-code"], "3", res)
+                self.assertEqual(res.outputs, {"result": "", "exit-code": "3", "report": "",
+                                               "json": ""}, res)
                 self.assertEqual(self.ci_step(res).rc, 3)
                 self.assertIn(message, res.log)
         self.assertNoRequests()
