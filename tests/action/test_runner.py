@@ -372,6 +372,20 @@ class ActionRunnerTest(unittest.TestCase):
         self.assertEqual([(s["sha"], s["state"], s["target_url"]) for s in st],
                          [(self.head, "failure", "https://github.com/octo/repo/actions/runs/1111")])
 
+    def test_comment_workflow_skips_a_cancelled_benchmark_run(self):
+        event = {"workflow_run": {"id": 1112, "event": "pull_request", "conclusion": "cancelled",
+                                  "head_sha": self.head,
+                                  "head_repository": {"full_name": "octo/repo"},
+                                  "pull_requests": []},
+                 "repository": {"full_name": "octo/repo", "default_branch": "main"}}
+        res = self.runner(event=event, name="workflow_run").job(
+            os.path.join(WORKFLOWS, "comment.yml"), "comment")
+        self.assertEqual(res.conclusion, "skipped")
+        self.assertTrue(res.log.startswith("[simulator] job 'comment' skipped: if: "
+                                           "github.event.workflow_run.event == 'pull_request' && "),
+                        res.log)
+        self.assertNoRequests()
+
     def test_sweep_range_job(self):
         # The nightly sweep's first job: a history younger than a day starts
         # at the root commit.
