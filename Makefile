@@ -5,6 +5,7 @@
 #   make test-sanitize   the same tests with AddressSanitizer and UBSan (build-san/)
 #   make lint            clang-format check, cppcheck, banned functions, include walls
 #   make test-browser    screenshot the HTML report in headless Chromium and check it
+#   make test-action     run action.yml and the workflows as a GitHub runner does
 #   make demo            validate, list and run the built-in example suite
 #   make install         PREFIX=/usr/local DESTDIR=
 
@@ -89,6 +90,10 @@ lint:
 test-browser: all
 	BUILD=$(BUILD) tests/browser/run
 
+# The runner check: the Action builds himorime itself, in its RUNNER_TEMP.
+test-action:
+	tests/action/run
+
 demo: all
 	$(BUILD)/himorime validate examples/himorime.yaml
 	$(BUILD)/himorime list examples/himorime.yaml
@@ -101,7 +106,7 @@ install: all
 clean:
 	rm -rf build build-san
 
-.PHONY: all tests test test-sanitize test-browser lint demo install clean
+.PHONY: all tests test test-sanitize test-browser test-action lint demo install clean
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/obj/cli/main.d

@@ -90,8 +90,9 @@ static void annotate(enum github_annotation_level level, const char *file, unsig
 
 static void comparison_text(const struct comparison *c, struct strbuf *out)
 {
-	strbuf_addf(out, "%s ", metric_info(c->metric)->name);
+	strbuf_adds(out, metric_info(c->metric)->name);
 	if (c->has_estimate) {
+		strbuf_addch(out, ' ');
 		fmt_change(out, c->change_percent, false);
 		strbuf_adds(out, " (");
 		fmt_change(out, c->ci_low_percent, false);
@@ -250,23 +251,41 @@ struct publish_ctx {
 	const struct github_event *ev;
 	const struct publish_flags *pf;
 	const char *token;
-	const char *report_path;
+	const char *json_path;
 };
 
-static void write_outputs(const struct session *s, const char *report_path);
+static void write_outputs(const struct session *s, const char *json_path, int exit_code);
 
-/* After the report is written: the step's outputs, then the comment and the
- * status. A publishing failure other than a read-only token is exit 4: the
- * measurement stands in the report, but the job must not look green. */
+/* The comment and the status (docs/github-actions.md): `--comment false`
+ * sends no request at all; in Actions without a token nothing is published
+ * and one notice says what to set; the gate's exit code stays. */
+static int publish(const struct session *s, const struct publish_ctx *c)
+{
+	if (!strcmp(c->pf->comment, "false"))
+		return EXIT_OK;
+	if (!c->token && !c->pf->dry_run) {
+		annotate(GITHUB_ANNOTATION_NOTICE, NULL, 0, "himorime: nothing published",
+			 "no GitHub token (GITHUB_TOKEN is empty, as on pull requests from forks): "
+			 "no comment and no status were posted. Set the action's github-token "
+			 "input (or GITHUB_TOKEN) to a token with pull-requests: write and "
+			 "statuses: write, or post from a workflow_run workflow with 'himorime "
+			 "comment' (docs/github-actions.md)");
+		return EXIT_OK;
+	}
+	return cli_publish(s->doc, c->ev, true, c->pf->dry_run, c->token);
+}
+
+/* After the report is written: the comment and the status, then the step's
+ * outputs, once, with the code the process exits with. A publishing failure
+ * other than a read-only token is exit 4: the measurement stands in the
+ * report, but the job must not look green. */
 static int publish_step(struct session *s)
 {
 	const struct publish_ctx *c = s->epilogue_ctx;
-	bool comment = !strcmp(c->pf->comment, "true");
+	int code = publish(s, c);
 
-	write_outputs(s, c->report_path);
-	if (!comment && !c->pf->dry_run && !c->ev->status_sha[0])
-		return EXIT_OK;
-	return cli_publish(s->doc, c->ev, comment, c->pf->dry_run, c->token);
+	write_outputs(s, c->json_path, code != EXIT_OK ? code : s->doc->summary.exit_code);
+	return code;
 }
 
 struct base_choice {
@@ -333,7 +352,9 @@ static enum result_state overall(const struct results *doc)
 	return worst;
 }
 
-static void write_outputs(const struct session *s, const char *report_path)
+/* result, exit-code, report (the file of --output, any format; empty
+ * without) and json (the JSON report ci always writes). */
+static void write_outputs(const struct session *s, const char *json_path, int exit_code)
 {
 	const char *path = getenv("GITHUB_OUTPUT");
 	struct rng rng;
@@ -345,20 +366,57 @@ static void write_outputs(const struct session *s, const char *report_path)
 		return;
 	rng_init(&rng, rng_fresh_seed(), "output");
 	result = result_state_name(overall(s->doc));
-	snprintf(code, sizeof(code), "%d", s->doc->summary.exit_code);
+	snprintf(code, sizeof(code), "%d", exit_code);
 	if (github_actions_output_append(path, &rng, "result", result, &err) < 0 ||
 	    github_actions_output_append(path, &rng, "exit-code", code, &err) < 0 ||
-	    github_actions_output_append(path, &rng, "report", report_path, &err) < 0)
+	    github_actions_output_append(path, &rng, "report", s->out.output ? s->out.output : "",
+					 &err) < 0 ||
+	    github_actions_output_append(path, &rng, "json", json_path, &err) < 0)
 		fprintf(stderr, "himorime: warning: %s\n", err.msg);
 }
 
-static char *report_path_for(const struct session *s)
+static bool json_output(const struct session *s)
+{
+	return s->out.output && !strcmp(s->out.format, "json");
+}
+
+/* Where the JSON report goes: the --output file when it is JSON, else
+ * RUNNER_TEMP, else a private directory under TMPDIR: never inside the
+ * measured tree unless the user names the path. NULL after a warning. */
+static char *json_path_for(const struct session *s)
 {
 	const char *dir = getenv("RUNNER_TEMP");
+	struct err err = ERR_INIT;
+	char *made = NULL, *path;
 
-	if (s->out.output && !strcmp(s->out.format, "json"))
+	if (json_output(s))
 		return xstrdup(s->out.output);
-	return xasprintf("%s/himorime-report.json", dir && *dir ? dir : ".");
+	if (dir && *dir)
+		return xasprintf("%s/himorime-report.json", dir);
+	if (fsio_mkdtemp("himorime-report-", &made, &err) < 0) {
+		fprintf(stderr, "himorime: warning: %s\n", err.msg);
+		return NULL;
+	}
+	path = xasprintf("%s/himorime-report.json", made);
+	free(made);
+	return path;
+}
+
+/* The JSON report ci always writes (the `json` output), and where it went. */
+static char *write_json_report(const struct session *s)
+{
+	struct err err = ERR_INIT;
+	char *path = json_path_for(s);
+
+	if (!path || json_output(s))
+		return path;
+	if (results_write_file(s->doc, path, &err) < 0) {
+		fprintf(stderr, "himorime: warning: %s\n", err.msg);
+		free(path);
+		return NULL;
+	}
+	fprintf(stderr, "himorime: the JSON report is in %s\n", path);
+	return path;
 }
 
 int cmd_ci(int argc, char **argv)
@@ -380,10 +438,9 @@ int cmd_ci(int argc, char **argv)
 	struct revisions rv;
 	struct session s;
 	struct publish_ctx ctx;
-	struct err err = ERR_INIT;
 	const char *token;
 	bool **selected = NULL;
-	char *report_path = NULL;
+	char *json_path = NULL;
 	int code;
 
 	github_event_init(&ev);
@@ -429,11 +486,8 @@ int cmd_ci(int argc, char **argv)
 		accept_regressions(s.doc);
 	if (!s.out.summary && getenv("GITHUB_STEP_SUMMARY") && *getenv("GITHUB_STEP_SUMMARY"))
 		s.out.summary = getenv("GITHUB_STEP_SUMMARY");
-	report_path = report_path_for(&s);
 	runner_summarize(s.doc, s.fail_on_inconclusive);
-	if (!(s.out.output && !strcmp(s.out.format, "json")) &&
-	    results_write_file(s.doc, report_path, &err) < 0)
-		fprintf(stderr, "himorime: warning: %s\n", err.msg);
+	json_path = write_json_report(&s);
 	if (in_actions()) {
 		annotate_all(&s);
 		s.out.quote_workflow_commands = true;
@@ -441,14 +495,14 @@ int cmd_ci(int argc, char **argv)
 	ctx.ev = &ev;
 	ctx.pf = &pf;
 	ctx.token = token;
-	ctx.report_path = report_path;
+	ctx.json_path = json_path ? json_path : "";
 	s.epilogue = publish_step;
 	s.epilogue_ctx = &ctx;
 	s.epilogue_failure = "the comment or status could not be published";
 	code = session_finish(&s);
 done:
 	session_selection_free(selected, s.suites.count);
-	free(report_path);
+	free(json_path);
 	github_event_release(&ev);
 	session_release(&s);
 	return code;

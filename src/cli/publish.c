@@ -13,6 +13,7 @@
 #include "plan/runner.h"
 #include "render/render.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,21 @@ static void selection_key(const struct results *doc, struct strbuf *out)
 		strbuf_adds(out, "none");
 }
 
+/* The run the comment and the status link to: this run, except for the
+ * fork-safe `comment` (workflow_run), whose own summary is empty: it links the
+ * measuring run, workflow_run.id of the trusted event. */
+static char *run_url_for(const struct github_event *ev)
+{
+	char id[32];
+	const char *run_id = getenv("GITHUB_RUN_ID");
+
+	if (ev->kind == GITHUB_EVENT_WORKFLOW_RUN && ev->run_id) {
+		snprintf(id, sizeof(id), "%" PRIu64, ev->run_id);
+		run_id = id;
+	}
+	return github_run_url(getenv("GITHUB_SERVER_URL"), getenv("GITHUB_REPOSITORY"), run_id);
+}
+
 /* Publishes doc's comment and status. Returns EXIT_OK, or EXIT_EXEC for a
  * failure other than a read-only token (which is only a notice). */
 int cli_publish(const struct results *doc, const struct github_event *ev, bool comment,
@@ -66,8 +82,7 @@ int cli_publish(const struct results *doc, const struct github_event *ev, bool c
 	strbuf_init(&plan, 0);
 	memset(&res, 0, sizeof(res));
 	selection_key(doc, &key);
-	run_url = github_run_url(getenv("GITHUB_SERVER_URL"), getenv("GITHUB_REPOSITORY"),
-				 getenv("GITHUB_RUN_ID"));
+	run_url = run_url_for(ev);
 	ro.comment = true;
 	ro.run_url = run_url;
 	if (github_comment_marker(key.buf, &marker, &err) < 0)

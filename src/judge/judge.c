@@ -23,8 +23,8 @@
 
 static const unsigned schedule[JUDGE_SCHEDULE_LOOKS] = { 10, 15, 22, 33, 50, 75, 112, 168, 252 };
 
-#define REASON_STRADDLES "the interval still straddles the tolerance after %zu pairs"
-#define REASON_TIME	 "the time budget ran out after %zu pairs"
+#define REASON_STRADDLES "the interval still straddles the tolerance after %zu pair%s"
+#define REASON_TIME	 "the time budget ran out after %zu pair%s"
 #define REASON_NOISY	 "measurements are noisier than max_cv"
 #define REASON_ZERO	 "the base measurement is zero"
 #define REASON_FLOOR	 "the peak RSS is at or below the measurement floor"
@@ -186,6 +186,12 @@ static void set_reason(struct comparison *out, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(out->reason, sizeof(out->reason), fmt, ap);
 	va_end(ap);
+}
+
+/* The "s" of "N pairs", none for one pair. */
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
 }
 
 static double mean_of(const double *x, size_t n)
@@ -385,7 +391,7 @@ static void settle_undecided(struct comparison *out, bool noisy, bool floor, siz
 	else if (floor)
 		set_reason(out, REASON_FLOOR);
 	else
-		set_reason(out, REASON_STRADDLES, pairs);
+		set_reason(out, REASON_STRADDLES, pairs, plural(pairs));
 }
 
 /* Whether look number `look` can be made: the comparison is open, the look is
@@ -471,7 +477,7 @@ void judge_finish(const struct judge_metric_input *in, enum judge_stop why, stru
 	out->final = true;
 	switch (why) {
 	case JUDGE_STOP_TIME_BUDGET:
-		set_reason(out, REASON_TIME, in->n);
+		set_reason(out, REASON_TIME, in->n, plural(in->n));
 		return;
 	case JUDGE_STOP_DECIDED:
 		if (in->n == 0)
@@ -481,7 +487,7 @@ void judge_finish(const struct judge_metric_input *in, enum judge_stop why, stru
 		else if (!out->gate)
 			set_reason(out, REASON_GATED_DONE, (size_t)out->pairs);
 		else
-			set_reason(out, REASON_STRADDLES, (size_t)out->pairs);
+			set_reason(out, REASON_STRADDLES, (size_t)out->pairs, plural(out->pairs));
 		return;
 	}
 }

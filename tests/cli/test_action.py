@@ -343,7 +343,8 @@ class ActionTest(TempDirTest):
                              self.text.split("\noutputs:\n")[1].split("\nruns:\n")[0])
         self.assertEqual(outputs, [("result", "${{ steps.ci.outputs.result }}"),
                                    ("exit-code", "${{ steps.ci.outputs.exit-code }}"),
-                                   ("report", "${{ steps.ci.outputs.report }}")])
+                                   ("report", "${{ steps.ci.outputs.report }}"),
+                                   ("json", "${{ steps.ci.outputs.json }}")])
 
     def test_build_is_cached_by_source_hash_and_os(self):
         cache = [s for s in self.steps if (step_field(s, "uses") or "").startswith("actions/cache@")]

@@ -230,6 +230,21 @@ class CiTest(TempDirTest):
         self.assertIn("himorime: dry run: nothing was sent", res.out)
         self.assertEqual(self.server.log()["requests"], [])
 
+    def test_ci__report_without_runner_temp_goes_to_tmpdir_not_the_tree(self):
+        # Issue 11, item 4: nothing is written inside the measured tree.
+        private = os.path.join(self.tmp, "private-tmp")
+        os.makedirs(private)
+        res = run(["ci", "--quiet", "--seed", "5", "--against", "HEAD~1"], cwd=self.repo,
+                  env={"TMPDIR": private, "GITHUB_TOKEN": "", "RUNNER_TEMP": ""})
+        self.assertExit(res, 1)
+        self.assertEqual(self.git("status", "--porcelain", "--ignored"), "")
+        made = os.listdir(private)
+        self.assertEqual(len(made), 1, made)
+        self.assertRegex(made[0], r"^himorime-report-[A-Za-z0-9]{6}$")
+        report = os.path.join(private, made[0], "himorime-report.json")
+        self.assertIn("himorime: the JSON report is in %s\n" % report, res.err)
+        self.assertEqual(json.load(open(report))["summary"]["exit_code"], 1)
+
     def test_ci__bad_comment_flag(self):
         res = self.ci("--comment", "maybe", code=3)
         self.assertIn('--comment "maybe": expected true or false', res.err)

@@ -461,6 +461,10 @@ static void test_judge__time_budget_keeps_last_look(void **state)
 	assert_int_equal(f->cmp.looks_used, 0);
 	assert_false(f->cmp.has_estimate);
 	assert_true(f->cmp.base > 0.0);
+	/* One pair is "1 pair" (issue 17, item 6). */
+	f->in.n = 1;
+	judge_compare(&f->plan, &f->in, JUDGE_STOP_TIME_BUDGET, &f->cmp);
+	assert_string_equal(f->cmp.reason, "the time budget ran out after 1 pair");
 	f->in.n = 0;
 	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
 	assert_string_equal(f->cmp.reason, "no successful samples");
