@@ -647,6 +647,25 @@ static void check_bad(const char *json, size_t len, const char *msg)
 	assert_string_equal(err.msg, msg);
 }
 
+/* Comparisons carry the tolerance in percent (docs/comparison.md) next to
+ * the fraction, and a reader refuses the two disagreeing. */
+static void test_results__comparison_carries_max_percent(void **state)
+{
+	char *data = slurp("tests/data/reports/v1-compare.json");
+	char *at = strstr(data, "\"max_percent\":\t5,"), *bad;
+
+	(void)state;
+	assert_non_null(at);
+	assert_non_null(strstr(at, "\"max_fraction\":\t0.05,"));
+	bad = xasprintf("%.*s\"max_percent\":\t0.05,%s", (int)(at - data), data,
+			at + strlen("\"max_percent\":\t5,"));
+	check_bad(bad, strlen(bad),
+		  "report.json: $.suites[0].benchmarks[0].commands[0].comparisons.latency."
+		  "max_percent: expected 5 (max_fraction in percent), got 0.050000000000000003");
+	free(bad);
+	free(data);
+}
+
 static void test_results__hostile_inputs_are_refused(void **state)
 {
 	size_t i;
@@ -844,6 +863,7 @@ int main(void)
 		cmocka_unit_test(test_results__fixture_run),
 		cmocka_unit_test(test_results__fixture_compare),
 		cmocka_unit_test(test_results__fixture_minimal_old_shape),
+		cmocka_unit_test(test_results__comparison_carries_max_percent),
 		cmocka_unit_test(test_results__unknown_fields_are_ignored),
 		cmocka_unit_test(test_results__hostile_inputs_are_refused),
 		cmocka_unit_test(test_results__nul_byte_is_refused),
