@@ -60,6 +60,8 @@ static const struct cmd commands[] = {
 	  "setup, warmup, rounds of every command in a seeded shuffled order, cleanup.\n"
 	  "Checks budgets and writes the report. PATH is a suite file or a directory\n"
 	  "(its himorime.yaml and every *.himorime.yaml); default himorime.yaml.\n"
+	  "In a git repository the report records the commit and whether the tree\n"
+	  "had uncommitted changes.\n"
 	  "\n"
 	  "flags:\n"
 	  "  --filter REGEXP        measure benchmarks whose name matches\n"

@@ -67,6 +67,33 @@ benchmarks:
                          "a geometric mean needs at least two benchmarks")
         self.assertEqual(doc["summary"]["exit_code"], 0)
 
+    def test_run__records_head_and_dirty_in_a_git_repository(self):
+        doc, _ = self.run_json("benchmarks:\n  - name: b\n    runs: 10\n    warmup: 0\n"
+                               "    commands: {t: {command: [/bin/true]}}\n")
+        self.assertIsNone(doc["git"])  # not in a repository
+        repo = os.path.join(self.tmp, "repo")
+        os.makedirs(repo)
+
+        def git(*args):
+            return subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t",
+                                   *args], cwd=repo, check=True, capture_output=True,
+                                  text=True).stdout.strip()
+        git("init", "-q", "-b", "main")
+        self.write("repo/himorime.yaml", suite("benchmarks:\n  - name: b\n    runs: 10\n    warmup: 0\n"
+                                               "    commands: {t: {command: [/bin/true]}}\n"))
+        git("add", "-A")
+        git("commit", "-qm", "suite")
+        head = git("rev-parse", "HEAD")
+        res = self.run_h(["run", "--format", "json"], cwd=repo)
+        self.assertExit(res, 0)
+        self.assertEqual(json.loads(res.out)["git"],
+                         {"head_sha": head, "dirty": False, "base_ref": None, "base_sha": None,
+                          "base_source": None})
+        self.write("repo/notes.txt", "untracked\n")
+        res = self.run_h(["run", "--no-color"], cwd=repo)
+        self.assertExit(res, 0)
+        self.assertIn(f" · run {head[:7]} (dirty) · ", res.out.splitlines()[0])
+
     def test_run__orphan_cpu_is_counted(self):
         doc, _ = self.run_json(f"""
 benchmarks:
