@@ -75,8 +75,10 @@ int cmd_run(int argc, char **argv)
 			goto done;
 		}
 		if (runner_run_suite(s.runner, s.suites.v[i], selected[i], root, NULL, s.doc,
-				     &err) == ERR_INTERRUPTED)
+				     &err) == ERR_INTERRUPTED) {
+			session_not_started(&s, selected, i + 1);
 			break;
+		}
 	}
 	code = session_finish(&s);
 done:

@@ -148,8 +148,10 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 		free(head_root);
 		free(base_root);
 		free(base_file);
-		if (rc == ERR_INTERRUPTED)
+		if (rc == ERR_INTERRUPTED) {
+			session_not_started(s, selected, i + 1);
 			break;
+		}
 	}
 	return EXIT_OK;
 }

@@ -271,6 +271,18 @@ bool session_selected(const struct session *s, size_t i, bool *selected)
 	return any;
 }
 
+void session_not_started(struct session *s, bool **selected, size_t from)
+{
+	size_t i, k;
+
+	for (i = from; i < s->suites.count; i++)
+		for (k = 0; k < s->suites.v[i]->benchmark_count; k++)
+			if (selected[i][k]) {
+				runner_not_started(s->suites.v[i], selected[i], s->doc);
+				break;
+			}
+}
+
 bool **session_selection(const struct session *s)
 {
 	bool **selected = xcalloc(s->suites.count + 1, sizeof(*selected));

@@ -67,6 +67,9 @@ int session_select_check(const struct session *s, bool **selected);
  * Prints each problem at its suite position and returns EXIT_CONFIG (a
  * suite's setting) or EXIT_USAGE (--runs); else EXIT_OK. */
 int session_check_looks(const struct session *s, bool **selected);
+/* After an interrupt: records every suite from `from` on that has a selected
+ * benchmark as never started, so the report lists what did not run. */
+void session_not_started(struct session *s, bool **selected, size_t from);
 /* Creates the runner (once the hidden environment names are known). */
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden);
 /* Renders and writes every requested output, sets the summary, prints the

@@ -1371,6 +1371,34 @@ static bool share_identical_artifact(const struct side *head, const struct side 
 	return ok;
 }
 
+/* Records the selected benchmarks of `s` from index `from` on as never
+ * started: an interrupt came first. They have no commands. */
+static void not_started(const struct suite *s, const bool *selected, size_t from,
+			struct results_suite *rs)
+{
+	size_t i;
+
+	for (i = from; i < s->benchmark_count; i++) {
+		struct results_benchmark *rb;
+		if (!selected[i])
+			continue;
+		rb = results_add_benchmark(rs, s->benchmarks[i].name);
+		results_set_error(&rb->error, RESULTS_ERROR_INTERRUPTED, RESULTS_NOT_STARTED, NULL,
+				  0);
+		rb->result = RESULT_ERROR;
+		rs->result = RESULT_ERROR;
+	}
+}
+
+void runner_not_started(const struct suite *s, const bool *selected, struct results *doc)
+{
+	struct results_suite *rs = results_add_suite(doc, s->name);
+
+	results_set_str(&rs->description, s->description);
+	results_set_str(&rs->file, s->path);
+	not_started(s, selected, 0, rs);
+}
+
 int runner_run_suite(struct runner *r, const struct suite *s, const bool *selected,
 		     const char *head_root, const char *base_root, struct results *doc,
 		     struct err *err)
@@ -1378,7 +1406,7 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 	struct side head, base;
 	struct side *sides[2] = { &head, base_root ? &base : NULL };
 	struct results_suite *rs = results_add_suite(doc, s->name);
-	size_t i;
+	size_t i, next = 0;
 	int side, rc = 0;
 
 	memset(&head, 0, sizeof(head));
@@ -1407,17 +1435,18 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 	}
 	if (base_root && s->has_build && !r->o.separate_artifacts)
 		rs->shared_artifact = share_identical_artifact(&head, &base);
-	for (i = 0; i < s->benchmark_count; i++) {
+	for (i = 0; i < s->benchmark_count && rc == 0; i++) {
 		if (!selected[i])
 			continue;
 		rc = run_benchmark(r, s, &s->benchmarks[i], sides, rs, doc, err);
 		rs->result = worst(rs->result, rs->benchmarks[rs->n_benchmarks - 1].result);
-		if (rc < 0)
-			break;
+		next = i + 1;
 	}
 	if (rc == 0)
 		runner_geometric_mean(rs, base_root != NULL);
 done:
+	if (rc == ERR_INTERRUPTED)
+		not_started(s, selected, next, rs);
 	side_release_build(&head);
 	side_release_build(&base);
 	if (rc == ERR_INTERRUPTED) {

@@ -91,6 +91,10 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 		     const char *head_root, const char *base_root, struct results *doc,
 		     struct err *err);
 
+/* Adds `s` to doc with every selected benchmark never started: the run was
+ * interrupted before the suite's turn. */
+void runner_not_started(const struct suite *s, const bool *selected, struct results *doc);
+
 /* Fills the last suite's geometric mean: head/base latency ratios when
  * comparing, else medians relative to the baseline or the fastest. */
 void runner_geometric_mean(struct results_suite *s, bool compare);

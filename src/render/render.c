@@ -498,6 +498,28 @@ const char *rnd_error_words(enum results_error_kind k)
 	return "error";
 }
 
+static bool never_started(const struct results_benchmark *b)
+{
+	return b->error.present && b->error.kind == RESULTS_ERROR_INTERRUPTED && !b->n_commands &&
+	       b->error.message && !strcmp(b->error.message, RESULTS_NOT_STARTED);
+}
+
+/* " Never started: a, b." for the benchmarks an interrupt came before. */
+static void never_started_list(const struct results *r, struct strbuf *sb)
+{
+	size_t s, b, n = 0;
+
+	for (s = 0; s < r->n_suites; s++)
+		for (b = 0; b < r->suites[s].n_benchmarks; b++) {
+			if (!never_started(&r->suites[s].benchmarks[b]))
+				continue;
+			strbuf_adds(sb, n++ ? ", " : " Never started: ");
+			strbuf_adds(sb, str(r->suites[s].benchmarks[b].name));
+		}
+	if (n)
+		strbuf_addch(sb, '.');
+}
+
 static void error_note(struct rnd_notes *notes, const char *where, const struct results_error *e)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -506,7 +528,8 @@ static void error_note(struct rnd_notes *notes, const char *where, const struct 
 		return;
 	strbuf_init(&sb, 0);
 	strbuf_addf(&sb, "%s: %s", where, rnd_error_words(e->kind));
-	if (e->message && *e->message)
+	/* "interrupted: interrupted" says nothing twice */
+	if (e->message && *e->message && strcmp(e->message, rnd_error_words(e->kind)))
 		strbuf_addf(&sb, ": %s", e->message);
 	if (e->has_exit_code)
 		strbuf_addf(&sb, " (exit code %d)", e->exit_code);
@@ -759,6 +782,7 @@ static void machine_notes(const struct results *r, struct rnd_notes *notes)
 	}
 	if (r->summary.interrupted) {
 		strbuf_adds(&sb, "The run was interrupted: these results are partial.");
+		never_started_list(r, &sb);
 		note_add(notes, &sb, NULL);
 	}
 	strbuf_release(&sb);
@@ -776,7 +800,9 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 		const struct results_suite *su = &r->suites[s];
 		error_note(notes, str(su->name), &su->error);
 		for (b = 0; b < su->n_benchmarks; b++)
-			error_note(notes, str(su->benchmarks[b].name), &su->benchmarks[b].error);
+			if (!never_started(&su->benchmarks[b])) /* listed once, below */
+				error_note(notes, str(su->benchmarks[b].name),
+					   &su->benchmarks[b].error);
 	}
 	rnd_rows_collect(r, &rows);
 	for (i = 0; i < rows.n; i++) {

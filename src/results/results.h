@@ -205,6 +205,10 @@ struct results_command {
 	size_t n_budgets, alloc_budgets;
 };
 
+/* The error message of a benchmark that an interrupt kept from starting: its
+ * error kind is "interrupted" and it has no commands. */
+#define RESULTS_NOT_STARTED "never started"
+
 struct results_benchmark {
 	char *name, *description;
 	char **tags;

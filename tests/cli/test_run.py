@@ -7,7 +7,7 @@ import subprocess
 import time
 import unittest
 
-from harness import HELPERS, HIMORIME, SANITIZED, PrivateTmpTest
+from harness import HELPERS, HIMORIME, SANITIZED, PrivateTmpTest, run
 
 MIB = 1024 * 1024
 
@@ -493,6 +493,54 @@ benchmarks:
         pids = [int(x) for x in open(pidfile).read().split()]
         time.sleep(0.2)
         self.assertEqual([x for x in pids if alive(x)], [])
+
+    def test_run__interrupted_lists_benchmarks_that_never_started(self):
+        pidfile = os.path.join(self.tmp, "pids")
+        os.makedirs(os.path.join(self.tmp, "suites"))
+        self.write("suites/himorime.yaml", suite(f"""
+benchmarks:
+  - name: long
+    runs: 10
+    commands:
+      tree:
+        command: ["{HELPERS}/tree", "{pidfile}", wait]
+        timeout: 60s
+  - name: second
+    runs: 10
+    commands: {{t: {{command: [/bin/true]}}}}
+"""))
+        self.write("suites/later.himorime.yaml", suite("""
+benchmarks:
+  - name: third
+    runs: 10
+    commands: {t: {command: [/bin/true]}}
+""", name="later"))
+        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
+        p = subprocess.Popen([HIMORIME, "run", "--format", "json", "suites"], cwd=self.tmp,
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 20
+        while not os.path.exists(pidfile) or len(open(pidfile).read().split()) < 5:
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 4, err)
+        self.assertTrue(err.endswith("himorime: exit 4: interrupted, 3 benchmarks could not run, "
+                                     "1 command failed\n"), err)
+        doc = json.loads(out)
+        never = [(s["name"], b["name"], b["error"]["kind"], b["error"]["message"], b["commands"])
+                 for s in doc["suites"] for b in s["benchmarks"] if b["name"] != "long"]
+        self.assertEqual(never, [("t", "second", "interrupted", "never started", []),
+                                 ("later", "third", "interrupted", "never started", [])])
+        saved = self.write("report.json", out)
+        res = run(["report", "--no-color", saved])
+        notes = [line for line in res.out.splitlines() if line.startswith("  - ")]
+        self.assertIn("  - long: interrupted", notes)
+        self.assertIn("  - long › tree: interrupted", notes)
+        self.assertIn("  - The run was interrupted: these results are partial. "
+                      "Never started: second, third.", notes)
+        self.assertNotIn("interrupted: interrupted", res.out)
+        self.assertNotIn("  - second", res.out)
 
     def test_run__sweeps_what_a_killed_run_left(self):
         p = subprocess.Popen(["true"])
