@@ -1456,8 +1456,27 @@ done:
 	return rc;
 }
 
+static void mark_new(enum result_state *r)
+{
+	if (*r == RESULT_PASS)
+		*r = RESULT_NEW_SUITE;
+}
+
+/* Nothing was compared, so nothing passed: what a run would call a pass is
+ * RESULT_NEW_SUITE; broken budgets and failures keep their states. */
 void runner_mark_new_in_head(struct results *doc)
 {
-	if (doc->n_suites)
-		doc->suites[doc->n_suites - 1].new_in_head = true;
+	struct results_suite *s;
+	size_t b, c;
+
+	if (!doc->n_suites)
+		return;
+	s = &doc->suites[doc->n_suites - 1];
+	s->new_in_head = true;
+	mark_new(&s->result);
+	for (b = 0; b < s->n_benchmarks; b++) {
+		mark_new(&s->benchmarks[b].result);
+		for (c = 0; c < s->benchmarks[b].n_commands; c++)
+			mark_new(&s->benchmarks[b].commands[c].result);
+	}
 }

@@ -98,7 +98,8 @@ void runner_not_started(const struct suite *s, const bool *selected, struct resu
 /* Fills the last suite's geometric mean: head/base latency ratios when
  * comparing, else medians relative to the baseline or the fastest. */
 void runner_geometric_mean(struct results_suite *s, bool compare);
-/* Records `s` as new in head: measured on head only and judged like a run. */
+/* Records the last suite as new in head: measured on head only and judged
+ * like a run, with RESULT_NEW_SUITE where a run would say pass. */
 void runner_mark_new_in_head(struct results *doc);
 
 /* Counts results, picks the exit code (4 > 6 > 1 > 0) and stores both in

@@ -123,6 +123,8 @@ const char *rnd_result_word(enum result_state s)
 	switch (s) {
 	case RESULT_PASS:
 		return "pass";
+	case RESULT_NEW_SUITE:
+		return "new suite";
 	case RESULT_IMPROVED:
 		return "improved";
 	case RESULT_INCONCLUSIVE:
@@ -146,6 +148,9 @@ void rnd_result_count(struct strbuf *sb, enum result_state s, unsigned long long
 	switch (s) {
 	case RESULT_PASS:
 		strbuf_addf(sb, "%llu passed", n);
+		return;
+	case RESULT_NEW_SUITE:
+		strbuf_addf(sb, "%llu measured on head only", n);
 		return;
 	case RESULT_IMPROVED:
 		strbuf_addf(sb, "%llu improved", n);
@@ -171,7 +176,7 @@ void rnd_result_count(struct strbuf *sb, enum result_state s, unsigned long long
 /* Problem states first, worst first, then the good ones. */
 static const enum result_state headline_order[] = {
 	RESULT_ERROR,	     RESULT_METRIC_ERROR, RESULT_REGRESSION, RESULT_OVER_BUDGET,
-	RESULT_INCONCLUSIVE, RESULT_IMPROVED,	  RESULT_PASS,
+	RESULT_INCONCLUSIVE, RESULT_IMPROVED,	  RESULT_PASS,	     RESULT_NEW_SUITE,
 };
 
 void rnd_headline_counts(struct strbuf *sb, const struct results *r)
@@ -185,7 +190,10 @@ void rnd_headline_counts(struct strbuf *sb, const struct results *r)
 			continue;
 		if (shown++)
 			strbuf_adds(sb, " · ");
-		strbuf_addf(sb, "%llu %s", n, rnd_result_word(s));
+		if (s == RESULT_NEW_SUITE)
+			rnd_result_count(sb, s, n);
+		else
+			strbuf_addf(sb, "%llu %s", n, rnd_result_word(s));
 	}
 	if (!shown)
 		strbuf_adds(sb, "no commands");
@@ -406,6 +414,7 @@ bool rnd_row_is_problem(const struct rnd_row *row)
 {
 	switch (row->cmd->result) {
 	case RESULT_PASS:
+	case RESULT_NEW_SUITE:
 	case RESULT_IMPROVED:
 		return false;
 	case RESULT_INCONCLUSIVE:
@@ -732,6 +741,21 @@ static void geomean_notes(const struct results *r, struct rnd_notes *notes)
 /* The runner shares one file between the sides when their builds match (a
  * sweep records it per commit in the JSON; a note per commit would drown the
  * others). */
+/* A suite whose file the base revision does not have (docs/revisions.md). */
+static void new_suite_note(struct rnd_notes *notes, const struct results_suite *su)
+{
+	struct strbuf sb;
+
+	if (!su->new_in_head)
+		return;
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb,
+		    "%s: new suite: measured on head only, nothing compared (the base revision "
+		    "has no %s); --suite-from head measures the base with this suite too.",
+		    str(su->name), su->file ? su->file : "suite file");
+	note_add(notes, &sb, NULL);
+}
+
 static void artifact_notes(const struct results *r, struct rnd_notes *notes)
 {
 	size_t s;
@@ -798,6 +822,7 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 	strbuf_init(&label, 0);
 	for (s = 0; s < r->n_suites; s++) {
 		const struct results_suite *su = &r->suites[s];
+		new_suite_note(notes, su);
 		error_note(notes, str(su->name), &su->error);
 		for (b = 0; b < su->n_benchmarks; b++)
 			if (!never_started(&su->benchmarks[b])) /* listed once, below */

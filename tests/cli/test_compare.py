@@ -241,6 +241,39 @@ class CompareTest(PrivateTmpTest):
         self.assertFalse(c["base"])  # not measured
         self.assertEqual(doc["summary"]["new_suites"], 1)
 
+    def new_suite_in_head(self):
+        """A commit that adds extra/new.himorime.yaml: its parent has no such file."""
+        self.write("repo/extra/new.himorime.yaml", SUITE.replace("name: cmp", "name: fresh")
+                   .replace("work.c", "../work.c").replace("runs: 12", "runs: 10"))
+        self.git("add", "-A")
+        self.git("commit", "-qm", "new suite")
+
+    def test_compare__suite_missing_in_base_is_new_not_a_pass(self):
+        self.new_suite_in_head()
+        res = self.run_h(["compare", "--no-color", "--seed", "3", "--against", "HEAD~1",
+                          "extra"], cwd=self.repo)
+        self.assertExit(res, 0)
+        lines = res.out.splitlines()
+        self.assertEqual(lines[3], "BENCHMARK  COMMAND  BASE     HEAD  CHANGE  CONFIDENCE  "
+                                   "TOLERANCE  RESULT")
+        self.assertRegex(lines[4], r"^work       work        —  [ \d.]{4} ms  —       —           "
+                                   r"—          new suite$")
+        self.assertIn("  - fresh: new suite: measured on head only, nothing compared (the base "
+                      "revision has no extra/new.himorime.yaml); --suite-from head measures the "
+                      "base with this suite too.", lines)
+        self.assertEqual(lines[-1], "1 measured on head only · 1 benchmark · seed 3 · exit 0")
+        self.assertNotIn("pass", res.out)
+        doc = json.loads(self.compare("--against", "HEAD~1", "extra", code=0).out)
+        c = doc["suites"][0]["benchmarks"][0]["commands"][0]
+        self.assertEqual([doc["suites"][0]["result"], doc["suites"][0]["benchmarks"][0]["result"],
+                          c["result"]], ["new_suite"] * 3)
+        self.assertEqual((doc["summary"]["pass"], doc["summary"]["new_suite"],
+                          doc["summary"]["new_suites"]), (0, 1, 1))
+        res = self.run_h(["compare", "--format", "github", "--seed", "3", "--against", "HEAD~1",
+                          "extra"], cwd=self.repo)
+        self.assertExit(res, 0)
+        self.assertEqual(res.out.splitlines()[0], "### ℹ️ himorime: 1 measured on head only")
+
     def test_compare__interrupt_removes_the_base_tree(self):
         self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "runs: 100000")
                    .replace("regression", "regression"))

@@ -603,7 +603,8 @@ static const struct bad_case bad_cases[] = {
 	  "\"start_failed\", \"interrupted\", \"invalid_path\", \"internal\", "
 	  "\"metric_unsupported\" or \"metric_collection_failed\", got \"oops\"" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"suites\": [{\"result\": true}]}",
-	  "report.json: $.suites[0].result: expected \"pass\", \"improved\", \"inconclusive\", "
+	  "report.json: $.suites[0].result: expected \"pass\", \"new_suite\", \"improved\", "
+	  "\"inconclusive\", "
 	  "\"over_budget\", \"regression\", \"metric_error\" or \"error\", got true" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"compare\", \"suites\": [{\"benchmarks\": [{"
 	  "\"commands\": [{\"budgets\": [{\"metric\": \"latency\", \"aggregation\": "
