@@ -259,7 +259,11 @@ int session_start_with(struct session *s, const char *cmd, enum results_mode mod
 
 bool session_selected(const struct session *s, size_t i, bool *selected)
 {
-	const struct suite *suite = s->suites.v[i];
+	return session_selected_in(s, s->suites.v[i], selected);
+}
+
+bool session_selected_in(const struct session *s, const struct suite *suite, bool *selected)
+{
 	bool any = false;
 	size_t k;
 

@@ -57,6 +57,8 @@ int session_start_with(struct session *s, const char *cmd, enum results_mode mod
 		       char **argv);
 /* The benchmarks of suite i that the selection keeps; false when none. */
 bool session_selected(const struct session *s, size_t i, bool *selected);
+/* The same for any suite (the base revision's copy of one). */
+bool session_selected_in(const struct session *s, const struct suite *suite, bool *selected);
 /* The selection of every suite (selected[i][k] for benchmark k of suite i);
  * free with session_selection_free. */
 bool **session_selection(const struct session *s);

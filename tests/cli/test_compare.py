@@ -274,6 +274,49 @@ class CompareTest(PrivateTmpTest):
         self.assertExit(res, 0)
         self.assertEqual(res.out.splitlines()[0], "### ℹ️ himorime: 1 measured on head only")
 
+    def test_compare__suite_from_head_measures_a_base_without_the_suite(self):
+        self.git("rm", "-q", "himorime.yaml")
+        self.git("commit", "-qm", "a release without the suite")
+        self.write("repo/himorime.yaml", SUITE)
+        self.git("add", "-A")
+        self.git("commit", "-qm", "the suite again")
+        res = self.run_h(["compare", "--no-color", "--seed", "3", "--against", "HEAD~1"],
+                         cwd=self.repo)
+        self.assertExit(res, 0)
+        self.assertIn("new suite", res.out)
+        self.assertNotIn("pass", res.out)
+        self.assertEqual(res.out.splitlines()[-1],
+                         "1 measured on head only · 1 benchmark · seed 3 · exit 0")
+        doc, c, v = self.verdicts(self.compare("--against", "HEAD~1", "--suite-from", "head",
+                                               code=0))
+        self.assertFalse(doc["suites"][0]["new_in_head"])
+        self.assertEqual((c["head"]["count"], c["base"]["count"]), (12, 12))
+        self.assertIn(v["latency"], ("pass", "inconclusive"))
+        self.assertEqual(doc["summary"]["new_suites"], 0)
+        self.assertEqual(doc["summary"]["new_suite"], 0)
+
+    def test_compare__suite_from_base_measures_both_sides_with_the_base_copy(self):
+        self.write("repo/himorime.yaml", SUITE.replace("- name: work", "- name: renamed"))
+        self.git("commit", "-qam", "rename the benchmark")
+        doc, c, _ = self.verdicts(self.compare("--against", "HEAD~1", "--suite-from", "base",
+                                               code=0))
+        self.assertEqual(doc["suites"][0]["benchmarks"][0]["name"], "work")
+        self.assertEqual(doc["suites"][0]["file"], "himorime.yaml")
+        self.assertEqual((c["head"]["count"], c["base"]["count"]), (12, 12))
+        self.git("rm", "-q", "himorime.yaml")
+        self.git("commit", "-qm", "no suite")
+        self.write("repo/himorime.yaml", SUITE)
+        res = self.compare("--against", "HEAD", "--suite-from", "base", code=4)
+        base = self.git("rev-parse", "HEAD").strip()
+        self.assertEqual(res.err, f'himorime: error: suite "himorime.yaml" has no file in the base '
+                                  f'revision {base[:12]}: --suite-from base needs it there '
+                                  f'(--suite-from head measures the base with this one) '
+                                  f'[HMR4001]\nhimorime: exit 4: execution failed\n')
+        res = self.compare("--against", "HEAD", "--suite-from", "tip", code=3)
+        self.assertEqual(res.err, 'himorime: error: --suite-from "tip": expected head or base '
+                                  "[HMR3001]\n  hint: run 'himorime help compare' for its flags\n"
+                                  "himorime: exit 3: invalid command line\n")
+
     def test_compare__interrupt_removes_the_base_tree(self):
         self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "runs: 100000")
                    .replace("regression", "regression"))
