@@ -921,6 +921,34 @@ static bool side_metric_failed(const struct results_side *s)
 				    s->error.kind == RESULTS_ERROR_METRIC_UNSUPPORTED);
 }
 
+/* In a comparison the two sides run in interleaved pairs, so drift of the
+ * machine moves both alike: a side's growth counts only when its interval
+ * lies above the other side's and the excess reaches
+ * RESULTS_TREND_MIN_GROWTH of its median (docs/reports.md). */
+static bool grows_beyond(const struct results_metric *a, const struct results_metric *b)
+{
+	const struct results_trend *t = &a->trend, *o = &b->trend;
+
+	if (!t->growing || !o->present)
+		return t->growing;
+	return t->slope_low > o->slope_high && (t->slope - o->slope) * (double)(a->n_samples - 1) >=
+						       RESULTS_TREND_MIN_GROWTH * a->stats.median;
+}
+
+static void pair_trends(struct results_command *rc)
+{
+	static const enum metric watched[] = { METRIC_LATENCY, METRIC_PEAK_RSS };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(watched); i++) {
+		struct results_metric *h = &rc->head.metrics[watched[i]];
+		struct results_metric *b = &rc->base.metrics[watched[i]];
+		bool head_grows = grows_beyond(h, b), base_grows = grows_beyond(b, h);
+		h->trend.growing = head_grows;
+		b->trend.growing = base_grows;
+	}
+}
+
 static void finish_unit(struct bench_run *br, struct unit *u)
 {
 	struct results_command *rc = &br->rb->commands[u->index];
@@ -936,6 +964,8 @@ static void finish_unit(struct bench_run *br, struct unit *u)
 		for (m = 0; m < METRIC__COUNT; m++)
 			finish_metric(rs, u->cmd, (enum metric)m, u, side);
 	}
+	if (u->sides[HEAD] && u->sides[BASE])
+		pair_trends(rc);
 	finish_budgets(rc, u->cmd, u);
 	finish_comparisons(br, u, rc);
 	if (side_metric_failed(&rc->head) || side_metric_failed(&rc->base))

@@ -601,9 +601,10 @@ static void metric_notes(struct rnd_notes *notes, const char *label, const char 
 	}
 }
 
-/* SPEC §8: a metric that keeps growing from run to run. */
+/* A metric that keeps growing from run to run (docs/reports.md); `other` is
+ * the other side of a comparison, or NULL. */
 static void trend_notes(struct rnd_notes *notes, const char *label, const char *side_name,
-			const struct results_side *side)
+			const struct results_side *side, const struct results_side *other)
 {
 	static const enum metric watched[] = { METRIC_LATENCY, METRIC_PEAK_RSS };
 	size_t i;
@@ -630,6 +631,13 @@ static void trend_notes(struct rnd_notes *notes, const char *label, const char *
 				    100.0 * t->slope * (double)(mt->n_samples - 1) /
 					    mt->stats.median,
 				    (unsigned long long)mt->n_samples);
+		if (other && other->present && other->metrics[watched[i]].trend.present) {
+			strbuf_adds(&sb, ", beyond the other side's ");
+			fmt_metric(&sb, mt->metric, other->metrics[watched[i]].trend.slope, NULL);
+			strbuf_adds(&sb,
+				    " per run (drift of the machine moves both sides of the "
+				    "pairs alike and cancels, so this growth is the command's)");
+		}
 		strbuf_adds(&sb,
 			    "; something grows between runs (a cache, a file, a log): reset it "
 			    "in prepare_each, or the runs measure different work");
@@ -857,8 +865,8 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 		rnd_label(&label, &rows.v[i]);
 		metric_notes(notes, label.buf, cmp ? " (head)" : "", &c->head);
 		metric_notes(notes, label.buf, " (base)", &c->base);
-		trend_notes(notes, label.buf, cmp ? " (head)" : "", &c->head);
-		trend_notes(notes, label.buf, " (base)", &c->base);
+		trend_notes(notes, label.buf, cmp ? " (head)" : "", &c->head, &c->base);
+		trend_notes(notes, label.buf, " (base)", &c->base, &c->head);
 		comparison_notes(notes, label.buf, c);
 		budget_notes(notes, label.buf, c);
 	}

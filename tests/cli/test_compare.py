@@ -9,7 +9,9 @@ import subprocess
 import time
 import unittest
 
-from harness import HIMORIME, PrivateTmpTest
+from harness import HELPERS, HIMORIME, PrivateTmpTest
+
+MIB = 1024 * 1024
 
 PROGRAM = r"""#include <stdio.h>
 int main(void) {
@@ -316,6 +318,55 @@ class CompareTest(PrivateTmpTest):
         self.assertEqual(res.err, 'himorime: error: --suite-from "tip": expected head or base '
                                   "[HMR3001]\n  hint: run 'himorime help compare' for its flags\n"
                                   "himorime: exit 3: invalid command line\n")
+
+    def test_compare__growth_is_flagged_only_beyond_the_other_side(self):
+        # one counter for both sides, so every run allocates more than the
+        # last on either side, as drift of the machine would; `step` (per
+        # revision) says how much each side grows with it
+        counter = os.path.join(self.tmp, "n")
+        self.write("repo/himorime.yaml", f"""version: "1"
+name: cmp
+benchmarks:
+  - name: drift
+    runs: 20
+    warmup: 0
+    metrics: {{memory: true}}
+    regression: {{max_cv: 0}}
+    commands:
+      grow:
+        shell: true
+        command: 's=$(cat step); n=$(cat {counter} 2>/dev/null || echo 0); echo $((n + 1)) > {counter}; exec "{HELPERS}/alloc" $((s * n + 4))'
+""")
+        self.write("repo/step", "2\n")
+        self.git("add", "-A")
+        self.git("commit", "-qm", "both sides grow alike")
+        doc, c, _ = self.verdicts(self.compare("--against", "HEAD", code=None))
+        rss = {side: c[side]["metrics"]["peak_rss"]["trend"] for side in ("head", "base")}
+        self.assertGreater(rss["head"]["slope_low"], 1.5 * MIB, rss)
+        self.assertGreater(rss["base"]["slope_low"], 1.5 * MIB, rss)
+        self.assertEqual((rss["head"]["growing"], rss["base"]["growing"]), (False, False), rss)
+        self.assertNotIn("peak_rss keeps growing", self.render(doc))
+        os.remove(counter)
+        self.write("repo/step", "0\n")
+        self.git("commit", "-qam", "steady")
+        self.write("repo/step", "2\n")  # head: the working tree grows
+        doc, c, _ = self.verdicts(self.compare("--against", "HEAD", code=None))
+        self.assertTrue(c["head"]["metrics"]["peak_rss"]["trend"]["growing"])
+        self.assertFalse(c["base"]["metrics"]["peak_rss"]["trend"]["growing"])
+        text = self.render(doc)
+        self.assertRegex(text, r"  - drift › grow \(head\): peak_rss keeps growing from run to "
+                               r"run: \+[\d.]+ MiB per run .*, beyond the other side's -?[\d.]+ \w+ "
+                               r"per run \(drift of the machine moves both sides of the pairs "
+                               r"alike and cancels, so this growth is the command's\); something "
+                               r"grows between runs")
+        self.assertNotIn("(base): peak_rss keeps growing", text)
+
+    def render(self, doc):
+        path = os.path.join(self.tmp, "saved.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        res = self.run_h(["report", "--no-color", path])
+        return res.out
 
     def test_compare__interrupt_removes_the_base_tree(self):
         self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "runs: 100000")
