@@ -351,6 +351,9 @@ static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every,
 		/* A signal between two commits (while materialising or storing)
 		 * stops the sweep as well. */
 		interrupted |= runner_interrupted(w->s->runner);
+		if (!interrupted)
+			session_log(w->s, "sweep: commit %zu of %zu (%.12s) measured", i + 1,
+				    walk.count, walk.items[i].hex);
 	}
 	if (code == EXIT_OK)
 		code = report(w);

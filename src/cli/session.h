@@ -72,6 +72,11 @@ int session_check_looks(const struct session *s, bool **selected);
 /* After an interrupt: records every suite from `from` on that has a selected
  * benchmark as never started, so the report lists what did not run. */
 void session_not_started(struct session *s, bool **selected, size_t from);
+/* Without a terminal on stderr (CI logs) and without --quiet: one line
+ * "himorime: <what>, <seconds> s elapsed" on stderr, so a long comparison
+ * shows life (docs/comparison.md). Nothing otherwise. */
+void session_log(const struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Creates the runner (once the hidden environment names are known). */
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden);
 /* Renders and writes every requested output, sets the summary, prints the

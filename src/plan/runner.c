@@ -664,6 +664,24 @@ static void point_inputs(struct bench_run *br, struct unit *u)
 	}
 }
 
+/* The look line of the look about to be taken at `pairs` pairs. */
+static void log_look(const struct bench_run *br, unsigned pairs)
+{
+	const struct runner *r = br->r;
+	struct strbuf sb;
+
+	if (!r->o.look_line)
+		return;
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "%s: look %u of %u at %u pairs, cap %u pairs", br->b->name,
+		    (unsigned)br->next_look + 1, br->plan.n_looks, pairs,
+		    br->plan.looks[br->plan.n_looks - 1]);
+	if (r->o.max_time_ns)
+		strbuf_addf(&sb, " or --max-time %.0f s", (double)r->o.max_time_ns / 1e9);
+	r->o.look_line(r->o.progress_ctx, sb.buf);
+	strbuf_release(&sb);
+}
+
 /* After a round in a comparison: at a planned look, asks the judge about
  * every compared metric that is not final. True when no gated metric of
  * the benchmark is undecided, or no looks remain. */
@@ -674,6 +692,8 @@ static bool compare_done(struct bench_run *br, unsigned pairs)
 	size_t i;
 	int m;
 
+	if (look)
+		log_look(br, pairs);
 	for (i = 0; i < br->n_units; i++) {
 		struct unit *u = &br->units[i];
 		bool gated_open = false;

@@ -50,6 +50,10 @@ struct runner_options {
 	size_t hidden_env_count;
 	/* Progress lines ("startup › fast: run 3 of 10"); NULL: none. */
 	void (*progress)(void *ctx, const char *line);
+	/* One line per planned look of a comparison, for logs without a
+	 * terminal ("work: look 2 of 4 at 24 pairs, cap 120 pairs"); NULL:
+	 * none. Both take progress_ctx. */
+	void (*look_line)(void *ctx, const char *line);
 	void *progress_ctx;
 	/* Keeps byte-identical builds of the two sides as two files instead of
 	 * one (calibrate: as a real change would have them). */
@@ -58,7 +62,7 @@ struct runner_options {
 
 #define RUNNER_OPTIONS_INIT                                                                        \
 	{                                                                                          \
-		0, false, 0, false, 0, 0, 0, NULL, true, NULL, 0, NULL, NULL, false                \
+		0, false, 0, false, 0, 0, 0, NULL, true, NULL, 0, NULL, NULL, NULL, false          \
 	}
 
 /* The looks a comparison of benchmark b will make with these options

@@ -368,6 +368,20 @@ benchmarks:
         res = self.run_h(["report", "--no-color", path])
         return res.out
 
+    def test_compare__without_a_terminal_prints_one_line_per_look(self):
+        self.program(3)
+        res = self.compare("--against", "HEAD", code=1)
+        json.loads(res.out)  # stdout is the report alone
+        self.assertRegex(res.err, r"^himorime: work: look 1 of 1 at 12 pairs, cap 12 pairs, "
+                                  r"\d+\.\d s elapsed\n")
+        res = self.compare("--against", "HEAD", "--max-time", "10m", "--quiet", code=1)
+        self.assertEqual(res.err, "himorime: exit 1: 1 regression\n")
+        self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "max_runs: 15"))
+        res = self.compare("--against", "HEAD", "--max-time", "10m", code=1)
+        looks = [l for l in res.err.splitlines() if " look " in l]
+        self.assertRegex(looks[0], r"^himorime: work: look 1 of 2 at 10 pairs, cap 15 pairs or "
+                                   r"--max-time 600 s, \d+\.\d s elapsed$")
+
     def test_compare__interrupt_removes_the_base_tree(self):
         self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "runs: 100000")
                    .replace("regression", "regression"))
