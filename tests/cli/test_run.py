@@ -461,6 +461,22 @@ benchmarks:
         self.assertNotIn("ghs_secret", text)
         self.assertIn("PATH=", text)
 
+    def interrupt_once_the_tree_runs(self, pidfile, path):
+        """Runs `run --format json path` in self.tmp, sends SIGINT once the
+        tree helper wrote its five pids, and returns stdout and stderr of
+        the exit 4 that must follow."""
+        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
+        p = subprocess.Popen([HIMORIME, "run", "--format", "json", path], cwd=self.tmp,
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 20
+        while not os.path.exists(pidfile) or len(open(pidfile).read().split()) < 5:
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 4, err)
+        return out, err
+
     def test_run__interrupt_leaves_nothing_behind(self):
         pidfile = os.path.join(self.tmp, "pids")
         marker = os.path.join(self.tmp, "cleaned")
@@ -475,16 +491,7 @@ benchmarks:
         command: ["{HELPERS}/tree", "{pidfile}", wait]
         timeout: 60s
 """))
-        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
-        p = subprocess.Popen([HIMORIME, "run", "--format", "json", path], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.time() + 20
-        while not os.path.exists(pidfile) or len(open(pidfile).read().split()) < 5:
-            self.assertLess(time.time(), deadline)
-            time.sleep(0.05)
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=30)
-        self.assertEqual(p.returncode, 4, err)
+        out, err = self.interrupt_once_the_tree_runs(pidfile, path)
         self.assertTrue(err.endswith("himorime: exit 4: interrupted, 1 benchmark could not run, "
                                      "1 command failed\n"), err)
         doc = json.loads(out)
@@ -515,16 +522,7 @@ benchmarks:
     runs: 10
     commands: {t: {command: [/bin/true]}}
 """, name="later"))
-        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
-        p = subprocess.Popen([HIMORIME, "run", "--format", "json", "suites"], cwd=self.tmp,
-                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.time() + 20
-        while not os.path.exists(pidfile) or len(open(pidfile).read().split()) < 5:
-            self.assertLess(time.time(), deadline)
-            time.sleep(0.05)
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=30)
-        self.assertEqual(p.returncode, 4, err)
+        out, err = self.interrupt_once_the_tree_runs(pidfile, "suites")
         self.assertTrue(err.endswith("himorime: exit 4: interrupted, 3 benchmarks could not run, "
                                      "1 command failed\n"), err)
         doc = json.loads(out)
