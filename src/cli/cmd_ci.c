@@ -421,7 +421,7 @@ static char *write_json_report(const struct session *s)
 
 int cmd_ci(int argc, char **argv)
 {
-	const char *against = NULL;
+	const char *against = NULL, *suite_from = NULL;
 	struct publish_flags pf = { NULL, NULL, NULL, false };
 	const struct opt extra[] = {
 		{ "against", 0, OPT_STRING, &against, "REV", "the base revision" },
@@ -431,8 +431,10 @@ int cmd_ci(int argc, char **argv)
 		  "a label that accepts a known regression (default himorime:accept)" },
 		{ "dry-run", 0, OPT_FLAG, &pf.dry_run, NULL,
 		  "print the comment and the requests, send nothing" },
+		{ "suite-from", 0, OPT_STRING, &suite_from, "head|base",
+		  "measure both sides with this revision's suite file" },
 	};
-	struct revisions_request req = { NULL, NULL, false, NULL };
+	struct revisions_request req = { NULL, NULL, false, NULL, REVISIONS_SUITE_OWN };
 	struct github_event ev;
 	struct base_choice base = { NULL, NULL };
 	struct revisions rv;
@@ -448,6 +450,8 @@ int cmd_ci(int argc, char **argv)
 	code = session_start(&s, "ci", RESULTS_MODE_COMPARE, extra, ARRAY_SIZE(extra), argc, argv);
 	if (code == EXIT_OK)
 		code = check_publish_flags("ci", &pf);
+	if (code == EXIT_OK)
+		code = revisions_suite_from("ci", suite_from, &req.suite_from);
 	if (code != EXIT_OK)
 		goto done;
 	s.out.no_color = true;

@@ -17,7 +17,7 @@
 
 int cmd_compare(int argc, char **argv)
 {
-	const char *against = NULL, *head = NULL;
+	const char *against = NULL, *head = NULL, *suite_from = NULL;
 	bool merge_base = false;
 	const struct opt extra[] = {
 		{ "against", 0, OPT_STRING, &against, "REV", "the base revision" },
@@ -25,8 +25,10 @@ int cmd_compare(int argc, char **argv)
 		  "measure this commit instead of the working tree" },
 		{ "merge-base", 0, OPT_FLAG, &merge_base, NULL,
 		  "compare against the merge base of REV and head" },
+		{ "suite-from", 0, OPT_STRING, &suite_from, "head|base",
+		  "measure both sides with this revision's suite file" },
 	};
-	struct revisions_request req = { NULL, NULL, false, "--against" };
+	struct revisions_request req = { NULL, NULL, false, "--against", REVISIONS_SUITE_OWN };
 	struct session s;
 	int code;
 
@@ -37,6 +39,8 @@ int cmd_compare(int argc, char **argv)
 		err_set(&err, ERR_USAGE, "compare needs --against REV (a commit, branch or tag)");
 		code = cli_usage_error("compare", &err);
 	}
+	if (code == EXIT_OK)
+		code = revisions_suite_from("compare", suite_from, &req.suite_from);
 	if (code == EXIT_OK) {
 		req.against = against;
 		req.head = head;

@@ -9,6 +9,7 @@
 
 #include "common/alloc.h"
 #include "suite/suite.h"
+#include "vcs/vcs.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -19,6 +20,25 @@
 
 /* Never passed to a measured command, a hook or a build. */
 static const char *const hidden_env[] = { "GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "GH_TOKEN" };
+
+/* A run inside a git repository records the commit measured and whether the
+ * tree had changes (docs/reports.md); outside one, git stays null. */
+static void record_git(struct results *doc, const char *dir)
+{
+	struct vcs *vcs = NULL;
+	struct vcs_sha head;
+	struct err err = ERR_INIT;
+	bool dirty = false;
+
+	if (vcs_open(dir, &vcs, &err) < 0 || vcs_head(vcs, &head, &err) < 0 ||
+	    vcs_is_dirty(vcs, &dirty, &err) < 0)
+		goto done;
+	doc->git.present = true;
+	results_set_str(&doc->git.head_sha, head.hex);
+	doc->git.dirty = dirty;
+done:
+	vcs_free(vcs);
+}
 
 int cmd_run(int argc, char **argv)
 {
@@ -39,6 +59,7 @@ int cmd_run(int argc, char **argv)
 	code = session_runner(&s, hidden_env, ARRAY_SIZE(hidden_env));
 	if (code != EXIT_OK)
 		goto done;
+	record_git(s.doc, s.suites.v[0]->dir);
 	for (i = 0; i < n; i++) {
 		char root[PATH_MAX];
 		bool any = false;
@@ -54,8 +75,10 @@ int cmd_run(int argc, char **argv)
 			goto done;
 		}
 		if (runner_run_suite(s.runner, s.suites.v[i], selected[i], root, NULL, NULL, s.doc,
-				     &err) == ERR_INTERRUPTED)
+				     &err) == ERR_INTERRUPTED) {
+			session_not_started(&s, selected, i + 1);
 			break;
+		}
 	}
 	code = session_finish(&s);
 done:

@@ -313,7 +313,7 @@ static int report(struct sweep_run *w)
 static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every, size_t max_commits,
 		 unsigned k, unsigned n)
 {
-	struct revisions_request req = { NULL, NULL, false, "sweep" };
+	struct revisions_request req = { NULL, NULL, false, "sweep", REVISIONS_SUITE_HEAD };
 	const char *range = w->s->leading.v[0];
 	struct vcs_sha_list walk = { NULL, 0 };
 	struct err err = ERR_INIT;
@@ -353,6 +353,9 @@ static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every,
 		/* A signal between two commits (while materialising or storing)
 		 * stops the sweep as well. */
 		interrupted |= runner_interrupted(w->s->runner);
+		if (!interrupted)
+			session_log(w->s, "sweep: commit %zu of %zu (%.12s) measured", i + 1,
+				    walk.count, walk.items[i].hex);
 	}
 	if (code == EXIT_OK)
 		code = report(w);

@@ -90,7 +90,27 @@ int revisions_open(struct session *s, const struct revisions_request *req, struc
 	results_set_str(&s->doc->git.base_ref, req->against ? req->against : rv->head.hex);
 	results_set_str(&s->doc->git.base_sha, rv->base.hex);
 	results_set_str(&s->doc->git.base_source, req->base_source);
+	rv->suite_from = req->suite_from;
 	return EXIT_OK;
+}
+
+int revisions_suite_from(const char *cmd, const char *text, enum revisions_suite_from *out)
+{
+	struct err err = ERR_INIT;
+
+	*out = REVISIONS_SUITE_OWN;
+	if (!text)
+		return EXIT_OK;
+	if (!strcmp(text, "head")) {
+		*out = REVISIONS_SUITE_HEAD;
+		return EXIT_OK;
+	}
+	if (!strcmp(text, "base")) {
+		*out = REVISIONS_SUITE_BASE;
+		return EXIT_OK;
+	}
+	err_set(&err, ERR_USAGE, "--suite-from \"%s\": expected head or base", text);
+	return cli_usage_error(cmd, &err);
 }
 
 /* The suite's directory relative to the repository's working tree; NULL
@@ -147,6 +167,82 @@ int revisions_check_looks(const struct session *s, const struct revisions *rv, b
 	return code;
 }
 
+/* --suite-from base: the base revision's copy of the suite, loaded (and its
+ * problems printed) like any suite file; NULL with *code set when it is
+ * missing or invalid. */
+static struct suite *base_suite(const struct revisions *rv, const char *base_file,
+				const struct suite *head, int *code)
+{
+	struct strlist files = { NULL, 0, 0 };
+	struct cli_suites loaded;
+	struct suite *out = NULL;
+	struct stat st;
+
+	if (stat(base_file, &st) < 0) {
+		struct err err = ERR_INIT;
+		err_set(&err, ERR_EXEC,
+			"suite \"%s\" has no file in the base revision %.12s: --suite-from base "
+			"needs it there (--suite-from head measures the base with this one)",
+			head->path, rv->base.hex);
+		*code = fail(&err);
+		return NULL;
+	}
+	strlist_push(&files, base_file);
+	*code = cli_load_suites(&files, &loaded);
+	strlist_release(&files);
+	if (*code != EXIT_OK)
+		return NULL;
+	out = loaded.v[0];
+	loaded.count = 0;
+	cli_suites_release(&loaded);
+	return out;
+}
+
+/* One suite, head against base, with the suite file rv->suite_from names. */
+static int measure_suite(struct session *s, struct revisions *rv, size_t i, const bool *selected,
+			 const char *rel)
+{
+	const struct suite *suite = s->suites.v[i];
+	const char *name = strrchr(suite->path, '/');
+	char *head_root = join(rv->head_dir, rel), *base_root = join(rv->base_dir, rel);
+	char *base_file = xasprintf("%s/%s", base_root, name ? name + 1 : suite->path);
+	struct suite *from_base = NULL;
+	bool *sel = NULL, is_new = false;
+	struct err err = ERR_INIT;
+	int code = EXIT_OK, rc = 0;
+
+	switch (rv->suite_from) {
+	case REVISIONS_SUITE_OWN:
+		is_new = suite_is_new(rv, suite);
+		break;
+	case REVISIONS_SUITE_HEAD:
+		break;
+	case REVISIONS_SUITE_BASE:
+		from_base = base_suite(rv, base_file, suite, &code);
+		if (!from_base)
+			goto done;
+		sel = xcalloc(from_base->benchmark_count + 1, sizeof(*sel));
+		if (!session_selected_in(s, from_base, sel))
+			goto done; /* nothing of it is selected */
+		suite = from_base;
+		selected = sel;
+		break;
+	}
+	rc = runner_run_suite(s->runner, suite, selected, head_root, is_new ? NULL : base_root,
+			      NULL, s->doc, &err);
+	if (is_new)
+		runner_mark_new_in_head(s->doc);
+	if (from_base) /* the suite's path, not the temporary tree's */
+		results_set_str(&s->doc->suites[s->doc->n_suites - 1].file, s->suites.v[i]->path);
+done:
+	suite_free(from_base);
+	free(sel);
+	free(head_root);
+	free(base_root);
+	free(base_file);
+	return code != EXIT_OK ? code : rc == ERR_INTERRUPTED ? -1 : EXIT_OK;
+}
+
 int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 {
 	struct err err = ERR_INIT;
@@ -154,9 +250,9 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 
 	for (i = 0; i < s->suites.count; i++) {
 		const struct suite *suite = s->suites.v[i];
-		char *rel, *head_root, *base_root;
-		bool any = false, is_new;
-		int rc;
+		char *rel;
+		bool any = false;
+		int code;
 
 		for (k = 0; k < suite->benchmark_count; k++)
 			any |= selected[i][k];
@@ -168,18 +264,14 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 				suite->path, vcs_workdir(rv->vcs));
 			return fail(&err);
 		}
-		head_root = join(rv->head_dir, rel);
-		base_root = join(rv->base_dir, rel);
-		is_new = suite_is_new(rv, suite);
-		rc = runner_run_suite(s->runner, suite, selected[i], head_root,
-				      is_new ? NULL : base_root, NULL, s->doc, &err);
-		if (is_new)
-			runner_mark_new_in_head(s->doc);
+		code = measure_suite(s, rv, i, selected[i], rel);
 		free(rel);
-		free(head_root);
-		free(base_root);
-		if (rc == ERR_INTERRUPTED)
+		if (code > 0)
+			return code;
+		if (code < 0) { /* interrupted */
+			session_not_started(s, selected, i + 1);
 			break;
+		}
 	}
 	return EXIT_OK;
 }

@@ -12,6 +12,17 @@
 
 #include <stdbool.h>
 
+/* Which suite file defines what each side measures (docs/revisions.md). */
+enum revisions_suite_from {
+	/* The working tree's suite, on the base only when the base revision has
+	 * the suite file too; otherwise the suite is new (head only). */
+	REVISIONS_SUITE_OWN,
+	/* The working tree's suite on both sides, whatever the base has. */
+	REVISIONS_SUITE_HEAD,
+	/* The base revision's suite file on both sides; it must exist there. */
+	REVISIONS_SUITE_BASE,
+};
+
 struct revisions {
 	struct vcs *vcs;
 	struct vcs_tree *base_tree, *head_tree;
@@ -22,6 +33,7 @@ struct revisions {
 	/* Names children must not see: tokens and git's own variables. */
 	const char **hidden;
 	size_t n_hidden;
+	enum revisions_suite_from suite_from;
 };
 
 struct revisions_request {
@@ -29,13 +41,19 @@ struct revisions_request {
 	const char *head;	 /* REV to measure as head; NULL: the working tree */
 	bool merge_base;	 /* base = merge base of against and head */
 	const char *base_source; /* "--against", "HIMORIME_BASE_REF", "event" */
+	enum revisions_suite_from suite_from;
 };
+
+/* The --suite-from flag of `cmd`: NULL (the default), "head" or "base".
+ * Prints a usage error and returns 3 for anything else. */
+int revisions_suite_from(const char *cmd, const char *text, enum revisions_suite_from *out);
 
 /* Opens the repository that holds the first suite, resolves and materialises.
  * Prints a clear error and returns its exit code on failure. */
 int revisions_open(struct session *s, const struct revisions_request *req, struct revisions *out);
-/* Measures every suite of the session: head against base; a suite whose file
- * does not exist in the base is measured on head only (new in head). */
+/* Measures every suite of the session: head against base, with the suite
+ * file rv->suite_from names; by default a suite whose file does not exist in
+ * the base is measured on head only (new in head). */
 int revisions_measure(struct session *s, struct revisions *rv, bool **selected);
 /* session_check_looks() once the revisions are known: a suite new in head is
  * measured on head only, so its run counts are not checked (the reference's

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,30 @@ static void progress_line(void *ctx, const char *line)
 	(void)ctx;
 	fprintf(stderr, "\r\033[K%s", line);
 	fflush(stderr);
+}
+
+static int64_t wall_now_ns(void);
+
+void session_log(const struct session *s, const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+
+	if (s->quiet || s->progress_tty)
+		return;
+	strbuf_init(&sb, 0);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "himorime: %s, %.1f s elapsed\n", sb.buf,
+		(double)(wall_now_ns() - s->doc->started_at_unix_ns) / 1e9);
+	fflush(stderr);
+	strbuf_release(&sb);
+}
+
+static void look_line(void *ctx, const char *line)
+{
+	session_log(ctx, "%s", line);
 }
 
 static int check_values(struct session *s, enum results_mode mode)
@@ -259,7 +284,11 @@ int session_start_with(struct session *s, const char *cmd, enum results_mode mod
 
 bool session_selected(const struct session *s, size_t i, bool *selected)
 {
-	const struct suite *suite = s->suites.v[i];
+	return session_selected_in(s, s->suites.v[i], selected);
+}
+
+bool session_selected_in(const struct session *s, const struct suite *suite, bool *selected)
+{
 	bool any = false;
 	size_t k;
 
@@ -269,6 +298,18 @@ bool session_selected(const struct session *s, size_t i, bool *selected)
 		any |= selected[k];
 	}
 	return any;
+}
+
+void session_not_started(struct session *s, bool **selected, size_t from)
+{
+	size_t i, k;
+
+	for (i = from; i < s->suites.count; i++)
+		for (k = 0; k < s->suites.v[i]->benchmark_count; k++)
+			if (selected[i][k]) {
+				runner_not_started(s->suites.v[i], selected[i], s->doc);
+				break;
+			}
 }
 
 bool **session_selection(const struct session *s)
@@ -347,6 +388,8 @@ int session_runner(struct session *s, const char *const *hidden, size_t n_hidden
 	s->ro.hidden_env_count = n_hidden;
 	if (s->progress_tty)
 		s->ro.progress = progress_line;
+	s->ro.look_line = look_line;
+	s->ro.progress_ctx = s;
 	if (runner_new(&s->ro, &s->runner, &err) < 0)
 		return cli_fail(&err);
 	fallback = runner_fallback_reason(s->runner);

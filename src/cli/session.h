@@ -57,6 +57,8 @@ int session_start_with(struct session *s, const char *cmd, enum results_mode mod
 		       char **argv);
 /* The benchmarks of suite i that the selection keeps; false when none. */
 bool session_selected(const struct session *s, size_t i, bool *selected);
+/* The same for any suite (the base revision's copy of one). */
+bool session_selected_in(const struct session *s, const struct suite *suite, bool *selected);
 /* The selection of every suite (selected[i][k] for benchmark k of suite i);
  * free with session_selection_free. */
 bool **session_selection(const struct session *s);
@@ -69,6 +71,14 @@ int session_select_check(const struct session *s, bool **selected);
  * skip may be NULL. Prints each problem at its suite position and returns
  * EXIT_CONFIG (a suite's setting) or EXIT_USAGE (--runs); else EXIT_OK. */
 int session_check_looks(const struct session *s, bool **selected, const bool *skip);
+/* After an interrupt: records every suite from `from` on that has a selected
+ * benchmark as never started, so the report lists what did not run. */
+void session_not_started(struct session *s, bool **selected, size_t from);
+/* Without a terminal on stderr (CI logs) and without --quiet: one line
+ * "himorime: <what>, <seconds> s elapsed" on stderr, so a long comparison
+ * shows life (docs/comparison.md). Nothing otherwise. */
+void session_log(const struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Creates the runner (once the hidden environment names are known). */
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden);
 /* Renders and writes every requested output, sets the summary, prints the

@@ -33,6 +33,7 @@ static const char *const verdicts[] = {
 
 static const char *const results[] = {
 	[RESULT_PASS] = "pass",
+	[RESULT_NEW_SUITE] = "new_suite",
 	[RESULT_IMPROVED] = "improved",
 	[RESULT_INCONCLUSIVE] = "inconclusive",
 	[RESULT_OVER_BUDGET] = "over_budget",

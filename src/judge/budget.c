@@ -184,6 +184,7 @@ bool judge_result_fails(enum result_state r, bool fail_on_inconclusive)
 	case RESULT_INCONCLUSIVE:
 		return fail_on_inconclusive;
 	case RESULT_PASS:
+	case RESULT_NEW_SUITE:
 	case RESULT_IMPROVED:
 	case RESULT_METRIC_ERROR:
 	case RESULT_ERROR:

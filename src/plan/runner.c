@@ -678,6 +678,24 @@ static bool unit_open(const struct unit *u)
 	return any_gated ? gated_open : open;
 }
 
+/* The look line of the look about to be taken at `pairs` pairs. */
+static void log_look(const struct bench_run *br, unsigned pairs)
+{
+	const struct runner *r = br->r;
+	struct strbuf sb;
+
+	if (!r->o.look_line)
+		return;
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "%s: look %u of %u at %u pairs, cap %u pairs", br->b->name,
+		    (unsigned)br->next_look + 1, br->plan.n_looks, pairs,
+		    br->plan.looks[br->plan.n_looks - 1]);
+	if (r->o.max_time_ns)
+		strbuf_addf(&sb, " or --max-time %.0f s", (double)r->o.max_time_ns / 1e9);
+	r->o.look_line(r->o.progress_ctx, sb.buf);
+	strbuf_release(&sb);
+}
+
 /* After a round in a comparison: at a planned look, asks the judge about
  * every open metric of the units that still run. A unit that stopped (done,
  * failed, its side's setup failed) gets no more looks: its open metrics are
@@ -690,6 +708,8 @@ static bool compare_done(struct bench_run *br, unsigned pairs)
 	size_t i;
 	int m;
 
+	if (look)
+		log_look(br, pairs);
 	for (i = 0; i < br->n_units; i++) {
 		struct unit *u = &br->units[i];
 		if (!u->compared || !unit_active(u))
@@ -931,6 +951,34 @@ static bool side_metric_failed(const struct results_side *s)
 				    s->error.kind == RESULTS_ERROR_METRIC_UNSUPPORTED);
 }
 
+/* In a comparison the two sides run in interleaved pairs, so drift of the
+ * machine moves both alike: a side's growth counts only when its interval
+ * lies above the other side's and the excess reaches
+ * RESULTS_TREND_MIN_GROWTH of its median (docs/reports.md). */
+static bool grows_beyond(const struct results_metric *a, const struct results_metric *b)
+{
+	const struct results_trend *t = &a->trend, *o = &b->trend;
+
+	if (!t->growing || !o->present)
+		return t->growing;
+	return t->slope_low > o->slope_high && (t->slope - o->slope) * (double)(a->n_samples - 1) >=
+						       RESULTS_TREND_MIN_GROWTH * a->stats.median;
+}
+
+static void pair_trends(struct results_command *rc)
+{
+	static const enum metric watched[] = { METRIC_LATENCY, METRIC_PEAK_RSS };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(watched); i++) {
+		struct results_metric *h = &rc->head.metrics[watched[i]];
+		struct results_metric *b = &rc->base.metrics[watched[i]];
+		bool head_grows = grows_beyond(h, b), base_grows = grows_beyond(b, h);
+		h->trend.growing = head_grows;
+		b->trend.growing = base_grows;
+	}
+}
+
 static void finish_unit(struct bench_run *br, struct unit *u)
 {
 	struct results_command *rc = &br->rb->commands[u->index];
@@ -946,6 +994,8 @@ static void finish_unit(struct bench_run *br, struct unit *u)
 		for (m = 0; m < METRIC__COUNT; m++)
 			finish_metric(rs, u->cmd, (enum metric)m, u, side);
 	}
+	if (u->sides[HEAD] && u->sides[BASE])
+		pair_trends(rc);
 	finish_budgets(rc, u->cmd, u);
 	finish_comparisons(br, u, rc);
 	if (side_metric_failed(&rc->head) || side_metric_failed(&rc->base))
@@ -1396,6 +1446,34 @@ static bool share_identical_artifact(const struct side *head, const struct side 
 	return ok;
 }
 
+/* Records the selected benchmarks of `s` from index `from` on as never
+ * started: an interrupt came first. They have no commands. */
+static void not_started(const struct suite *s, const bool *selected, size_t from,
+			struct results_suite *rs)
+{
+	size_t i;
+
+	for (i = from; i < s->benchmark_count; i++) {
+		struct results_benchmark *rb;
+		if (!selected[i])
+			continue;
+		rb = results_add_benchmark(rs, s->benchmarks[i].name);
+		results_set_error(&rb->error, RESULTS_ERROR_INTERRUPTED, RESULTS_NOT_STARTED, NULL,
+				  0);
+		rb->result = RESULT_ERROR;
+		rs->result = RESULT_ERROR;
+	}
+}
+
+void runner_not_started(const struct suite *s, const bool *selected, struct results *doc)
+{
+	struct results_suite *rs = results_add_suite(doc, s->name);
+
+	results_set_str(&rs->description, s->description);
+	results_set_str(&rs->file, s->path);
+	not_started(s, selected, 0, rs);
+}
+
 int runner_run_suite(struct runner *r, const struct suite *s, const bool *selected,
 		     const char *head_root, const char *base_root, const char *fixture_root,
 		     struct results *doc, struct err *err)
@@ -1403,7 +1481,7 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 	struct side head, base;
 	struct side *sides[2] = { &head, base_root ? &base : NULL };
 	struct results_suite *rs = results_add_suite(doc, s->name);
-	size_t i;
+	size_t i, next = 0;
 	int side, rc = 0;
 
 	memset(&head, 0, sizeof(head));
@@ -1432,17 +1510,18 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 	}
 	if (base_root && s->has_build && !r->o.separate_artifacts)
 		rs->shared_artifact = share_identical_artifact(&head, &base);
-	for (i = 0; i < s->benchmark_count; i++) {
+	for (i = 0; i < s->benchmark_count && rc == 0; i++) {
 		if (!selected[i])
 			continue;
 		rc = run_benchmark(r, s, &s->benchmarks[i], sides, rs, doc, err);
 		rs->result = worst(rs->result, rs->benchmarks[rs->n_benchmarks - 1].result);
-		if (rc < 0)
-			break;
+		next = i + 1;
 	}
 	if (rc == 0)
 		runner_geometric_mean(rs, base_root != NULL);
 done:
+	if (rc == ERR_INTERRUPTED)
+		not_started(s, selected, next, rs);
 	side_release_build(&head);
 	side_release_build(&base);
 	if (rc == ERR_INTERRUPTED) {
@@ -1452,8 +1531,27 @@ done:
 	return rc;
 }
 
+static void mark_new(enum result_state *r)
+{
+	if (*r == RESULT_PASS)
+		*r = RESULT_NEW_SUITE;
+}
+
+/* Nothing was compared, so nothing passed: what a run would call a pass is
+ * RESULT_NEW_SUITE; broken budgets and failures keep their states. */
 void runner_mark_new_in_head(struct results *doc)
 {
-	if (doc->n_suites)
-		doc->suites[doc->n_suites - 1].new_in_head = true;
+	struct results_suite *s;
+	size_t b, c;
+
+	if (!doc->n_suites)
+		return;
+	s = &doc->suites[doc->n_suites - 1];
+	s->new_in_head = true;
+	mark_new(&s->result);
+	for (b = 0; b < s->n_benchmarks; b++) {
+		mark_new(&s->benchmarks[b].result);
+		for (c = 0; c < s->benchmarks[b].n_commands; c++)
+			mark_new(&s->benchmarks[b].commands[c].result);
+	}
 }

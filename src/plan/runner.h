@@ -50,6 +50,10 @@ struct runner_options {
 	size_t hidden_env_count;
 	/* Progress lines ("startup › fast: run 3 of 10"); NULL: none. */
 	void (*progress)(void *ctx, const char *line);
+	/* One line per planned look of a comparison, for logs without a
+	 * terminal ("work: look 2 of 4 at 24 pairs, cap 120 pairs"); NULL:
+	 * none. Both take progress_ctx. */
+	void (*look_line)(void *ctx, const char *line);
 	void *progress_ctx;
 	/* Keeps byte-identical builds of the two sides as two files instead of
 	 * one (calibrate: as a real change would have them). */
@@ -58,7 +62,7 @@ struct runner_options {
 
 #define RUNNER_OPTIONS_INIT                                                                        \
 	{                                                                                          \
-		0, false, 0, false, 0, 0, 0, NULL, true, NULL, 0, NULL, NULL, false                \
+		0, false, 0, false, 0, 0, 0, NULL, true, NULL, 0, NULL, NULL, NULL, false          \
 	}
 
 /* The looks a comparison of benchmark b will make with these options
@@ -93,10 +97,15 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 		     const char *head_root, const char *base_root, const char *fixture_root,
 		     struct results *doc, struct err *err);
 
+/* Adds `s` to doc with every selected benchmark never started: the run was
+ * interrupted before the suite's turn. */
+void runner_not_started(const struct suite *s, const bool *selected, struct results *doc);
+
 /* Fills the last suite's geometric mean: head/base latency ratios when
  * comparing, else medians relative to the baseline or the fastest. */
 void runner_geometric_mean(struct results_suite *s, bool compare);
-/* Records `s` as new in head: measured on head only and judged like a run. */
+/* Records the last suite as new in head: measured on head only and judged
+ * like a run, with RESULT_NEW_SUITE where a run would say pass. */
 void runner_mark_new_in_head(struct results *doc);
 
 /* Counts results, picks the exit code (4 > 6 > 1 > 0) and stores both in

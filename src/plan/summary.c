@@ -117,6 +117,9 @@ void runner_exit_reason(const struct results *doc, struct strbuf *out)
 	if (s->fail_on_inconclusive)
 		part(out, s->results[RESULT_INCONCLUSIVE], "inconclusive comparison",
 		     "inconclusive comparisons");
+	/* Never "ok" alone for a suite nothing was compared in. */
+	part(out, s->new_suites, "new suite: measured on head only, nothing compared",
+	     "new suites: measured on head only, nothing compared");
 	if (!out->len)
 		strbuf_adds(out, "ok");
 }

@@ -123,6 +123,8 @@ const char *rnd_result_word(enum result_state s)
 	switch (s) {
 	case RESULT_PASS:
 		return "pass";
+	case RESULT_NEW_SUITE:
+		return "new suite";
 	case RESULT_IMPROVED:
 		return "improved";
 	case RESULT_INCONCLUSIVE:
@@ -146,6 +148,9 @@ void rnd_result_count(struct strbuf *sb, enum result_state s, unsigned long long
 	switch (s) {
 	case RESULT_PASS:
 		strbuf_addf(sb, "%llu passed", n);
+		return;
+	case RESULT_NEW_SUITE:
+		strbuf_addf(sb, "%llu measured on head only", n);
 		return;
 	case RESULT_IMPROVED:
 		strbuf_addf(sb, "%llu improved", n);
@@ -171,7 +176,7 @@ void rnd_result_count(struct strbuf *sb, enum result_state s, unsigned long long
 /* Problem states first, worst first, then the good ones. */
 static const enum result_state headline_order[] = {
 	RESULT_ERROR,	     RESULT_METRIC_ERROR, RESULT_REGRESSION, RESULT_OVER_BUDGET,
-	RESULT_INCONCLUSIVE, RESULT_IMPROVED,	  RESULT_PASS,
+	RESULT_INCONCLUSIVE, RESULT_IMPROVED,	  RESULT_PASS,	     RESULT_NEW_SUITE,
 };
 
 void rnd_headline_counts(struct strbuf *sb, const struct results *r)
@@ -185,7 +190,10 @@ void rnd_headline_counts(struct strbuf *sb, const struct results *r)
 			continue;
 		if (shown++)
 			strbuf_adds(sb, " · ");
-		strbuf_addf(sb, "%llu %s", n, rnd_result_word(s));
+		if (s == RESULT_NEW_SUITE)
+			rnd_result_count(sb, s, n);
+		else
+			strbuf_addf(sb, "%llu %s", n, rnd_result_word(s));
 	}
 	if (!shown)
 		strbuf_adds(sb, "no commands");
@@ -406,6 +414,7 @@ bool rnd_row_is_problem(const struct rnd_row *row)
 {
 	switch (row->cmd->result) {
 	case RESULT_PASS:
+	case RESULT_NEW_SUITE:
 	case RESULT_IMPROVED:
 		return false;
 	case RESULT_INCONCLUSIVE:
@@ -498,6 +507,28 @@ const char *rnd_error_words(enum results_error_kind k)
 	return "error";
 }
 
+static bool never_started(const struct results_benchmark *b)
+{
+	return b->error.present && b->error.kind == RESULTS_ERROR_INTERRUPTED && !b->n_commands &&
+	       b->error.message && !strcmp(b->error.message, RESULTS_NOT_STARTED);
+}
+
+/* " Never started: a, b." for the benchmarks an interrupt came before. */
+static void never_started_list(const struct results *r, struct strbuf *sb)
+{
+	size_t s, b, n = 0;
+
+	for (s = 0; s < r->n_suites; s++)
+		for (b = 0; b < r->suites[s].n_benchmarks; b++) {
+			if (!never_started(&r->suites[s].benchmarks[b]))
+				continue;
+			strbuf_adds(sb, n++ ? ", " : " Never started: ");
+			strbuf_adds(sb, str(r->suites[s].benchmarks[b].name));
+		}
+	if (n)
+		strbuf_addch(sb, '.');
+}
+
 static void error_note(struct rnd_notes *notes, const char *where, const struct results_error *e)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -506,7 +537,8 @@ static void error_note(struct rnd_notes *notes, const char *where, const struct 
 		return;
 	strbuf_init(&sb, 0);
 	strbuf_addf(&sb, "%s: %s", where, rnd_error_words(e->kind));
-	if (e->message && *e->message)
+	/* "interrupted: interrupted" says nothing twice */
+	if (e->message && *e->message && strcmp(e->message, rnd_error_words(e->kind)))
 		strbuf_addf(&sb, ": %s", e->message);
 	if (e->has_exit_code)
 		strbuf_addf(&sb, " (exit code %d)", e->exit_code);
@@ -572,9 +604,10 @@ static void metric_notes(struct rnd_notes *notes, const char *label, const char 
 	}
 }
 
-/* SPEC §8: a metric that keeps growing from run to run. */
+/* A metric that keeps growing from run to run (docs/reports.md); `other` is
+ * the other side of a comparison, or NULL. */
 static void trend_notes(struct rnd_notes *notes, const char *label, const char *side_name,
-			const struct results_side *side)
+			const struct results_side *side, const struct results_side *other)
 {
 	static const enum metric watched[] = { METRIC_LATENCY, METRIC_PEAK_RSS };
 	size_t i;
@@ -601,6 +634,13 @@ static void trend_notes(struct rnd_notes *notes, const char *label, const char *
 				    100.0 * t->slope * (double)(mt->n_samples - 1) /
 					    mt->stats.median,
 				    (unsigned long long)mt->n_samples);
+		if (other && other->present && other->metrics[watched[i]].trend.present) {
+			strbuf_adds(&sb, ", beyond the other side's ");
+			fmt_metric(&sb, mt->metric, other->metrics[watched[i]].trend.slope, NULL);
+			strbuf_adds(&sb,
+				    " per run (drift of the machine moves both sides of the "
+				    "pairs alike and cancels, so this growth is the command's)");
+		}
 		strbuf_adds(&sb,
 			    "; something grows between runs (a cache, a file, a log): reset it "
 			    "in prepare_each, or the runs measure different work");
@@ -712,6 +752,21 @@ static void geomean_notes(const struct results *r, struct rnd_notes *notes)
 /* The runner shares one file between the sides when their builds match (a
  * sweep records it per commit in the JSON; a note per commit would drown the
  * others). */
+/* A suite whose file the base revision does not have (docs/revisions.md). */
+static void new_suite_note(struct rnd_notes *notes, const struct results_suite *su)
+{
+	struct strbuf sb;
+
+	if (!su->new_in_head)
+		return;
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb,
+		    "%s: new suite: measured on head only, nothing compared (the base revision "
+		    "has no %s); --suite-from head measures the base with this suite too.",
+		    str(su->name), su->file ? su->file : "suite file");
+	note_add(notes, &sb, NULL);
+}
+
 static void artifact_notes(const struct results *r, struct rnd_notes *notes)
 {
 	size_t s;
@@ -762,6 +817,7 @@ static void machine_notes(const struct results *r, struct rnd_notes *notes)
 	}
 	if (r->summary.interrupted) {
 		strbuf_adds(&sb, "The run was interrupted: these results are partial.");
+		never_started_list(r, &sb);
 		note_add(notes, &sb, NULL);
 	}
 	strbuf_release(&sb);
@@ -777,9 +833,12 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 	strbuf_init(&label, 0);
 	for (s = 0; s < r->n_suites; s++) {
 		const struct results_suite *su = &r->suites[s];
+		new_suite_note(notes, su);
 		error_note(notes, str(su->name), &su->error);
 		for (b = 0; b < su->n_benchmarks; b++)
-			error_note(notes, str(su->benchmarks[b].name), &su->benchmarks[b].error);
+			if (!never_started(&su->benchmarks[b])) /* listed once, below */
+				error_note(notes, str(su->benchmarks[b].name),
+					   &su->benchmarks[b].error);
 	}
 	rnd_rows_collect(r, &rows);
 	for (i = 0; i < rows.n; i++) {
@@ -809,8 +868,8 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 		rnd_label(&label, &rows.v[i]);
 		metric_notes(notes, label.buf, cmp ? " (head)" : "", &c->head);
 		metric_notes(notes, label.buf, " (base)", &c->base);
-		trend_notes(notes, label.buf, cmp ? " (head)" : "", &c->head);
-		trend_notes(notes, label.buf, " (base)", &c->base);
+		trend_notes(notes, label.buf, cmp ? " (head)" : "", &c->head, &c->base);
+		trend_notes(notes, label.buf, " (base)", &c->base, &c->head);
 		comparison_notes(notes, label.buf, c);
 		budget_notes(notes, label.buf, c);
 	}

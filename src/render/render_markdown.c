@@ -388,6 +388,9 @@ static const char *headline_icon(const struct results *r)
 		return "❌";
 	if (r->summary.results[RESULT_INCONCLUSIVE] || r->summary.not_gated.inconclusive)
 		return "⚠️";
+	/* Neutral: a suite new in head was not compared, so it did not pass. */
+	if (r->summary.new_suites)
+		return "ℹ️";
 	return "✅";
 }
 

@@ -143,7 +143,10 @@ struct results_work {
  * when the runs give an interval at their autocorrelation (stats_theil_sen).
  * `growing` flags a metric that keeps growing from run to run: the whole
  * interval lies above 0 and the fitted growth over the runs reaches
- * RESULTS_TREND_MIN_GROWTH of the median. Slopes are per run, in the
+ * RESULTS_TREND_MIN_GROWTH of the median; in a comparison, also beyond the
+ * other side's: its interval lies above the other side's and the excess
+ * slope reaches RESULTS_TREND_MIN_GROWTH (drift of the machine moves both
+ * sides of the pairs alike and cancels). Slopes are per run, in the
  * metric's canonical unit.
  */
 #define RESULTS_TREND_MIN_RUNS	 10
@@ -204,6 +207,10 @@ struct results_command {
 	struct results_budget *budgets;
 	size_t n_budgets, alloc_budgets;
 };
+
+/* The error message of a benchmark that an interrupt kept from starting: its
+ * error kind is "interrupted" and it has no commands. */
+#define RESULTS_NOT_STARTED "never started"
 
 struct results_benchmark {
 	char *name, *description;

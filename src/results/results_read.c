@@ -689,6 +689,24 @@ static int read_side(struct reader *rd, const cJSON *co, const char *key, struct
 	return rc;
 }
 
+/* max_percent repeats max_fraction in percent; documents written before it
+ * existed have none. */
+static int check_max_percent(struct reader *rd, const cJSON *o, double fraction)
+{
+	double percent;
+	bool has;
+	size_t old;
+	int rc = get_opt_num(rd, o, "max_percent", &has, &percent);
+
+	if (rc || !has || fabs(percent - fraction * 100.0) <= 1e-9 * fmax(1.0, fabs(percent)))
+		return rc;
+	old = push_key(rd, "max_percent");
+	rc = bad(rd, "expected %.17g (max_fraction in percent), got %.17g", fraction * 100.0,
+		 percent);
+	pop(rd, old);
+	return rc;
+}
+
 static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, struct comparison *c)
 {
 	const struct metric_info *info = metric_info(m);
@@ -723,6 +741,7 @@ static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, str
 		     get_unsigned(rd, o, "looks_used", &c->looks_used) ||
 		     get_unsigned(rd, o, "pairs", &c->pairs) ||
 		     get_num(rd, o, "max_fraction", &c->max_percent) ||
+		     check_max_percent(rd, o, c->max_percent) ||
 		     get_opt_num(rd, o, "min_difference", &c->has_min_difference,
 				 &c->min_difference) ||
 		     get_opt_num(rd, o, "band_low_percent", &has, &c->band_low_percent) ||

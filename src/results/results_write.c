@@ -361,6 +361,10 @@ static void put_comparison(struct writer *w, cJSON *obj, const struct comparison
 	put_uint(w, o, "looks_planned", c->looks_planned);
 	put_uint(w, o, "looks_used", c->looks_used);
 	put_uint(w, o, "pairs", c->pairs);
+	/* max_percent in percent, as the suite writes it (docs/comparison.md);
+	 * max_fraction, the same tolerance as a fraction, stays for readers of
+	 * earlier documents. */
+	put_num(w, o, "max_percent", c->max_percent * 100.0);
 	put_num(w, o, "max_fraction", c->max_percent);
 	put_opt_num(w, o, "min_difference", c->has_min_difference, c->min_difference);
 	put_opt_num(w, o, "band_low_percent", !c->band_low_infinite, c->band_low_percent);

@@ -201,6 +201,12 @@ static const char *level_hint(struct loader *l, const char *key, const char *whe
 void check_keys(struct loader *l, const struct ynode *map, const char *path,
 		const char *const *keys, const char *where)
 {
+	check_keys_but(l, map, path, keys, NULL, where);
+}
+
+void check_keys_but(struct loader *l, const struct ynode *map, const char *path,
+		    const char *const *keys, const char *free_prefix, const char *where)
+{
 	size_t i;
 
 	for (i = 0; i < map->count; i++) {
@@ -208,7 +214,8 @@ void check_keys(struct loader *l, const struct ynode *map, const char *path,
 		const char *const *c;
 		const char *best = NULL;
 		size_t best_d = 3;
-		if (in_list(k->text, keys))
+		if (in_list(k->text, keys) ||
+		    (free_prefix && !strncmp(k->text, free_prefix, strlen(free_prefix))))
 			continue;
 		for (c = keys; *c; c++) {
 			size_t d = edit_distance(k->text, *c);

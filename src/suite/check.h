@@ -53,6 +53,10 @@ const char *check_index(struct loader *l, const char *path, size_t i);
 /* Reports every key of map not in keys (NULL-terminated). */
 void check_keys(struct loader *l, const struct ynode *map, const char *path,
 		const char *const *keys, const char *where);
+/* The same, but keys starting with free_prefix (NULL: none) are accepted
+ * and left to the caller to ignore. */
+void check_keys_but(struct loader *l, const struct ynode *map, const char *path,
+		    const char *const *keys, const char *free_prefix, const char *where);
 
 bool check_map(struct loader *l, const struct ynode *n, const char *path, const char *what);
 bool check_seq(struct loader *l, const struct ynode *n, const char *path, const char *what);

@@ -1317,7 +1317,9 @@ static void parse_suite(struct loader *l, const struct ynode *root, struct suite
 	memset(&defaults, 0, sizeof(defaults));
 	if (!check_map(l, root, "", "a map with version, name and benchmarks"))
 		return;
-	check_keys(l, root, "", top_keys, "the suite");
+	/* x-*: a place for YAML anchors that benchmarks share, as in compose
+	 * files (docs/configuration.md); nothing reads them. */
+	check_keys_but(l, root, "", top_keys, "x-", "the suite");
 	v = ynode_get(root, "version");
 	if (!v)
 		check_problem(l, root, "", "add version: \"1\" as the first key",

@@ -167,6 +167,26 @@ class CiTest(TempDirTest):
         self.assertEqual(json.load(open(report))["summary"]["exit_code"], 1)
         self.assertTrue(res.err.endswith("himorime: exit 1: 1 regression\n"), res.err)
 
+    def test_ci__suite_missing_in_base_is_new_not_a_pass(self):
+        self.base = self.head
+        self.write("repo/extra/new.himorime.yaml",
+                   SUITE.replace("name: gate", "name: fresh").replace("work.c", "../work.c")
+                   .replace("ENVFILE", self.envfile))
+        self.git("add", "-A")
+        self.git("commit", "-qm", "new suite")
+        self.head = self.git("rev-parse", "HEAD").strip()
+        res = self.ci("extra", code=0)
+        log = self.server.log()
+        self.assertEqual(log["violations"], [])
+        st = log["statuses"][0]
+        self.assertEqual((st["state"], st["description"]),
+                         ("success", "1 new suite: measured on head only, nothing compared"))
+        body = self.our_comments()[0]["body"]
+        self.assertIn("\n### ℹ️ himorime: 2 measured on head only\n", body)
+        self.assertNotIn("✅", body)
+        self.assertRegex(open(self.outputs).read(), r"result<<ghadelimiter_\S+\nnew_suite\n")
+        self.assertEqual(res.err, "")
+
     def test_ci__token_reaches_no_child_and_only_the_authorization_header(self):
         self.ci(code=1)
         self.assertNotIn(TOKEN, open(self.envfile).read())

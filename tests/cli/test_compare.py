@@ -9,7 +9,9 @@ import subprocess
 import time
 import unittest
 
-from harness import HIMORIME, GitRepoTest
+from harness import HELPERS, HIMORIME, GitRepoTest
+
+MIB = 1024 * 1024
 
 PROGRAM = r"""#include <stdio.h>
 int main(void) {
@@ -231,6 +233,145 @@ class CompareTest(GitRepoTest):
         c = doc["suites"][0]["benchmarks"][0]["commands"][0]
         self.assertFalse(c["base"])  # not measured
         self.assertEqual(doc["summary"]["new_suites"], 1)
+
+    def new_suite_in_head(self):
+        """A commit that adds extra/new.himorime.yaml: its parent has no such file."""
+        self.write("repo/extra/new.himorime.yaml", SUITE.replace("name: cmp", "name: fresh")
+                   .replace("work.c", "../work.c").replace("runs: 12", "runs: 10"))
+        self.git("add", "-A")
+        self.git("commit", "-qm", "new suite")
+
+    def test_compare__suite_missing_in_base_is_new_not_a_pass(self):
+        self.new_suite_in_head()
+        res = self.run_h(["compare", "--no-color", "--seed", "3", "--against", "HEAD~1",
+                          "extra"], cwd=self.repo)
+        self.assertExit(res, 0)
+        lines = res.out.splitlines()
+        self.assertEqual(lines[3], "BENCHMARK  COMMAND  BASE     HEAD  CHANGE  CONFIDENCE  "
+                                   "TOLERANCE  RESULT")
+        self.assertRegex(lines[4], r"^work       work        —  [ \d.]{4} ms  —       —           "
+                                   r"—          new suite$")
+        self.assertIn("  - fresh: new suite: measured on head only, nothing compared (the base "
+                      "revision has no extra/new.himorime.yaml); --suite-from head measures the "
+                      "base with this suite too.", lines)
+        self.assertEqual(lines[-1], "1 measured on head only · 1 benchmark · seed 3 · exit 0")
+        self.assertNotIn("pass", res.out)
+        doc = json.loads(self.compare("--against", "HEAD~1", "extra", code=0).out)
+        c = doc["suites"][0]["benchmarks"][0]["commands"][0]
+        self.assertEqual([doc["suites"][0]["result"], doc["suites"][0]["benchmarks"][0]["result"],
+                          c["result"]], ["new_suite"] * 3)
+        self.assertEqual((doc["summary"]["pass"], doc["summary"]["new_suite"],
+                          doc["summary"]["new_suites"]), (0, 1, 1))
+        res = self.run_h(["compare", "--format", "github", "--seed", "3", "--against", "HEAD~1",
+                          "extra"], cwd=self.repo)
+        self.assertExit(res, 0)
+        self.assertEqual(res.out.splitlines()[0], "### ℹ️ himorime: 1 measured on head only")
+
+    def test_compare__suite_from_head_measures_a_base_without_the_suite(self):
+        self.git("rm", "-q", "himorime.yaml")
+        self.git("commit", "-qm", "a release without the suite")
+        self.write("repo/himorime.yaml", SUITE)
+        self.git("add", "-A")
+        self.git("commit", "-qm", "the suite again")
+        res = self.run_h(["compare", "--no-color", "--seed", "3", "--against", "HEAD~1"],
+                         cwd=self.repo)
+        self.assertExit(res, 0)
+        self.assertIn("new suite", res.out)
+        self.assertNotIn("pass", res.out)
+        self.assertEqual(res.out.splitlines()[-1],
+                         "1 measured on head only · 1 benchmark · seed 3 · exit 0")
+        doc, c, v = self.verdicts(self.compare("--against", "HEAD~1", "--suite-from", "head",
+                                               code=0))
+        self.assertFalse(doc["suites"][0]["new_in_head"])
+        self.assertEqual((c["head"]["count"], c["base"]["count"]), (12, 12))
+        self.assertIn(v["latency"], ("pass", "inconclusive"))
+        self.assertEqual(doc["summary"]["new_suites"], 0)
+        self.assertEqual(doc["summary"]["new_suite"], 0)
+
+    def test_compare__suite_from_base_measures_both_sides_with_the_base_copy(self):
+        self.write("repo/himorime.yaml", SUITE.replace("- name: work", "- name: renamed"))
+        self.git("commit", "-qam", "rename the benchmark")
+        doc, c, _ = self.verdicts(self.compare("--against", "HEAD~1", "--suite-from", "base",
+                                               code=0))
+        self.assertEqual(doc["suites"][0]["benchmarks"][0]["name"], "work")
+        self.assertEqual(doc["suites"][0]["file"], "himorime.yaml")
+        self.assertEqual((c["head"]["count"], c["base"]["count"]), (12, 12))
+        self.git("rm", "-q", "himorime.yaml")
+        self.git("commit", "-qm", "no suite")
+        self.write("repo/himorime.yaml", SUITE)
+        res = self.compare("--against", "HEAD", "--suite-from", "base", code=4)
+        base = self.git("rev-parse", "HEAD").strip()
+        self.assertEqual(res.err, f'himorime: error: suite "himorime.yaml" has no file in the base '
+                                  f'revision {base[:12]}: --suite-from base needs it there '
+                                  f'(--suite-from head measures the base with this one) '
+                                  f'[HMR4001]\nhimorime: exit 4: execution failed\n')
+        res = self.compare("--against", "HEAD", "--suite-from", "tip", code=3)
+        self.assertEqual(res.err, 'himorime: error: --suite-from "tip": expected head or base '
+                                  "[HMR3001]\n  hint: run 'himorime help compare' for its flags\n"
+                                  "himorime: exit 3: invalid command line\n")
+
+    def test_compare__growth_is_flagged_only_beyond_the_other_side(self):
+        # one counter for both sides, so every run allocates more than the
+        # last on either side, as drift of the machine would; `step` (per
+        # revision) says how much each side grows with it
+        counter = os.path.join(self.tmp, "n")
+        self.write("repo/himorime.yaml", f"""version: "1"
+name: cmp
+benchmarks:
+  - name: drift
+    runs: 20
+    warmup: 0
+    metrics: {{memory: true}}
+    regression: {{max_cv: 0}}
+    commands:
+      grow:
+        shell: true
+        command: 's=$(cat step); n=$(cat {counter} 2>/dev/null || echo 0); echo $((n + 1)) > {counter}; exec "{HELPERS}/alloc" $((s * n + 4))'
+""")
+        self.write("repo/step", "2\n")
+        self.git("add", "-A")
+        self.git("commit", "-qm", "both sides grow alike")
+        doc, c, _ = self.verdicts(self.compare("--against", "HEAD", code=None))
+        rss = {side: c[side]["metrics"]["peak_rss"]["trend"] for side in ("head", "base")}
+        self.assertGreater(rss["head"]["slope_low"], 1.5 * MIB, rss)
+        self.assertGreater(rss["base"]["slope_low"], 1.5 * MIB, rss)
+        self.assertEqual((rss["head"]["growing"], rss["base"]["growing"]), (False, False), rss)
+        self.assertNotIn("peak_rss keeps growing", self.render(doc))
+        os.remove(counter)
+        self.write("repo/step", "0\n")
+        self.git("commit", "-qam", "steady")
+        self.write("repo/step", "2\n")  # head: the working tree grows
+        doc, c, _ = self.verdicts(self.compare("--against", "HEAD", code=None))
+        self.assertTrue(c["head"]["metrics"]["peak_rss"]["trend"]["growing"])
+        self.assertFalse(c["base"]["metrics"]["peak_rss"]["trend"]["growing"])
+        text = self.render(doc)
+        self.assertRegex(text, r"  - drift › grow \(head\): peak_rss keeps growing from run to "
+                               r"run: \+[\d.]+ MiB per run .*, beyond the other side's -?[\d.]+ \w+ "
+                               r"per run \(drift of the machine moves both sides of the pairs "
+                               r"alike and cancels, so this growth is the command's\); something "
+                               r"grows between runs")
+        self.assertNotIn("(base): peak_rss keeps growing", text)
+
+    def render(self, doc):
+        path = os.path.join(self.tmp, "saved.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        res = self.run_h(["report", "--no-color", path])
+        return res.out
+
+    def test_compare__without_a_terminal_prints_one_line_per_look(self):
+        self.program(3)
+        res = self.compare("--against", "HEAD", code=1)
+        json.loads(res.out)  # stdout is the report alone
+        self.assertRegex(res.err, r"^himorime: work: look 1 of 1 at 12 pairs, cap 12 pairs, "
+                                  r"\d+\.\d s elapsed\n")
+        res = self.compare("--against", "HEAD", "--max-time", "10m", "--quiet", code=1)
+        self.assertEqual(res.err, "himorime: exit 1: 1 regression\n")
+        self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "max_runs: 15"))
+        res = self.compare("--against", "HEAD", "--max-time", "10m", code=1)
+        looks = [l for l in res.err.splitlines() if " look " in l]
+        self.assertRegex(looks[0], r"^himorime: work: look 1 of 2 at 10 pairs, cap 15 pairs or "
+                                   r"--max-time 600 s, \d+\.\d s elapsed$")
 
     def test_compare__interrupt_removes_the_base_tree(self):
         self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "runs: 100000")

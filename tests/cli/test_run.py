@@ -7,7 +7,7 @@ import subprocess
 import time
 import unittest
 
-from harness import HELPERS, HIMORIME, SANITIZED, PrivateTmpTest
+from harness import HELPERS, HIMORIME, SANITIZED, PrivateTmpTest, run
 
 MIB = 1024 * 1024
 
@@ -66,6 +66,33 @@ benchmarks:
         self.assertEqual(doc["suites"][0]["geometric_mean_unavailable"],
                          "a geometric mean needs at least two benchmarks")
         self.assertEqual(doc["summary"]["exit_code"], 0)
+
+    def test_run__records_head_and_dirty_in_a_git_repository(self):
+        doc, _ = self.run_json("benchmarks:\n  - name: b\n    runs: 10\n    warmup: 0\n"
+                               "    commands: {t: {command: [/bin/true]}}\n")
+        self.assertIsNone(doc["git"])  # not in a repository
+        repo = os.path.join(self.tmp, "repo")
+        os.makedirs(repo)
+
+        def git(*args):
+            return subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t",
+                                   *args], cwd=repo, check=True, capture_output=True,
+                                  text=True).stdout.strip()
+        git("init", "-q", "-b", "main")
+        self.write("repo/himorime.yaml", suite("benchmarks:\n  - name: b\n    runs: 10\n    warmup: 0\n"
+                                               "    commands: {t: {command: [/bin/true]}}\n"))
+        git("add", "-A")
+        git("commit", "-qm", "suite")
+        head = git("rev-parse", "HEAD")
+        res = self.run_h(["run", "--format", "json"], cwd=repo)
+        self.assertExit(res, 0)
+        self.assertEqual(json.loads(res.out)["git"],
+                         {"head_sha": head, "dirty": False, "base_ref": None, "base_sha": None,
+                          "base_source": None})
+        self.write("repo/notes.txt", "untracked\n")
+        res = self.run_h(["run", "--no-color"], cwd=repo)
+        self.assertExit(res, 0)
+        self.assertIn(f" · run {head[:7]} (dirty) · ", res.out.splitlines()[0])
 
     def test_run__orphan_cpu_is_counted(self):
         doc, _ = self.run_json(f"""
@@ -434,6 +461,22 @@ benchmarks:
         self.assertNotIn("ghs_secret", text)
         self.assertIn("PATH=", text)
 
+    def interrupt_once_the_tree_runs(self, pidfile, path):
+        """Runs `run --format json path` in self.tmp, sends SIGINT once the
+        tree helper wrote its five pids, and returns stdout and stderr of
+        the exit 4 that must follow."""
+        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
+        p = subprocess.Popen([HIMORIME, "run", "--format", "json", path], cwd=self.tmp,
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 20
+        while not os.path.exists(pidfile) or len(open(pidfile).read().split()) < 5:
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 4, err)
+        return out, err
+
     def test_run__interrupt_leaves_nothing_behind(self):
         pidfile = os.path.join(self.tmp, "pids")
         marker = os.path.join(self.tmp, "cleaned")
@@ -448,16 +491,7 @@ benchmarks:
         command: ["{HELPERS}/tree", "{pidfile}", wait]
         timeout: 60s
 """))
-        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
-        p = subprocess.Popen([HIMORIME, "run", "--format", "json", path], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.time() + 20
-        while not os.path.exists(pidfile) or len(open(pidfile).read().split()) < 5:
-            self.assertLess(time.time(), deadline)
-            time.sleep(0.05)
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=30)
-        self.assertEqual(p.returncode, 4, err)
+        out, err = self.interrupt_once_the_tree_runs(pidfile, path)
         self.assertTrue(err.endswith("himorime: exit 4: interrupted, 1 benchmark could not run, "
                                      "1 command failed\n"), err)
         doc = json.loads(out)
@@ -466,6 +500,45 @@ benchmarks:
         pids = [int(x) for x in open(pidfile).read().split()]
         time.sleep(0.2)
         self.assertEqual([x for x in pids if alive(x)], [])
+
+    def test_run__interrupted_lists_benchmarks_that_never_started(self):
+        pidfile = os.path.join(self.tmp, "pids")
+        os.makedirs(os.path.join(self.tmp, "suites"))
+        self.write("suites/himorime.yaml", suite(f"""
+benchmarks:
+  - name: long
+    runs: 10
+    commands:
+      tree:
+        command: ["{HELPERS}/tree", "{pidfile}", wait]
+        timeout: 60s
+  - name: second
+    runs: 10
+    commands: {{t: {{command: [/bin/true]}}}}
+"""))
+        self.write("suites/later.himorime.yaml", suite("""
+benchmarks:
+  - name: third
+    runs: 10
+    commands: {t: {command: [/bin/true]}}
+""", name="later"))
+        out, err = self.interrupt_once_the_tree_runs(pidfile, "suites")
+        self.assertTrue(err.endswith("himorime: exit 4: interrupted, 3 benchmarks could not run, "
+                                     "1 command failed\n"), err)
+        doc = json.loads(out)
+        never = [(s["name"], b["name"], b["error"]["kind"], b["error"]["message"], b["commands"])
+                 for s in doc["suites"] for b in s["benchmarks"] if b["name"] != "long"]
+        self.assertEqual(never, [("t", "second", "interrupted", "never started", []),
+                                 ("later", "third", "interrupted", "never started", [])])
+        saved = self.write("report.json", out)
+        res = run(["report", "--no-color", saved])
+        notes = [line for line in res.out.splitlines() if line.startswith("  - ")]
+        self.assertIn("  - long: interrupted", notes)
+        self.assertIn("  - long › tree: interrupted", notes)
+        self.assertIn("  - The run was interrupted: these results are partial. "
+                      "Never started: second, third.", notes)
+        self.assertNotIn("interrupted: interrupted", res.out)
+        self.assertNotIn("  - second", res.out)
 
     def test_run__sweeps_what_a_killed_run_left(self):
         p = subprocess.Popen(["true"])

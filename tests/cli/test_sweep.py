@@ -261,6 +261,19 @@ class ThreeTimesTest(RepoTest):
                             "--history-ref", "refs/himorime/other", code=0)
         self.assertIn("1 measured, 0 already", res.err)
 
+    def test_sweep__without_a_terminal_prints_one_line_per_look_and_commit(self):
+        res = self.repo.run("sweep", "HEAD~1..HEAD", "--seed", "2", "--runs", "10",
+                            "--history-ref", "refs/himorime/progress", code=0)
+        sha = self.repo.shas[-1][:12]
+        lines = res.err.splitlines()
+        self.assertEqual(len(lines), 4, res.err)
+        self.assertEqual(lines[0], "himorime: sweep: measuring %s c21" % sha)
+        self.assertRegex(lines[1], r"^himorime: work: look 1 of 1 at 10 pairs, cap 10 pairs, "
+                                   r"\d+\.\d s elapsed$")
+        self.assertRegex(lines[2], r"^himorime: sweep: commit 1 of 1 \(%s\) measured, "
+                                   r"\d+\.\d s elapsed$" % sha)
+        self.assertEqual(lines[3], "himorime: sweep: 1 measured, 0 already in the history")
+
     def test_history__marks_the_step_at_the_commit_that_made_it(self):
         shas = self.repo.shas
         for metric in ("latency", "cpu_total"):

@@ -603,7 +603,8 @@ static const struct bad_case bad_cases[] = {
 	  "\"start_failed\", \"interrupted\", \"invalid_path\", \"internal\", "
 	  "\"metric_unsupported\" or \"metric_collection_failed\", got \"oops\"" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"suites\": [{\"result\": true}]}",
-	  "report.json: $.suites[0].result: expected \"pass\", \"improved\", \"inconclusive\", "
+	  "report.json: $.suites[0].result: expected \"pass\", \"new_suite\", \"improved\", "
+	  "\"inconclusive\", "
 	  "\"over_budget\", \"regression\", \"metric_error\" or \"error\", got true" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"compare\", \"suites\": [{\"benchmarks\": [{"
 	  "\"commands\": [{\"budgets\": [{\"metric\": \"latency\", \"aggregation\": "
@@ -645,6 +646,25 @@ static void check_bad(const char *json, size_t len, const char *msg)
 	assert_int_equal(results_from_json(json, len, "report.json", &r, &err), ERR_INVALID);
 	assert_null(r);
 	assert_string_equal(err.msg, msg);
+}
+
+/* Comparisons carry the tolerance in percent (docs/comparison.md) next to
+ * the fraction, and a reader refuses the two disagreeing. */
+static void test_results__comparison_carries_max_percent(void **state)
+{
+	char *data = slurp("tests/data/reports/v1-compare.json");
+	char *at = strstr(data, "\"max_percent\":\t5,"), *bad;
+
+	(void)state;
+	assert_non_null(at);
+	assert_non_null(strstr(at, "\"max_fraction\":\t0.05,"));
+	bad = xasprintf("%.*s\"max_percent\":\t0.05,%s", (int)(at - data), data,
+			at + strlen("\"max_percent\":\t5,"));
+	check_bad(bad, strlen(bad),
+		  "report.json: $.suites[0].benchmarks[0].commands[0].comparisons.latency."
+		  "max_percent: expected 5 (max_fraction in percent), got 0.050000000000000003");
+	free(bad);
+	free(data);
 }
 
 static void test_results__hostile_inputs_are_refused(void **state)
@@ -844,6 +864,7 @@ int main(void)
 		cmocka_unit_test(test_results__fixture_run),
 		cmocka_unit_test(test_results__fixture_compare),
 		cmocka_unit_test(test_results__fixture_minimal_old_shape),
+		cmocka_unit_test(test_results__comparison_carries_max_percent),
 		cmocka_unit_test(test_results__unknown_fields_are_ignored),
 		cmocka_unit_test(test_results__hostile_inputs_are_refused),
 		cmocka_unit_test(test_results__nul_byte_is_refused),

@@ -287,6 +287,44 @@ static void test_suite__load_collects_all_problems(void **state)
 	unlink(path);
 }
 
+/* Top-level x-* keys hold anchors the benchmarks share; anywhere else they
+ * are still unknown keys. */
+static void test_suite__x_keys_at_top_level_are_ignored(void **state)
+{
+	const char *path = write_tmp("version: \"1\"\nname: s\n"
+				     "x-common: &common {runs: 12, warmup: 0}\n"
+				     "x-other: [1, 2]\n"
+				     "benchmarks:\n"
+				     "  - name: b\n    <<: *common\n"
+				     "    commands: {c: {command: [x]}}\n"
+				     "  - name: d\n    x-note: 1\n"
+				     "    commands: {c: {command: [x]}}\n");
+	struct suite_diags diags;
+	struct err err = ERR_INIT;
+	struct suite *s = NULL;
+
+	(void)state;
+	suite_diags_init(&diags);
+	assert_int_equal(suite_load(path, &s, &diags, &err), ERR_INVALID);
+	assert_int_equal(diags.count, 1);
+	assert_string_equal(diags.v[0].path, "benchmarks[1].x-note");
+	assert_string_equal(diags.v[0].message, "unknown key \"x-note\" in benchmarks[1]");
+	suite_diags_release(&diags);
+	unlink(path);
+	path = write_tmp("version: \"1\"\nname: s\n"
+			 "x-common: &common {runs: 12, warmup: 0}\n"
+			 "benchmarks:\n"
+			 "  - name: b\n    <<: *common\n"
+			 "    commands: {c: {command: [x]}}\n");
+	suite_diags_init(&diags);
+	assert_int_equal(suite_load(path, &s, &diags, &err), 0);
+	assert_int_equal(diags.count, 0);
+	assert_int_equal(s->benchmarks[0].runs, 12);
+	suite_free(s);
+	suite_diags_release(&diags);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_suite__ytree_limits),
 		cmocka_unit_test(test_suite__load_model),
 		cmocka_unit_test(test_suite__load_collects_all_problems),
+		cmocka_unit_test(test_suite__x_keys_at_top_level_are_ignored),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
