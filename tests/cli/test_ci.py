@@ -185,7 +185,9 @@ class CiTest(TempDirTest):
         self.assertIn("\n### ℹ️ himorime: 2 measured on head only\n", body)
         self.assertNotIn("✅", body)
         self.assertRegex(open(self.outputs).read(), r"result<<ghadelimiter_\S+\nnew_suite\n")
-        self.assertEqual(res.err, "")
+        # the only line on stderr says where the JSON report went
+        self.assertEqual(res.err, "himorime: the JSON report is in %s\n"
+                         % os.path.join(self.tmp, "himorime-report.json"))
 
     def test_ci__token_reaches_no_child_and_only_the_authorization_header(self):
         self.ci(code=1)

@@ -95,7 +95,8 @@ class JudgePathsTest(GitRepoTest):
         steady = {m: c for cmd, m, c in self.comparisons(doc) if cmd == "steady"}
         self.assertEqual(steady["latency"]["verdict"], "pass", repr(res))
         stopped = steady["latency"]["pairs"]
-        self.assertIn(stopped, (10, 15), repr(res))
+        # before coin's last look (33), at whichever look the machine's noise allowed
+        self.assertIn(stopped, (10, 15, 22), repr(res))
         coin = {m: c for cmd, m, c in self.comparisons(doc) if cmd == "coin"}
         self.assertEqual(coin["latency"]["pairs"], 33, repr(res))
         # steady stopped with its latency: its ungated metrics end at that look
