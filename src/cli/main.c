@@ -122,7 +122,9 @@ static const struct cmd commands[] = {
 	  "In GitHub Actions: no colour; annotations for regressions, broken budgets,\n"
 	  "inconclusive comparisons and failures; the summary appended to\n"
 	  "GITHUB_STEP_SUMMARY; outputs result, exit-code and report in GITHUB_OUTPUT; the\n"
-	  "token (GITHUB_TOKEN or INPUT_GITHUB-TOKEN) masked and never passed to commands.\n"
+	  "token (GITHUB_TOKEN or INPUT_GITHUB-TOKEN) masked and never passed to commands,\n"
+	  "nor the runner's credentials and files (see docs/github-actions.md, \"Threat\n"
+	  "model\").\n"
 	  "Then one sticky pull-request comment and a commit status `himorime` through the\n"
 	  "REST API (GITHUB_API_URL). A read-only token (a fork) keeps the report and says\n"
 	  "how to use 'himorime comment' from a workflow_run workflow.\n"
@@ -340,6 +342,7 @@ int main(int argc, char **argv)
 	const struct cmd *c;
 	const char *name;
 
+	cli_secrets_take();
 	if (argc < 2) {
 		char *help_argv[] = { (char *)"help", NULL };
 		return cmd_help(1, help_argv);

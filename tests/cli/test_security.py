@@ -1,0 +1,114 @@
+"""What the measured code can reach (docs/github-actions.md, "Threat model"):
+the token and the runner's credentials and files stay out of its reach, untrusted
+text cannot issue workflow commands, special files and signals cannot hang
+himorime or leave anything behind."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from harness import HIMORIME, PrivateTmpTest
+
+# What a step of the Actions runner holds and the measured code must not see.
+SECRETS = ["GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN",
+           "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL",
+           "ACTIONS_RUNTIME_URL", "ACTIONS_CACHE_URL", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY",
+           "GITHUB_ENV", "GITHUB_PATH", "GITHUB_STATE"]
+
+# Reads the environment of its parent and of every ancestor it can, and its
+# own; writes what it found, as {pid: environ or the error}, to argv[1].
+SNOOP = r'''
+import json, os, sys
+seen = {"self": "\n".join(f"{k}={v}" for k, v in os.environ.items())}
+pid = os.getppid()
+while pid > 1:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            seen[str(pid)] = f.read().decode("utf-8", "replace")
+    except OSError as e:
+        seen[str(pid)] = f"error {e.errno}"
+    with open(f"/proc/{pid}/stat") as f:
+        pid = int(f.read().rsplit(")", 1)[1].split()[1])
+with open(sys.argv[1], "w") as f:
+    json.dump(seen, f)
+'''
+
+
+# A Python that any user may run (the tests' own may live under /root).
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+
+
+def suite(body, name="t"):
+    return f'version: "1"\nname: {name}\n' + body
+
+
+class TokenTest(PrivateTmpTest):
+    """Item 1: as the user the measured code runs as. When the tests run as
+    root (who may read any process), himorime and its benchmark run as nobody,
+    the way a runner's user is an ordinary one."""
+
+    def test_security__measured_code_finds_no_token_in_any_ancestor(self):
+        for d in (self.tmp, self.private_tmp):
+            os.chmod(d, 0o777)
+        snoop = self.write("snoop.py", SNOOP)
+        found = os.path.join(self.tmp, "found.json")
+        path = self.write("himorime.yaml", suite(f"""
+build:
+  command: "{PYTHON} {snoop} {found}.build && cp /bin/true ${{artifact}}"
+  shell: true
+benchmarks:
+  - name: snoop
+    runs: 10
+    warmup: 0
+    setup:
+      - command: [{PYTHON}, {snoop}, {found}.setup]
+    commands:
+      argv:
+        command: [{PYTHON}, {snoop}, {found}]
+      shell:
+        command: "{PYTHON} {snoop} {found}.shell"
+        shell: true
+"""))
+        out = os.path.join(self.tmp, "github_output")
+        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
+        env.pop("GITHUB_ACTIONS", None)
+        for name in SECRETS:
+            env[name] = f"sentinel-{name.lower()}-value"
+        env["GITHUB_OUTPUT"] = out
+        open(out, "w").close()
+        os.chmod(out, 0o666)
+        argv = [HIMORIME, "run", "--quiet", "--format", "json", path]
+        if os.geteuid() == 0:
+            argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + argv
+        proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stderr + proc.stdout)
+        for suffix in (".build", ".setup", "", ".shell"):
+            seen = json.load(open(found + suffix))
+            self.assertGreaterEqual(len(seen), 3, seen)
+            for where, text in seen.items():
+                self.assertNotIn("sentinel-", text, f"{suffix} {where}")
+            self.assertIn("PATH=", seen["self"])
+
+
+class ActionExitCodeTest(PrivateTmpTest):
+    """Item 1: the action execs himorime, so `ci` itself records the exit code
+    of a run that stopped before writing its outputs."""
+
+    def test_security__ci_writes_exit_code_when_it_stops_early(self):
+        out = self.write("github_output", "")
+        res = self.run_h(["ci", "--comment", "maybe", os.path.join(self.tmp, "none.yaml")],
+                         env={"GITHUB_OUTPUT": out}, cwd=self.tmp)
+        self.assertExit(res, 2)
+        text = open(out).read()
+        self.assertRegex(text, r"\Aexit-code<<(ghadelimiter_[0-9a-f]{32})\n2\n\1\n\Z")
+
+    def test_security__ci_keeps_an_exit_code_already_written(self):
+        out = self.write("github_output", "exit-code=7\n")
+        res = self.run_h(["ci", os.path.join(self.tmp, "none.yaml")],
+                         env={"GITHUB_OUTPUT": out}, cwd=self.tmp)
+        self.assertExit(res, 2)
+        self.assertEqual(open(out).read(), "exit-code=7\n")
+
