@@ -112,3 +112,84 @@ class ActionExitCodeTest(PrivateTmpTest):
         self.assertExit(res, 2)
         self.assertEqual(open(out).read(), "exit-code=7\n")
 
+
+class SpecialFileTest(PrivateTmpTest):
+    """Item 4: a FIFO (or any file that is not a regular one) where himorime
+    expects a file is refused at once, never waited on."""
+
+    def fifo(self, name):
+        path = os.path.join(self.tmp, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        os.mkfifo(path)
+        return path
+
+    def test_security__validate_refuses_a_fifo_suite(self):
+        path = self.fifo("suite.yaml")
+        res = self.run_h(["validate", path], timeout=20)
+        self.assertExit(res, 2)
+        self.assertEqual(res.err, f'{path}: cannot read "{path}": not a regular file (a FIFO) '
+                                  '[HMR2001]\nhimorime: exit 2: 1 problem in 1 suite file\n')
+
+    def test_security__validate_refuses_a_fifo_found_in_a_directory(self):
+        path = self.fifo("d/x.himorime.yaml")
+        res = self.run_h(["validate", os.path.join(self.tmp, "d")], timeout=20)
+        self.assertExit(res, 2)
+        self.assertIn(f'cannot read "{path}": not a regular file (a FIFO) [HMR2001]\n', res.err)
+
+    def test_security__report_refuses_a_fifo(self):
+        path = self.fifo("r.json")
+        res = self.run_h(["report", path], timeout=20)
+        self.assertExit(res, 2)
+        self.assertEqual(res.err, f'himorime: error: cannot read "{path}": not a regular file '
+                                  '(a FIFO) [HMR2001]\nhimorime: exit 2: invalid input\n')
+
+    def test_security__ci_refuses_a_fifo_event(self):
+        event = self.fifo("event.json")
+        path = self.write("himorime.yaml", suite("""
+benchmarks:
+  - name: b
+    runs: 10
+    commands:
+      c: {command: [/bin/true]}
+"""))
+        res = self.run_h(["ci", "--dry-run", path], timeout=20,
+                         env={"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": event})
+        self.assertExit(res, 4)
+        self.assertEqual(res.err, f'himorime: error: github: event payload: cannot read "{event}": '
+                                  'not a regular file (a FIFO) [HMR4001]\n'
+                                  'himorime: exit 4: execution failed\n')
+
+    def test_security__run_refuses_a_fifo_stdin_before_running(self):
+        fifo = self.fifo("in")
+        marker = os.path.join(self.tmp, "ran")
+        path = self.write("himorime.yaml", suite(f"""
+benchmarks:
+  - name: b
+    runs: 10
+    stdin: {{file: in}}
+    commands:
+      c: {{command: [sh, -c, "touch {marker}; cat"]}}
+"""))
+        res = self.run_h(["run", "--format", "json", path], timeout=20)
+        self.assertExit(res, 4)
+        b = json.loads(res.out)["suites"][0]["benchmarks"][0]
+        self.assertEqual(b["result"], "error")
+        self.assertEqual(b["error"]["kind"], "invalid_path")
+        self.assertEqual(b["error"]["message"],
+                         f'stdin: cannot read "{fifo}": not a regular file (a FIFO)')
+        self.assertFalse(os.path.exists(marker))
+
+    def test_security__run_refuses_a_fifo_stdout_without_blocking(self):
+        path = self.write("himorime.yaml", suite("""
+benchmarks:
+  - name: b
+    runs: 10
+    setup:
+      - command: [mkfifo, "${workdir}/out"]
+    commands:
+      c: {command: [/bin/true], stdout: out}
+"""))
+        res = self.run_h(["run", "--format", "json", path], timeout=20)
+        self.assertExit(res, 4)
+        b = json.loads(res.out)["suites"][0]["benchmarks"][0]
+        self.assertEqual(b["result"], "error")
