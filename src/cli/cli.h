@@ -52,6 +52,14 @@ void cli_secrets_take(void);
  * INPUT_GITHUB-TOKEN, else NULL. */
 const char *cli_token(void);
 
+/* GITHUB_ACTIONS is "true". */
+bool cli_in_actions(void);
+/* Prints text that quotes untrusted data (names, output, a pull request's
+ * report) on stdout: in GitHub Actions, or with `quote`, wrapped in
+ * ::stop-commands::<random token> ... ::<token>:: so that no line of it is
+ * obeyed as a workflow command. -1 when stdout cannot be written. */
+int cli_print_untrusted(const char *text, bool quote);
+
 struct strlist;
 struct suite;
 

@@ -43,12 +43,6 @@ struct publish_flags {
 	bool dry_run;
 };
 
-static bool in_actions(void)
-{
-	const char *v = getenv("GITHUB_ACTIONS");
-	return v && !strcmp(v, "true");
-}
-
 static int usage(const char *cmd, const char *fmt, const char *value)
 {
 	struct err err = ERR_INIT;
@@ -430,7 +424,7 @@ int cmd_ci(int argc, char **argv)
 		goto done;
 	s.out.no_color = true;
 	token = cli_token();
-	if (token && in_actions()) {
+	if (token && cli_in_actions()) {
 		struct strbuf mask;
 		strbuf_init(&mask, 0);
 		github_actions_add_mask(token, &mask);
@@ -438,7 +432,7 @@ int cmd_ci(int argc, char **argv)
 		strbuf_release(&mask);
 	}
 	/* Outside Actions without a token there is nowhere to publish: show. */
-	if (!token && !in_actions())
+	if (!token && !cli_in_actions())
 		pf.dry_run = true;
 	code = choose_base(against, &ev, &base);
 	if (code != EXIT_OK)
@@ -469,7 +463,7 @@ int cmd_ci(int argc, char **argv)
 	if (!(s.out.output && !strcmp(s.out.format, "json")) &&
 	    results_write_file(s.doc, report_path, &err) < 0)
 		fprintf(stderr, "himorime: warning: %s\n", err.msg);
-	if (in_actions()) {
+	if (cli_in_actions()) {
 		annotate_all(&s);
 		s.out.quote_workflow_commands = true;
 	}

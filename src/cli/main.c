@@ -77,6 +77,10 @@ static const struct cmd commands[] = {
 	  "  -q, --quiet            no progress line on stderr\n"
 	  "  --no-color             no colour (NO_COLOR is respected too)\n"
 	  "\n"
+	  "In GitHub Actions (GITHUB_ACTIONS=true) the report on standard output is\n"
+	  "wrapped in ::stop-commands:: so that no name or output can issue a workflow\n"
+	  "command; so are those of compare, report and comment.\n"
+	  "\n"
 	  "exit: 0 ok, 1 budget broken, 2 invalid suite, 3 usage, 4 a command or hook\n"
 	  "failed or the run was interrupted, 6 a metric could not be measured.\n" },
 	{ "compare", cmd_compare, "measure the working tree against a revision and judge it",
@@ -142,7 +146,9 @@ static const struct cmd commands[] = {
 	  "workflow that never checks out pull-request code. REPORT.json is untrusted: it is\n"
 	  "size-capped (16 MiB), validated field by field and rendered escaped. The pull\n"
 	  "request and the head sha come from the trusted event (--event, default\n"
-	  "GITHUB_EVENT_PATH), looked up through the API when the event lists none (forks).\n" },
+	  "GITHUB_EVENT_PATH), looked up through the API when the event lists none (forks).\n"
+	  "Any suite name goes in the comment marker (other bytes than [A-Za-z0-9._,:/+=@-]\n"
+	  "as %XX). In Actions, what it prints is wrapped in ::stop-commands::.\n" },
 	{ "report", cmd_report, "render a saved JSON report again, without measuring",
 	  "usage: himorime report [--format FORMAT] [--output FILE] [--section NAME]\n"
 	  "                       [--summary FILE] [--no-color] INPUT.json\n"

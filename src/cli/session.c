@@ -112,8 +112,12 @@ static char *spawner_beside_self(void)
 
 static void progress_line(void *ctx, const char *line)
 {
+	char buf[1024];
+
 	(void)ctx;
-	fprintf(stderr, "\r\033[K%s", line);
+	/* Names come from the suite: one line, no escape sequences of theirs. */
+	err_escape(buf, sizeof(buf), line);
+	fprintf(stderr, "\r\033[K%s", buf);
 	fflush(stderr);
 }
 

@@ -4,10 +4,8 @@ text cannot issue workflow commands, special files and signals cannot hang
 himorime or leave anything behind."""
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
 
 from harness import HIMORIME, PrivateTmpTest
@@ -193,3 +191,4 @@ benchmarks:
         self.assertExit(res, 4)
         b = json.loads(res.out)["suites"][0]["benchmarks"][0]
         self.assertEqual(b["result"], "error")
+

@@ -37,6 +37,19 @@ static void test_common__strbuf_appends_and_formats(void **state)
 	strbuf_release(&sb);
 }
 
+static void test_common__err_keeps_quoted_text_on_one_line(void **state)
+{
+	struct err err = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(err_set(&err, ERR_USAGE, "name \"%s\"", "a\n::error::x\r\x1b[31m\tb\x7f"),
+			 ERR_USAGE);
+	assert_string_equal(err.msg, "name \"a\\n::error::x\\r\\x1b[31m\tb\\x7f\"");
+	assert_int_equal(err_wrap(&err, "suite \"%s\"", "s\n::warning::y"), ERR_USAGE);
+	assert_string_equal(err.msg, "suite \"s\\n::warning::y\": name \"a\\n::error::x\\r"
+				     "\\x1b[31m\tb\\x7f\"");
+}
+
 static void test_common__strbuf_cap_refuses_growth(void **state)
 {
 	struct strbuf sb;
@@ -282,6 +295,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_common__strbuf_appends_and_formats),
+		cmocka_unit_test(test_common__err_keeps_quoted_text_on_one_line),
 		cmocka_unit_test(test_common__strbuf_cap_refuses_growth),
 		cmocka_unit_test(test_common__strbuf_detach_of_empty),
 		cmocka_unit_test(test_common__rng_is_reproducible),
