@@ -59,6 +59,9 @@ bool cli_in_actions(void);
  * ::stop-commands::<random token> ... ::<token>:: so that no line of it is
  * obeyed as a workflow command. -1 when stdout cannot be written. */
 int cli_print_untrusted(const char *text, bool quote);
+/* Whether a write to stdout met EPIPE (SIGPIPE is ignored): the reader went
+ * away, so cli_exit and cli_fail clean up quietly, with no message. */
+bool cli_reader_gone(void);
 
 struct strlist;
 struct suite;

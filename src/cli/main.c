@@ -6,6 +6,7 @@
 
 #include "common/alloc.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -77,6 +78,9 @@ static const struct cmd commands[] = {
 	  "  -q, --quiet            no progress line on stderr\n"
 	  "  --no-color             no colour (NO_COLOR is respected too)\n"
 	  "\n"
+	  "SIGINT, SIGTERM, SIGHUP and SIGQUIT stop the run: the measured tree is killed,\n"
+	  "cleanup runs, temporary directories are removed, exit 4. When the reader of\n"
+	  "standard output goes away (EPIPE), the run ends the same way, without a message.\n"
 	  "In GitHub Actions (GITHUB_ACTIONS=true) the report on standard output is\n"
 	  "wrapped in ::stop-commands:: so that no name or output can issue a workflow\n"
 	  "command; so are those of compare, report and comment.\n"
@@ -313,6 +317,8 @@ int cli_exit(int exit_code, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (cli_reader_gone())
+		return exit_code;
 	fflush(stdout);
 	fprintf(stderr, "himorime: exit %d: ", exit_code);
 	va_start(ap, fmt);
@@ -326,6 +332,8 @@ int cli_fail(const struct err *err)
 {
 	int code = cli_exit_for(err->code);
 
+	if (cli_reader_gone())
+		return code;
 	fflush(stdout);
 	fprintf(stderr, "himorime: error: %s [%s]\n", err->msg, cli_diag_code(code));
 	switch (code) {
@@ -349,6 +357,9 @@ int main(int argc, char **argv)
 	const char *name;
 
 	cli_secrets_take();
+	/* A reader that goes away is an EPIPE to handle, not a death that
+	 * would leave temporary directories behind. */
+	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2) {
 		char *help_argv[] = { (char *)"help", NULL };
 		return cmd_help(1, help_argv);

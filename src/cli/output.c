@@ -13,6 +13,7 @@
 #include "github/actions.h"
 #include "render/render.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,14 @@ bool cli_in_actions(void)
 	const char *v = getenv("GITHUB_ACTIONS");
 
 	return v && !strcmp(v, "true");
+}
+
+/* Set when a write to stdout met EPIPE: the reader went away (`| head`). */
+static bool reader_gone;
+
+bool cli_reader_gone(void)
+{
+	return reader_gone;
 }
 
 int cli_print_untrusted(const char *text, bool quote)
@@ -41,8 +50,10 @@ int cli_print_untrusted(const char *text, bool quote)
 		text = quoted.buf;
 	}
 	n = strlen(text);
-	if (fwrite(text, 1, n, stdout) != n || fflush(stdout))
+	if (fwrite(text, 1, n, stdout) != n || fflush(stdout)) {
+		reader_gone = errno == EPIPE;
 		rc = -1;
+	}
 	strbuf_release(&quoted);
 	return rc;
 }

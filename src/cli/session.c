@@ -43,13 +43,17 @@ static void on_signal(int sig)
 
 static void install_signals(void)
 {
+	/* A closed terminal (SIGHUP) and SIGQUIT stop the run like SIGTERM: the
+	 * tree is stopped, temporary directories removed, exit 4. */
+	static const int stopping[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	struct sigaction sa;
+	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i < ARRAY_SIZE(stopping); i++)
+		sigaction(stopping[i], &sa, NULL);
 }
 
 size_t session_flags(struct session *s, struct opt *out, size_t cap)
@@ -415,7 +419,8 @@ int session_finish(struct session *s)
 	s->doc->finished_at_unix_ns = wall_now_ns();
 	code = runner_summarize(s->doc, s->fail_on_inconclusive);
 	if (cli_output_write(s->doc, &s->out, &err) < 0 || write_suite_outputs(s, &err) < 0) {
-		fprintf(stderr, "himorime: error: %s [HMR4003]\n", err.msg);
+		if (!cli_reader_gone())
+			fprintf(stderr, "himorime: error: %s [HMR4003]\n", err.msg);
 		s->doc->summary.exit_code = EXIT_EXEC;
 		return cli_exit(EXIT_EXEC, "the report could not be written");
 	}

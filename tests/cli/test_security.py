@@ -4,11 +4,13 @@ text cannot issue workflow commands, special files and signals cannot hang
 himorime or leave anything behind."""
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 import unittest
 
-from harness import HIMORIME, PrivateTmpTest
+from harness import HELPERS, HIMORIME, PrivateTmpTest
 
 # What a step of the Actions runner holds and the measured code must not see.
 SECRETS = ["GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN",
@@ -192,3 +194,76 @@ benchmarks:
         b = json.loads(res.out)["suites"][0]["benchmarks"][0]
         self.assertEqual(b["result"], "error")
 
+
+def alive(pid):
+    """True when pid exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+class SignalTest(PrivateTmpTest):
+    """Item 6: SIGHUP and SIGQUIT stop a run like SIGTERM; a reader that goes
+    away (SIGPIPE, EPIPE) ends it quietly; nothing is left behind."""
+
+    def start_long_run(self, *args, stdout=subprocess.PIPE):
+        self.pidfile = os.path.join(self.tmp, "pids")
+        self.marker = os.path.join(self.tmp, "cleaned")
+        path = self.write("himorime.yaml", suite(f"""
+build:
+  command: [cp, /bin/true, "${{artifact}}"]
+benchmarks:
+  - name: long
+    runs: 10
+    cleanup:
+      - command: [touch, "{self.marker}"]
+    commands:
+      tree:
+        command: ["{HELPERS}/tree", "{self.pidfile}", wait]
+        timeout: 60s
+"""))
+        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
+        env.pop("GITHUB_ACTIONS", None)
+        p = subprocess.Popen([HIMORIME, "run", *args, path], env=env, stdout=stdout,
+                             stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 20
+        while not os.path.exists(self.pidfile) or len(open(self.pidfile).read().split()) < 5:
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.05)
+        # The build's and the run's private directories exist now.
+        self.assertEqual(len(os.listdir(self.private_tmp)), 2, os.listdir(self.private_tmp))
+        return p
+
+    def assert_tree_gone(self):
+        pids = [int(x) for x in open(self.pidfile).read().split()]
+        time.sleep(0.2)
+        self.assertEqual([x for x in pids if alive(x)], [])
+        self.assertTrue(os.path.exists(self.marker))
+
+    def test_security__hup_and_quit_stop_the_run_and_clean_up(self):
+        for sig in (signal.SIGHUP, signal.SIGQUIT):
+            p = self.start_long_run("--format", "json")
+            p.send_signal(sig)
+            out, err = p.communicate(timeout=30)
+            self.assertEqual(p.returncode, 4, (sig, err))
+            self.assertTrue(err.endswith("himorime: exit 4: interrupted, 1 benchmark could not "
+                                         "run, 1 command failed\n"), err)
+            self.assertTrue(json.loads(out)["summary"]["interrupted"])
+            self.assert_tree_gone()
+            self.assertEqual(os.listdir(self.private_tmp), [])
+            os.remove(self.pidfile)
+            os.remove(self.marker)
+
+    def test_security__reader_going_away_ends_quietly(self):
+        r, w = os.pipe()
+        p = self.start_long_run("--format", "json", stdout=w)
+        os.close(w)
+        os.close(r)  # the reader goes away before the report is written
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 4, err)
+        self.assertEqual(err, "")
+        self.assert_tree_gone()
+        self.assertEqual(os.listdir(self.private_tmp), [])
