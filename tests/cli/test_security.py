@@ -267,3 +267,74 @@ benchmarks:
         self.assertEqual(err, "")
         self.assert_tree_gone()
         self.assertEqual(os.listdir(self.private_tmp), [])
+
+
+class OutputPathTest(PrivateTmpTest):
+    """Item 5: report.outputs are checked where they are written, and a
+    stdout path that can only be a directory is refused by validate."""
+
+    def run_outputs(self, path, extra=""):
+        suite_path = self.write("proj/himorime.yaml", suite(f"""
+report:
+  outputs:
+    - {{format: json, path: {path}}}
+benchmarks:
+  - name: b
+    runs: 10
+{extra}    commands:
+      c: {{command: [/bin/true]}}
+"""))
+        with open(suite_path) as f:
+            before = f.read()
+        res = self.run_h(["run", "--quiet", "--format", "csv", suite_path])
+        with open(suite_path) as f:
+            self.assertEqual(f.read(), before)
+        return res
+
+    def test_security__an_output_cannot_overwrite_the_suite_file(self):
+        res = self.run_outputs("himorime.yaml")
+        self.assertExit(res, 4)
+        path = os.path.join(self.tmp, "proj", "himorime.yaml")
+        self.assertIn(f'himorime: error: report.outputs "{path}": is an input of the suite '
+                      '(the suite file or a stdin file) [HMR4003]\n', res.err)
+
+    def test_security__an_output_cannot_overwrite_a_stdin_file(self):
+        self.write("proj/input.txt", "keep me\n")
+        res = self.run_outputs("input.txt", "    stdin: {file: input.txt}\n")
+        self.assertExit(res, 4)
+        self.assertIn('is an input of the suite', res.err)
+        with open(os.path.join(self.tmp, "proj", "input.txt")) as f:
+            self.assertEqual(f.read(), "keep me\n")
+
+    def test_security__an_output_does_not_follow_a_link_out_of_the_project(self):
+        outside = os.path.join(self.tmp, "outside")
+        os.makedirs(outside)
+        os.makedirs(os.path.join(self.tmp, "proj"))
+        os.symlink(outside, os.path.join(self.tmp, "proj", "out"))
+        res = self.run_outputs("out/deeper/report.json")
+        self.assertExit(res, 4)
+        path = os.path.join(self.tmp, "proj", "out", "deeper", "report.json")
+        self.assertIn(f'himorime: error: report.outputs "{path}": its directory is '
+                      f'"{outside}", outside the suite\'s directory '
+                      f'"{os.path.join(self.tmp, "proj")}" [HMR4003]\n', res.err)
+        self.assertEqual(os.listdir(outside), [])
+
+    def test_security__an_output_inside_the_project_is_written(self):
+        res = self.run_outputs("perf/new/report.json")
+        self.assertExit(res, 0)
+        with open(os.path.join(self.tmp, "proj", "perf", "new", "report.json")) as f:
+            self.assertEqual(json.load(f)["suites"][0]["name"], "t")
+
+    def test_security__validate_refuses_a_directory_as_stdout(self):
+        for value in (".", "sub/..", "sub/"):
+            path = self.write("himorime.yaml", suite(f"""
+benchmarks:
+  - name: b
+    runs: 10
+    commands:
+      c: {{command: [/bin/true], stdout: "{value}"}}
+"""))
+            res = self.run_h(["validate", path])
+            self.assertExit(res, 2)
+            self.assertIn(f'benchmarks[0].commands.c.stdout: expected "discard" or a file '
+                          f'inside ${{workdir}}, got "{value}" [HMR2001]\n', res.err)
