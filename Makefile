@@ -6,6 +6,8 @@
 #   make lint            clang-format check, cppcheck, banned functions
 #   make test-browser    screenshot the HTML report in headless Chromium and check it
 #   make demo            validate, list and run the built-in example suite
+#   make fuzz            libFuzzer on the suite loader, the report reader and
+#                        renderers, the event parser (FUZZ_SECONDS each, build-fuzz/)
 #   make install         PREFIX=/usr/local DESTDIR=
 
 CC       ?= cc
@@ -84,6 +86,12 @@ test-sanitize:
 lint:
 	scripts/lint
 
+# libFuzzer with ASan and UBSan (clang); see tests/fuzz/run.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := suite report event
+fuzz:
+	tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 # Installs the Debian package chromium when missing; skips (exit 0, with a
 # message) only when it cannot be installed.
 test-browser: all
@@ -99,9 +107,9 @@ install: all
 	install -m 755 $(BUILD)/himorime $(BUILD)/himorime-spawner $(DESTDIR)$(PREFIX)/bin/
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
-.PHONY: all tests test test-sanitize test-browser lint demo install clean
+.PHONY: all tests test test-sanitize test-browser lint fuzz demo install clean
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/obj/cli/main.d
