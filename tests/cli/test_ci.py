@@ -142,6 +142,21 @@ class CiFixture(TempDirTest):
     def our_comments(self):
         return self.server.log()["issues"].get("octo/repo/7", [])
 
+    def saved_report(self):
+        """A compare report saved as an artifact, and the environment of the
+        trusted workflow_run job that posts it."""
+        report = os.path.join(self.tmp, "report.json")
+        self.assertExit(run(["compare", "--quiet", "--format", "json", "--output", report,
+                             "--against", "HEAD~1"], cwd=self.repo), 1)
+        ev = {"workflow_run": {"id": 5, "event": "pull_request", "head_sha": self.head,
+                               "head_repository": {"full_name": "octo/repo"},
+                               "pull_requests": [{"number": 7, "head": {"sha": self.head}}]},
+              "repository": {"full_name": "octo/repo"}}
+        path = os.path.join(self.tmp, "run.json")
+        with open(path, "w") as f:
+            json.dump(ev, f)
+        return report, self.ci_env(path, "workflow_run")
+
 
 class CiTest(CiFixture):
     def test_ci__regression_comments_sets_status_and_fails(self):
@@ -239,17 +254,7 @@ class CiTest(CiFixture):
         self.assertIn('--comment "maybe": expected true or false', res.err)
 
     def test_comment__posts_a_saved_report_from_a_trusted_event(self):
-        report = os.path.join(self.tmp, "report.json")
-        self.assertExit(run(["compare", "--quiet", "--format", "json", "--output", report,
-                             "--against", "HEAD~1"], cwd=self.repo), 1)
-        ev = {"workflow_run": {"id": 5, "event": "pull_request", "head_sha": self.head,
-                               "head_repository": {"full_name": "octo/repo"},
-                               "pull_requests": [{"number": 7, "head": {"sha": self.head}}]},
-              "repository": {"full_name": "octo/repo"}}
-        path = os.path.join(self.tmp, "run.json")
-        with open(path, "w") as f:
-            json.dump(ev, f)
-        env = self.ci_env(path, "workflow_run")
+        report, env = self.saved_report()
         res = run(["comment", report], cwd=self.tmp, env=env)
         self.assertExit(res, 0)
         self.assertEqual(len(self.our_comments()), 1)
@@ -297,23 +302,14 @@ class UntrustedTextTest(CiFixture):
     command's output, never become workflow commands; any valid suite name
     makes a marker that finds its comment again."""
 
-    def saved_report(self, name):
-        report = os.path.join(self.tmp, "report.json")
-        self.assertExit(run(["compare", "--quiet", "--format", "json", "--output", report,
-                             "--against", "HEAD~1"], cwd=self.repo), 1)
+    def rename_saved_suite(self, name):
+        report, env = self.saved_report()
         with open(report) as f:
             doc = json.load(f)
         doc["suites"][0]["name"] = name
         with open(report, "w") as f:
             json.dump(doc, f)
-        ev = {"workflow_run": {"id": 5, "event": "pull_request", "head_sha": self.head,
-                               "head_repository": {"full_name": "octo/repo"},
-                               "pull_requests": [{"number": 7, "head": {"sha": self.head}}]},
-              "repository": {"full_name": "octo/repo"}}
-        path = os.path.join(self.tmp, "run.json")
-        with open(path, "w") as f:
-            json.dump(ev, f)
-        return report, self.ci_env(path, "workflow_run")
+        return report, env
 
     def rename_suite(self, name):
         text = SUITE.replace("ENVFILE", self.envfile).replace("name: gate",
@@ -321,7 +317,7 @@ class UntrustedTextTest(CiFixture):
         self.write("repo/himorime.yaml", text)
 
     def test_comment__hostile_suite_name_issues_no_workflow_command(self):
-        report, env = self.saved_report(HOSTILE)
+        report, env = self.rename_saved_suite(HOSTILE)
         for args in (["--dry-run"], []):
             res = run(["comment", *args, report], cwd=self.tmp, env=env)
             self.assertExit(res, 0)
@@ -334,7 +330,7 @@ class UntrustedTextTest(CiFixture):
             "::warning::red -->\n"), comments[0]["body"][:200])
 
     def test_report__hostile_names_and_stderr_issue_no_workflow_command(self):
-        report, env = self.saved_report(HOSTILE)
+        report, env = self.rename_saved_suite(HOSTILE)
         with open(report) as f:
             doc = json.load(f)
         doc["suites"][0]["benchmarks"][0]["name"] = HOSTILE
@@ -367,7 +363,7 @@ benchmarks:
             self.assertEqual(obeyed(res.err), [], res.err)
 
     def test_comment__marker_check_failure_quotes_the_name_on_one_line(self):
-        report, env = self.saved_report(HOSTILE + "a" * 5000)
+        report, env = self.rename_saved_suite(HOSTILE + "a" * 5000)
         res = run(["comment", "--dry-run", report], cwd=self.tmp, env=env)
         self.assertExit(res, 4)
         self.assertEqual(obeyed(res.err), [], res.err)
@@ -387,7 +383,7 @@ benchmarks:
         self.assertTrue(comments[0]["body"].startswith(marker + "\n"))
 
     def test_comment__suite_name_with_a_space_round_trips(self):
-        report, env = self.saved_report("my benchmarks")
+        report, env = self.rename_saved_suite("my benchmarks")
         for _ in range(2):
             self.assertExit(run(["comment", report], cwd=self.tmp, env=env), 0)
         comments = self.our_comments()

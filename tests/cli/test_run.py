@@ -2,27 +2,13 @@
 budgets, failures and their exit codes, the schedule, and nothing left behind."""
 import json
 import os
-import signal
 import subprocess
 import time
 import unittest
 
-from harness import HELPERS, HIMORIME, SANITIZED, PrivateTmpTest
+from harness import HELPERS, HIMORIME, SANITIZED, PrivateTmpTest, alive, suite
 
 MIB = 1024 * 1024
-
-
-def suite(body, name="t"):
-    return f'version: "1"\nname: {name}\n' + body
-
-
-def alive(pid):
-    """True when pid exists and is not a zombie."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 class RunTest(PrivateTmpTest):
@@ -433,39 +419,6 @@ benchmarks:
         text = open(out).read()
         self.assertNotIn("ghs_secret", text)
         self.assertIn("PATH=", text)
-
-    def test_run__interrupt_leaves_nothing_behind(self):
-        pidfile = os.path.join(self.tmp, "pids")
-        marker = os.path.join(self.tmp, "cleaned")
-        path = self.write("himorime.yaml", suite(f"""
-benchmarks:
-  - name: long
-    runs: 10
-    cleanup:
-      - command: [touch, "{marker}"]
-    commands:
-      tree:
-        command: ["{HELPERS}/tree", "{pidfile}", wait]
-        timeout: 60s
-"""))
-        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
-        p = subprocess.Popen([HIMORIME, "run", "--format", "json", path], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.time() + 20
-        while not os.path.exists(pidfile) or len(open(pidfile).read().split()) < 5:
-            self.assertLess(time.time(), deadline)
-            time.sleep(0.05)
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=30)
-        self.assertEqual(p.returncode, 4, err)
-        self.assertTrue(err.endswith("himorime: exit 4: interrupted, 1 benchmark could not run, "
-                                     "1 command failed\n"), err)
-        doc = json.loads(out)
-        self.assertTrue(doc["summary"]["interrupted"])
-        self.assertTrue(os.path.exists(marker))
-        pids = [int(x) for x in open(pidfile).read().split()]
-        time.sleep(0.2)
-        self.assertEqual([x for x in pids if alive(x)], [])
 
     def test_run__sweeps_what_a_killed_run_left(self):
         p = subprocess.Popen(["true"])

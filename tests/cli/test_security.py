@@ -10,7 +10,7 @@ import sys
 import time
 import unittest
 
-from harness import HELPERS, HIMORIME, PrivateTmpTest
+from harness import HELPERS, HIMORIME, PrivateTmpTest, alive, suite
 
 # What a step of the Actions runner holds and the measured code must not see.
 SECRETS = ["GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN",
@@ -39,10 +39,6 @@ with open(sys.argv[1], "w") as f:
 
 # A Python that any user may run (the tests' own may live under /root).
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
-
-
-def suite(body, name="t"):
-    return f'version: "1"\nname: {name}\n' + body
 
 
 class TokenTest(PrivateTmpTest):
@@ -195,18 +191,10 @@ benchmarks:
         self.assertEqual(b["result"], "error")
 
 
-def alive(pid):
-    """True when pid exists and is not a zombie."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 class SignalTest(PrivateTmpTest):
-    """Item 6: SIGHUP and SIGQUIT stop a run like SIGTERM; a reader that goes
-    away (SIGPIPE, EPIPE) ends it quietly; nothing is left behind."""
+    """Item 6: SIGINT, SIGTERM, SIGHUP and SIGQUIT stop a run (the tree is
+    killed, cleanup runs); a reader that goes away (SIGPIPE, EPIPE) ends it
+    quietly; nothing is left behind."""
 
     def start_long_run(self, *args, stdout=subprocess.PIPE):
         self.pidfile = os.path.join(self.tmp, "pids")
@@ -242,8 +230,8 @@ benchmarks:
         self.assertEqual([x for x in pids if alive(x)], [])
         self.assertTrue(os.path.exists(self.marker))
 
-    def test_security__hup_and_quit_stop_the_run_and_clean_up(self):
-        for sig in (signal.SIGHUP, signal.SIGQUIT):
+    def test_security__stopping_signals_stop_the_run_and_clean_up(self):
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
             p = self.start_long_run("--format", "json")
             p.send_signal(sig)
             out, err = p.communicate(timeout=30)
