@@ -7,6 +7,8 @@
 #   make test-browser    screenshot the HTML report in headless Chromium and check it
 #   make test-action     run action.yml and the workflows as a GitHub runner does
 #   make demo            validate, list and run the built-in example suite
+#   make fuzz            libFuzzer on the suite loader, the report reader and
+#                        renderers, the event parser (FUZZ_SECONDS each, build-fuzz/)
 #   make install         PREFIX=/usr/local DESTDIR=
 
 CC       ?= cc
@@ -85,6 +87,12 @@ test-sanitize:
 lint:
 	scripts/lint
 
+# libFuzzer with ASan and UBSan (clang); see tests/fuzz/run.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := suite report event
+fuzz:
+	tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 # Installs the Debian package chromium when missing; skips (exit 0, with a
 # message) only when it cannot be installed.
 test-browser: all
@@ -104,9 +112,9 @@ install: all
 	install -m 755 $(BUILD)/himorime $(BUILD)/himorime-spawner $(DESTDIR)$(PREFIX)/bin/
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
-.PHONY: all tests test test-sanitize test-browser test-action lint demo install clean
+.PHONY: all tests test test-sanitize test-browser test-action lint fuzz demo install clean
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/obj/cli/main.d

@@ -44,6 +44,25 @@ int cli_exit(int exit_code, const char *fmt, ...) __attribute__((format(printf, 
  * returns the exit status for err->code. */
 int cli_fail(const struct err *err);
 
+/* Called first in main(): marks the process non-dumpable and takes
+ * GITHUB_TOKEN, INPUT_GITHUB-TOKEN and GH_TOKEN out of the environment
+ * (overwritten in place, then unset). See secrets.c. */
+void cli_secrets_take(void);
+/* The token taken at start: GITHUB_TOKEN if non-empty, else
+ * INPUT_GITHUB-TOKEN, else NULL. */
+const char *cli_token(void);
+
+/* GITHUB_ACTIONS is "true". */
+bool cli_in_actions(void);
+/* Prints text that quotes untrusted data (names, output, a pull request's
+ * report) on stdout: in GitHub Actions, or with `quote`, wrapped in
+ * ::stop-commands::<random token> ... ::<token>:: so that no line of it is
+ * obeyed as a workflow command. -1 when stdout cannot be written. */
+int cli_print_untrusted(const char *text, bool quote);
+/* Whether a write to stdout met EPIPE (SIGPIPE is ignored): the reader went
+ * away, so cli_exit and cli_fail clean up quietly, with no message. */
+bool cli_reader_gone(void);
+
 struct strlist;
 struct suite;
 

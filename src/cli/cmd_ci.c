@@ -43,12 +43,6 @@ struct publish_flags {
 	bool dry_run;
 };
 
-static bool in_actions(void)
-{
-	const char *v = getenv("GITHUB_ACTIONS");
-	return v && !strcmp(v, "true");
-}
-
 static int usage(const char *cmd, const char *fmt, const char *value)
 {
 	struct err err = ERR_INIT;
@@ -375,6 +369,41 @@ static void write_outputs(const struct session *s, const char *json_path, int ex
 		fprintf(stderr, "himorime: warning: %s\n", err.msg);
 }
 
+/* Whether GITHUB_OUTPUT already has an exit-code line. */
+static bool has_exit_code_output(const char *path)
+{
+	struct err err = ERR_INIT;
+	char *text = NULL;
+	bool found = false;
+	const char *p;
+
+	if (fsio_read_file(path, 1u << 24, &text, NULL, &err) < 0)
+		return false;
+	for (p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, "exit-code=", 10) || !strncmp(p, "exit-code<<", 11))
+			found = true;
+	free(text);
+	return found;
+}
+
+/* The action execs himorime, so no shell is left above it to record the exit
+ * code of a run that stopped before its outputs were written
+ * (docs/github-actions.md, "Threat model"): write it here when missing. */
+static void write_exit_code_output(int code)
+{
+	const char *path = getenv("GITHUB_OUTPUT");
+	struct err err = ERR_INIT;
+	struct rng rng;
+	char text[16];
+
+	if (!path || !*path || has_exit_code_output(path))
+		return;
+	rng_init(&rng, rng_fresh_seed(), "output");
+	snprintf(text, sizeof(text), "%d", code);
+	if (github_actions_output_append(path, &rng, "exit-code", text, &err) < 0)
+		fprintf(stderr, "himorime: warning: %s\n", err.msg);
+}
+
 static bool json_output(const struct session *s)
 {
 	return s->out.output && !strcmp(s->out.format, "json");
@@ -455,8 +484,8 @@ int cmd_ci(int argc, char **argv)
 	if (code != EXIT_OK)
 		goto done;
 	s.out.no_color = true;
-	token = github_http_pick_token(getenv("GITHUB_TOKEN"), getenv("INPUT_GITHUB-TOKEN"));
-	if (token && in_actions()) {
+	token = cli_token();
+	if (token && cli_in_actions()) {
 		struct strbuf mask;
 		strbuf_init(&mask, 0);
 		github_actions_add_mask(token, &mask);
@@ -464,7 +493,7 @@ int cmd_ci(int argc, char **argv)
 		strbuf_release(&mask);
 	}
 	/* Outside Actions without a token there is nowhere to publish: show. */
-	if (!token && !in_actions())
+	if (!token && !cli_in_actions())
 		pf.dry_run = true;
 	code = choose_base(against, &ev, &base);
 	if (code != EXIT_OK)
@@ -492,7 +521,7 @@ int cmd_ci(int argc, char **argv)
 		s.out.summary = getenv("GITHUB_STEP_SUMMARY");
 	runner_summarize(s.doc, s.fail_on_inconclusive);
 	json_path = write_json_report(&s);
-	if (in_actions()) {
+	if (cli_in_actions()) {
 		annotate_all(&s);
 		s.out.quote_workflow_commands = true;
 	}
@@ -509,5 +538,6 @@ done:
 	free(json_path);
 	github_event_release(&ev);
 	session_release(&s);
+	write_exit_code_output(code);
 	return code;
 }

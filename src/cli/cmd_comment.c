@@ -79,7 +79,7 @@ int cmd_comment(int argc, char **argv)
 		code = cli_fail(&err);
 		goto done;
 	}
-	token = github_http_pick_token(getenv("GITHUB_TOKEN"), getenv("INPUT_GITHUB-TOKEN"));
+	token = cli_token();
 	if (!token && !dry_run) {
 		code = usage("comment needs GITHUB_TOKEN (or --dry-run)");
 		goto done;

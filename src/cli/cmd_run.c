@@ -18,9 +18,6 @@
 
 #include "common/banned.h"
 
-/* Never passed to a measured command, a hook or a build. */
-static const char *const hidden_env[] = { "GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "GH_TOKEN" };
-
 /* A run inside a git repository records the commit measured and whether the
  * tree had changes (docs/reports.md); outside one, git stays null. */
 static void record_git(struct results *doc, const char *dir)
@@ -56,7 +53,7 @@ int cmd_run(int argc, char **argv)
 	code = session_select_check(&s, selected);
 	if (code != EXIT_OK)
 		goto done;
-	code = session_runner(&s, hidden_env, ARRAY_SIZE(hidden_env));
+	code = session_runner(&s, NULL, 0);
 	if (code != EXIT_OK)
 		goto done;
 	record_git(s.doc, s.suites.v[0]->dir);

@@ -72,17 +72,27 @@ static size_t add_dir(const char *dir, struct strlist *files)
 	return n;
 }
 
+/* Every part may quote the suite (a pull request's file in CI): one line. */
+static const char *oneline(char *buf, size_t cap, const char *text)
+{
+	err_escape(buf, cap, text);
+	return buf;
+}
+
 static void print_diag(const struct suite_diag *d)
 {
+	char buf[2048];
+
 	if (d->line)
-		fprintf(stderr, "%s:%u:%u: ", d->file, d->line, d->column);
+		fprintf(stderr, "%s:%u:%u: ", oneline(buf, sizeof(buf), d->file), d->line,
+			d->column);
 	else
-		fprintf(stderr, "%s: ", d->file);
+		fprintf(stderr, "%s: ", oneline(buf, sizeof(buf), d->file));
 	if (*d->path)
-		fprintf(stderr, "%s: ", d->path);
-	fprintf(stderr, "%s [HMR2001]\n", d->message);
+		fprintf(stderr, "%s: ", oneline(buf, sizeof(buf), d->path));
+	fprintf(stderr, "%s [HMR2001]\n", oneline(buf, sizeof(buf), d->message));
 	if (d->hint)
-		fprintf(stderr, "  hint: %s\n", d->hint);
+		fprintf(stderr, "  hint: %s\n", oneline(buf, sizeof(buf), d->hint));
 }
 
 void cli_suites_release(struct cli_suites *s)

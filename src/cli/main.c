@@ -6,6 +6,7 @@
 
 #include "common/alloc.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -81,6 +82,13 @@ static const struct cmd commands[] = {
 	  "                         ci and sweep print one line per look or commit)\n"
 	  "  --no-color             no colour (NO_COLOR is respected too)\n"
 	  "\n"
+	  "SIGINT, SIGTERM, SIGHUP and SIGQUIT stop the run: the measured tree is killed,\n"
+	  "cleanup runs, temporary directories are removed, exit 4. When the reader of\n"
+	  "standard output goes away (EPIPE), the run ends the same way, without a message.\n"
+	  "In GitHub Actions (GITHUB_ACTIONS=true) the report on standard output is\n"
+	  "wrapped in ::stop-commands:: so that no name or output can issue a workflow\n"
+	  "command; so are those of compare, report and comment.\n"
+	  "\n"
 	  "exit: 0 ok, 1 budget broken, 2 invalid suite, 3 usage, 4 a command or hook\n"
 	  "failed or the run was interrupted, 6 a metric could not be measured.\n" },
 	{ "compare", cmd_compare, "measure the working tree against a revision and judge it",
@@ -138,12 +146,13 @@ static const struct cmd commands[] = {
 	  "In GitHub Actions: no colour; annotations for regressions, broken budgets,\n"
 	  "inconclusive comparisons and failures; the summary appended to\n"
 	  "GITHUB_STEP_SUMMARY; the token (GITHUB_TOKEN or INPUT_GITHUB-TOKEN) masked and\n"
-	  "never passed to commands. Then one sticky pull-request comment and a commit\n"
-	  "status `himorime` through the REST API (GITHUB_API_URL); --comment false sends\n"
-	  "no request at all. Without a token nothing is published and a notice says what\n"
-	  "to set; a read-only token (a fork) keeps the report and says how to use\n"
-	  "'himorime comment' from a workflow_run workflow; either way the exit code is\n"
-	  "the gate's. Last, the outputs in GITHUB_OUTPUT: result, exit-code (the code\n"
+	  "never passed to commands, nor the runner's credentials and files (see\n"
+	  "docs/github-actions.md, \"Threat model\"). Then one sticky pull-request\n"
+	  "comment and a commit status `himorime` through the REST API (GITHUB_API_URL);\n"
+	  "--comment false sends no request at all. Without a token nothing is published\n"
+	  "and a notice says what to set; a read-only token (a fork) keeps the report and\n"
+	  "says how to use 'himorime comment' from a workflow_run workflow; either way the\n"
+	  "exit code is the gate's. Last, the outputs in GITHUB_OUTPUT: result, exit-code (the code\n"
 	  "ci exits with: 4 when publishing failed), report (the --output file, empty\n"
 	  "without) and json (the JSON report).\n"
 	  "\n"
@@ -167,7 +176,9 @@ static const struct cmd commands[] = {
 	  "request and the head sha come from the trusted event (--event, default\n"
 	  "GITHUB_EVENT_PATH), looked up through the API when the event lists none (forks).\n"
 	  "The comment and the status link to the run that measured (workflow_run.id of\n"
-	  "the event), whose job summary holds the full report.\n" },
+	  "the event), whose job summary holds the full report.\n"
+	  "Any suite name goes in the comment marker (other bytes than [A-Za-z0-9._,:/+=@-]\n"
+	  "as %XX). In Actions, what it prints is wrapped in ::stop-commands::.\n" },
 	{ "report", cmd_report, "render a saved JSON report again, without measuring",
 	  "usage: himorime report [--format FORMAT] [--output FILE] [--section NAME]\n"
 	  "                       [--summary FILE] [--no-color] INPUT.json\n"
@@ -332,6 +343,8 @@ int cli_exit(int exit_code, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (cli_reader_gone())
+		return exit_code;
 	fflush(stdout);
 	fprintf(stderr, "himorime: exit %d: ", exit_code);
 	va_start(ap, fmt);
@@ -345,6 +358,8 @@ int cli_fail(const struct err *err)
 {
 	int code = cli_exit_for(err->code);
 
+	if (cli_reader_gone())
+		return code;
 	fflush(stdout);
 	fprintf(stderr, "himorime: error: %s [%s]\n", err->msg, cli_diag_code(code));
 	switch (code) {
@@ -367,6 +382,10 @@ int main(int argc, char **argv)
 	const struct cmd *c;
 	const char *name;
 
+	cli_secrets_take();
+	/* A reader that goes away is an EPIPE to handle, not a death that
+	 * would leave temporary directories behind. */
+	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2) {
 		char *help_argv[] = { (char *)"help", NULL };
 		return cmd_help(1, help_argv);

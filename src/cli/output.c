@@ -13,6 +13,7 @@
 #include "github/actions.h"
 #include "render/render.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,23 +21,48 @@
 
 #include "common/banned.h"
 
-static int write_stdout(const struct cli_output *a, const struct strbuf *out, struct err *err)
+bool cli_in_actions(void)
+{
+	const char *v = getenv("GITHUB_ACTIONS");
+
+	return v && !strcmp(v, "true");
+}
+
+/* Set when a write to stdout met EPIPE: the reader went away (`| head`). */
+static bool reader_gone;
+
+bool cli_reader_gone(void)
+{
+	return reader_gone;
+}
+
+int cli_print_untrusted(const char *text, bool quote)
 {
 	struct strbuf quoted;
-	const struct strbuf *text = out;
 	struct rng rng;
+	size_t n;
 	int rc = 0;
 
 	strbuf_init(&quoted, 0);
-	if (a->quote_workflow_commands) {
+	if (quote || cli_in_actions()) {
 		rng_init(&rng, rng_fresh_seed(), "stop-commands");
-		github_actions_quote_output(&rng, out->buf, &quoted);
-		text = &quoted;
+		github_actions_quote_output(&rng, text, &quoted);
+		text = quoted.buf;
 	}
-	if (fwrite(text->buf, 1, text->len, stdout) != text->len || fflush(stdout))
-		rc = err_set(err, ERR_EXEC, "cannot write the report to standard output");
+	n = strlen(text);
+	if (fwrite(text, 1, n, stdout) != n || fflush(stdout)) {
+		reader_gone = errno == EPIPE;
+		rc = -1;
+	}
 	strbuf_release(&quoted);
 	return rc;
+}
+
+static int write_stdout(const struct cli_output *a, const struct strbuf *out, struct err *err)
+{
+	if (cli_print_untrusted(out->buf, a->quote_workflow_commands) < 0)
+		return err_set(err, ERR_EXEC, "cannot write the report to standard output");
+	return 0;
 }
 
 int cli_output_check(const struct cli_output *o, enum render_format *f, struct err *err)

@@ -8,6 +8,7 @@
 #include "cli/publish.h"
 
 #include "cli/cli.h"
+#include "common/alloc.h"
 #include "github/http.h"
 #include "github/publish.h"
 #include "plan/runner.h"
@@ -60,6 +61,16 @@ static char *run_url_for(const struct github_event *ev)
 	return github_run_url(getenv("GITHUB_SERVER_URL"), getenv("GITHUB_REPOSITORY"), run_id);
 }
 
+/* The requests and the comment a dry run would send: they quote the report,
+ * a pull request's data, so they go out wrapped in Actions. */
+static void print_dry_run(const char *head, const char *plan, const char *body)
+{
+	char *text = xasprintf("%s%s--- comment ---\n%s\n", head, plan, body);
+
+	cli_print_untrusted(text, false);
+	free(text);
+}
+
 /* Publishes doc's comment and status. Returns EXIT_OK, or EXIT_EXEC for a
  * failure other than a read-only token (which is only a notice). */
 int cli_publish(const struct results *doc, const struct github_event *ev, bool comment,
@@ -94,9 +105,10 @@ int cli_publish(const struct results *doc, const struct github_event *ev, bool c
 	if (!getenv("GITHUB_REPOSITORY") || !*getenv("GITHUB_REPOSITORY")) {
 		/* A local dry run: there is no repository to address requests to. */
 		if (dry_run)
-			printf("himorime: dry run: no GITHUB_REPOSITORY, so no request would be "
-			       "made\n--- comment ---\n%s\n",
-			       body.buf);
+			print_dry_run(
+				"himorime: dry run: no GITHUB_REPOSITORY, so no request would "
+				"be made\n",
+				"", body.buf);
 		else
 			fprintf(stderr, "himorime: notice: GITHUB_REPOSITORY is not set: nothing "
 					"was published\n");
@@ -132,10 +144,8 @@ int cli_publish(const struct results *doc, const struct github_event *ev, bool c
 		}
 		goto failed;
 	}
-	if (dry_run) {
-		printf("himorime: dry run: nothing was sent\n%s", plan.buf);
-		printf("--- comment ---\n%s\n", body.buf);
-	}
+	if (dry_run)
+		print_dry_run("himorime: dry run: nothing was sent\n", plan.buf, body.buf);
 	goto done;
 failed:
 	fprintf(stderr, "himorime: error: %s [HMR4001]\n", err.msg);

@@ -14,8 +14,6 @@
 
 #include "common/banned.h"
 
-static const char *const tokens[] = { "GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "GH_TOKEN" };
-
 static void hide_names(struct revisions *rv)
 {
 	const char *const *git = vcs_git_env_names();
@@ -23,9 +21,7 @@ static void hide_names(struct revisions *rv)
 
 	while (git[n])
 		n++;
-	rv->hidden = xcalloc(n + ARRAY_SIZE(tokens), sizeof(*rv->hidden));
-	for (i = 0; i < ARRAY_SIZE(tokens); i++)
-		rv->hidden[rv->n_hidden++] = tokens[i];
+	rv->hidden = xcalloc(n + 1, sizeof(*rv->hidden));
 	for (i = 0; i < n; i++)
 		rv->hidden[rv->n_hidden++] = git[i];
 }

@@ -30,7 +30,8 @@ struct revisions {
 	bool dirty;
 	const char *head_dir; /* the working tree, or head_tree's path */
 	const char *base_dir; /* base_tree's path; NULL for none */
-	/* Names children must not see: tokens and git's own variables. */
+	/* Names children must not see besides the tokens and the runner's files
+	 * that exec.c always hides: git's own variables. */
 	const char **hidden;
 	size_t n_hidden;
 	enum revisions_suite_from suite_from;

@@ -44,13 +44,17 @@ static void on_signal(int sig)
 
 static void install_signals(void)
 {
+	/* A closed terminal (SIGHUP) and SIGQUIT stop the run like SIGTERM: the
+	 * tree is stopped, temporary directories removed, exit 4. */
+	static const int stopping[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	struct sigaction sa;
+	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i < ARRAY_SIZE(stopping); i++)
+		sigaction(stopping[i], &sa, NULL);
 }
 
 size_t session_flags(struct session *s, struct opt *out, size_t cap)
@@ -113,8 +117,12 @@ static char *spawner_beside_self(void)
 
 static void progress_line(void *ctx, const char *line)
 {
+	char buf[1024];
+
 	(void)ctx;
-	fprintf(stderr, "\r\033[K%s", line);
+	/* Names come from the suite: one line, no escape sequences of theirs. */
+	err_escape(buf, sizeof(buf), line);
+	fprintf(stderr, "\r\033[K%s", buf);
 	fflush(stderr);
 }
 
@@ -418,6 +426,77 @@ static void make_parents(const char *path)
 	free(p);
 }
 
+/* Whether `path` is the same file as `other` (both existing). */
+static bool same_file(const struct stat *st, const char *other)
+{
+	struct stat o;
+
+	return stat(other, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino;
+}
+
+/* Whether `path` names the suite file or a stdin file of its benchmarks. */
+static bool is_suite_input(const struct suite *suite, const struct stat *st)
+{
+	size_t k;
+	bool found = same_file(st, suite->path);
+
+	for (k = 0; !found && k < suite->benchmark_count; k++) {
+		const struct stdin_spec *in = &suite->benchmarks[k].stdin_spec;
+		char *p;
+
+		if (in->kind != STDIN_FILE || strstr(in->value, "${"))
+			continue;
+		p = xasprintf("%s/%s", suite->dir, in->value);
+		found = same_file(st, p);
+		free(p);
+	}
+	return found;
+}
+
+/* An output is checked when it is written, not only as text at load time:
+ * its directory, symbolic links followed, must lie inside the suite's
+ * directory, and the file must be neither a link nor an input of the suite. */
+static int check_output_target(const struct suite *suite, const char *path, struct err *err)
+{
+	char root[PATH_MAX], parent[PATH_MAX];
+	char *dir = xstrdup(path);
+	struct stat st;
+	size_t n;
+	int rc = 0;
+
+	*strrchr(dir, '/') = '\0';
+	/* The nearest existing directory: what is missing is created inside it. */
+	while (!realpath(dir, parent) && errno == ENOENT && strrchr(dir, '/'))
+		*strrchr(dir, '/') = '\0';
+	if (!realpath(suite->dir, root) || !realpath(dir, parent)) {
+		rc = err_set(err, ERR_EXEC,
+			     "report.outputs \"%s\": cannot resolve its directory: %s", path,
+			     strerror(errno));
+		goto done;
+	}
+	n = strlen(root);
+	if (strncmp(parent, root, n) || (parent[n] != '/' && parent[n] != '\0')) {
+		rc = err_set(err, ERR_EXEC,
+			     "report.outputs \"%s\": its directory is \"%s\", outside the suite's "
+			     "directory \"%s\"",
+			     path, parent, root);
+		goto done;
+	}
+	if (lstat(path, &st) < 0)
+		goto done;
+	if (!S_ISREG(st.st_mode))
+		rc = err_set(err, ERR_EXEC, "report.outputs \"%s\": not a regular file (%s)", path,
+			     fsio_kind_name(st.st_mode));
+	else if (is_suite_input(suite, &st))
+		rc = err_set(err, ERR_EXEC,
+			     "report.outputs \"%s\": is an input of the suite (the suite file or "
+			     "a stdin file)",
+			     path);
+done:
+	free(dir);
+	return rc;
+}
+
 /* report.outputs of every suite, relative to the suite file. */
 static int write_suite_outputs(struct session *s, struct err *err)
 {
@@ -433,8 +512,11 @@ static int write_suite_outputs(struct session *s, struct err *err)
 			out.format = report_format_name(o->format);
 			out.output = path;
 			out.section = o->section;
-			make_parents(path);
-			rc = cli_output_write(s->doc, &out, err);
+			rc = check_output_target(suite, path, err);
+			if (rc == 0) {
+				make_parents(path);
+				rc = cli_output_write(s->doc, &out, err);
+			}
 			free(path);
 			if (rc < 0)
 				return rc;
@@ -454,7 +536,8 @@ int session_finish(struct session *s)
 	s->doc->finished_at_unix_ns = wall_now_ns();
 	code = runner_summarize(s->doc, s->fail_on_inconclusive);
 	if (cli_output_write(s->doc, &s->out, &err) < 0 || write_suite_outputs(s, &err) < 0) {
-		fprintf(stderr, "himorime: error: %s [HMR4003]\n", err.msg);
+		if (!cli_reader_gone())
+			fprintf(stderr, "himorime: error: %s [HMR4003]\n", err.msg);
 		s->doc->summary.exit_code = EXIT_EXEC;
 		return cli_exit(EXIT_EXEC, "the report could not be written");
 	}

@@ -18,9 +18,11 @@ enum err_code {
 	ERR_INTERRUPTED = -6, /* SIGINT/SIGTERM (exit 4) */
 };
 
+#define ERR_MSG_BYTES 1024
+
 struct err {
 	int code;
-	char msg[1024];
+	char msg[ERR_MSG_BYTES];
 };
 
 #define ERR_INIT                                                                                   \
@@ -31,10 +33,19 @@ struct err {
 		}                                                                                  \
 	}
 
-/* Sets code and message; returns code so that `return err_set(...)` reads well. */
+/* Sets code and message; returns code so that `return err_set(...)` reads well.
+ * The message stays one line: line breaks and control characters in it (from
+ * quoted names, paths or output) are written as \n, \r and \xHH. */
 int err_set(struct err *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Prefixes the existing message with "what: " and keeps the code. */
+/* Prefixes the existing message with "what: " (escaped as err_set does) and
+ * keeps the code. */
 int err_wrap(struct err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void err_clear(struct err *err);
+/* Copies src into dst (cap bytes with the NUL, cut there), writing a line
+ * break as "\n", a carriage return as "\r" and any other control character
+ * but tab as "\xHH": text quoted from untrusted input (names, paths, a
+ * command's output) stays on one line, which cannot start a workflow command
+ * in a CI log. Returns the length written. */
+size_t err_escape(char *dst, size_t cap, const char *src);
 
 #endif

@@ -17,6 +17,55 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *fsio_kind_name(unsigned mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return "a regular file";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFSOCK:
+		return "a socket";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFLNK:
+		return "a symbolic link";
+	default:
+		return "a special file";
+	}
+}
+
+int fsio_open_regular(const char *path, struct err *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return err_set(err, ERR_EXEC, "cannot read \"%s\": %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0) {
+		err_set(err, ERR_EXEC, "cannot read \"%s\": %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err_set(err, ERR_EXEC, "cannot read \"%s\": not a regular file (%s)", path,
+			fsio_kind_name(st.st_mode));
+		close(fd);
+		return -1;
+	}
+	/* Regular files never block; reads go back to blocking semantics. */
+	if (fcntl(fd, F_SETFL, 0) < 0) {
+		err_set(err, ERR_EXEC, "cannot read \"%s\": %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int fsio_read_file(const char *path, size_t cap, char **out, size_t *len, struct err *err)
 {
 	struct strbuf sb;
@@ -27,9 +76,9 @@ int fsio_read_file(const char *path, size_t cap, char **out, size_t *len, struct
 	*out = NULL;
 	if (len)
 		*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = fsio_open_regular(path, err);
 	if (fd < 0)
-		return err_set(err, ERR_EXEC, "cannot read \"%s\": %s", path, strerror(errno));
+		return err->code;
 	strbuf_init(&sb, cap);
 	for (;;) {
 		ssize_t n = read(fd, chunk, sizeof(chunk));

@@ -12,9 +12,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Opens a regular file for reading without ever blocking on it: O_NONBLOCK,
+ * then fstat. A FIFO, a device, a socket or a directory is ERR_EXEC
+ * ("cannot read "x": not a regular file (a FIFO)"), the descriptor closed.
+ * Returns the descriptor (O_CLOEXEC, blocking again), or -1 with err set. */
+int fsio_open_regular(const char *path, struct err *err);
+/* "a FIFO", "a directory", ... for a st_mode. */
+const char *fsio_kind_name(unsigned mode);
 /* Reads a whole file of at most `cap` bytes into a NUL-terminated heap buffer.
  * A larger file is ERR_INVALID ("larger than N bytes"); a missing or
- * unreadable one is ERR_EXEC. */
+ * unreadable one, or one that is not a regular file, is ERR_EXEC. */
 int fsio_read_file(const char *path, size_t cap, char **out, size_t *len, struct err *err);
 /* Writes `len` bytes to `path` atomically. ERR_EXEC on any failure, and the
  * previous content of `path`, if any, is left intact. */

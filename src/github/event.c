@@ -8,6 +8,7 @@
 #include "common/fsio.h"
 #include "common/strbuf.h"
 #include "github/publish.h"
+#include "results/json.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -279,7 +280,12 @@ int github_event_parse(struct github_event *ev, const char *event_name, const ch
 			       "github: event \"%.64s\" is not supported: use pull_request, push, "
 			       "merge_group or workflow_run, or pass --against REF",
 			       event_name);
-	doc = cJSON_ParseWithLength(json, len);
+	if (len > GITHUB_EVENT_MAX_BYTES)
+		return err_set(err, ERR_INVALID, "github: event payload: larger than %zu bytes",
+			       GITHUB_EVENT_MAX_BYTES);
+	if (results_json_parse(json, len, "github: event payload", GITHUB_EVENT_MAX_VALUES, &doc,
+			       err) < 0)
+		return ERR_INVALID;
 	if (!cJSON_IsObject(doc)) {
 		rc = err_set(err, ERR_INVALID, "github: event payload is not a JSON object");
 		goto done;

@@ -26,8 +26,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GITHUB_EVENT_MAX_BYTES ((size_t)16 << 20)
-#define GITHUB_SHA_MAX	       64 /* hex digits of a SHA-256 object name */
+/* GitHub's payloads are under 25 MiB; a larger file is refused. */
+#define GITHUB_EVENT_MAX_BYTES ((size_t)25 << 20)
+/* JSON values in a payload: a few thousand in real ones; the cap bounds the
+ * memory a hostile one costs (cJSON spends ~64 bytes per value). */
+#define GITHUB_EVENT_MAX_VALUES ((size_t)1000000)
+#define GITHUB_SHA_MAX		64 /* hex digits of a SHA-256 object name */
 
 enum github_event_kind {
 	GITHUB_EVENT_PULL_REQUEST,

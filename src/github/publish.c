@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,27 +69,35 @@ bad:
 		       repository ? repository : "");
 }
 
-static int is_selection_char(int c)
+/* Kept as is in a marker; every other byte is %XX. A '-' after a '-' is
+ * encoded too: "--" may not occur in an HTML comment. */
+static bool is_selection_char(int c, int prev)
 {
-	return isalnum(c) || strchr("._,:/+=@-", c) != NULL;
+	if (c == '-')
+		return prev != '-';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (c && strchr("._,:/+=@", c) != NULL);
 }
 
 int github_comment_marker(const char *selection, struct strbuf *out, struct err *err)
 {
-	const char *p;
+	const unsigned char *p;
+	int prev = 0;
 
-	if (!selection || !*selection || strlen(selection) > 200 || strstr(selection, "--"))
-		goto bad;
-	for (p = selection; *p; p++)
-		if (!is_selection_char((unsigned char)*p))
-			goto bad;
-	strbuf_addf(out, "<!-- himorime:comment v1 suite=%s -->", selection);
+	if (!selection || !*selection || strlen(selection) > GITHUB_MARKER_MAX_BYTES)
+		return err_set(err, ERR_USAGE,
+			       "github: a suite selection of 1 to %d bytes goes in a comment "
+			       "marker, got %zu",
+			       GITHUB_MARKER_MAX_BYTES, selection ? strlen(selection) : 0);
+	strbuf_adds(out, "<!-- himorime:comment v1 suite=");
+	for (p = (const unsigned char *)selection; *p; prev = *p++) {
+		if (is_selection_char(*p, prev))
+			strbuf_addch(out, (char)*p);
+		else
+			strbuf_addf(out, "%%%02X", *p);
+	}
+	strbuf_adds(out, " -->");
 	return 0;
-bad:
-	return err_set(err, ERR_USAGE,
-		       "github: suite selection \"%s\" cannot go in a comment marker (allowed: "
-		       "letters, digits and ._,:/+=@-)",
-		       selection ? selection : "");
 }
 
 /* Length of the UTF-8 sequence starting at p, or 0 when it is malformed. */

@@ -79,8 +79,14 @@ struct github_publish_result {
 int github_publish(struct github_http *http, const struct github_publish_options *opts,
 		   struct github_publish_result *result, struct err *err);
 
-/* The marker line (no newline) for a selection key; ERR_USAGE if the key holds
- * anything but [A-Za-z0-9._,:/+=@-] or "--", or is empty or over 200 bytes. */
+/* The longest selection key a marker takes (suite names joined by ','). */
+#define GITHUB_MARKER_MAX_BYTES 4096
+
+/* The marker line (no newline) for a selection key: "<!-- himorime:comment v1
+ * suite=KEY -->" with every byte of KEY outside [A-Za-z0-9._,:/+=@-], and the
+ * second '-' of "--", written as %XX (UTF-8 bytes one by one), so that any
+ * suite name round-trips and names that need no encoding keep their marker.
+ * ERR_USAGE when the key is empty or longer than GITHUB_MARKER_MAX_BYTES. */
 int github_comment_marker(const char *selection, struct strbuf *out, struct err *err);
 
 /* Appends `body` with the marker as first line (unless already there), cut at

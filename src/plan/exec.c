@@ -36,14 +36,40 @@ static char *expand(const char *tpl, const struct vars *vars, bool quote, struct
 	return strbuf_detach(&sb, NULL);
 }
 
-static bool is_hidden(const struct hidden_env *h, const char *entry)
+/* Never inherited by a measured command, a hook or a build: the token, the
+ * runner's own credentials and the files through which a step talks to the
+ * runner (docs/github-actions.md, "Threat model"). A suite may pass one back
+ * explicitly through `env:`. */
+static const char *const always_hidden[] = {
+	"GITHUB_TOKEN",
+	"INPUT_GITHUB-TOKEN",
+	"GH_TOKEN",
+	"ACTIONS_RUNTIME_TOKEN",
+	"ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+	"ACTIONS_ID_TOKEN_REQUEST_URL",
+	"ACTIONS_RUNTIME_URL",
+	"ACTIONS_CACHE_URL",
+	"GITHUB_OUTPUT",
+	"GITHUB_STEP_SUMMARY",
+	"GITHUB_ENV",
+	"GITHUB_PATH",
+	"GITHUB_STATE",
+};
+
+static bool name_in(const char *const *names, size_t count, const char *entry)
 {
 	size_t i, n = strcspn(entry, "=");
 
-	for (i = 0; h && i < h->count; i++)
-		if (strlen(h->names[i]) == n && !strncmp(h->names[i], entry, n))
+	for (i = 0; i < count; i++)
+		if (strlen(names[i]) == n && !strncmp(names[i], entry, n))
 			return true;
 	return false;
+}
+
+static bool is_hidden(const struct hidden_env *h, const char *entry)
+{
+	return name_in(always_hidden, ARRAY_SIZE(always_hidden), entry) ||
+	       (h && name_in(h->names, h->count, entry));
 }
 
 static bool looks_secret(const char *name, size_t n)

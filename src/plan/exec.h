@@ -28,6 +28,8 @@ struct prepared {
 	size_t n_secrets;
 };
 
+/* Names hidden from children on top of the fixed list in exec.c (tokens,
+ * the runner's credentials and files). */
 struct hidden_env {
 	const char *const *names;
 	size_t count;

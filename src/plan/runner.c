@@ -270,6 +270,20 @@ static char *private_prefix(const char *what)
 	return xasprintf("himorime-%s-%ld-", what, (long)getpid());
 }
 
+/* A stdin file must be a regular file, checked before any run: a FIFO or a
+ * device would block or never end. */
+static int check_stdin_file(const char *path, struct err *err)
+{
+	int fd = fsio_open_regular(path, err);
+
+	if (fd < 0) {
+		err->code = ERR_INVALID;
+		return err_wrap(err, "stdin");
+	}
+	close(fd);
+	return 0;
+}
+
 static int side_open(struct bench_run *br, struct side *s, struct err *err)
 {
 	const struct benchmark *b = br->b;
@@ -293,8 +307,10 @@ static int side_open(struct bench_run *br, struct side *s, struct err *err)
 		struct strbuf sb;
 		strbuf_init(&sb, 0);
 		rc = vars_expand(b->stdin_spec.value, &v, false, &sb, err);
-		if (rc == 0)
+		if (rc == 0) {
 			s->stdin_path = exec_resolve_path(s->root, sb.buf);
+			rc = check_stdin_file(s->stdin_path, err);
+		}
 		strbuf_release(&sb);
 		return rc;
 	}
@@ -1249,7 +1265,10 @@ static int run_benchmark(struct runner *r, const struct suite *suite, const stru
 			continue;
 		rc = side_open(&br, sides[side], err);
 		if (rc < 0) {
-			results_set_error(&br.rb->error, RESULTS_ERROR_INTERNAL, err->msg, NULL, 0);
+			results_set_error(&br.rb->error,
+					  rc == ERR_INVALID ? RESULTS_ERROR_INVALID_PATH
+							    : RESULTS_ERROR_INTERNAL,
+					  err->msg, NULL, 0);
 			sides[side]->failed = true;
 			rc = 0;
 			continue;

@@ -20,6 +20,7 @@
 #include "common/fsio.h"
 #include "common/strbuf.h"
 #include "results/results_internal.h"
+#include "results/json.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -1185,7 +1186,7 @@ static size_t number_len(const char *p, size_t n)
 
 /* What cJSON does not check: UTF-8, NUL bytes, control characters and \u0000
  * in strings, strict numbers, nesting depth. Structure is left to cJSON. */
-static int scan(struct reader *rd, const char *data, size_t len)
+static int scan(struct reader *rd, const char *data, size_t len, size_t max_values)
 {
 	const unsigned char *p = (const unsigned char *)data;
 	size_t i = 0, depth = 0, values = 0;
@@ -1211,8 +1212,10 @@ static int scan(struct reader *rd, const char *data, size_t len)
 			} else if (p[i] == '"') {
 				in_string = false;
 			}
-		} else if (strchr("\"{[tfn-0123456789", p[i]) && ++values > RESULTS_MAX_VALUES) {
-			return bad_at(rd, data, i, "more than 4000000 values");
+		} else if (strchr("\"{[tfn-0123456789", p[i]) && ++values > max_values) {
+			char what[64];
+			snprintf(what, sizeof(what), "more than %zu values", max_values);
+			return bad_at(rd, data, i, what);
 		} else if (p[i] == '"') {
 			in_string = true;
 		} else if (p[i] == '{' || p[i] == '[') {
@@ -1235,12 +1238,52 @@ static int scan(struct reader *rd, const char *data, size_t len)
 	return 0;
 }
 
+int results_json_parse(const char *data, size_t len, const char *name, size_t max_values,
+		       cJSON **out, struct err *err)
+{
+	struct reader rd = { name, STRBUF_INIT, err };
+	const char *end = NULL;
+	cJSON *root = NULL;
+	size_t off;
+	int rc;
+
+	*out = NULL;
+	strbuf_init(&rd.path, 4096);
+	strbuf_adds(&rd.path, "$");
+	rc = scan(&rd, data, len, max_values);
+	if (rc)
+		goto done;
+	root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
+	if (!root) {
+		off = end && end >= data && end <= data + len ? (size_t)(end - data) : 0;
+		rc = bad_at(&rd, data, off, len ? "invalid JSON" : "empty document");
+		goto done;
+	}
+	off = (size_t)(end - data);
+	while (off < len &&
+	       (data[off] == ' ' || data[off] == '\t' || data[off] == '\n' || data[off] == '\r'))
+		off++;
+	if (off < len) {
+		rc = bad_at(&rd, data, off, "unexpected text after the document");
+		goto done;
+	}
+	if (check_duplicates(&rd, root)) {
+		rc = ERR_INVALID;
+		goto done;
+	}
+	*out = root;
+	root = NULL;
+done:
+	cJSON_Delete(root);
+	strbuf_release(&rd.path);
+	return rc;
+}
+
 int results_from_json(const char *data, size_t len, const char *name, struct results **out,
 		      struct err *err)
 {
 	struct reader rd = { name, STRBUF_INIT, err };
 	struct results *r = NULL;
-	const char *end = NULL;
 	cJSON *root = NULL;
 	int rc;
 
@@ -1252,30 +1295,11 @@ int results_from_json(const char *data, size_t len, const char *name, struct res
 			     RESULTS_MAX_FILE_BYTES);
 		goto done;
 	}
-	rc = scan(&rd, data, len);
+	rc = results_json_parse(data, len, name, RESULTS_MAX_VALUES, &root, err);
 	if (rc)
 		goto done;
-	root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
-	if (root) {
-		size_t off = (size_t)(end - data);
-		while (off < len && (data[off] == ' ' || data[off] == '\t' || data[off] == '\n' ||
-				     data[off] == '\r'))
-			off++;
-		if (off < len) {
-			rc = bad_at(&rd, data, off, "unexpected text after the document");
-			goto done;
-		}
-	} else {
-		size_t off = end && end >= data && end <= data + len ? (size_t)(end - data) : 0;
-		rc = bad_at(&rd, data, off, len ? "invalid JSON" : "empty document");
-		goto done;
-	}
 	if (!cJSON_IsObject(root)) {
 		rc = expected(&rd, "an object", root);
-		goto done;
-	}
-	if (check_duplicates(&rd, root)) {
-		rc = ERR_INVALID;
 		goto done;
 	}
 	r = results_new(RESULTS_MODE_RUN);

@@ -323,11 +323,20 @@ static int resolve_program(const struct run_request *req, char *out)
 	}
 }
 
+/* Opens without blocking (a FIFO with no writer or reader would stop the
+ * spawner where no timeout reaches it), then makes the descriptor blocking
+ * again for the child. */
 static int open_high(const char *path, int flags, mode_t mode)
 {
-	int fd = open(path, flags | O_CLOEXEC, mode);
+	int fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, mode);
 	int high;
 
+	if (fd >= 0 && fcntl(fd, F_SETFL, flags & O_APPEND) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
 	if (fd < 0 || fd >= 3)
 		return fd;
 	high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
@@ -401,10 +410,14 @@ static int read_keys(const char *path, struct typist *ty)
 	ty->len = ty->pos = 0;
 	if (!path)
 		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return errno;
-	if (fstat(fd, &st) < 0 || st.st_size < 0 || (uint64_t)st.st_size > TYPED_INPUT_MAX) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return EINVAL;
+	}
+	if (st.st_size < 0 || (uint64_t)st.st_size > TYPED_INPUT_MAX) {
 		close(fd);
 		return EFBIG;
 	}

@@ -267,6 +267,16 @@ static void parse_metrics(struct loader *l, const struct ynode *n, const char *p
 	}
 }
 
+/* "." , "a/..", "a/": a path whose last part can only be a directory, which
+ * no run could write its output to. */
+static bool names_a_directory(const char *rel)
+{
+	const char *last = strrchr(rel, '/');
+
+	last = last ? last + 1 : rel;
+	return !*last || !strcmp(last, ".") || !strcmp(last, "..");
+}
+
 static bool parse_output(struct loader *l, const struct ynode *n, const char *path,
 			 struct output *o)
 {
@@ -285,7 +295,7 @@ static bool parse_output(struct loader *l, const struct ynode *n, const char *pa
 	rel = !strncmp(s, "${workdir}/", 11) ? s + 11 : s;
 	while (*rel == '/')
 		rel++;
-	if (strstr(rel, "${") || !*rel) {
+	if (strstr(rel, "${") || !*rel || names_a_directory(rel)) {
 		check_problem(l, n, path, "the path is relative to ${workdir}",
 			      "expected \"discard\" or a file inside ${workdir}, got %s",
 			      check_found(l, n));

@@ -16,6 +16,20 @@ DATA = os.path.join(ROOT, "tests", "data")
 SANITIZED = os.path.basename(BUILD).startswith("build-san")
 
 
+def suite(body, name="t"):
+    """A suite file's text: version, name, then body."""
+    return f'version: "1"\nname: {name}\n' + body
+
+
+def alive(pid):
+    """True when pid exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 class Result:
     def __init__(self, proc):
         self.code = proc.returncode

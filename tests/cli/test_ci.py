@@ -71,7 +71,9 @@ class Server:
         self.proc.wait(timeout=10)
 
 
-class CiTest(TempDirTest):
+class CiFixture(TempDirTest):
+    """A repository whose head is 4x slower than its base, and the fake API."""
+
     def setUp(self):
         super().setUp()
         self.repo = os.path.join(self.tmp, "repo")
@@ -140,6 +142,23 @@ class CiTest(TempDirTest):
     def our_comments(self):
         return self.server.log()["issues"].get("octo/repo/7", [])
 
+    def saved_report(self):
+        """A compare report saved as an artifact, and the environment of the
+        trusted workflow_run job that posts it."""
+        report = os.path.join(self.tmp, "report.json")
+        self.assertExit(run(["compare", "--quiet", "--format", "json", "--output", report,
+                             "--against", "HEAD~1"], cwd=self.repo), 1)
+        ev = {"workflow_run": {"id": 5, "event": "pull_request", "head_sha": self.head,
+                               "head_repository": {"full_name": "octo/repo"},
+                               "pull_requests": [{"number": 7, "head": {"sha": self.head}}]},
+              "repository": {"full_name": "octo/repo"}}
+        path = os.path.join(self.tmp, "run.json")
+        with open(path, "w") as f:
+            json.dump(ev, f)
+        return report, self.ci_env(path, "workflow_run")
+
+
+class CiTest(CiFixture):
     def test_ci__regression_comments_sets_status_and_fails(self):
         res = self.ci(code=1)
         self.assertTrue(res.out.startswith(f"::add-mask::{TOKEN}\n"), res.out[:200])
@@ -272,17 +291,7 @@ class CiTest(TempDirTest):
         self.assertIn('--comment "maybe": expected true or false', res.err)
 
     def test_comment__posts_a_saved_report_from_a_trusted_event(self):
-        report = os.path.join(self.tmp, "report.json")
-        self.assertExit(run(["compare", "--quiet", "--format", "json", "--output", report,
-                             "--against", "HEAD~1"], cwd=self.repo), 1)
-        ev = {"workflow_run": {"id": 5, "event": "pull_request", "head_sha": self.head,
-                               "head_repository": {"full_name": "octo/repo"},
-                               "pull_requests": [{"number": 7, "head": {"sha": self.head}}]},
-              "repository": {"full_name": "octo/repo"}}
-        path = os.path.join(self.tmp, "run.json")
-        with open(path, "w") as f:
-            json.dump(ev, f)
-        env = self.ci_env(path, "workflow_run")
+        report, env = self.saved_report()
         res = run(["comment", report], cwd=self.tmp, env=env)
         self.assertExit(res, 0)
         self.assertEqual(len(self.our_comments()), 1)
@@ -303,3 +312,120 @@ class CiTest(TempDirTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+HOSTILE = "x\n::error::pwned\r::add-mask::secret\x1b[31m::warning::red"
+
+
+def obeyed(text):
+    """The lines of one stream of a step's log that the Actions runner would
+    obey as workflow commands: it splits lines on \\n, \\r\\n and \\r, and
+    ignores every command between ::stop-commands::T and ::T::."""
+    stop, found = None, []
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        line = line.lstrip()
+        if stop:
+            if line == f"::{stop}::":
+                stop = None
+        elif line.startswith("::stop-commands::"):
+            stop = line[len("::stop-commands::"):]
+        elif line.startswith("::"):
+            found.append(line)
+    return found
+
+
+class UntrustedTextTest(CiFixture):
+    """Issue 12, items 2 and 3: names from a suite or a fork's report, and a
+    command's output, never become workflow commands; any valid suite name
+    makes a marker that finds its comment again."""
+
+    def rename_saved_suite(self, name):
+        report, env = self.saved_report()
+        with open(report) as f:
+            doc = json.load(f)
+        doc["suites"][0]["name"] = name
+        with open(report, "w") as f:
+            json.dump(doc, f)
+        return report, env
+
+    def rename_suite(self, name):
+        text = SUITE.replace("ENVFILE", self.envfile).replace("name: gate",
+                                                              "name: " + json.dumps(name))
+        self.write("repo/himorime.yaml", text)
+
+    def test_comment__hostile_suite_name_issues_no_workflow_command(self):
+        report, env = self.rename_saved_suite(HOSTILE)
+        for args in (["--dry-run"], []):
+            res = run(["comment", *args, report], cwd=self.tmp, env=env)
+            self.assertExit(res, 0)
+            self.assertEqual(obeyed(res.out), [], res.out)
+            self.assertEqual(obeyed(res.err), [], res.err)
+        comments = self.our_comments()
+        self.assertEqual(len(comments), 1)
+        self.assertTrue(comments[0]["body"].startswith(
+            "<!-- himorime:comment v1 suite=x%0A::error::pwned%0D::add-mask::secret%1B%5B31m"
+            "::warning::red -->\n"), comments[0]["body"][:200])
+
+    def test_report__hostile_names_and_stderr_issue_no_workflow_command(self):
+        report, env = self.rename_saved_suite(HOSTILE)
+        with open(report) as f:
+            doc = json.load(f)
+        doc["suites"][0]["benchmarks"][0]["name"] = HOSTILE
+        with open(report, "w") as f:
+            json.dump(doc, f)
+        for fmt in ("table", "markdown", "github", "csv"):
+            res = run(["report", "--format", fmt, report], cwd=self.tmp,
+                      env={"GITHUB_ACTIONS": "true"})
+            self.assertExit(res, 1)
+            self.assertEqual(obeyed(res.out), [], res.out)
+            self.assertEqual(obeyed(res.err), [], res.err)
+
+    def test_run__hostile_stderr_issues_no_workflow_command(self):
+        path = self.write("hostile.yaml", f"""version: "1"
+name: {json.dumps(HOSTILE)}
+benchmarks:
+  - name: {json.dumps(HOSTILE)}
+    runs: 10
+    commands:
+      noisy:
+        command: ["sh", "-c", "printf '%s' \\"$X\\" >&2; exit 3"]
+        env: {{X: {json.dumps(HOSTILE)}}}
+""")
+        for fmt in ("table", "markdown", "github", "csv"):
+            res = run(["run", "--format", fmt, path], cwd=self.tmp,
+                      env={"GITHUB_ACTIONS": "true"})
+            self.assertExit(res, 4)
+            self.assertIn("pwned", res.out)
+            self.assertEqual(obeyed(res.out), [], res.out)
+            self.assertEqual(obeyed(res.err), [], res.err)
+
+    def test_comment__marker_check_failure_quotes_the_name_on_one_line(self):
+        report, env = self.rename_saved_suite(HOSTILE + "a" * 5000)
+        res = run(["comment", "--dry-run", report], cwd=self.tmp, env=env)
+        self.assertExit(res, 4)
+        self.assertEqual(obeyed(res.err), [], res.err)
+
+    def test_ci__suite_names_with_spaces_and_accents_round_trip(self):
+        # --fail-on-inconclusive: 1 whether the 4x step is decided or not on
+        # a loaded machine; what matters here is that nothing fails with 4.
+        for name in ("my benchmarks", "Résumé"):
+            self.rename_suite(name)
+            res = self.ci("--dry-run", "--fail-on-inconclusive", code=1)
+            self.assertIn("himorime: dry run: nothing was sent", res.out)
+            self.assertEqual(self.server.log()["requests"], [])
+        marker = "<!-- himorime:comment v1 suite=R%C3%A9sum%C3%A9 -->"
+        self.assertIn(marker, res.out)
+        self.ci("--fail-on-inconclusive", code=1)
+        self.ci("--fail-on-inconclusive", code=1)
+        comments = self.our_comments()
+        self.assertEqual(len(comments), 1)
+        self.assertTrue(comments[0]["body"].startswith(marker + "\n"))
+
+    def test_comment__suite_name_with_a_space_round_trips(self):
+        report, env = self.rename_saved_suite("my benchmarks")
+        for _ in range(2):
+            self.assertExit(run(["comment", report], cwd=self.tmp, env=env), 0)
+        comments = self.our_comments()
+        self.assertEqual(len(comments), 1)
+        self.assertTrue(comments[0]["body"].startswith(
+            "<!-- himorime:comment v1 suite=my%20benchmarks -->\n"))

@@ -152,8 +152,8 @@ class ReportTest(TempDirTest):
                                   "or directory [HMR2001]\n" + INVALID)
         res = self.report(".")
         self.assertExit(res, 2)
-        self.assertEqual(res.err, 'himorime: error: cannot read ".": Is a directory '
-                                  "[HMR2001]\n" + INVALID)
+        self.assertEqual(res.err, 'himorime: error: cannot read ".": not a regular file '
+                                  "(a directory) [HMR2001]\n" + INVALID)
 
     def test_report__usage_errors(self):
         usage = "himorime: exit 3: invalid command line\n"

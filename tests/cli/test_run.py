@@ -7,22 +7,9 @@ import subprocess
 import time
 import unittest
 
-from harness import HELPERS, HIMORIME, SANITIZED, PrivateTmpTest, run
+from harness import HELPERS, HIMORIME, SANITIZED, PrivateTmpTest, alive, run, suite
 
 MIB = 1024 * 1024
-
-
-def suite(body, name="t"):
-    return f'version: "1"\nname: {name}\n' + body
-
-
-def alive(pid):
-    """True when pid exists and is not a zombie."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 class RunTest(PrivateTmpTest):
@@ -476,30 +463,6 @@ benchmarks:
         out, err = p.communicate(timeout=30)
         self.assertEqual(p.returncode, 4, err)
         return out, err
-
-    def test_run__interrupt_leaves_nothing_behind(self):
-        pidfile = os.path.join(self.tmp, "pids")
-        marker = os.path.join(self.tmp, "cleaned")
-        path = self.write("himorime.yaml", suite(f"""
-benchmarks:
-  - name: long
-    runs: 10
-    cleanup:
-      - command: [touch, "{marker}"]
-    commands:
-      tree:
-        command: ["{HELPERS}/tree", "{pidfile}", wait]
-        timeout: 60s
-"""))
-        out, err = self.interrupt_once_the_tree_runs(pidfile, path)
-        self.assertTrue(err.endswith("himorime: exit 4: interrupted, 1 benchmark could not run, "
-                                     "1 command failed\n"), err)
-        doc = json.loads(out)
-        self.assertTrue(doc["summary"]["interrupted"])
-        self.assertTrue(os.path.exists(marker))
-        pids = [int(x) for x in open(pidfile).read().split()]
-        time.sleep(0.2)
-        self.assertEqual([x for x in pids if alive(x)], [])
 
     def test_run__interrupted_lists_benchmarks_that_never_started(self):
         pidfile = os.path.join(self.tmp, "pids")

@@ -37,6 +37,19 @@ static void test_common__strbuf_appends_and_formats(void **state)
 	strbuf_release(&sb);
 }
 
+static void test_common__err_keeps_quoted_text_on_one_line(void **state)
+{
+	struct err err = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(err_set(&err, ERR_USAGE, "name \"%s\"", "a\n::error::x\r\x1b[31m\tb\x7f"),
+			 ERR_USAGE);
+	assert_string_equal(err.msg, "name \"a\\n::error::x\\r\\x1b[31m\tb\\x7f\"");
+	assert_int_equal(err_wrap(&err, "suite \"%s\"", "s\n::warning::y"), ERR_USAGE);
+	assert_string_equal(err.msg, "suite \"s\\n::warning::y\": name \"a\\n::error::x\\r"
+				     "\\x1b[31m\tb\\x7f\"");
+}
+
 static void test_common__strbuf_cap_refuses_growth(void **state)
 {
 	struct strbuf sb;
@@ -144,6 +157,33 @@ static void test_common__atomic_write_replaces_whole_file(void **state)
 	assert_int_equal(fsio_remove_tree(dir, &err), 0);
 	assert_int_equal(access(dir, F_OK), -1);
 	free(path);
+	free(dir);
+}
+
+static void test_common__read_file_refuses_special_files(void **state)
+{
+	struct err err = ERR_INIT;
+	char *dir, *fifo, *data = NULL, *want;
+
+	(void)state;
+	assert_int_equal(fsio_mkdtemp("himorime-test-", &dir, &err), 0);
+	fifo = xasprintf("%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	/* A FIFO without a writer: a blocking open would never return. */
+	assert_int_equal(fsio_read_file(fifo, 100, &data, NULL, &err), ERR_EXEC);
+	assert_null(data);
+	want = xasprintf("cannot read \"%s\": not a regular file (a FIFO)", fifo);
+	assert_string_equal(err.msg, want);
+	free(want);
+	assert_int_equal(fsio_read_file(dir, 100, &data, NULL, &err), ERR_EXEC);
+	want = xasprintf("cannot read \"%s\": not a regular file (a directory)", dir);
+	assert_string_equal(err.msg, want);
+	free(want);
+	assert_int_equal(fsio_read_file("/dev/zero", 100, &data, NULL, &err), ERR_EXEC);
+	assert_string_equal(err.msg,
+			    "cannot read \"/dev/zero\": not a regular file (a character device)");
+	assert_int_equal(fsio_remove_tree(dir, &err), 0);
+	free(fifo);
 	free(dir);
 }
 
@@ -255,6 +295,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_common__strbuf_appends_and_formats),
+		cmocka_unit_test(test_common__err_keeps_quoted_text_on_one_line),
 		cmocka_unit_test(test_common__strbuf_cap_refuses_growth),
 		cmocka_unit_test(test_common__strbuf_detach_of_empty),
 		cmocka_unit_test(test_common__rng_is_reproducible),
@@ -262,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_common__rng_shuffle_is_a_permutation),
 		cmocka_unit_test(test_common__fresh_seed_fits_53_bits),
 		cmocka_unit_test(test_common__atomic_write_replaces_whole_file),
+		cmocka_unit_test(test_common__read_file_refuses_special_files),
 		cmocka_unit_test(test_common__atomic_write_failure_keeps_old_file),
 		cmocka_unit_test(test_common__remove_tree_handles_read_only_dirs),
 		cmocka_unit_test(test_common__same_content_compares_every_byte),

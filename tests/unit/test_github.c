@@ -753,9 +753,40 @@ static void test_github__short_body_keeps_a_given_marker(void **state)
 	strbuf_reset(&out);
 	assert_int_equal(github_comment_body("a,b", "body", &out, &err), 0);
 	assert_string_equal(out.buf, "<!-- himorime:comment v1 suite=a,b -->\nbody");
-	assert_int_equal(github_comment_body("x --> y", "body", &out, &err), ERR_USAGE);
-	assert_string_equal(err.msg, "github: suite selection \"x --> y\" cannot go in a comment "
-				     "marker (allowed: letters, digits and ._,:/+=@-)");
+	strbuf_release(&out);
+}
+
+static void test_github__marker_encodes_any_name(void **state)
+{
+	static const struct {
+		const char *key, *marker;
+	} cases[] = {
+		{ "my benchmarks", "<!-- himorime:comment v1 suite=my%20benchmarks -->" },
+		{ "R\xc3\xa9sum\xc3\xa9", "<!-- himorime:comment v1 suite=R%C3%A9sum%C3%A9 -->" },
+		{ "x --> y", "<!-- himorime:comment v1 suite=x%20-%2D%3E%20y -->" },
+		{ "100%", "<!-- himorime:comment v1 suite=100%25 -->" },
+		{ "a\n::error::b", "<!-- himorime:comment v1 suite=a%0A::error::b -->" },
+		{ "my-bench,b.c", "<!-- himorime:comment v1 suite=my-bench,b.c -->" },
+	};
+	struct strbuf out;
+	struct err err = ERR_INIT;
+	char *long_key;
+	size_t i;
+
+	(void)state;
+	strbuf_init(&out, 0);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		strbuf_reset(&out);
+		assert_int_equal(github_comment_marker(cases[i].key, &out, &err), 0);
+		assert_string_equal(out.buf, cases[i].marker);
+	}
+	assert_int_equal(github_comment_marker("", &out, &err), ERR_USAGE);
+	assert_string_equal(err.msg, "github: a suite selection of 1 to 4096 bytes goes in a "
+				     "comment marker, got 0");
+	long_key = xcalloc(GITHUB_MARKER_MAX_BYTES + 2, 1);
+	memset(long_key, 'a', GITHUB_MARKER_MAX_BYTES + 1);
+	assert_int_equal(github_comment_marker(long_key, &out, &err), ERR_USAGE);
+	free(long_key);
 	strbuf_release(&out);
 }
 
@@ -1020,6 +1051,7 @@ int main(void)
 		cmocka_unit_test(test_github__oversized_response_is_refused),
 		cmocka_unit_test(test_github__long_body_is_cut_visibly),
 		cmocka_unit_test(test_github__short_body_keeps_a_given_marker),
+		cmocka_unit_test(test_github__marker_encodes_any_name),
 		cmocka_unit_test(test_github__status_description_fits_140_characters),
 		cmocka_unit_test(test_github__dry_run_sends_nothing),
 		cmocka_unit_test(test_github__bad_inputs_are_refused_before_sending),

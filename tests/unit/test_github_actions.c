@@ -116,7 +116,7 @@ static void test_github_actions__output_uses_random_heredoc_delimiter(void **sta
 	free(expect);
 	strbuf_reset(&sb);
 	assert_int_equal(github_actions_output(&rng, "a\nb", "x", &sb, &err), ERR_USAGE);
-	assert_string_equal(err.msg, "github: output name \"a\nb\" is not valid");
+	assert_string_equal(err.msg, "github: output name \"a\\nb\" is not valid");
 	assert_int_equal(github_actions_output(&rng, "a<<b", "x", &sb, &err), ERR_USAGE);
 	assert_int_equal(github_actions_output(&rng, "", "x", &sb, &err), ERR_USAGE);
 	assert_int_equal(sb.len, 0);

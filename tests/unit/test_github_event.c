@@ -194,6 +194,15 @@ static void test_github_event__other_events_and_bad_payloads(void **state)
 		  "{\"before\": \"" BASE
 		  "\", \"after\": \"0000000000000000000000000000000000000000\"}",
 		  ERR_USAGE, "github: push event deletes the branch: there is nothing to measure" },
+		/* Strict JSON: two readers must never see different values. */
+		{ "push", "{\"before\": \"" BASE "\", \"before\": \"" HEAD "\"}", ERR_INVALID,
+		  "github: event payload: $: duplicate key \"before\"" },
+		{ "push", "{\"a\": {\"x\": 1, \"x\": 2}}", ERR_INVALID,
+		  "github: event payload: $.a: duplicate key \"x\"" },
+		{ "push", "{\"before\": \"" BASE "\"} {\"before\": \"" HEAD "\"}", ERR_INVALID,
+		  "github: event payload:1:56: unexpected text after the document" },
+		{ "push", "{\"before\": \"" BASE "\"}garbage", ERR_INVALID,
+		  "github: event payload:1:55: unexpected text after the document" },
 	};
 	size_t i;
 
@@ -209,6 +218,40 @@ static void test_github_event__other_events_and_bad_payloads(void **state)
 		assert_string_equal(err.msg, cases[i].msg);
 		github_event_release(&ev);
 	}
+}
+
+/* A payload that would cost cJSON far more memory than its size is refused
+ * before parsing: too many values, or too many bytes. */
+static void test_github_event__payload_caps(void **state)
+{
+	const size_t values = GITHUB_EVENT_MAX_VALUES + 1;
+	struct github_event ev;
+	struct err err = ERR_INIT;
+	char *json = xmalloc(2 * values + 16);
+	size_t i, n = 0;
+
+	(void)state;
+	github_event_init(&ev);
+	n += (size_t)snprintf(json, 16, "{\"a\":[");
+	for (i = 0; i + 1 < values; i++) {
+		json[n++] = '0';
+		json[n++] = ',';
+	}
+	json[n - 1] = ']';
+	json[n++] = '}';
+	assert_int_equal(github_event_parse(&ev, "push", json, n, GSHA, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "github: event payload:1:2000001: more than 1000000 values");
+	free(json);
+	json = xcalloc(GITHUB_EVENT_MAX_BYTES + 1, 1);
+	memset(json, ' ', GITHUB_EVENT_MAX_BYTES + 1);
+	json[0] = '{';
+	json[GITHUB_EVENT_MAX_BYTES] = '}';
+	assert_int_equal(
+		github_event_parse(&ev, "push", json, GITHUB_EVENT_MAX_BYTES + 1, GSHA, &err),
+		ERR_INVALID);
+	assert_string_equal(err.msg, "github: event payload: larger than 26214400 bytes");
+	free(json);
+	github_event_release(&ev);
 }
 
 static void test_github_event__missing_payload_file(void **state)
@@ -238,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_github_event__workflow_run_from_fork_has_no_number),
 		cmocka_unit_test(test_github_event__pull_request_target_is_refused),
 		cmocka_unit_test(test_github_event__other_events_and_bad_payloads),
+		cmocka_unit_test(test_github_event__payload_caps),
 		cmocka_unit_test(test_github_event__missing_payload_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
