@@ -109,7 +109,15 @@ static const struct cmd commands[] = {
 	  "can tell apart. Use it to choose tolerances honestly before trusting a gate.\n"
 	  "The two builds stay two files even when they are byte-identical, as in a real\n"
 	  "change, so the noise shown includes what two files add.\n"
-	  "--against REV calibrates on that commit instead of the working tree.\n" },
+	  "\n"
+	  "flags (besides those of 'himorime help run'):\n"
+	  "  --against REV            calibrate on this commit instead of the working tree\n"
+	  "  --max-time DURATION      stop the rounds when spent; undecided metrics are\n"
+	  "                           inconclusive\n"
+	  "  --fail-on-inconclusive   exit 1 when a gated comparison is inconclusive\n"
+	  "\n"
+	  "exit: 0 ok, 1 a regression (here: noise) or budget broken, 2 invalid suite,\n"
+	  "3 usage, 4 a build, command or git step failed, 6 a metric not measurable.\n" },
 	{ "ci", cmd_ci, "compare with CI defaults and publish to the pull request",
 	  "usage: himorime ci [--against REV] [--comment true|false] [--accept-label NAME]\n"
 	  "                   [--dry-run] [flags] [PATH...]\n"
