@@ -168,43 +168,52 @@ void rnd_result_count(struct strbuf *sb, enum result_state s, unsigned long long
 	}
 }
 
-/* Problem states first, worst first, then the good ones. */
-static const enum result_state headline_order[] = {
-	RESULT_ERROR,	     RESULT_METRIC_ERROR, RESULT_REGRESSION, RESULT_OVER_BUDGET,
-	RESULT_INCONCLUSIVE, RESULT_IMPROVED,	  RESULT_PASS,
+/* Problem states first, worst first, then the good ones; an accepted
+ * regression (ACCEPTED) sits after everything that still fails the job. */
+#define ACCEPTED (-1)
+static const int count_order[] = {
+	RESULT_ERROR, RESULT_METRIC_ERROR, RESULT_REGRESSION, RESULT_OVER_BUDGET,
+	ACCEPTED,     RESULT_INCONCLUSIVE, RESULT_IMPROVED,   RESULT_PASS,
 };
 
-void rnd_headline_counts(struct strbuf *sb, const struct results *r)
+static uint64_t count_of(const struct results *r, int slot)
 {
-	size_t i, shown = 0;
+	return slot == ACCEPTED ? r->summary.accepted_regressions : r->summary.results[slot];
+}
 
-	for (i = 0; i < ARRAY_SIZE(headline_order); i++) {
-		enum result_state s = headline_order[i];
-		unsigned long long n = r->summary.results[s];
-		if (!n)
+/* Every non-zero count in counting form ("2 regressions", "1 accepted
+ * regression", "3 passed"), worst first or best first; how many it wrote. */
+static size_t counts(struct strbuf *sb, const struct results *r, bool worst_first)
+{
+	size_t k, n = ARRAY_SIZE(count_order), shown = 0;
+
+	for (k = 0; k < n; k++) {
+		int slot = count_order[worst_first ? k : n - 1 - k];
+		uint64_t c = count_of(r, slot);
+		if (!c)
 			continue;
 		if (shown++)
 			strbuf_adds(sb, " · ");
-		strbuf_addf(sb, "%llu %s", n, rnd_result_word(s));
+		if (slot == ACCEPTED)
+			strbuf_addf(sb, "%llu accepted regression%s", (unsigned long long)c,
+				    c == 1 ? "" : "s");
+		else
+			rnd_result_count(sb, (enum result_state)slot, c);
 	}
-	if (!shown)
+	return shown;
+}
+
+void rnd_headline_counts(struct strbuf *sb, const struct results *r)
+{
+	if (!counts(sb, r, true))
 		strbuf_adds(sb, "no commands");
 }
 
 void rnd_final_line(struct strbuf *sb, const struct results *r)
 {
-	size_t i, shown = 0;
 	unsigned long long nb = r->summary.benchmarks;
 
-	for (i = ARRAY_SIZE(headline_order); i-- > 0;) {
-		enum result_state s = headline_order[i];
-		if (!r->summary.results[s])
-			continue;
-		if (shown++)
-			strbuf_adds(sb, " · ");
-		rnd_result_count(sb, s, r->summary.results[s]);
-	}
-	if (shown)
+	if (counts(sb, r, false))
 		strbuf_adds(sb, " · ");
 	strbuf_addf(sb, "%llu benchmark%s · seed %llu · exit %d", nb, nb == 1 ? "" : "s",
 		    (unsigned long long)r->seed, r->summary.exit_code);

@@ -414,13 +414,17 @@ int rnd_html(const struct results *r, struct strbuf *out)
 		    css);
 	/* Words in a coloured badge, not emoji: a page must not depend on the
 	 * fonts of the machine that opens it. */
-	strbuf_addf(out, "<h1><span class=\"badge %s\">%s</span> himorime: ",
-		    r->summary.exit_code		      ? "bad"
-		    : r->summary.results[RESULT_INCONCLUSIVE] ? "warn"
-							      : "good",
-		    r->summary.exit_code		      ? "failed"
-		    : r->summary.results[RESULT_INCONCLUSIVE] ? "check"
-							      : "passed");
+	{
+		bool check =
+			r->summary.results[RESULT_INCONCLUSIVE] || r->summary.accepted_regressions;
+		strbuf_addf(out, "<h1><span class=\"badge %s\">%s</span> himorime: ",
+			    r->summary.exit_code ? "bad"
+			    : check		 ? "warn"
+						 : "good",
+			    r->summary.exit_code ? "failed"
+			    : check		 ? "check"
+						 : "passed");
+	}
 	{
 		struct strbuf h;
 		strbuf_init(&h, 0);

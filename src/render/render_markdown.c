@@ -386,7 +386,8 @@ static const char *headline_icon(const struct results *r)
 {
 	if (r->summary.exit_code != 0)
 		return "❌";
-	if (r->summary.results[RESULT_INCONCLUSIVE] || r->summary.not_gated.inconclusive)
+	if (r->summary.results[RESULT_INCONCLUSIVE] || r->summary.not_gated.inconclusive ||
+	    r->summary.accepted_regressions)
 		return "⚠️";
 	return "✅";
 }

@@ -287,6 +287,7 @@ static bool same_summary(const struct results_summary *a, const struct results_s
 	       a->not_gated.inconclusive == b->not_gated.inconclusive &&
 	       a->not_gated.regression == b->not_gated.regression && a->skipped == b->skipped &&
 	       a->new_suites == b->new_suites &&
+	       a->accepted_regressions == b->accepted_regressions &&
 	       a->fail_on_inconclusive == b->fail_on_inconclusive && a->exit_code == b->exit_code &&
 	       a->interrupted == b->interrupted;
 }

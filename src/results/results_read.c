@@ -1004,6 +1004,7 @@ static int read_summary(struct reader *rd, const cJSON *root, struct results_sum
 	     get_uint(rd, o, "commands", &s->commands);
 	for (i = 0; !rc && i < RESULTS_RESULT_STATES; i++)
 		rc = get_uint(rd, o, result_state_name((enum result_state)i), &s->results[i]);
+	rc = rc || get_uint(rd, o, "accepted_regressions", &s->accepted_regressions);
 	rc = rc || get_bool(rd, o, "fail_on_inconclusive", &s->fail_on_inconclusive) ||
 	     get_int(rd, o, "exit_code", NULL, &s->exit_code) ||
 	     get_object(rd, o, "not_gated", &ng);

@@ -526,6 +526,7 @@ static void put_summary(struct writer *w, cJSON *root, const struct results_summ
 	put_uint(w, o, "commands", s->commands);
 	for (i = 0; i < RESULTS_RESULT_STATES; i++)
 		put_uint(w, o, result_state_name((enum result_state)i), s->results[i]);
+	put_uint(w, o, "accepted_regressions", s->accepted_regressions);
 	put_bool(o, "fail_on_inconclusive", s->fail_on_inconclusive);
 	put_int(o, "exit_code", s->exit_code);
 	ng = add(o, "not_gated", cJSON_CreateObject());
