@@ -127,6 +127,19 @@ class ReportTest(TempDirTest):
                 self.assertExit(checked, code)
                 self.assertEqual(checked.out, plain.out)
 
+    def test_report__counts_agree_in_number(self):
+        for name in STORED:
+            with self.subTest(name=name):
+                out = self.report("--format", "github", os.path.join(REPORTS, name + ".json")).out
+                headline = out.splitlines()[0].split("himorime: ", 1)[1]
+                final = out.rstrip("\n").splitlines()[-1]
+                counts = [c for c in final.split(" · ") if not c.startswith(("seed", "exit"))
+                          and "benchmark" not in c and c != "interrupted"]
+                self.assertEqual(sorted(headline.split(" · ")), sorted(counts))
+        out = self.report("--format", "github", os.path.join(REPORTS, "v1-pr.json")).out
+        self.assertTrue(out.startswith("### ❌ himorime: 1 regression · 1 inconclusive · "
+                                       "1 improved · 2 passed\n"), out[:100])
+
     def test_report__takes_o_like_the_other_commands(self):
         res = self.report("-o", "out.csv", "--format", "csv", os.path.join(REPORTS, "v1-pr.json"))
         self.assertExit(res, 0)
