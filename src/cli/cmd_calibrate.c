@@ -108,7 +108,7 @@ int cmd_calibrate(int argc, char **argv)
 		{ "against", 0, OPT_STRING, &against, "REV",
 		  "calibrate on this commit instead of the working tree" },
 	};
-	struct revisions_request req = { NULL, NULL, false, "calibrate" };
+	struct revisions_request req = { NULL, NULL, false, "calibrate", NULL };
 	struct session s;
 	int code;
 

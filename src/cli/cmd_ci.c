@@ -405,7 +405,7 @@ int cmd_ci(int argc, char **argv)
 		{ "dry-run", 0, OPT_FLAG, &pf.dry_run, NULL,
 		  "print the comment and the requests, send nothing" },
 	};
-	struct revisions_request req = { NULL, NULL, false, NULL };
+	struct revisions_request req = { NULL, NULL, false, NULL, NULL };
 	struct github_event ev;
 	struct base_choice base = { NULL, NULL };
 	struct revisions rv;
@@ -441,6 +441,9 @@ int cmd_ci(int argc, char **argv)
 		goto done;
 	req.against = base.rev;
 	req.base_source = base.source;
+	/* the pull request's base branch, when the base is the event's */
+	if (!strcmp(base.source, "event"))
+		req.base_name = ev.base_ref;
 	selected = session_selection(&s);
 	code = session_select_check(&s, selected);
 	if (code == EXIT_OK)

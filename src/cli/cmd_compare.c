@@ -26,7 +26,7 @@ int cmd_compare(int argc, char **argv)
 		{ "merge-base", 0, OPT_FLAG, &merge_base, NULL,
 		  "compare against the merge base of REV and head" },
 	};
-	struct revisions_request req = { NULL, NULL, false, "--against" };
+	struct revisions_request req = { NULL, NULL, false, "--against", NULL };
 	struct session s;
 	int code;
 

@@ -311,7 +311,7 @@ static int report(struct sweep_run *w)
 static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every, size_t max_commits,
 		 unsigned k, unsigned n)
 {
-	struct revisions_request req = { NULL, NULL, false, "sweep" };
+	struct revisions_request req = { NULL, NULL, false, "sweep", NULL };
 	const char *range = w->s->leading.v[0];
 	struct vcs_sha_list walk = { NULL, 0 };
 	struct err err = ERR_INIT;

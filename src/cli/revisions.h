@@ -29,6 +29,7 @@ struct revisions_request {
 	const char *head;	 /* REV to measure as head; NULL: the working tree */
 	bool merge_base;	 /* base = merge base of against and head */
 	const char *base_source; /* "--against", "HIMORIME_BASE_REF", "event" */
+	const char *base_name;	 /* the base's branch, when known; NULL: REV as given */
 };
 
 /* Opens the repository that holds the first suite, resolves and materialises.

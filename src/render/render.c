@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/banned.h"
 
@@ -109,6 +110,20 @@ void rnd_rows_release(struct rnd_rows *rows)
 static const char *str(const char *s)
 {
 	return s ? s : "";
+}
+
+const char *rnd_base_name(const struct results *r)
+{
+	const char *name = r->git.base_ref, *sha = r->git.base_sha;
+	size_t n;
+
+	if (!name || !*name)
+		return NULL;
+	n = strlen(name);
+	if (sha && n >= 4 && n <= strlen(sha) && strspn(name, "0123456789abcdefABCDEF") == n &&
+	    !strncasecmp(name, sha, n))
+		return NULL;
+	return name;
 }
 
 void rnd_label(struct strbuf *sb, const struct rnd_row *row)

@@ -437,8 +437,10 @@ int rnd_html(const struct results *r, struct strbuf *out)
 	strbuf_addf(out, " · %s", results_mode_name(r->mode));
 	if (r->git.present && r->mode == RESULTS_MODE_COMPARE) {
 		strbuf_adds(out, " · base ");
-		rnd_html_text(out, r->git.base_ref);
-		strbuf_adds(out, " ");
+		if (rnd_base_name(r)) {
+			rnd_html_text(out, rnd_base_name(r));
+			strbuf_adds(out, " ");
+		}
 		if (r->git.base_sha)
 			strbuf_addf(out, "%.7s", r->git.base_sha);
 		strbuf_adds(out, " → head ");

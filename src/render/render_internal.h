@@ -43,6 +43,10 @@ struct rnd_notes {
 void rnd_notes_collect(const struct results *r, struct rnd_notes *notes);
 void rnd_notes_release(struct rnd_notes *notes);
 
+/* The base's name worth showing beside its short id: its branch or the REV
+ * as given; NULL when unknown or only the sha again ("9abff8c0…"). */
+const char *rnd_base_name(const struct results *r);
+
 /* "convert › old" (benchmark › command). */
 void rnd_label(struct strbuf *sb, const struct rnd_row *row);
 

@@ -401,8 +401,10 @@ static void context_line(const struct results *r, struct strbuf *out)
 		strbuf_adds(out, "`");
 		strbuf_adds(out, "base");
 		strbuf_adds(out, "` ");
-		rnd_md_text(out, r->git.base_ref);
-		strbuf_adds(out, " ");
+		if (rnd_base_name(r)) {
+			rnd_md_text(out, rnd_base_name(r));
+			strbuf_adds(out, " ");
+		}
 		if (r->git.base_sha)
 			strbuf_addf(out, "%.7s", r->git.base_sha);
 		strbuf_adds(out, " → `head` ");

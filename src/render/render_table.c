@@ -146,8 +146,8 @@ static void header_line(const struct results *r, struct strbuf *out)
 	strbuf_addf(&sb, "himorime %s · %s", r->himorime_version ? r->himorime_version : "?",
 		    results_mode_name(r->mode));
 	if (r->git.present && r->mode == RESULTS_MODE_COMPARE)
-		strbuf_addf(&sb, " %s %.7s → %.7s%s", r->git.base_ref ? r->git.base_ref : "base",
-			    r->git.base_sha ? r->git.base_sha : "",
+		strbuf_addf(&sb, " %s%s%.7s → %.7s%s", rnd_base_name(r) ? rnd_base_name(r) : "",
+			    rnd_base_name(r) ? " " : "", r->git.base_sha ? r->git.base_sha : "",
 			    r->git.head_sha ? r->git.head_sha : "", r->git.dirty ? " (dirty)" : "");
 	else if (r->git.present)
 		strbuf_addf(&sb, " %.7s%s", r->git.head_sha ? r->git.head_sha : "",

@@ -198,6 +198,23 @@ class CiTest(TempDirTest):
         self.assertIn("title=himorime%3A performance regression (accepted)::", res.out)
         self.assertEqual(self.server.log()["statuses"][0]["state"], "success")
 
+    def test_ci__the_base_in_headers_is_the_short_id_and_the_branch(self):
+        ev = self.event()
+        res = self.ci(event=ev, code=1)
+        self.assertIn(f"· compare {self.base[:7]} → {self.head[:7]} ·", res.out)
+        self.assertNotIn(self.base, res.out.split("::stop-commands::")[1])
+        body = self.our_comments()[0]["body"]
+        self.assertIn(f"`base` {self.base[:7]} → `head` {self.head[:7]} ·", body)
+        with open(ev) as f:
+            payload = json.load(f)
+        payload["pull_request"]["base"]["ref"] = "main"
+        with open(ev, "w") as f:
+            json.dump(payload, f)
+        res = self.ci(event=ev, code=1)
+        self.assertIn(f"· compare main {self.base[:7]} → {self.head[:7]} ·", res.out)
+        body = self.our_comments()[0]["body"]
+        self.assertIn(f"`base` main {self.base[:7]} → `head` {self.head[:7]} ·", body)
+
     def test_ci__an_accepted_regression_is_one_story_everywhere(self):
         res = self.ci(event=self.event(labels=["himorime:accept"]), code=0)
         report = json.load(open(os.path.join(self.tmp, "himorime-report.json")))
