@@ -393,8 +393,27 @@ static void percent_number(struct strbuf *sb, double pct)
 		strbuf_addf(sb, "%.1f%%", r);
 }
 
+/* A derived throughput's band is the latency band turned over: 1/1.05 and
+ * 1/0.952 give -4.8% and +5%, not a symmetric ±; shown as its two bounds. */
+static void band_bounds(struct strbuf *sb, const struct comparison *k)
+{
+	percent_number(sb, k->band_low_percent);
+	strbuf_adds(sb, " / ");
+	if (k->band_high_infinite) {
+		strbuf_adds(sb, "+∞");
+		return;
+	}
+	strbuf_addch(sb, '+');
+	percent_number(sb, k->band_high_percent);
+}
+
 void rnd_tolerance(struct strbuf *sb, const struct comparison *k)
 {
+	/* a band never formed (a skipped comparison) keeps the tolerance */
+	if (k->derived && !k->band_low_infinite && fabs(k->band_high_percent) < 1e6) {
+		band_bounds(sb, k);
+		return;
+	}
 	strbuf_adds(sb, "±");
 	percent_number(sb, k->max_percent * 100.0);
 	if (k->has_min_difference && k->min_difference > 0) {
@@ -644,7 +663,9 @@ static void comparison_notes(struct rnd_notes *notes, const char *label,
 			if (k->reason[0])
 				strbuf_addf(&sb, ": %s", k->reason);
 			add_hint(&sb, k->reason);
-			if (!k->gate)
+			if (k->derived)
+				strbuf_adds(&sb, " (derived from latency, not gated)");
+			else if (!k->gate)
 				strbuf_adds(&sb, " (not gated)");
 		} else if (k->verdict == VERDICT_REGRESSION && k->accepted) {
 			strbuf_addf(&sb,
@@ -652,10 +673,10 @@ static void comparison_notes(struct rnd_notes *notes, const char *label,
 				    "reported, does not fail the job",
 				    label, name);
 		} else if (k->verdict == VERDICT_REGRESSION && !k->gate) {
-			strbuf_addf(&sb,
-				    "%s: %s regression is not gated (gate: false): "
-				    "reported, does not fail the job",
-				    label, name);
+			strbuf_addf(&sb, "%s: %s regression is %s: reported, does not fail the job",
+				    label, name,
+				    k->derived ? "derived from latency, not gated"
+					       : "not gated (gate: false)");
 		} else {
 			strbuf_release(&sb);
 			continue;

@@ -516,7 +516,8 @@ static size_t problem_table(const struct results *r, const struct rnd_rows *rows
 		const char *cells[7];
 		for (j = 0; j < cmd->n_comparisons; j++) {
 			const struct comparison *k = &cmd->comparisons[j];
-			if (!rnd_cmp_is_problem(k))
+			/* a derived throughput repeats its latency row: once is enough */
+			if (k->derived || !rnd_cmp_is_problem(k))
 				continue;
 			cell_label(&label, &rows->v[i]);
 			strbuf_reset(&base);

@@ -137,6 +137,66 @@ static void test_render__table_shows_floor_and_notes(void **state)
 	results_free(r);
 }
 
+static size_t count(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	while ((s = strstr(s, needle))) {
+		n++;
+		s += strlen(needle);
+	}
+	return n;
+}
+
+/* v1-pr with parse 5 MiB › parser's latency regression also seen as a
+ * derived throughput regression, as a command that declares its work has it. */
+static struct results *with_derived_throughput(void)
+{
+	struct results *r = load("v1-pr");
+	struct results_command *c = &r->suites[0].benchmarks[0].commands[0];
+	struct comparison k = c->comparisons[0];
+
+	assert_int_equal(k.metric, METRIC_LATENCY);
+	k.metric = METRIC_THROUGHPUT;
+	k.derived = true;
+	k.gate = false;
+	k.base = 100;
+	k.head = 86;
+	k.change_percent = -14.0;
+	k.ci_low_percent = -16.2;
+	k.ci_high_percent = -11.9;
+	k.band_low_percent = -4.761904761904762;
+	k.band_high_percent = 5.0;
+	results_add_comparison(c, &k);
+	return r;
+}
+
+static void test_render__throughput_is_derived_and_never_gated(void **state)
+{
+	struct results *r = with_derived_throughput();
+	char *t = render(r, RENDER_TABLE, NULL), *g = render(r, RENDER_GITHUB, NULL);
+	const char *problems, *end;
+
+	(void)state;
+	assert_non_null(strstr(t, "parse 5 MiB › parser: throughput regression is derived from "
+				  "latency, not gated: reported, does not fail the job"));
+	assert_null(strstr(t, "gate: false"));
+	/* the asymmetric band, not ±4.8% */
+	assert_non_null(strstr(t, "-4.8% / +5%"));
+	assert_null(strstr(t, "±4.8%"));
+	/* the comment's problem table lists the latency row once, no throughput */
+	problems = strstr(g, "| what happened |");
+	assert_non_null(problems);
+	end = strstr(problems, "\n\n");
+	assert_non_null(end);
+	assert_int_equal(count(problems, "| parse 5 MiB › parser |") -
+				 count(end, "| parse 5 MiB › parser |"),
+			 2); /* latency and cpu_total */
+	free(t);
+	free(g);
+	results_free(r);
+}
+
 /* A document built here: hostile names in every place a name goes. */
 static struct results *hostile(size_t ncommands)
 {
@@ -293,17 +353,6 @@ static void test_render__json_refuses_values_it_cannot_write(void **state)
 	assert_int_equal(out.len, 0);
 	strbuf_release(&out);
 	results_free(r);
-}
-
-static size_t count(const char *s, const char *needle)
-{
-	size_t n = 0;
-
-	while ((s = strstr(s, needle))) {
-		n++;
-		s += strlen(needle);
-	}
-	return n;
 }
 
 static void test_render__github_cap_cuts_visibly(void **state)
@@ -502,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_render__format_names),
 		cmocka_unit_test(test_render__colour_only_when_asked),
 		cmocka_unit_test(test_render__table_shows_floor_and_notes),
+		cmocka_unit_test(test_render__throughput_is_derived_and_never_gated),
 		cmocka_unit_test(test_render__github_escapes_untrusted_names),
 		cmocka_unit_test(test_render__html_escapes_untrusted_names),
 		cmocka_unit_test(test_render__table_prints_no_control_characters),
