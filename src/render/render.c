@@ -431,6 +431,51 @@ void rnd_confidence(struct strbuf *sb, const struct comparison *k)
 	percent_number(sb, k->confidence * 100.0);
 }
 
+const char *rnd_verdict_cell(const struct comparison *k)
+{
+	if (k->accepted)
+		return "regression (accepted)";
+	if (!k->gate && k->verdict == VERDICT_REGRESSION)
+		return "regression (not gated)";
+	return verdict_name(k->verdict);
+}
+
+static const char *budgets_result(const struct results_command *c, enum metric m)
+{
+	const char *word = NULL;
+	size_t i;
+
+	for (i = 0; i < c->n_budgets; i++) {
+		const struct budget_result *b = &c->budgets[i].result;
+		if (b->metric != m)
+			continue;
+		/* a stored document keeps no metric_error flag: a required budget
+		 * that could not be assessed left its command metric_error */
+		if (b->metric_error ||
+		    (c->result == RESULT_METRIC_ERROR && b->status == BUDGET_SKIPPED))
+			return rnd_result_word(RESULT_METRIC_ERROR);
+		if (b->status == BUDGET_FAIL)
+			word = rnd_result_word(RESULT_OVER_BUDGET);
+		else if (!word)
+			word = rnd_budget_word(b->status);
+	}
+	return word;
+}
+
+const char *rnd_metric_result(const struct results_command *c, enum metric m)
+{
+	const char *word;
+	size_t i;
+
+	if (c->result == RESULT_ERROR)
+		return rnd_result_word(RESULT_ERROR);
+	for (i = 0; i < c->n_comparisons; i++)
+		if (c->comparisons[i].metric == m)
+			return rnd_verdict_cell(&c->comparisons[i]);
+	word = budgets_result(c, m);
+	return word ? word : "—";
+}
+
 bool rnd_cmp_is_problem(const struct comparison *k)
 {
 	switch (k->verdict) {

@@ -181,7 +181,7 @@ static void run_tables(const struct rnd_rows *rows, struct strbuf *out)
 				cells[1] = metric_info((enum metric)m)->name;
 				for (k = 0; k < 5; k++)
 					cells[2 + k] = c[k].buf;
-				cells[7] = rnd_result_word(cmd->result);
+				cells[7] = rnd_metric_result(cmd, (enum metric)m);
 				table_add_row(&t, cells);
 			}
 		}

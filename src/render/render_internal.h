@@ -91,6 +91,13 @@ void rnd_change(struct strbuf *sb, const struct comparison *k, bool typographic)
 void rnd_tolerance(struct strbuf *sb, const struct comparison *k);
 /* "99%" */
 void rnd_confidence(struct strbuf *sb, const struct comparison *k);
+/* A comparison's verdict with what a reader must know about it:
+ * "regression (accepted)", "regression (not gated)", "pass". */
+const char *rnd_verdict_cell(const struct comparison *k);
+/* One metric's own result in a command: a failed command's "error", else
+ * its comparison's verdict, else its budgets' ("over budget", "metric
+ * error", "pass"), else "—" when nothing judged it. */
+const char *rnd_metric_result(const struct results_command *c, enum metric m);
 /* True for comparisons, commands and budgets a reader must look at first. */
 bool rnd_cmp_is_problem(const struct comparison *k);
 /* "pass", "over budget", "skipped", "no data". */

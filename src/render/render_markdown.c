@@ -137,7 +137,7 @@ static bool stats_table(const struct results *r, const struct rnd_rows *rows, en
 					cells[n++] = rel;
 				}
 				if (result)
-					cells[n++] = rnd_result_word(cmd->result);
+					cells[n++] = rnd_metric_result(cmd, ms[j]);
 				table_add_row(&t, cells);
 			}
 	}
@@ -149,15 +149,6 @@ static bool stats_table(const struct results *r, const struct rnd_rows *rows, en
 	strbuf_release(&metric);
 	table_release(&t);
 	return true;
-}
-
-static const char *verdict_cell(const struct comparison *k)
-{
-	if (k->accepted)
-		return "regression (accepted)";
-	if (!k->gate && k->verdict == VERDICT_REGRESSION)
-		return "regression (not gated)";
-	return verdict_name(k->verdict);
 }
 
 /* Every comparison, optionally of one group only (group < 0: all); the pairs
@@ -199,7 +190,7 @@ static size_t compare_table(const struct rnd_rows *rows, int group, bool pairs, 
 			cells[c++] = cc.tolerance.buf;
 			if (pairs)
 				cells[c++] = cc.pairs.buf;
-			cells[c] = verdict_cell(k);
+			cells[c] = rnd_verdict_cell(k);
 			table_add_row(&t, cells);
 		}
 	}

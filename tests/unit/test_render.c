@@ -197,6 +197,35 @@ static void test_render__throughput_is_derived_and_never_gated(void **state)
 	results_free(r);
 }
 
+static void test_render__statistics_show_each_metrics_own_result(void **state)
+{
+	struct results *r = load("v1-pr");
+	char *g = render(r, RENDER_GITHUB, NULL), *h = render(r, RENDER_HTML, NULL);
+	const char *stats = strstr(g, "<summary>Statistics of every run</summary>");
+
+	(void)state;
+	assert_non_null(stats);
+	/* parse 5 MiB › parser is a regression in latency, not in peak RSS */
+	assert_non_null(strstr(stats, "| parse 5 MiB › parser | head | 47.9 ms | 48.0 ms | 1.28 ms "
+				      "| 46.3 ms | 51.0 ms | regression |\n"));
+	assert_non_null(strstr(stats,
+			       "| parse 5 MiB › parser | head | 18.4 MiB | 18.5 MiB | 161 KiB "
+			       "| 18.1 MiB | 18.8 MiB | pass |\n"));
+	assert_non_null(strstr(stats, "| ≤ 1.60 MiB | ≤ 1.60 MiB | skipped |\n"));
+	results_free(r);
+	r = load("v1-run");
+	free(h);
+	h = render(r, RENDER_HTML, NULL);
+	/* a run: latency's budget passed, peak RSS's could not be assessed */
+	assert_non_null(strstr(h, "<td class=\"num\">16.0 ms</td><td>pass</td></tr>"));
+	assert_non_null(strstr(h, "<td class=\"num\">83.3 records/s</td><td>—</td></tr>"));
+	assert_non_null(strstr(h, "<td class=\"num\">3.00 MiB</td><td class=\"bad\">metric "
+				  "error</td></tr>"));
+	free(g);
+	free(h);
+	results_free(r);
+}
+
 /* A document built here: hostile names in every place a name goes. */
 static struct results *hostile(size_t ncommands)
 {
@@ -552,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_render__colour_only_when_asked),
 		cmocka_unit_test(test_render__table_shows_floor_and_notes),
 		cmocka_unit_test(test_render__throughput_is_derived_and_never_gated),
+		cmocka_unit_test(test_render__statistics_show_each_metrics_own_result),
 		cmocka_unit_test(test_render__github_escapes_untrusted_names),
 		cmocka_unit_test(test_render__html_escapes_untrusted_names),
 		cmocka_unit_test(test_render__table_prints_no_control_characters),
