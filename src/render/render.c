@@ -768,6 +768,20 @@ static bool any_at_floor(const struct results *r)
 	return found;
 }
 
+/* Why a suite of several benchmarks has no geometric mean; one benchmark
+ * has nothing to average, and says nothing. */
+static void geomean_absent(const struct results_suite *su, struct rnd_notes *notes)
+{
+	struct strbuf sb;
+
+	if (su->n_benchmarks < 2 || !su->geometric_mean_unavailable)
+		return;
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "%s: no geometric mean over the benchmarks: %s.", str(su->name),
+		    su->geometric_mean_unavailable);
+	note_add(notes, &sb, NULL);
+}
+
 /* "Geometric mean over 3 benchmarks, head/base: fast 0.91×, slow 1.20×." */
 static void geomean_notes(const struct results *r, struct rnd_notes *notes)
 {
@@ -778,8 +792,11 @@ static void geomean_notes(const struct results *r, struct rnd_notes *notes)
 	for (s = 0; s < r->n_suites; s++) {
 		const struct results_suite *su = &r->suites[s];
 		const char *ref = su->geometric_mean_reference ? su->geometric_mean_reference : "";
-		if (!su->has_geometric_mean || !su->n_geometric_mean_values)
+		if (!su->has_geometric_mean || !su->n_geometric_mean_values ||
+		    su->geometric_mean_cases < 2) {
+			geomean_absent(su, notes);
 			continue;
+		}
 		strbuf_addf(&sb, "%s: geometric mean over %llu benchmark%s, %s: ", str(su->name),
 			    (unsigned long long)su->geometric_mean_cases,
 			    su->geometric_mean_cases == 1 ? "" : "s",

@@ -226,6 +226,33 @@ static void test_render__statistics_show_each_metrics_own_result(void **state)
 	results_free(r);
 }
 
+static void test_render__geometric_mean_says_why_it_is_absent(void **state)
+{
+	struct results *r = load("v1-pr");
+	struct results_suite *su = &r->suites[0];
+	char *t;
+
+	(void)state;
+	/* one benchmark: nothing to average, nothing said */
+	su->n_benchmarks = 1;
+	su->has_geometric_mean = true;
+	su->geometric_mean_cases = 1;
+	results_add_ratio(su, "parser", 1.16);
+	t = render(r, RENDER_TABLE, NULL);
+	assert_null(strstr(t, "geometric mean"));
+	free(t);
+	/* several benchmarks without one: the text says why */
+	su->n_benchmarks = 4;
+	su->has_geometric_mean = false;
+	results_set_str(&su->geometric_mean_unavailable,
+			"command \"parser\" has no ratio in benchmark \"startup\"");
+	t = render(r, RENDER_TABLE, NULL);
+	assert_non_null(strstr(t, "  - bench: no geometric mean over the benchmarks: command "
+				  "\"parser\" has no ratio in benchmark \"startup\".\n"));
+	free(t);
+	results_free(r);
+}
+
 /* A document built here: hostile names in every place a name goes. */
 static struct results *hostile(size_t ncommands)
 {
@@ -581,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_render__colour_only_when_asked),
 		cmocka_unit_test(test_render__table_shows_floor_and_notes),
 		cmocka_unit_test(test_render__throughput_is_derived_and_never_gated),
+		cmocka_unit_test(test_render__geometric_mean_says_why_it_is_absent),
 		cmocka_unit_test(test_render__statistics_show_each_metrics_own_result),
 		cmocka_unit_test(test_render__github_escapes_untrusted_names),
 		cmocka_unit_test(test_render__html_escapes_untrusted_names),
