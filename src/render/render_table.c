@@ -251,11 +251,11 @@ static void run_group(const struct rnd_rows *rows, enum metric_group g,
 static void compare_group(const struct results *r, const struct rnd_rows *rows, enum metric_group g,
 			  const struct render_options *o, struct strbuf *out, bool *floor)
 {
-	static const char *with_metric[] = { "BENCHMARK",  "COMMAND",	"METRIC",
-					     ">BASE",	   ">HEAD",	"CHANGE",
-					     "CONFIDENCE", "TOLERANCE", "RESULT" };
-	static const char *plain[] = { "BENCHMARK", "COMMAND",	  ">BASE",     ">HEAD",
-				       "CHANGE",    "CONFIDENCE", "TOLERANCE", "RESULT" };
+	static const char *with_metric[] = { "BENCHMARK", "COMMAND", "METRIC",	   ">BASE",
+					     ">HEAD",	  "CHANGE",  "CONFIDENCE", "TOLERANCE",
+					     ">PAIRS",	  "RESULT" };
+	static const char *plain[] = { "BENCHMARK",  "COMMAND",	  ">BASE",  ">HEAD", "CHANGE",
+				       "CONFIDENCE", "TOLERANCE", ">PAIRS", "RESULT" };
 	enum metric ms[METRIC__COUNT];
 	size_t nm = rnd_group_metrics(g, ms, METRIC__COUNT), i, j;
 	bool many = nm > 1;
@@ -265,7 +265,7 @@ static void compare_group(const struct results *r, const struct rnd_rows *rows, 
 
 	(void)r;
 	memset(&col, 0, sizeof(col));
-	table_init(&t, many ? 9 : 8, many ? with_metric : plain);
+	table_init(&t, many ? 10 : 9, many ? with_metric : plain);
 	strbuf_init(&base, 0);
 	strbuf_init(&head, 0);
 	strbuf_init(&change, 0);
@@ -296,20 +296,21 @@ static void compare_group(const struct results *r, const struct rnd_rows *rows, 
 				word = k->verdict == VERDICT_REGRESSION ? "regression (not gated)"
 									: verdict_name(k->verdict);
 			if (many)
-				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
+				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%u\t%s",
 					       rows->v[i].bench->name, cmd->name,
 					       metric_info(k->metric)->name, base.buf, head.buf,
-					       change.buf, conf.buf, tol.buf, word);
+					       change.buf, conf.buf, tol.buf, k->pairs, word);
 			else
-				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
+				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%u\t%s",
 					       rows->v[i].bench->name, cmd->name, base.buf,
-					       head.buf, change.buf, conf.buf, tol.buf, word);
+					       head.buf, change.buf, conf.buf, tol.buf, k->pairs,
+					       word);
 			coloured_add(&col, word,
 				     k->accepted ? ANSI_YELLOW : verdict_colour(k->verdict));
 		}
 		if (!any && g == GROUP_LATENCY && cmd->n_comparisons == 0) {
 			const char *word = rnd_result_word(cmd->result);
-			table_add_rowf(&t, "%s\t%s\t—\t—\t—\t—\t—\t%s", rows->v[i].bench->name,
+			table_add_rowf(&t, "%s\t%s\t—\t—\t—\t—\t—\t—\t%s", rows->v[i].bench->name,
 				       cmd->name, word);
 			coloured_add(&col, word, state_colour(cmd->result));
 		}

@@ -253,6 +253,20 @@ static void test_render__geometric_mean_says_why_it_is_absent(void **state)
 	results_free(r);
 }
 
+static void test_render__table_shows_pairs_per_verdict(void **state)
+{
+	struct results *r = load("v1-pr");
+	char *t = render(r, RENDER_TABLE, NULL);
+
+	(void)state;
+	assert_non_null(strstr(t, "BENCHMARK         COMMAND          BASE     HEAD  CHANGE       "
+				  "             CONFIDENCE  TOLERANCE  PAIRS  RESULT\n"));
+	assert_non_null(strstr(t, "startup           cli           2.34 ms  2.37 ms  +3.4% (-1.9% "
+				  "… +6.8%)     99%         ±5%           50  inconclusive\n"));
+	free(t);
+	results_free(r);
+}
+
 /* A document built here: hostile names in every place a name goes. */
 static struct results *hostile(size_t ncommands)
 {
@@ -608,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_render__colour_only_when_asked),
 		cmocka_unit_test(test_render__table_shows_floor_and_notes),
 		cmocka_unit_test(test_render__throughput_is_derived_and_never_gated),
+		cmocka_unit_test(test_render__table_shows_pairs_per_verdict),
 		cmocka_unit_test(test_render__geometric_mean_says_why_it_is_absent),
 		cmocka_unit_test(test_render__statistics_show_each_metrics_own_result),
 		cmocka_unit_test(test_render__github_escapes_untrusted_names),
