@@ -112,6 +112,11 @@ static const char *str(const char *s)
 	return s ? s : "";
 }
 
+const char *rnd_mode_label(const struct results *r)
+{
+	return r->calibration.present ? "calibrate" : results_mode_name(r->mode);
+}
+
 const char *rnd_base_name(const struct results *r)
 {
 	const char *name = r->git.base_ref, *sha = r->git.base_sha;

@@ -434,7 +434,7 @@ int rnd_html(const struct results *r, struct strbuf *out)
 	}
 	strbuf_adds(out, "</h1>\n<p class=\"context\">himorime ");
 	rnd_html_text(out, r->himorime_version);
-	strbuf_addf(out, " · %s", results_mode_name(r->mode));
+	strbuf_addf(out, " · %s", rnd_mode_label(r));
 	if (r->git.present && r->mode == RESULTS_MODE_COMPARE) {
 		strbuf_adds(out, " · base ");
 		if (rnd_base_name(r)) {

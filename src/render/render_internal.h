@@ -43,6 +43,10 @@ struct rnd_notes {
 void rnd_notes_collect(const struct results *r, struct rnd_notes *notes);
 void rnd_notes_release(struct rnd_notes *notes);
 
+/* What the document is to a reader: "run", "compare", "sweep", or
+ * "calibrate" for a calibration (stored in mode compare). */
+const char *rnd_mode_label(const struct results *r);
+
 /* The base's name worth showing beside its short id: its branch or the REV
  * as given; NULL when unknown or only the sha again ("9abff8c0…"). */
 const char *rnd_base_name(const struct results *r);

@@ -144,7 +144,7 @@ static void header_line(const struct results *r, struct strbuf *out)
 
 	strbuf_init(&sb, 0);
 	strbuf_addf(&sb, "himorime %s · %s", r->himorime_version ? r->himorime_version : "?",
-		    results_mode_name(r->mode));
+		    rnd_mode_label(r));
 	if (r->git.present && r->mode == RESULTS_MODE_COMPARE)
 		strbuf_addf(&sb, " %s%s%.7s → %.7s%s", rnd_base_name(r) ? rnd_base_name(r) : "",
 			    rnd_base_name(r) ? " " : "", r->git.base_sha ? r->git.base_sha : "",
@@ -433,6 +433,7 @@ int rnd_table(const struct results *r, const struct render_options *o, struct st
 	if (o->color)
 		strbuf_adds(out, ANSI_RESET);
 	strbuf_addch(out, '\n');
+	render_calibration(r, out);
 	rnd_rows_release(&rows);
 	return 0;
 }

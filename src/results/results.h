@@ -281,6 +281,25 @@ struct results_sweep {
 	uint64_t commits; /* commits selected in the whole, unsharded range */
 };
 
+/* What a calibration (`himorime calibrate`, an A/A comparison in mode
+ * compare) found beyond its comparisons: per compared metric, the pair cap
+ * and the smallest slowdown the settings would call a regression within it
+ * (docs/reports.md). Absent outside calibrations. */
+struct results_calibration_row {
+	char *benchmark, *command;
+	enum metric metric;
+	uint64_t max_pairs;
+	bool has_detectable;
+	double detectable_percent;
+};
+
+struct results_calibration {
+	bool present;
+	bool separate_builds; /* a suite built its command: two files, as in a change */
+	struct results_calibration_row *rows;
+	size_t n_rows, alloc_rows;
+};
+
 struct results {
 	enum results_mode mode;
 	char *himorime_version;
@@ -293,6 +312,7 @@ struct results {
 	size_t n_suites, alloc_suites;
 	struct results_summary summary;
 	struct results_sweep sweep;
+	struct results_calibration calibration;
 };
 
 /* A fresh document: mode, this himorime's version, every metric of every
@@ -309,6 +329,10 @@ struct results_command *results_add_command(struct results_benchmark *b, const c
 void results_add_tool(struct results *r, const char *name, const char *version);
 void results_add_tag(struct results_benchmark *b, const char *tag);
 void results_add_ratio(struct results_suite *s, const char *command, double ratio);
+/* Appends a calibration row and marks the document a calibration. */
+struct results_calibration_row *results_add_calibration_row(struct results *r,
+							    const char *benchmark,
+							    const char *command, enum metric m);
 struct comparison *results_add_comparison(struct results_command *c, const struct comparison *cmp);
 struct results_budget *results_add_budget(struct results_command *c,
 					  const struct budget_result *res, const char *text);

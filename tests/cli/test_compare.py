@@ -183,6 +183,37 @@ class CompareTest(PrivateTmpTest):
         self.assertEqual(doc["git"]["base_sha"], doc["git"]["head_sha"])
         self.assertEqual(doc["git"]["base_source"], "calibrate")
 
+    def test_calibrate__json_output_records_the_calibration_and_report_rerenders_it(self):
+        res = self.run_h(["calibrate", "--seed", "4", "--no-color"], cwd=self.repo)
+        self.assertExit(res, 0)
+        table = res.out
+        saved = os.path.join(self.tmp, "cal.json")
+        res = self.run_h(["calibrate", "--seed", "4", "--format", "json", "--output", saved],
+                         cwd=self.repo)
+        self.assertExit(res, 0)
+        with open(saved) as f:
+            doc = json.load(f)
+        self.assertEqual(doc["mode"], "compare")
+        cal = doc["calibration"]
+        self.assertTrue(cal["separate_builds"])
+        self.assertEqual([(r["benchmark"], r["command"], r["metric"], r["max_pairs"])
+                          for r in cal["rows"]],
+                         [("work", "work", m, 252) for m in ("latency", "cpu_total")])
+        latency = cal["rows"][0]["detectable_percent"]
+        self.assertGreater(latency, 5.0)
+        # the summary printed beside the file is the one the report renders
+        self.assertIn("Calibration: the same revision on both sides", res.out)
+        again = self.run_h(["report", "--no-color", saved], cwd=self.repo)
+        self.assertExit(again, 0)
+        self.assertTrue(again.out.startswith("himorime "), again.out[:80])
+        self.assertIn(" · calibrate ", again.out.splitlines()[0])
+        self.assertIn(f"+{latency:.1f}% at 252 pairs", again.out)
+        self.assertTrue(again.out.endswith(res.out), again.out[-2000:])
+        # what calibrate printed as a table and what report renders agree,
+        # but for the numbers of another sitting
+        self.assertEqual([l.split()[0] for l in table.splitlines() if l.strip()],
+                         [l.split()[0] for l in again.out.splitlines() if l.strip()])
+
     def test_calibrate__without_a_build_says_nothing_of_files(self):
         self.write("repo/himorime.yaml", 'version: "1"\nname: nb\nbenchmarks:\n'
                    '  - name: t\n    runs: 10\n    commands:\n      t: {command: ["true"]}\n')
