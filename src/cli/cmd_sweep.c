@@ -293,7 +293,7 @@ static int report(struct sweep_run *w)
 	if (s->out.output && results_write_file(s->doc, s->out.output, &err) < 0)
 		return cli_fail(&err);
 	history_format_from_name(s->out.format, &f);
-	if (sweep_series_build(docs, 1, METRIC_LATENCY, &l, &err) < 0)
+	if (sweep_series_build(docs, 1, METRIC_LATENCY, NULL, &l, &err) < 0)
 		return cli_fail(&err);
 	strbuf_init(&out, 0);
 	rc = history_render(&l, f, &out, &err);

@@ -501,5 +501,63 @@ class ThreeTimesTest(RepoTest):
         self.assertEqual(self.repo.user_state(), self.before)
 
 
+QUICK_SUITE = """version: "1"
+name: quick
+benchmarks:
+  - name: t
+    runs: 10
+    warmup: 0
+    regression: {max_cv: 0}
+    commands:
+      t:
+        command: ["cat", "notes.txt"]
+"""
+
+
+class RebasedHistoryTest(unittest.TestCase):
+    """Commits that share one commit time, as a rebase leaves them, swept in
+    two ranges: the history follows the commit graph, not the times."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="himorime-e2e-rebased-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+        self.path = os.path.join(self.dir, "repo")
+        self.tmp = os.path.join(self.dir, "tmp")
+        os.makedirs(self.path)
+        os.makedirs(self.tmp)
+        self.git("init", "-q", "-b", "main")
+        with open(os.path.join(self.path, "himorime.yaml"), "w") as f:
+            f.write(QUICK_SUITE)
+        for i in range(9):
+            with open(os.path.join(self.path, "notes.txt"), "w") as f:
+                f.write("note %d\n" % i)
+            self.git("add", "-A")
+            self.git("commit", "-qm", "c%d" % i)
+        self.shas = self.git("rev-list", "--reverse", "HEAD").split()
+
+    def git(self, *args):
+        env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
+                   GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com",
+                   GIT_AUTHOR_DATE="2026-01-02T03:04:05Z",
+                   GIT_COMMITTER_DATE="2026-01-02T03:04:05Z")
+        return subprocess.run(["git", *args], cwd=self.path, check=True, capture_output=True,
+                              text=True, env=env).stdout
+
+    def himorime(self, *args):
+        res = run(list(args), cwd=self.path, timeout=600, env={"TMPDIR": self.tmp})
+        self.assertEqual(res.code, 0, repr(res))
+        return res
+
+    def test_history__orders_commits_by_the_commit_graph_not_their_equal_times(self):
+        ref = self.shas[0]
+        # two sweeps: each numbers its commits from 0, and every time is equal
+        self.himorime("sweep", "HEAD~8..HEAD~4", "--reference", ref, "--seed", "1", "-q")
+        self.himorime("sweep", "HEAD~4..HEAD", "--reference", ref, "--seed", "1", "-q")
+        h = json.loads(self.himorime("history", "--format", "json").out)
+        self.assertEqual(len(h["series"]), 1)
+        self.assertEqual([p["commit"] for p in h["series"][0]["points"]], self.shas[:0:-1])
+        self.assertEqual(os.listdir(self.tmp), [])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -222,7 +222,7 @@ static void test_sweep__series_finds_the_step_and_nothing_in_a_flat_history(void
 	char sha[41];
 
 	(void)state;
-	assert_int_equal(sweep_series_build(docs, 1, METRIC_LATENCY, &l, &err), 0);
+	assert_int_equal(sweep_series_build(docs, 1, METRIC_LATENCY, NULL, &l, &err), 0);
 	assert_int_equal(l.count, 1);
 	assert_string_equal(l.items[0].benchmark, "work");
 	assert_int_equal(l.items[0].n_points, 20);
@@ -233,14 +233,14 @@ static void test_sweep__series_finds_the_step_and_nothing_in_a_flat_history(void
 	assert_true(l.items[0].changes[0].low > 0.9 && l.items[0].changes[0].high < 1.1);
 	sweep_series_release(&l);
 	/* cpu_total is not measured there: no series */
-	assert_int_equal(sweep_series_build(docs, 1, METRIC_CPU_TOTAL, &l, &err), 0);
+	assert_int_equal(sweep_series_build(docs, 1, METRIC_CPU_TOTAL, NULL, &l, &err), 0);
 	assert_int_equal(l.count, 0);
 	sweep_series_release(&l);
 	results_free(doc);
 
 	doc = sweep_doc(0, 20, flat, "00000000000000bb");
 	docs[0] = doc;
-	assert_int_equal(sweep_series_build(docs, 1, METRIC_LATENCY, &l, &err), 0);
+	assert_int_equal(sweep_series_build(docs, 1, METRIC_LATENCY, NULL, &l, &err), 0);
 	assert_int_equal(l.items[0].n_changes, 0);
 	sweep_series_release(&l);
 	results_free(doc);
@@ -258,7 +258,7 @@ static void test_sweep__series_keeps_the_later_measurement_of_a_commit(void **st
 	a->finished_at_unix_ns = 10;
 	b->finished_at_unix_ns = 20;
 	b->suites[0].benchmarks[0].commands[0].comparisons[0].change_percent = 50;
-	assert_int_equal(sweep_series_build(docs, 2, METRIC_LATENCY, &l, &err), 0);
+	assert_int_equal(sweep_series_build(docs, 2, METRIC_LATENCY, NULL, &l, &err), 0);
 	assert_int_equal(l.items[0].n_points, 4);
 	assert_true(fabs(l.items[0].points[2].ratio - 1.5) < 1e-12);
 	sweep_series_release(&l);
@@ -272,7 +272,7 @@ static void render(const struct results *doc, enum history_format f, struct strb
 	struct sweep_series_list l;
 	struct err err = ERR_INIT;
 
-	assert_int_equal(sweep_series_build(docs, 1, METRIC_LATENCY, &l, &err), 0);
+	assert_int_equal(sweep_series_build(docs, 1, METRIC_LATENCY, NULL, &l, &err), 0);
 	strbuf_reset(out);
 	assert_int_equal(history_render(&l, f, out, &err), 0);
 	sweep_series_release(&l);
