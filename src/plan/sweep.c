@@ -469,6 +469,26 @@ static int by_graph_then_time(const void *a, const void *b)
 	return strcmp(or_none(x->sha), or_none(y->sha));
 }
 
+bool sweep_point_searched(const struct sweep_point *p)
+{
+	return p->has_ratio && p->ratio > 0;
+}
+
+/* The longest sweep whose shortest callable step is still looked for. */
+#define REACH_SEARCH_MAX 1000
+
+static void find_reach(struct sweep_series *s, size_t n, const struct change_point_settings *cs)
+{
+	size_t more;
+
+	s->searched = n;
+	s->reach = stats_change_point_reach(n, cs);
+	s->needed = 0;
+	for (more = n + 1; !s->reach && more <= REACH_SEARCH_MAX && !s->needed; more++)
+		if (stats_change_point_reach(more, cs))
+			s->needed = more;
+}
+
 static int find_changes(struct sweep_series *s, struct err *err)
 {
 	struct change_point_settings cs = CHANGE_POINT_SETTINGS_INIT;
@@ -479,7 +499,7 @@ static int find_changes(struct sweep_series *s, struct err *err)
 	int rc;
 
 	for (i = 0; i < s->n_points; i++) {
-		if (!s->points[i].has_ratio || !(s->points[i].ratio > 0))
+		if (!sweep_point_searched(&s->points[i]))
 			continue;
 		y[n] = log(s->points[i].ratio);
 		at[n++] = i;
@@ -489,6 +509,8 @@ static int find_changes(struct sweep_series *s, struct err *err)
 	if (s->confidence > 0 && s->confidence < 1)
 		cs.confidence = s->confidence;
 	rc = stats_change_points(y, n, &cs, &cp, &n_cp, err);
+	if (rc == 0)
+		find_reach(s, n, &cs);
 	if (rc == 0 && n_cp) {
 		s->changes = xcalloc(n_cp, sizeof(*s->changes));
 		for (i = 0; i < n_cp; i++) {

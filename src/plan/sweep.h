@@ -104,7 +104,14 @@ struct sweep_series {
 	size_t n_points, alloc_points;
 	struct sweep_change *changes;
 	size_t n_changes;
+	/* What the search could see (stats_change_point_reach): the commits with
+	 * a ratio it searched, the fewest commits a step needs on each side
+	 * (0: none can be called), and then how many commits would be needed. */
+	size_t searched, reach, needed;
 };
+
+/* Whether a point takes part in the change-point search (it has a ratio). */
+bool sweep_point_searched(const struct sweep_point *p);
 
 struct sweep_series_list {
 	struct sweep_series *items;

@@ -288,9 +288,17 @@ class ThreeTimesTest(RepoTest):
         self.assertRegex(table, r"\n%s .*<< \+[0-9.]+%% \[\+[0-9.]+%%, \+[0-9.]+%%\] first bad"
                          % bad)
         self.assertIn('last good %s, first bad %s "c%d"' % (good, bad, self.STEP), table)
+        # 22 commits: a step needs 6 on each side, so the ends are named
+        ends = ", ".join(s[:12] for s in self.repo.shas[:6])
+        newest = ", ".join(s[:12] for s in self.repo.shas[-5:])
+        self.assertIn("\na step needs at least 6 commits on each side at 99%% confidence: the "
+                      "oldest 6 (%s) and the newest 5 (%s) cannot be judged for a step; their "
+                      "verdicts against the reference are in VERDICT\n" % (ends, newest), table)
+        self.assertRegex(table, r"\n%s .*  (regression|inconclusive)  << " % bad)
         md = self.repo.run("history", "--format", "markdown", code=0).out
         self.assertTrue(md.startswith("## himorime history\n\n### work › work (latency)\n"))
-        self.assertIn("| Commit | Subject | Value | Reference | Ratio [interval] | Change |", md)
+        self.assertIn("| Commit | Subject | Value | Reference | Ratio [interval] | Verdict | "
+                      "Change |", md)
         self.assertIn("| `%s` | c%d |" % (bad, self.STEP), md)
         csv = self.repo.run("history", "--format", "csv", code=0).out.splitlines()
         self.assertEqual(csv[0], "suite,benchmark,command,metric,commit,subject,reference,"
