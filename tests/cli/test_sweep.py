@@ -566,6 +566,20 @@ class RebasedHistoryTest(unittest.TestCase):
         self.assertEqual([p["commit"] for p in h["series"][0]["points"]], self.shas[:0:-1])
         self.assertEqual(os.listdir(self.tmp), [])
 
+    def test_sweep__a_resweep_with_nothing_left_to_measure_prints_the_trend_of_the_range(self):
+        ref = self.shas[0]
+        first = self.himorime("sweep", "HEAD~8..HEAD", "--reference", ref, "--seed", "1", "-q")
+        again = self.himorime("sweep", "HEAD~8..HEAD", "--reference", ref, "--seed", "1", "-q")
+        self.assertIn("himorime: sweep: 0 measured, 8 already in the history", again.err)
+        self.assertEqual(again.out, first.out)
+        rows = [l.split()[0] for l in again.out.splitlines()[2:10]]
+        self.assertEqual(rows, [s[:12] for s in self.shas[:0:-1]])
+        # a part of the range: only its commits
+        part = self.himorime("sweep", "HEAD~3..HEAD", "--reference", ref, "--seed", "1", "-q")
+        self.assertEqual([l.split()[0] for l in part.out.splitlines()[2:5]],
+                         [s[:12] for s in self.shas[:5:-1]])
+        self.assertIn("\nno step can be called in 3 commits with a ratio", part.out)
+
 
 if __name__ == "__main__":
     unittest.main()
