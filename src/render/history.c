@@ -183,6 +183,13 @@ static const char *verdict_text(const struct sweep_point *p)
 
 /* ---- table ---------------------------------------------------------------- */
 
+/* A subject in a terminal cell: control characters become spaces. */
+static void printable(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++)
+		strbuf_addch(sb, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
+}
+
 static void pad(struct strbuf *sb, const char *text, size_t width)
 {
 	size_t w = fmt_width(text);
@@ -194,9 +201,9 @@ static void pad(struct strbuf *sb, const char *text, size_t width)
 
 static void table_series(struct strbuf *out, const struct sweep_series *s)
 {
-	static const char *const head[] = { "COMMIT",		"VALUE",   "REFERENCE",
+	static const char *const head[] = { "COMMIT",		"SUBJECT", "VALUE", "REFERENCE",
 					    "RATIO [INTERVAL]", "VERDICT", "" };
-	enum { COLS = 6 };
+	enum { COLS = 7 };
 	char ***cells = xcalloc(s->n_points + 1, sizeof(*cells));
 	size_t width[COLS] = { 0 }, i, c;
 
@@ -218,15 +225,18 @@ static void table_series(struct strbuf *out, const struct sweep_series *s)
 					short_sha(&sb, p->sha);
 					break;
 				case 1:
-					value_text(&sb, s->metric, p->value, p->has_value);
+					printable(&sb, p->subject);
 					break;
 				case 2:
-					value_text(&sb, s->metric, p->reference, p->has_value);
+					value_text(&sb, s->metric, p->value, p->has_value);
 					break;
 				case 3:
-					ratio_text(&sb, p);
+					value_text(&sb, s->metric, p->reference, p->has_value);
 					break;
 				case 4:
+					ratio_text(&sb, p);
+					break;
+				case 5:
 					strbuf_adds(&sb, verdict_text(p));
 					break;
 				default:

@@ -284,7 +284,7 @@ class ThreeTimesTest(RepoTest):
         table = self.repo.run("history", code=0).out
         self.assertTrue(table.startswith(
             "sw › work › work: latency relative to %s (tolerance 20.0%%)\n"
-            "COMMIT        VALUE" % self.repo.shas[0][:12]), table)
+            "COMMIT        SUBJECT  VALUE" % self.repo.shas[0][:12]), table)
         self.assertRegex(table, r"\n%s .*<< \+[0-9.]+%% \[\+[0-9.]+%%, \+[0-9.]+%%\] first bad"
                          % bad)
         self.assertIn('last good %s, first bad %s "c%d"' % (good, bad, self.STEP), table)
@@ -565,6 +565,42 @@ class RebasedHistoryTest(unittest.TestCase):
         self.assertEqual(len(h["series"]), 1)
         self.assertEqual([p["commit"] for p in h["series"][0]["points"]], self.shas[:0:-1])
         self.assertEqual(os.listdir(self.tmp), [])
+
+    def test_report__a_sweep_document_renders_commits_in_every_format(self):
+        ref = self.shas[0]
+        out = os.path.join(self.dir, "sweep.json")
+        self.himorime("sweep", "HEAD~4..HEAD", "--reference", ref, "--seed", "2", "-q", "-o", out)
+        with open(out) as f:
+            doc = json.load(f)
+        newest = [s[:12] for s in self.shas[:4:-1]]
+        table = self.himorime("report", out).out
+        lines = table.splitlines()
+        self.assertEqual(lines[0], "himorime %s · sweep HEAD~4..HEAD against %s · 4 commits"
+                         % (doc["himorime_version"], ref[:12]))
+        self.assertEqual(lines[2], "quick › t › t: latency relative to %s (tolerance 5.0%%)"
+                         % ref[:12])
+        self.assertTrue(lines[3].startswith("COMMIT        SUBJECT  VALUE"), lines[3])
+        for line, sha, i in zip(lines[4:8], newest, (8, 7, 6, 5)):
+            self.assertRegex(line, r"^%s  c%d +\S+ ms +\S+ ms +[0-9.]+ \[[0-9.]+, [0-9.]+\]  "
+                             r"(pass|inconclusive|regression|improved)$" % (sha, i))
+        self.assertTrue(table.endswith("\n4 commits · seed 2 · exit 0\n"), table)
+        self.assertNotIn("benchmarks", table)
+        self.assertNotIn("geometric mean", table)
+        csv = self.himorime("report", "--format", "csv", out).out.splitlines()
+        self.assertEqual(csv[0].split(",")[:6],
+                         ["suite", "benchmark", "command", "metric", "commit", "subject"])
+        self.assertEqual([r.split(",")[4] for r in csv[1:]], self.shas[:4:-1])
+        for fmt in ("markdown", "github"):
+            md = self.himorime("report", "--format", fmt, out).out
+            self.assertIn("| Commit | Subject | Value | Reference | Ratio [interval] | Verdict |",
+                          md)
+            for sha, i in zip(newest, (8, 7, 6, 5)):
+                self.assertIn("| `%s` | c%d | " % (sha, i), md)
+        html = self.himorime("report", "--format", "html", out).out
+        for sha, i in zip(newest, (8, 7, 6, 5)):
+            self.assertIn("<tr><td>%s</td><td>c%d</td>" % (sha, i), html)
+        self.assertIn("<th>Verdict</th>", html)
+        self.assertEqual(json.loads(self.himorime("report", "--format", "json", out).out), doc)
 
     def test_sweep__a_resweep_with_nothing_left_to_measure_prints_the_trend_of_the_range(self):
         ref = self.shas[0]
