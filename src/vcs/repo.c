@@ -477,7 +477,7 @@ static int rank_walk(git_revwalk *walk, const struct ranked *r, size_t n, size_t
 
 	while (found < n && (rc = git_revwalk_next(&oid, walk)) == 0) {
 		struct vcs_sha sha;
-		struct ranked key, *hit;
+		struct ranked key = { NULL, 0 }, *hit;
 		vcs_sha_from_oid(&sha, &oid);
 		key.hex = sha.hex;
 		hit = bsearch(&key, r, n, sizeof(*r), by_hex);

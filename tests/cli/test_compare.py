@@ -187,6 +187,10 @@ class CompareTest(PrivateTmpTest):
         res = self.run_h(["calibrate", "--seed", "4", "--no-color"], cwd=self.repo)
         self.assertExit(res, 0)
         table = res.out
+        # labelled what it is, and the base is the short id alone
+        head = self.git("rev-parse", "HEAD").strip()[:7]
+        self.assertRegex(table.splitlines()[0],
+                         r"^himorime \S+ · calibrate %s → %s · " % (head, head))
         saved = os.path.join(self.tmp, "cal.json")
         res = self.run_h(["calibrate", "--seed", "4", "--format", "json", "--output", saved],
                          cwd=self.repo)

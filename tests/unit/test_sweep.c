@@ -288,17 +288,18 @@ static void test_history__renders_exact_text(void **state)
 	(void)state;
 	strbuf_init(&out, 0);
 	render(doc, HISTORY_TABLE, &out);
-	assert_string_equal(out.buf,
-			    "sw › work › run: latency relative to 111111111111 (tolerance 5.0%)\n"
-			    "COMMIT        SUBJECT  VALUE    REFERENCE  RATIO [INTERVAL]      VERDICT\n"
-			    "a7a7a7a7a7a7  c7       2.03 ms  2.00 ms    1.016 [1.006, 1.026]  pass\n"
-			    "a6a6a6a6a6a6  c6       2.02 ms  2.00 ms    1.008 [0.998, 1.018]  pass\n"
-			    "a5a5a5a5a5a5  c5       2.00 ms  2.00 ms    1.000 [0.990, 1.010]  pass\n"
-			    "a4a4a4a4a4a4  c4       2.02 ms  2.00 ms    1.012 [1.002, 1.022]  pass\n"
-			    "no step can be called in 4 commits with a ratio at 99% confidence: "
-			    "that takes at least 16; each commit's verdict against the reference "
-			    "is in VERDICT\n"
-			    "no change point\n");
+	assert_string_equal(
+		out.buf,
+		"sw › work › run: latency relative to 111111111111 (tolerance 5.0%)\n"
+		"COMMIT        SUBJECT  VALUE    REFERENCE  RATIO [INTERVAL]      VERDICT\n"
+		"a7a7a7a7a7a7  c7       2.03 ms  2.00 ms    1.016 [1.006, 1.026]  pass\n"
+		"a6a6a6a6a6a6  c6       2.02 ms  2.00 ms    1.008 [0.998, 1.018]  pass\n"
+		"a5a5a5a5a5a5  c5       2.00 ms  2.00 ms    1.000 [0.990, 1.010]  pass\n"
+		"a4a4a4a4a4a4  c4       2.02 ms  2.00 ms    1.012 [1.002, 1.022]  pass\n"
+		"no step can be called in 4 commits with a ratio at 99% confidence: "
+		"that takes at least 16; each commit's verdict against the reference "
+		"is in VERDICT\n"
+		"no change point\n");
 	render(doc, HISTORY_CSV, &out);
 	assert_string_equal(
 		out.buf,
