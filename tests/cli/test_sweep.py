@@ -294,7 +294,7 @@ class ThreeTimesTest(RepoTest):
         self.assertIn("\na step needs at least 6 commits on each side at 99%% confidence: the "
                       "oldest 6 (%s) and the newest 5 (%s) cannot be judged for a step; their "
                       "verdicts against the reference are in VERDICT\n" % (ends, newest), table)
-        self.assertRegex(table, r"\n%s .*  (regression|inconclusive)  << " % bad)
+        self.assertRegex(table, r"\n%s .*  (regression|inconclusive) +<< " % bad)
         md = self.repo.run("history", "--format", "markdown", code=0).out
         self.assertTrue(md.startswith("## himorime history\n\n### work › work (latency)\n"))
         self.assertIn("| Commit | Subject | Value | Reference | Ratio [interval] | Verdict | "
