@@ -221,7 +221,7 @@ static double strictest_confidence(const struct bisect *b)
 
 static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
 {
-	struct revisions_request req = { NULL, NULL, false, "bisect", REVISIONS_SUITE_HEAD };
+	struct revisions_request req = { NULL, NULL, false, "bisect", REVISIONS_SUITE_HEAD, NULL };
 	struct vcs_walk_opts wo = VCS_WALK_OPTS_INIT;
 	struct vcs_sha_list line = { NULL, 0 };
 	struct vcs_sha good, bad;

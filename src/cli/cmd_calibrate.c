@@ -10,94 +10,80 @@
 
 #include "common/alloc.h"
 #include "judge/judge.h"
-#include "render/format.h"
-#include "render/table.h"
+#include "render/render.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "common/banned.h"
 
-/* What an A/A comparison says about this machine: per command and metric,
- * each side's robust CV, the interval the looks reached, the verdict (any
- * but pass is noise), and the smallest slowdown the settings would call a
- * regression at the cap. */
-static int calibration_summary(struct session *s)
+/* The suite benchmark a result belongs to, for its pair cap. */
+static const struct benchmark *suite_benchmark(const struct session *s, const char *name)
 {
-	const char *cols[] = { "BENCHMARK", "COMMAND",	"METRIC",  ">NOISE (BASE / HEAD)",
-			       ">PAIRS",    "INTERVAL", "VERDICT", ">DETECTABLE AT CAP" };
-	const struct results *doc = s->doc;
-	struct table t;
-	struct strbuf out;
-	size_t i, j, k, m;
+	size_t k, m;
 
-	table_init(&t, ARRAY_SIZE(cols), cols);
+	for (k = 0; k < s->suites.count; k++)
+		for (m = 0; m < s->suites.v[k]->benchmark_count; m++)
+			if (!strcmp(s->suites.v[k]->benchmarks[m].name, name))
+				return &s->suites.v[k]->benchmarks[m];
+	return NULL;
+}
+
+static void record_command(struct results *doc, const struct results_benchmark *b,
+			   const struct results_command *c, unsigned cap)
+{
+	size_t m;
+
+	for (m = 0; m < c->n_comparisons; m++) {
+		const struct comparison *cmp = &c->comparisons[m];
+		struct results_calibration_row *row;
+		double pct;
+		if (cmp->derived)
+			continue;
+		row = results_add_calibration_row(doc, b->name, c->name, cmp->metric);
+		row->max_pairs = cap;
+		row->has_detectable = judge_detectable_change(cmp, cap, &pct);
+		row->detectable_percent = row->has_detectable ? pct : 0;
+	}
+}
+
+/* Records in the document that it is a calibration, with the smallest
+ * slowdown each compared metric could show at its pair cap, so that the
+ * saved report keeps what the table shows (docs/reports.md). */
+static void record_calibration(struct session *s)
+{
+	struct results *doc = s->doc;
+	size_t i, j, k;
+
+	doc->calibration.present = true;
+	for (k = 0; k < s->suites.count; k++)
+		doc->calibration.separate_builds |= s->suites.v[k]->has_build;
 	for (i = 0; i < doc->n_suites; i++)
 		for (j = 0; j < doc->suites[i].n_benchmarks; j++) {
 			const struct results_benchmark *b = &doc->suites[i].benchmarks[j];
-			const struct benchmark *sb = NULL;
-			for (k = 0; k < s->suites.count && !sb; k++)
-				for (m = 0; m < s->suites.v[k]->benchmark_count; m++)
-					if (!strcmp(s->suites.v[k]->benchmarks[m].name, b->name))
-						sb = &s->suites.v[k]->benchmarks[m];
-			for (k = 0; k < b->n_commands; k++) {
-				const struct results_command *c = &b->commands[k];
-				for (m = 0; m < c->n_comparisons; m++) {
-					const struct comparison *cmp = &c->comparisons[m];
-					const struct results_metric *hb =
-						&c->base.metrics[cmp->metric];
-					const struct results_metric *hh =
-						&c->head.metrics[cmp->metric];
-					unsigned cap = sb && sb->max_runs_set
-							       ? sb->max_runs
-							       : SUITE_COMPARE_MAX_PAIRS;
-					struct strbuf noise, iv, det;
-					double pct;
-					if (cmp->derived)
-						continue;
-					strbuf_init(&noise, 0);
-					strbuf_init(&iv, 0);
-					strbuf_init(&det, 0);
-					if (hb->has_stats && hh->has_stats)
-						strbuf_addf(&noise, "%.1f%% / %.1f%%",
-							    hb->stats.robust_cv * 100,
-							    hh->stats.robust_cv * 100);
-					if (cmp->has_estimate) {
-						fmt_change(&iv, cmp->ci_low_percent, false);
-						strbuf_adds(&iv, " … ");
-						fmt_change(&iv, cmp->ci_high_percent, false);
-					}
-					if (judge_detectable_change(cmp, cap, &pct))
-						strbuf_addf(&det, "+%.1f%% at %u pairs", pct, cap);
-					table_add_rowf(&t, "%s\t%s\t%s\t%s\t%u\t%s\t%s\t%s",
-						       b->name, c->name,
-						       metric_info(cmp->metric)->name, noise.buf,
-						       cmp->pairs, iv.buf,
-						       verdict_name(cmp->verdict), det.buf);
-					strbuf_release(&noise);
-					strbuf_release(&iv);
-					strbuf_release(&det);
-				}
-			}
+			const struct benchmark *sb = suite_benchmark(s, b->name);
+			unsigned cap =
+				sb && sb->max_runs_set ? sb->max_runs : SUITE_COMPARE_MAX_PAIRS;
+			for (k = 0; k < b->n_commands; k++)
+				record_command(doc, b, &b->commands[k], cap);
 		}
+}
+
+/* The calibration table, unless the report on standard output (or in the
+ * file) is a table, which ends with it. Beside a machine-readable report on
+ * standard output it goes to standard error, so that the report stays
+ * parseable. */
+static int calibration_summary(struct session *s)
+{
+	struct strbuf out;
+	bool table = !strcmp(s->out.format, "table");
+
+	if (table && !s->out.output)
+		return EXIT_OK;
 	strbuf_init(&out, 0);
-	strbuf_adds(&out, "\nCalibration: the same revision on both sides, so every verdict "
-			  "but pass is noise.");
-	for (k = 0; k < s->suites.count && !s->suites.v[k]->has_build; k++)
-		;
-	if (k < s->suites.count)
-		strbuf_adds(&out, " The two builds stay two files, as in a real change.");
-	strbuf_addch(&out, '\n');
-	table_render_text(&t, &out);
-	strbuf_adds(&out, "DETECTABLE AT CAP: the smallest slowdown these settings would call a "
-			  "regression within the pair cap (the tolerance plus the interval's "
-			  "expected half-width there). Raise max_runs or widen the tolerance to "
-			  "change it.\n");
-	/* Beside a machine-readable report on standard output, the summary goes
-	 * to standard error so that the report stays parseable. */
-	fputs(out.buf, !s->out.output && strcmp(s->out.format, "table") ? stderr : stdout);
+	render_calibration(s->doc, &out);
+	fputs(out.buf, !s->out.output ? stderr : stdout);
 	strbuf_release(&out);
-	table_release(&t);
 	return EXIT_OK;
 }
 
@@ -108,13 +94,16 @@ int cmd_calibrate(int argc, char **argv)
 		{ "against", 0, OPT_STRING, &against, "REV",
 		  "calibrate on this commit instead of the working tree" },
 	};
-	struct revisions_request req = { NULL, NULL, false, "calibrate", REVISIONS_SUITE_OWN };
+	struct revisions_request req = {
+		NULL, NULL, false, "calibrate", REVISIONS_SUITE_OWN, NULL
+	};
 	struct session s;
 	int code;
 
 	code = session_start(&s, "calibrate", RESULTS_MODE_COMPARE, extra, ARRAY_SIZE(extra), argc,
 			     argv);
 	s.epilogue = calibration_summary;
+	s.complete = record_calibration;
 	if (code == EXIT_OK) {
 		/* head against itself: the commit (or the working tree) on both sides,
 		 * built twice and kept as two files, as a real change has them */

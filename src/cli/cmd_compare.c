@@ -28,7 +28,9 @@ int cmd_compare(int argc, char **argv)
 		{ "suite-from", 0, OPT_STRING, &suite_from, "head|base",
 		  "measure both sides with this revision's suite file" },
 	};
-	struct revisions_request req = { NULL, NULL, false, "--against", REVISIONS_SUITE_OWN };
+	struct revisions_request req = {
+		NULL, NULL, false, "--against", REVISIONS_SUITE_OWN, NULL
+	};
 	struct session s;
 	int code;
 

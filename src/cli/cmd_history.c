@@ -71,6 +71,8 @@ static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 	enum metric m = METRIC_LATENCY;
 	struct store_docs docs;
 	struct sweep_series_list l;
+	struct store_order placed = { NULL, NULL, 0 };
+	struct sweep_order order;
 	struct err err = ERR_INIT;
 	struct strbuf out;
 	regex_t re;
@@ -94,8 +96,16 @@ static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 		code = cli_fail(&err);
 		goto done;
 	}
-	if (sweep_series_build((const struct results *const *)docs.v, docs.count, m, &l, &err) <
-	    0) {
+	if (store_graph_order(vcs, (const struct results *const *)docs.v, docs.count, &placed,
+			      &err) < 0) {
+		code = cli_fail(&err);
+		goto release;
+	}
+	order.sha = placed.sha;
+	order.rank = placed.rank;
+	order.n = placed.n;
+	if (sweep_series_build((const struct results *const *)docs.v, docs.count, m, &order, &l,
+			       &err) < 0) {
 		code = cli_fail(&err);
 		goto release;
 	}
@@ -113,6 +123,7 @@ static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 		fwrite(out.buf, 1, out.len, stdout);
 	strbuf_release(&out);
 release:
+	store_order_release(&placed);
 	sweep_series_release(&l);
 	store_docs_release(&docs);
 done:

@@ -278,11 +278,62 @@ static void fill_header(struct sweep_run *w, const char *range, const struct vcs
 	results_set_str(&doc->git.base_source, "sweep reference");
 }
 
-/* Prints the trend of what this sweep measured, and writes -o. */
-static int report(struct sweep_run *w)
+/* The commits this sweep selected, in their walk's order. */
+struct sweep_selection {
+	const struct vcs_sha_list *walk;
+	size_t begin, end;
+};
+
+/* Whether a history document is of a selected commit, measured against this
+ * sweep's reference. */
+static bool of_this_range(const struct sweep_run *w, const struct sweep_selection *sel,
+			  const struct results *d)
+{
+	const char *ref = d->sweep.reference ? d->sweep.reference : d->git.base_sha;
+	size_t i, j;
+
+	if (!ref || strcmp(ref, w->reference.hex))
+		return false;
+	for (j = 0; j < d->n_suites; j++)
+		for (i = sel->begin; d->suites[j].commit.sha && i < sel->end; i++)
+			if (!strcmp(sel->walk->items[i].hex, d->suites[j].commit.sha))
+				return true;
+	return false;
+}
+
+/* The trend of the whole selection: what this sweep measured and what the
+ * history already held for the commits it skipped (a re-sweep with nothing
+ * left to measure still shows the range), in the walk's order. */
+static int range_series(const struct sweep_run *w, const struct sweep_selection *sel,
+			struct sweep_series_list *l, struct err *err)
+{
+	const struct results **docs = xcalloc(w->history.count + 1, sizeof(*docs));
+	const char **sha = xcalloc(sel->end - sel->begin + 1, sizeof(*sha));
+	size_t *rank = xcalloc(sel->end - sel->begin + 1, sizeof(*rank));
+	struct sweep_order order = { sha, rank, sel->end - sel->begin };
+	size_t i, n = 0;
+	int rc;
+
+	for (i = 0; i < w->history.count; i++)
+		if (of_this_range(w, sel, w->history.v[i]))
+			docs[n++] = w->history.v[i];
+	docs[n++] = w->s->doc; /* last: its measurements are the newest */
+	for (i = sel->begin; i < sel->end; i++) {
+		sha[i - sel->begin] = sel->walk->items[i].hex;
+		rank[i - sel->begin] = i;
+	}
+	rc = sweep_series_build(docs, n, METRIC_LATENCY, &order, l, err);
+	free(rank);
+	free(sha);
+	free(docs);
+	return rc;
+}
+
+/* Prints the trend of the selected range, and writes -o (what this sweep
+ * measured). */
+static int report(struct sweep_run *w, const struct sweep_selection *sel)
 {
 	struct session *s = w->s;
-	const struct results *docs[1] = { s->doc };
 	struct sweep_series_list l;
 	enum history_format f = HISTORY_TABLE;
 	struct err err = ERR_INIT;
@@ -295,7 +346,7 @@ static int report(struct sweep_run *w)
 	if (s->out.output && results_write_file(s->doc, s->out.output, &err) < 0)
 		return cli_fail(&err);
 	history_format_from_name(s->out.format, &f);
-	if (sweep_series_build(docs, 1, METRIC_LATENCY, &l, &err) < 0)
+	if (range_series(w, sel, &l, &err) < 0)
 		return cli_fail(&err);
 	strbuf_init(&out, 0);
 	rc = history_render(&l, f, &out, &err);
@@ -313,7 +364,7 @@ static int report(struct sweep_run *w)
 static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every, size_t max_commits,
 		 unsigned k, unsigned n)
 {
-	struct revisions_request req = { NULL, NULL, false, "sweep", REVISIONS_SUITE_HEAD };
+	struct revisions_request req = { NULL, NULL, false, "sweep", REVISIONS_SUITE_HEAD, NULL };
 	const char *range = w->s->leading.v[0];
 	struct vcs_sha_list walk = { NULL, 0 };
 	struct err err = ERR_INIT;
@@ -357,8 +408,10 @@ static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every,
 			session_log(w->s, "sweep: commit %zu of %zu (%.12s) measured", i + 1,
 				    walk.count, walk.items[i].hex);
 	}
-	if (code == EXIT_OK)
-		code = report(w);
+	if (code == EXIT_OK) {
+		struct sweep_selection sel = { &walk, begin, end };
+		code = report(w, &sel);
+	}
 	if (code == EXIT_OK && interrupted)
 		code = cli_exit(EXIT_EXEC, "interrupted");
 	else if (code == EXIT_OK && w->failed)

@@ -83,7 +83,9 @@ int revisions_open(struct session *s, const struct revisions_request *req, struc
 	s->doc->git.present = true;
 	results_set_str(&s->doc->git.head_sha, rv->head.hex);
 	s->doc->git.dirty = rv->dirty;
-	results_set_str(&s->doc->git.base_ref, req->against ? req->against : rv->head.hex);
+	/* what the reader knows the base as: its branch, or REV as given (the
+	 * renderers leave out a name that is only the sha again) */
+	results_set_str(&s->doc->git.base_ref, req->base_name ? req->base_name : req->against);
 	results_set_str(&s->doc->git.base_sha, rv->base.hex);
 	results_set_str(&s->doc->git.base_source, req->base_source);
 	rv->suite_from = req->suite_from;

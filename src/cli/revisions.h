@@ -43,6 +43,7 @@ struct revisions_request {
 	bool merge_base;	 /* base = merge base of against and head */
 	const char *base_source; /* "--against", "HIMORIME_BASE_REF", "event" */
 	enum revisions_suite_from suite_from;
+	const char *base_name; /* the base's branch, when known; NULL: REV as given */
 };
 
 /* The --suite-from flag of `cmd`: NULL (the default), "head" or "base".

@@ -535,6 +535,8 @@ int session_finish(struct session *s)
 		fputs("\r\033[K", stderr);
 	s->doc->finished_at_unix_ns = wall_now_ns();
 	code = runner_summarize(s->doc, s->fail_on_inconclusive);
+	if (s->complete)
+		s->complete(s);
 	if (cli_output_write(s->doc, &s->out, &err) < 0 || write_suite_outputs(s, &err) < 0) {
 		if (!cli_reader_gone())
 			fprintf(stderr, "himorime: error: %s [HMR4003]\n", err.msg);

@@ -40,6 +40,9 @@ struct session {
 	int (*epilogue)(struct session *s);
 	void *epilogue_ctx;
 	const char *epilogue_failure;
+	/* Runs after the summary, before the report is written: what a command
+	 * adds to the document (calibrate's figures). */
+	void (*complete)(struct session *s);
 };
 
 /* The flags every measuring command takes; `extra` adds the command's own. */

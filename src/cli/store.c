@@ -120,3 +120,33 @@ int store_append(struct vcs *vcs, const char *ref, const struct results *doc, si
 	free(entries);
 	return rc;
 }
+
+int store_graph_order(struct vcs *vcs, const struct results *const *docs, size_t n_docs,
+		      struct store_order *out, struct err *err)
+{
+	size_t i, j, n = 0;
+	int rc;
+
+	for (i = 0; i < n_docs; i++)
+		n += docs[i]->n_suites;
+	out->sha = xcalloc(n + 1, sizeof(*out->sha));
+	out->rank = xcalloc(n + 1, sizeof(*out->rank));
+	out->n = 0;
+	for (i = 0; i < n_docs; i++)
+		for (j = 0; j < docs[i]->n_suites; j++)
+			if (docs[i]->suites[j].commit.present && docs[i]->suites[j].commit.sha)
+				out->sha[out->n++] = docs[i]->suites[j].commit.sha;
+	rc = vcs_graph_order(vcs, out->sha, out->n, out->rank, err);
+	if (rc < 0)
+		store_order_release(out);
+	return rc;
+}
+
+void store_order_release(struct store_order *o)
+{
+	if (!o)
+		return;
+	free(o->sha);
+	free(o->rank);
+	memset(o, 0, sizeof(*o));
+}

@@ -30,6 +30,18 @@ bool store_has(const struct store_docs *docs, const char *sha, const char *suite
 	       const char *settings_hash);
 void store_docs_release(struct store_docs *docs);
 
+/* The commits of the documents placed in the commit graph (vcs_graph_order),
+ * for sweep_series_build: a history in the order of the graph, not of commit
+ * times, which a rebase makes equal. */
+struct store_order {
+	const char **sha; /* lent by the documents */
+	size_t *rank;
+	size_t n;
+};
+int store_graph_order(struct vcs *vcs, const struct results *const *docs, size_t n_docs,
+		      struct store_order *out, struct err *err);
+void store_order_release(struct store_order *o);
+
 /* Appends one document per suite doc->suites[first .. first+count) (each
  * suite names its commit) to the history under `ref`, replacing entries with
  * the same key. */

@@ -37,6 +37,7 @@ void github_event_release(struct github_event *ev)
 	free(ev->labels);
 	free(ev->head_repo);
 	free(ev->base_repo);
+	free(ev->base_ref);
 	free(ev->run_event);
 	github_event_init(ev);
 }
@@ -114,6 +115,25 @@ static int get_u64(const cJSON *doc, const char *path, uint64_t *out, struct err
 	return 0;
 }
 
+/* A branch name shown beside the base's short id: a label only, so one that
+ * is missing or not plain printable text is left out rather than refused. */
+static char *get_branch(const cJSON *doc, const char *path)
+{
+	const cJSON *v = at(doc, path);
+	const unsigned char *c;
+	size_t n;
+
+	if (!cJSON_IsString(v))
+		return NULL;
+	n = strlen(v->valuestring);
+	if (n == 0 || n > 255)
+		return NULL;
+	for (c = (const unsigned char *)v->valuestring; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			return NULL;
+	return xstrdup(v->valuestring);
+}
+
 static int status_from_github_sha(struct github_event *ev, const char *github_sha, struct err *err)
 {
 	if (!github_sha || !*github_sha) {
@@ -169,6 +189,7 @@ static int parse_pull_request(struct github_event *ev, const cJSON *doc, struct 
 	    (rc = get_repo(doc, "pull_request.head.repo.full_name", 0, &ev->head_repo, err)))
 		return rc;
 	memcpy(ev->status_sha, ev->head_sha, sizeof(ev->status_sha));
+	ev->base_ref = get_branch(doc, "pull_request.base.ref");
 	return parse_labels(ev, doc, err);
 }
 

@@ -50,6 +50,7 @@ struct github_event {
 	size_t nr_labels;
 	char *head_repo;    /* "owner/name" of the head, or NULL */
 	char *base_repo;    /* "owner/name" of the base (the workflow's repository) */
+	char *base_ref;	    /* pull_request.base.ref, the base branch's name, or NULL */
 	uint64_t run_id;    /* workflow_run.id */
 	char *run_event;    /* workflow_run.event, e.g. "pull_request" */
 	int creates_branch; /* push with `before` all zeros */

@@ -43,6 +43,20 @@ static void count_comparisons(struct results_summary *sum, const struct results_
 	}
 }
 
+/* A command whose regressions were all accepted and that has nothing worse
+ * to show: its story is "accepted regression", not the pass it now gates as. */
+static bool accepted_regression(const struct results_command *c)
+{
+	size_t i;
+
+	if (c->result != RESULT_PASS && c->result != RESULT_IMPROVED)
+		return false;
+	for (i = 0; i < c->n_comparisons; i++)
+		if (c->comparisons[i].accepted && c->comparisons[i].verdict == VERDICT_REGRESSION)
+			return true;
+	return false;
+}
+
 int runner_summarize(struct results *doc, bool fail_on_inconclusive)
 {
 	struct results_summary *sum = &doc->summary;
@@ -53,6 +67,7 @@ int runner_summarize(struct results *doc, bool fail_on_inconclusive)
 	memset(&sum->not_gated, 0, sizeof(sum->not_gated));
 	sum->suites = doc->n_suites;
 	sum->benchmarks = sum->commands = sum->skipped = sum->new_suites = 0;
+	sum->accepted_regressions = 0;
 	sum->fail_on_inconclusive = fail_on_inconclusive;
 	for (i = 0; i < doc->n_suites; i++) {
 		const struct results_suite *s = &doc->suites[i];
@@ -65,7 +80,10 @@ int runner_summarize(struct results *doc, bool fail_on_inconclusive)
 			for (k = 0; k < b->n_commands; k++) {
 				const struct results_command *c = &b->commands[k];
 				sum->commands++;
-				sum->results[c->result]++;
+				if (accepted_regression(c))
+					sum->accepted_regressions++;
+				else
+					sum->results[c->result]++;
 				count_comparisons(sum, c);
 				exec_failed |= c->result == RESULT_ERROR;
 				metric_failed |= c->result == RESULT_METRIC_ERROR;
@@ -113,6 +131,7 @@ void runner_exit_reason(const struct results *doc, struct strbuf *out)
 	     "command has a metric that could not be measured",
 	     "commands have a metric that could not be measured");
 	part(out, s->results[RESULT_REGRESSION], "regression", "regressions");
+	part(out, s->accepted_regressions, "accepted regression", "accepted regressions");
 	part(out, s->results[RESULT_OVER_BUDGET], "command over budget", "commands over budget");
 	if (s->fail_on_inconclusive)
 		part(out, s->results[RESULT_INCONCLUSIVE], "inconclusive comparison",

@@ -417,7 +417,18 @@ static void add_point(struct sweep_series *s, const struct sweep_point *p,
 	}
 }
 
-static void add_doc(struct sweep_series_list *l, const struct results *r, enum metric m)
+static size_t rank_of(const struct sweep_order *order, const char *sha)
+{
+	size_t i;
+
+	for (i = 0; order && sha && i < order->n; i++)
+		if (order->sha[i] && !strcmp(order->sha[i], sha))
+			return order->rank[i];
+	return SIZE_MAX;
+}
+
+static void add_doc(struct sweep_series_list *l, const struct results *r, enum metric m,
+		    const struct sweep_order *order)
 {
 	const char *reference = r->sweep.reference ? r->sweep.reference : r->git.base_sha;
 	size_t i, j, k;
@@ -436,6 +447,7 @@ static void add_doc(struct sweep_series_list *l, const struct results *r, enum m
 				    !c->head.error.present && !c->base.error.present)
 					continue; /* this metric is not measured here */
 				fill_point(s, bm, c, cmp, &p);
+				p.rank = rank_of(order, p.sha);
 				p.measured_at_unix_ns = r->finished_at_unix_ns;
 				add_point(find_series(l, s->name, bm->name, c->name, reference, m),
 					  &p, cmp);
@@ -444,15 +456,37 @@ static void add_doc(struct sweep_series_list *l, const struct results *r, enum m
 	}
 }
 
-static int by_time_then_index(const void *a, const void *b)
+static int by_graph_then_time(const void *a, const void *b)
 {
 	const struct sweep_point *x = a, *y = b;
 
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
 	if (x->time_unix_ns != y->time_unix_ns)
 		return x->time_unix_ns < y->time_unix_ns ? -1 : 1;
 	if (x->index != y->index)
 		return x->index < y->index ? -1 : 1;
 	return strcmp(or_none(x->sha), or_none(y->sha));
+}
+
+bool sweep_point_searched(const struct sweep_point *p)
+{
+	return p->has_ratio && p->ratio > 0;
+}
+
+/* The longest sweep whose shortest callable step is still looked for. */
+#define REACH_SEARCH_MAX 1000
+
+static void find_reach(struct sweep_series *s, size_t n, const struct change_point_settings *cs)
+{
+	size_t more;
+
+	s->searched = n;
+	s->reach = stats_change_point_reach(n, cs);
+	s->needed = 0;
+	for (more = n + 1; !s->reach && more <= REACH_SEARCH_MAX && !s->needed; more++)
+		if (stats_change_point_reach(more, cs))
+			s->needed = more;
 }
 
 static int find_changes(struct sweep_series *s, struct err *err)
@@ -465,7 +499,7 @@ static int find_changes(struct sweep_series *s, struct err *err)
 	int rc;
 
 	for (i = 0; i < s->n_points; i++) {
-		if (!s->points[i].has_ratio || !(s->points[i].ratio > 0))
+		if (!sweep_point_searched(&s->points[i]))
 			continue;
 		y[n] = log(s->points[i].ratio);
 		at[n++] = i;
@@ -475,6 +509,8 @@ static int find_changes(struct sweep_series *s, struct err *err)
 	if (s->confidence > 0 && s->confidence < 1)
 		cs.confidence = s->confidence;
 	rc = stats_change_points(y, n, &cs, &cp, &n_cp, err);
+	if (rc == 0)
+		find_reach(s, n, &cs);
 	if (rc == 0 && n_cp) {
 		s->changes = xcalloc(n_cp, sizeof(*s->changes));
 		for (i = 0; i < n_cp; i++) {
@@ -492,17 +528,18 @@ static int find_changes(struct sweep_series *s, struct err *err)
 }
 
 int sweep_series_build(const struct results *const *docs, size_t n, enum metric m,
-		       struct sweep_series_list *out, struct err *err)
+		       const struct sweep_order *order, struct sweep_series_list *out,
+		       struct err *err)
 {
 	size_t i;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < n; i++)
-		add_doc(out, docs[i], m);
+		add_doc(out, docs[i], m, order);
 	for (i = 0; i < out->count && rc == 0; i++) {
 		struct sweep_series *s = &out->items[i];
-		qsort(s->points, s->n_points, sizeof(*s->points), by_time_then_index);
+		qsort(s->points, s->n_points, sizeof(*s->points), by_graph_then_time);
 		rc = find_changes(s, err);
 	}
 	if (rc < 0)

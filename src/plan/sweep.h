@@ -76,6 +76,7 @@ struct sweep_point {
 	const char *subject;
 	int64_t time_unix_ns;
 	uint64_t index;
+	size_t rank;		     /* in the commit graph; SIZE_MAX: not placed */
 	int64_t measured_at_unix_ns; /* when its document finished */
 	bool has_value;
 	double value;	  /* the commit's statistic (median unless the suite shows mean) */
@@ -103,23 +104,40 @@ struct sweep_series {
 	size_t n_points, alloc_points;
 	struct sweep_change *changes;
 	size_t n_changes;
+	/* What the search could see (stats_change_point_reach): the commits with
+	 * a ratio it searched, the fewest commits a step needs on each side
+	 * (0: none can be called), and then how many commits would be needed. */
+	size_t searched, reach, needed;
 };
+
+/* Whether a point takes part in the change-point search (it has a ratio). */
+bool sweep_point_searched(const struct sweep_point *p);
 
 struct sweep_series_list {
 	struct sweep_series *items;
 	size_t count, alloc;
 };
 
+/* The commits' places in the commit graph, as the CLI reads them from git
+ * (vcs_graph_order): rank[i] for sha[i], SIZE_MAX when unknown. */
+struct sweep_order {
+	const char *const *sha;
+	const size_t *rank;
+	size_t n;
+};
+
 /*
  * The series of metric m in docs (each document's suites carry their
  * commit), one per suite name, benchmark, command and reference, ordered by
- * commit time and then index; a commit measured twice keeps the document
- * that finished last. Change points are found on each series' log ratios
- * (commits without a ratio are left out of the search). The series lend
- * strings from docs, which must outlive them.
+ * the commit graph when `order` is given (commits it does not place come
+ * after, by time), else by commit time; then by index. A commit measured
+ * twice keeps the document that finished last. Change points are found on
+ * each series' log ratios (commits without a ratio are left out of the
+ * search). The series lend strings from docs, which must outlive them.
  */
 int sweep_series_build(const struct results *const *docs, size_t n, enum metric m,
-		       struct sweep_series_list *out, struct err *err);
+		       const struct sweep_order *order, struct sweep_series_list *out,
+		       struct err *err);
 void sweep_series_release(struct sweep_series_list *list);
 
 #endif

@@ -46,6 +46,11 @@ void fmt_duration(struct strbuf *sb, double ns)
 		{ 1e6, " ms" },
 		{ 1e9, " s" },
 	};
+	/* nothing at all is a count, not a measurement to three digits */
+	if (ns == 0) {
+		strbuf_adds(sb, "0 ns");
+		return;
+	}
 	scaled(sb, ns, s, 4);
 }
 

@@ -126,7 +126,69 @@ static void change_line(struct strbuf *sb, const struct sweep_series *s,
 	strbuf_addf(sb, " \"%s\"", str(bad->subject));
 }
 
+/* Short ids of the searched commits from the oldest (or newest) end, n of
+ * them, oldest first. */
+static void end_commits(struct strbuf *sb, const struct sweep_series *s, size_t n, bool newest)
+{
+	size_t i, seen = 0, shown = 0, first;
+
+	for (i = 0; i < s->n_points; i++)
+		seen += sweep_point_searched(&s->points[i]);
+	first = newest ? seen - n : 0;
+	for (i = 0, seen = 0; i < s->n_points && shown < n; i++) {
+		if (!sweep_point_searched(&s->points[i]) || seen++ < first)
+			continue;
+		if (shown++)
+			strbuf_adds(sb, ", ");
+		short_sha(sb, s->points[i].sha);
+	}
+}
+
+/* What the change-point search could and could not see (docs/sweeps.md): a
+ * step needs enough commits on each side of it, so a short sweep sees none
+ * and the commits near either end are never a first bad commit. */
+static void reach_text(struct strbuf *sb, const struct sweep_series *s)
+{
+	double conf = (s->confidence > 0 ? s->confidence : 0.99) * 100;
+
+	if (!s->reach) {
+		strbuf_addf(sb,
+			    "no step can be called in %zu commit%s with a ratio at %g%% "
+			    "confidence",
+			    s->searched, s->searched == 1 ? "" : "s", conf);
+		if (s->needed)
+			strbuf_addf(sb, ": that takes at least %zu", s->needed);
+		strbuf_adds(sb, "; each commit's verdict against the reference is in VERDICT");
+		return;
+	}
+	strbuf_addf(sb,
+		    "a step needs at least %zu commits on each side at %g%% confidence: ", s->reach,
+		    conf);
+	strbuf_addf(sb, "the oldest %zu (", s->reach);
+	end_commits(sb, s, s->reach, false);
+	strbuf_adds(sb, ")");
+	if (s->reach > 1) {
+		strbuf_addf(sb, " and the newest %zu (", s->reach - 1);
+		end_commits(sb, s, s->reach - 1, true);
+		strbuf_adds(sb, ")");
+	}
+	strbuf_adds(sb, " cannot be judged for a step; their verdicts against the reference are "
+			"in VERDICT");
+}
+
+static const char *verdict_text(const struct sweep_point *p)
+{
+	return p->has_value ? verdict_name(p->verdict) : "-";
+}
+
 /* ---- table ---------------------------------------------------------------- */
+
+/* A subject in a terminal cell: control characters become spaces. */
+static void printable(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++)
+		strbuf_addch(sb, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
+}
 
 static void pad(struct strbuf *sb, const char *text, size_t width)
 {
@@ -139,9 +201,9 @@ static void pad(struct strbuf *sb, const char *text, size_t width)
 
 static void table_series(struct strbuf *out, const struct sweep_series *s)
 {
-	static const char *const head[] = { "COMMIT", "VALUE", "REFERENCE", "RATIO [INTERVAL]",
-					    "" };
-	enum { COLS = 5 };
+	static const char *const head[] = { "COMMIT",		"SUBJECT", "VALUE", "REFERENCE",
+					    "RATIO [INTERVAL]", "VERDICT", "" };
+	enum { COLS = 7 };
 	char ***cells = xcalloc(s->n_points + 1, sizeof(*cells));
 	size_t width[COLS] = { 0 }, i, c;
 
@@ -163,13 +225,19 @@ static void table_series(struct strbuf *out, const struct sweep_series *s)
 					short_sha(&sb, p->sha);
 					break;
 				case 1:
-					value_text(&sb, s->metric, p->value, p->has_value);
+					printable(&sb, p->subject);
 					break;
 				case 2:
-					value_text(&sb, s->metric, p->reference, p->has_value);
+					value_text(&sb, s->metric, p->value, p->has_value);
 					break;
 				case 3:
+					value_text(&sb, s->metric, p->reference, p->has_value);
+					break;
+				case 4:
 					ratio_text(&sb, p);
+					break;
+				case 5:
+					strbuf_adds(&sb, verdict_text(p));
 					break;
 				default:
 					if (ch) {
@@ -203,12 +271,14 @@ static void table_series(struct strbuf *out, const struct sweep_series *s)
 		free(cells[i]);
 	}
 	free(cells);
-	if (!s->n_changes)
-		strbuf_adds(out, "no change point\n");
 	for (i = s->n_changes; i-- > 0;) {
 		change_line(out, s, &s->changes[i]);
 		strbuf_addch(out, '\n');
 	}
+	reach_text(out, s);
+	strbuf_addch(out, '\n');
+	if (!s->n_changes)
+		strbuf_adds(out, "no change point\n");
 }
 
 /* ---- markdown ------------------------------------------------------------- */
@@ -224,7 +294,12 @@ static void md_text(struct strbuf *sb, const char *s)
 
 static void markdown_series(struct strbuf *out, const struct sweep_series *s)
 {
+	struct strbuf tmp;
+	char *reach;
 	size_t i;
+
+	strbuf_init(&tmp, 0);
+	reach_text(&tmp, s);
 
 	strbuf_adds(out, "### ");
 	md_text(out, s->benchmark);
@@ -236,8 +311,9 @@ static void markdown_series(struct strbuf *out, const struct sweep_series *s)
 	strbuf_adds(out, ", relative to `");
 	short_sha(out, s->reference);
 	strbuf_addf(out, "`, tolerance %.1f%%.\n\n", s->max_percent * 100);
-	strbuf_adds(out, "| Commit | Subject | Value | Reference | Ratio [interval] | Change |\n"
-			 "|---|---|---:|---:|---:|---|\n");
+	strbuf_adds(out, "| Commit | Subject | Value | Reference | Ratio [interval] | Verdict | "
+			 "Change |\n"
+			 "|---|---|---:|---:|---:|---|---|\n");
 	for (i = s->n_points; i-- > 0;) {
 		const struct sweep_point *p = &s->points[i];
 		const struct sweep_change *ch = change_at(s, i);
@@ -251,7 +327,7 @@ static void markdown_series(struct strbuf *out, const struct sweep_series *s)
 		value_text(out, s->metric, p->reference, p->has_value);
 		strbuf_adds(out, " | ");
 		ratio_text(out, p);
-		strbuf_adds(out, " | ");
+		strbuf_addf(out, " | %s | ", verdict_text(p));
 		if (ch) {
 			strbuf_adds(out, "**");
 			step_text(out, ch);
@@ -271,6 +347,10 @@ static void markdown_series(struct strbuf *out, const struct sweep_series *s)
 	}
 	if (s->n_changes)
 		strbuf_addch(out, '\n');
+	reach = strbuf_detach(&tmp, NULL);
+	md_text(out, reach);
+	free(reach);
+	strbuf_adds(out, ".\n\n");
 }
 
 /* ---- csv ------------------------------------------------------------------- */
@@ -408,6 +488,9 @@ static void json_series(struct strbuf *out, const struct sweep_series *s)
 	json_str(out, s->reference);
 	json_num(out, "max_fraction", true, s->max_percent);
 	json_num(out, "confidence", true, s->confidence);
+	strbuf_addf(out, ", \"searched\": %zu", s->searched);
+	json_num(out, "shortest_step_side", s->reach > 0, (double)s->reach);
+	json_num(out, "commits_needed", s->needed > 0, (double)s->needed);
 	strbuf_adds(out, ",\n   \"points\": [");
 	for (i = s->n_points; i-- > 0;) {
 		strbuf_adds(out, i + 1 < s->n_points ? ",\n    " : "\n    ");
@@ -512,7 +595,8 @@ static void html_series(struct strbuf *out, const struct sweep_series *s)
 	strbuf_release(&t);
 	html_chart(out, s);
 	strbuf_adds(out, "<table>\n<tr><th>Commit</th><th>Subject</th><th>Value</th>"
-			 "<th>Reference</th><th>Ratio [interval]</th><th>Change</th></tr>\n");
+			 "<th>Reference</th><th>Ratio [interval]</th><th>Verdict</th>"
+			 "<th>Change</th></tr>\n");
 	for (i = s->n_points; i-- > 0;) {
 		const struct sweep_point *p = &s->points[i];
 		const struct sweep_change *ch = change_at(s, i);
@@ -528,7 +612,7 @@ static void html_series(struct strbuf *out, const struct sweep_series *s)
 		value_text(&cell, s->metric, p->reference, p->has_value);
 		strbuf_adds(&cell, "</td><td>");
 		ratio_text(&cell, p);
-		strbuf_adds(&cell, "</td><td>");
+		strbuf_addf(&cell, "</td><td>%s</td><td>", verdict_text(p));
 		if (ch) {
 			step_text(&cell, ch);
 			strbuf_adds(&cell, " first bad");
@@ -539,7 +623,12 @@ static void html_series(struct strbuf *out, const struct sweep_series *s)
 		strbuf_adds(out, "</td></tr>\n");
 		strbuf_release(&cell);
 	}
-	strbuf_adds(out, "</table>\n");
+	strbuf_adds(out, "</table>\n<p>");
+	strbuf_init(&t, 0);
+	reach_text(&t, s);
+	html_text(out, t.buf);
+	strbuf_release(&t);
+	strbuf_adds(out, ".</p>\n");
 }
 
 /* ---- entry ----------------------------------------------------------------- */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/banned.h"
 
@@ -59,6 +60,8 @@ int render_to(const struct results *r, enum render_format f, const struct render
 
 	if (!o)
 		o = &defaults;
+	if (rnd_sweep_handles(r, f))
+		return rnd_sweep(r, f, out, err);
 	switch (f) {
 	case RENDER_TABLE:
 		return rnd_table(r, o, out);
@@ -109,6 +112,25 @@ void rnd_rows_release(struct rnd_rows *rows)
 static const char *str(const char *s)
 {
 	return s ? s : "";
+}
+
+const char *rnd_mode_label(const struct results *r)
+{
+	return r->calibration.present ? "calibrate" : results_mode_name(r->mode);
+}
+
+const char *rnd_base_name(const struct results *r)
+{
+	const char *name = r->git.base_ref, *sha = r->git.base_sha;
+	size_t n;
+
+	if (!name || !*name)
+		return NULL;
+	n = strlen(name);
+	if (sha && n >= 4 && n <= strlen(sha) && strspn(name, "0123456789abcdefABCDEF") == n &&
+	    !strncasecmp(name, sha, n))
+		return NULL;
+	return name;
 }
 
 void rnd_label(struct strbuf *sb, const struct rnd_row *row)
@@ -173,46 +195,52 @@ void rnd_result_count(struct strbuf *sb, enum result_state s, unsigned long long
 	}
 }
 
-/* Problem states first, worst first, then the good ones. */
-static const enum result_state headline_order[] = {
-	RESULT_ERROR,	     RESULT_METRIC_ERROR, RESULT_REGRESSION, RESULT_OVER_BUDGET,
+/* Problem states first, worst first, then the good ones; an accepted
+ * regression (ACCEPTED) sits after everything that still fails the job. */
+#define ACCEPTED (-1)
+static const int count_order[] = {
+	RESULT_ERROR,	     RESULT_METRIC_ERROR, RESULT_REGRESSION, RESULT_OVER_BUDGET, ACCEPTED,
 	RESULT_INCONCLUSIVE, RESULT_IMPROVED,	  RESULT_PASS,	     RESULT_NEW_SUITE,
 };
 
-void rnd_headline_counts(struct strbuf *sb, const struct results *r)
+static uint64_t count_of(const struct results *r, int slot)
 {
-	size_t i, shown = 0;
+	return slot == ACCEPTED ? r->summary.accepted_regressions : r->summary.results[slot];
+}
 
-	for (i = 0; i < ARRAY_SIZE(headline_order); i++) {
-		enum result_state s = headline_order[i];
-		unsigned long long n = r->summary.results[s];
-		if (!n)
+/* Every non-zero count in counting form ("2 regressions", "1 accepted
+ * regression", "3 passed"), worst first or best first; how many it wrote. */
+static size_t counts(struct strbuf *sb, const struct results *r, bool worst_first)
+{
+	size_t k, n = ARRAY_SIZE(count_order), shown = 0;
+
+	for (k = 0; k < n; k++) {
+		int slot = count_order[worst_first ? k : n - 1 - k];
+		uint64_t c = count_of(r, slot);
+		if (!c)
 			continue;
 		if (shown++)
 			strbuf_adds(sb, " · ");
-		if (s == RESULT_NEW_SUITE)
-			rnd_result_count(sb, s, n);
+		if (slot == ACCEPTED)
+			strbuf_addf(sb, "%llu accepted regression%s", (unsigned long long)c,
+				    c == 1 ? "" : "s");
 		else
-			strbuf_addf(sb, "%llu %s", n, rnd_result_word(s));
+			rnd_result_count(sb, (enum result_state)slot, c);
 	}
-	if (!shown)
+	return shown;
+}
+
+void rnd_headline_counts(struct strbuf *sb, const struct results *r)
+{
+	if (!counts(sb, r, true))
 		strbuf_adds(sb, "no commands");
 }
 
 void rnd_final_line(struct strbuf *sb, const struct results *r)
 {
-	size_t i, shown = 0;
 	unsigned long long nb = r->summary.benchmarks;
 
-	for (i = ARRAY_SIZE(headline_order); i-- > 0;) {
-		enum result_state s = headline_order[i];
-		if (!r->summary.results[s])
-			continue;
-		if (shown++)
-			strbuf_adds(sb, " · ");
-		rnd_result_count(sb, s, r->summary.results[s]);
-	}
-	if (shown)
+	if (counts(sb, r, false))
 		strbuf_adds(sb, " · ");
 	strbuf_addf(sb, "%llu benchmark%s · seed %llu · exit %d", nb, nb == 1 ? "" : "s",
 		    (unsigned long long)r->seed, r->summary.exit_code);
@@ -377,8 +405,27 @@ static void percent_number(struct strbuf *sb, double pct)
 		strbuf_addf(sb, "%.1f%%", r);
 }
 
+/* A derived throughput's band is the latency band turned over: 1/1.05 and
+ * 1/0.952 give -4.8% and +5%, not a symmetric ±; shown as its two bounds. */
+static void band_bounds(struct strbuf *sb, const struct comparison *k)
+{
+	percent_number(sb, k->band_low_percent);
+	strbuf_adds(sb, " / ");
+	if (k->band_high_infinite) {
+		strbuf_adds(sb, "+∞");
+		return;
+	}
+	strbuf_addch(sb, '+');
+	percent_number(sb, k->band_high_percent);
+}
+
 void rnd_tolerance(struct strbuf *sb, const struct comparison *k)
 {
+	/* a band never formed (a skipped comparison) keeps the tolerance */
+	if (k->derived && !k->band_low_infinite && fabs(k->band_high_percent) < 1e6) {
+		band_bounds(sb, k);
+		return;
+	}
 	strbuf_adds(sb, "±");
 	percent_number(sb, k->max_percent * 100.0);
 	if (k->has_min_difference && k->min_difference > 0) {
@@ -394,6 +441,51 @@ void rnd_confidence(struct strbuf *sb, const struct comparison *k)
 		return;
 	}
 	percent_number(sb, k->confidence * 100.0);
+}
+
+const char *rnd_verdict_cell(const struct comparison *k)
+{
+	if (k->accepted)
+		return "regression (accepted)";
+	if (!k->gate && k->verdict == VERDICT_REGRESSION)
+		return "regression (not gated)";
+	return verdict_name(k->verdict);
+}
+
+static const char *budgets_result(const struct results_command *c, enum metric m)
+{
+	const char *word = NULL;
+	size_t i;
+
+	for (i = 0; i < c->n_budgets; i++) {
+		const struct budget_result *b = &c->budgets[i].result;
+		if (b->metric != m)
+			continue;
+		/* a stored document keeps no metric_error flag: a required budget
+		 * that could not be assessed left its command metric_error */
+		if (b->metric_error ||
+		    (c->result == RESULT_METRIC_ERROR && b->status == BUDGET_SKIPPED))
+			return rnd_result_word(RESULT_METRIC_ERROR);
+		if (b->status == BUDGET_FAIL)
+			word = rnd_result_word(RESULT_OVER_BUDGET);
+		else if (!word)
+			word = rnd_budget_word(b->status);
+	}
+	return word;
+}
+
+const char *rnd_metric_result(const struct results_command *c, enum metric m)
+{
+	const char *word;
+	size_t i;
+
+	if (c->result == RESULT_ERROR)
+		return rnd_result_word(RESULT_ERROR);
+	for (i = 0; i < c->n_comparisons; i++)
+		if (c->comparisons[i].metric == m)
+			return rnd_verdict_cell(&c->comparisons[i]);
+	word = budgets_result(c, m);
+	return word ? word : "—";
 }
 
 bool rnd_cmp_is_problem(const struct comparison *k)
@@ -663,7 +755,9 @@ static void comparison_notes(struct rnd_notes *notes, const char *label,
 			if (k->reason[0])
 				strbuf_addf(&sb, ": %s", k->reason);
 			add_hint(&sb, k->reason);
-			if (!k->gate)
+			if (k->derived)
+				strbuf_adds(&sb, " (derived from latency, not gated)");
+			else if (!k->gate)
 				strbuf_adds(&sb, " (not gated)");
 		} else if (k->verdict == VERDICT_REGRESSION && k->accepted) {
 			strbuf_addf(&sb,
@@ -671,10 +765,10 @@ static void comparison_notes(struct rnd_notes *notes, const char *label,
 				    "reported, does not fail the job",
 				    label, name);
 		} else if (k->verdict == VERDICT_REGRESSION && !k->gate) {
-			strbuf_addf(&sb,
-				    "%s: %s regression is not gated (gate: false): "
-				    "reported, does not fail the job",
-				    label, name);
+			strbuf_addf(&sb, "%s: %s regression is %s: reported, does not fail the job",
+				    label, name,
+				    k->derived ? "derived from latency, not gated"
+					       : "not gated (gate: false)");
 		} else {
 			strbuf_release(&sb);
 			continue;
@@ -721,6 +815,20 @@ static bool any_at_floor(const struct results *r)
 	return found;
 }
 
+/* Why a suite of several benchmarks has no geometric mean; one benchmark
+ * has nothing to average, and says nothing. */
+static void geomean_absent(const struct results_suite *su, struct rnd_notes *notes)
+{
+	struct strbuf sb;
+
+	if (su->n_benchmarks < 2 || !su->geometric_mean_unavailable)
+		return;
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "%s: no geometric mean over the benchmarks: %s.", str(su->name),
+		    su->geometric_mean_unavailable);
+	note_add(notes, &sb, NULL);
+}
+
 /* "Geometric mean over 3 benchmarks, head/base: fast 0.91×, slow 1.20×." */
 static void geomean_notes(const struct results *r, struct rnd_notes *notes)
 {
@@ -731,8 +839,11 @@ static void geomean_notes(const struct results *r, struct rnd_notes *notes)
 	for (s = 0; s < r->n_suites; s++) {
 		const struct results_suite *su = &r->suites[s];
 		const char *ref = su->geometric_mean_reference ? su->geometric_mean_reference : "";
-		if (!su->has_geometric_mean || !su->n_geometric_mean_values)
+		if (!su->has_geometric_mean || !su->n_geometric_mean_values ||
+		    su->geometric_mean_cases < 2) {
+			geomean_absent(su, notes);
 			continue;
+		}
 		strbuf_addf(&sb, "%s: geometric mean over %llu benchmark%s, %s: ", str(su->name),
 			    (unsigned long long)su->geometric_mean_cases,
 			    su->geometric_mean_cases == 1 ? "" : "s",

@@ -74,6 +74,12 @@ const char *render_format_name(enum render_format f);
 int render_to(const struct results *r, enum render_format f, const struct render_options *o,
 	      struct strbuf *out, struct err *err);
 
+/* A calibration's own table (docs/reports.md): per compared metric the noise
+ * of each side, the pairs, the interval, the verdict and the smallest
+ * slowdown detectable at the cap. Nothing for other documents. The table
+ * rendering ends with it; the CLI prints it beside other formats. */
+void render_calibration(const struct results *r, struct strbuf *out);
+
 /* ERR_USAGE unless `name` matches ^[a-z0-9][a-z0-9-]*$ (at most 64 bytes). */
 int render_section_name_check(const char *name, struct err *err);
 

@@ -181,7 +181,7 @@ static void run_tables(const struct rnd_rows *rows, struct strbuf *out)
 				cells[1] = metric_info((enum metric)m)->name;
 				for (k = 0; k < 5; k++)
 					cells[2 + k] = c[k].buf;
-				cells[7] = rnd_result_word(cmd->result);
+				cells[7] = rnd_metric_result(cmd, (enum metric)m);
 				table_add_row(&t, cells);
 			}
 		}
@@ -414,13 +414,17 @@ int rnd_html(const struct results *r, struct strbuf *out)
 		    css);
 	/* Words in a coloured badge, not emoji: a page must not depend on the
 	 * fonts of the machine that opens it. */
-	strbuf_addf(out, "<h1><span class=\"badge %s\">%s</span> himorime: ",
-		    r->summary.exit_code		      ? "bad"
-		    : r->summary.results[RESULT_INCONCLUSIVE] ? "warn"
-							      : "good",
-		    r->summary.exit_code		      ? "failed"
-		    : r->summary.results[RESULT_INCONCLUSIVE] ? "check"
-							      : "passed");
+	{
+		bool check =
+			r->summary.results[RESULT_INCONCLUSIVE] || r->summary.accepted_regressions;
+		strbuf_addf(out, "<h1><span class=\"badge %s\">%s</span> himorime: ",
+			    r->summary.exit_code ? "bad"
+			    : check		 ? "warn"
+						 : "good",
+			    r->summary.exit_code ? "failed"
+			    : check		 ? "check"
+						 : "passed");
+	}
 	{
 		struct strbuf h;
 		strbuf_init(&h, 0);
@@ -430,11 +434,13 @@ int rnd_html(const struct results *r, struct strbuf *out)
 	}
 	strbuf_adds(out, "</h1>\n<p class=\"context\">himorime ");
 	rnd_html_text(out, r->himorime_version);
-	strbuf_addf(out, " · %s", results_mode_name(r->mode));
+	strbuf_addf(out, " · %s", rnd_mode_label(r));
 	if (r->git.present && r->mode == RESULTS_MODE_COMPARE) {
 		strbuf_adds(out, " · base ");
-		rnd_html_text(out, r->git.base_ref);
-		strbuf_adds(out, " ");
+		if (rnd_base_name(r)) {
+			rnd_html_text(out, rnd_base_name(r));
+			strbuf_adds(out, " ");
+		}
 		if (r->git.base_sha)
 			strbuf_addf(out, "%.7s", r->git.base_sha);
 		strbuf_adds(out, " → head ");

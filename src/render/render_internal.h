@@ -43,6 +43,14 @@ struct rnd_notes {
 void rnd_notes_collect(const struct results *r, struct rnd_notes *notes);
 void rnd_notes_release(struct rnd_notes *notes);
 
+/* What the document is to a reader: "run", "compare", "sweep", or
+ * "calibrate" for a calibration (stored in mode compare). */
+const char *rnd_mode_label(const struct results *r);
+
+/* The base's name worth showing beside its short id: its branch or the REV
+ * as given; NULL when unknown or only the sha again ("9abff8c0…"). */
+const char *rnd_base_name(const struct results *r);
+
 /* "convert › old" (benchmark › command). */
 void rnd_label(struct strbuf *sb, const struct rnd_row *row);
 
@@ -87,6 +95,13 @@ void rnd_change(struct strbuf *sb, const struct comparison *k, bool typographic)
 void rnd_tolerance(struct strbuf *sb, const struct comparison *k);
 /* "99%" */
 void rnd_confidence(struct strbuf *sb, const struct comparison *k);
+/* A comparison's verdict with what a reader must know about it:
+ * "regression (accepted)", "regression (not gated)", "pass". */
+const char *rnd_verdict_cell(const struct comparison *k);
+/* One metric's own result in a command: a failed command's "error", else
+ * its comparison's verdict, else its budgets' ("over budget", "metric
+ * error", "pass"), else "—" when nothing judged it. */
+const char *rnd_metric_result(const struct results_command *c, enum metric m);
 /* True for comparisons, commands and budgets a reader must look at first. */
 bool rnd_cmp_is_problem(const struct comparison *k);
 /* "pass", "over budget", "skipped", "no data". */
@@ -115,6 +130,11 @@ void rnd_md_text(struct strbuf *sb, const char *s);
 void rnd_md_cell(struct strbuf *sb, const char *s);
 /* HTML text and attribute values. */
 void rnd_html_text(struct strbuf *sb, const char *s);
+
+/* A sweep document is rendered as its commits' trends (render_sweep.c) in
+ * every format but json and samples-csv. */
+bool rnd_sweep_handles(const struct results *r, enum render_format f);
+int rnd_sweep(const struct results *r, enum render_format f, struct strbuf *out, struct err *err);
 
 int rnd_table(const struct results *r, const struct render_options *o, struct strbuf *out);
 int rnd_csv(const struct results *r, struct strbuf *out);

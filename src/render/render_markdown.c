@@ -137,7 +137,7 @@ static bool stats_table(const struct results *r, const struct rnd_rows *rows, en
 					cells[n++] = rel;
 				}
 				if (result)
-					cells[n++] = rnd_result_word(cmd->result);
+					cells[n++] = rnd_metric_result(cmd, ms[j]);
 				table_add_row(&t, cells);
 			}
 	}
@@ -149,15 +149,6 @@ static bool stats_table(const struct results *r, const struct rnd_rows *rows, en
 	strbuf_release(&metric);
 	table_release(&t);
 	return true;
-}
-
-static const char *verdict_cell(const struct comparison *k)
-{
-	if (k->accepted)
-		return "regression (accepted)";
-	if (!k->gate && k->verdict == VERDICT_REGRESSION)
-		return "regression (not gated)";
-	return verdict_name(k->verdict);
 }
 
 /* Every comparison, optionally of one group only (group < 0: all); the pairs
@@ -199,7 +190,7 @@ static size_t compare_table(const struct rnd_rows *rows, int group, bool pairs, 
 			cells[c++] = cc.tolerance.buf;
 			if (pairs)
 				cells[c++] = cc.pairs.buf;
-			cells[c] = verdict_cell(k);
+			cells[c] = rnd_verdict_cell(k);
 			table_add_row(&t, cells);
 		}
 	}
@@ -386,7 +377,8 @@ static const char *headline_icon(const struct results *r)
 {
 	if (r->summary.exit_code != 0)
 		return "❌";
-	if (r->summary.results[RESULT_INCONCLUSIVE] || r->summary.not_gated.inconclusive)
+	if (r->summary.results[RESULT_INCONCLUSIVE] || r->summary.not_gated.inconclusive ||
+	    r->summary.accepted_regressions)
 		return "⚠️";
 	/* Neutral: a suite new in head was not compared, so it did not pass. */
 	if (r->summary.new_suites)
@@ -403,8 +395,10 @@ static void context_line(const struct results *r, struct strbuf *out)
 		strbuf_adds(out, "`");
 		strbuf_adds(out, "base");
 		strbuf_adds(out, "` ");
-		rnd_md_text(out, r->git.base_ref);
-		strbuf_adds(out, " ");
+		if (rnd_base_name(r)) {
+			rnd_md_text(out, rnd_base_name(r));
+			strbuf_adds(out, " ");
+		}
 		if (r->git.base_sha)
 			strbuf_addf(out, "%.7s", r->git.base_sha);
 		strbuf_adds(out, " → `head` ");
@@ -516,7 +510,8 @@ static size_t problem_table(const struct results *r, const struct rnd_rows *rows
 		const char *cells[7];
 		for (j = 0; j < cmd->n_comparisons; j++) {
 			const struct comparison *k = &cmd->comparisons[j];
-			if (!rnd_cmp_is_problem(k))
+			/* a derived throughput repeats its latency row: once is enough */
+			if (k->derived || !rnd_cmp_is_problem(k))
 				continue;
 			cell_label(&label, &rows->v[i]);
 			strbuf_reset(&base);

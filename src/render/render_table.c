@@ -145,10 +145,10 @@ static void header_line(const struct results *r, struct strbuf *out)
 
 	strbuf_init(&sb, 0);
 	strbuf_addf(&sb, "himorime %s · %s", r->himorime_version ? r->himorime_version : "?",
-		    results_mode_name(r->mode));
+		    rnd_mode_label(r));
 	if (r->git.present && r->mode == RESULTS_MODE_COMPARE)
-		strbuf_addf(&sb, " %s %.7s → %.7s%s", r->git.base_ref ? r->git.base_ref : "base",
-			    r->git.base_sha ? r->git.base_sha : "",
+		strbuf_addf(&sb, " %s%s%.7s → %.7s%s", rnd_base_name(r) ? rnd_base_name(r) : "",
+			    rnd_base_name(r) ? " " : "", r->git.base_sha ? r->git.base_sha : "",
 			    r->git.head_sha ? r->git.head_sha : "", r->git.dirty ? " (dirty)" : "");
 	else if (r->git.present)
 		strbuf_addf(&sb, " %.7s%s", r->git.head_sha ? r->git.head_sha : "",
@@ -266,11 +266,11 @@ static void head_median(struct strbuf *sb, const struct results_command *c, bool
 static void compare_group(const struct results *r, const struct rnd_rows *rows, enum metric_group g,
 			  const struct render_options *o, struct strbuf *out, bool *floor)
 {
-	static const char *with_metric[] = { "BENCHMARK",  "COMMAND",	"METRIC",
-					     ">BASE",	   ">HEAD",	"CHANGE",
-					     "CONFIDENCE", "TOLERANCE", "RESULT" };
-	static const char *plain[] = { "BENCHMARK", "COMMAND",	  ">BASE",     ">HEAD",
-				       "CHANGE",    "CONFIDENCE", "TOLERANCE", "RESULT" };
+	static const char *with_metric[] = { "BENCHMARK", "COMMAND", "METRIC",	   ">BASE",
+					     ">HEAD",	  "CHANGE",  "CONFIDENCE", "TOLERANCE",
+					     ">PAIRS",	  "RESULT" };
+	static const char *plain[] = { "BENCHMARK",  "COMMAND",	  ">BASE",  ">HEAD", "CHANGE",
+				       "CONFIDENCE", "TOLERANCE", ">PAIRS", "RESULT" };
 	enum metric ms[METRIC__COUNT];
 	size_t nm = rnd_group_metrics(g, ms, METRIC__COUNT), i, j;
 	bool many = nm > 1;
@@ -280,7 +280,7 @@ static void compare_group(const struct results *r, const struct rnd_rows *rows, 
 
 	(void)r;
 	memset(&col, 0, sizeof(col));
-	table_init(&t, many ? 9 : 8, many ? with_metric : plain);
+	table_init(&t, many ? 10 : 9, many ? with_metric : plain);
 	strbuf_init(&base, 0);
 	strbuf_init(&head, 0);
 	strbuf_init(&change, 0);
@@ -311,21 +311,22 @@ static void compare_group(const struct results *r, const struct rnd_rows *rows, 
 				word = k->verdict == VERDICT_REGRESSION ? "regression (not gated)"
 									: verdict_name(k->verdict);
 			if (many)
-				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
+				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%u\t%s",
 					       rows->v[i].bench->name, cmd->name,
 					       metric_info(k->metric)->name, base.buf, head.buf,
-					       change.buf, conf.buf, tol.buf, word);
+					       change.buf, conf.buf, tol.buf, k->pairs, word);
 			else
-				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
+				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%u\t%s",
 					       rows->v[i].bench->name, cmd->name, base.buf,
-					       head.buf, change.buf, conf.buf, tol.buf, word);
+					       head.buf, change.buf, conf.buf, tol.buf, k->pairs,
+					       word);
 			coloured_add(&col, word,
 				     k->accepted ? ANSI_YELLOW : verdict_colour(k->verdict));
 		}
 		if (!any && g == GROUP_LATENCY && cmd->n_comparisons == 0) {
 			const char *word = rnd_result_word(cmd->result);
 			head_median(&head, cmd, floor);
-			table_add_rowf(&t, "%s\t%s\t—\t%s\t—\t—\t—\t%s", rows->v[i].bench->name,
+			table_add_rowf(&t, "%s\t%s\t—\t%s\t—\t—\t—\t—\t%s", rows->v[i].bench->name,
 				       cmd->name, head.buf, word);
 			coloured_add(&col, word, state_colour(cmd->result));
 		}
@@ -448,6 +449,7 @@ int rnd_table(const struct results *r, const struct render_options *o, struct st
 	if (o->color)
 		strbuf_adds(out, ANSI_RESET);
 	strbuf_addch(out, '\n');
+	render_calibration(r, out);
 	rnd_rows_release(&rows);
 	return 0;
 }

@@ -224,6 +224,23 @@ void results_add_ratio(struct results_suite *s, const char *command, double rati
 	v->ratio = ratio;
 }
 
+struct results_calibration_row *results_add_calibration_row(struct results *r,
+							    const char *benchmark,
+							    const char *command, enum metric m)
+{
+	struct results_calibration *cal = &r->calibration;
+	struct results_calibration_row *row;
+
+	cal->present = true;
+	cal->rows = xgrow(cal->rows, &cal->alloc_rows, cal->n_rows + 1, sizeof(*row));
+	row = &cal->rows[cal->n_rows++];
+	memset(row, 0, sizeof(*row));
+	row->benchmark = dup_or_null(benchmark);
+	row->command = dup_or_null(command);
+	row->metric = m;
+	return row;
+}
+
 struct comparison *results_add_comparison(struct results_command *c, const struct comparison *cmp)
 {
 	c->comparisons = xgrow(c->comparisons, &c->alloc_comparisons, c->n_comparisons + 1,
@@ -451,6 +468,11 @@ void results_free(struct results *r)
 		free(e->tools[i].version);
 	}
 	free(e->tools);
+	for (i = 0; i < r->calibration.n_rows; i++) {
+		free(r->calibration.rows[i].benchmark);
+		free(r->calibration.rows[i].command);
+	}
+	free(r->calibration.rows);
 	free(r->git.head_sha);
 	free(r->git.base_ref);
 	free(r->git.base_sha);

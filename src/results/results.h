@@ -264,7 +264,11 @@ struct results_not_gated {
 
 struct results_summary {
 	uint64_t suites, benchmarks, commands;
-	uint64_t results[RESULTS_RESULT_STATES]; /* commands per result state */
+	/* commands per result state; a command whose only problem is a
+	 * regression accepted by the pull-request label is counted in
+	 * accepted_regressions instead, so that the counts add up to commands */
+	uint64_t results[RESULTS_RESULT_STATES];
+	uint64_t accepted_regressions;
 	struct results_not_gated not_gated;
 	uint64_t skipped, new_suites;
 	bool fail_on_inconclusive;
@@ -284,6 +288,25 @@ struct results_sweep {
 	uint64_t commits; /* commits selected in the whole, unsharded range */
 };
 
+/* What a calibration (`himorime calibrate`, an A/A comparison in mode
+ * compare) found beyond its comparisons: per compared metric, the pair cap
+ * and the smallest slowdown the settings would call a regression within it
+ * (docs/reports.md). Absent outside calibrations. */
+struct results_calibration_row {
+	char *benchmark, *command;
+	enum metric metric;
+	uint64_t max_pairs;
+	bool has_detectable;
+	double detectable_percent;
+};
+
+struct results_calibration {
+	bool present;
+	bool separate_builds; /* a suite built its command: two files, as in a change */
+	struct results_calibration_row *rows;
+	size_t n_rows, alloc_rows;
+};
+
 struct results {
 	enum results_mode mode;
 	char *himorime_version;
@@ -296,6 +319,7 @@ struct results {
 	size_t n_suites, alloc_suites;
 	struct results_summary summary;
 	struct results_sweep sweep;
+	struct results_calibration calibration;
 };
 
 /* A fresh document: mode, this himorime's version, every metric of every
@@ -312,6 +336,10 @@ struct results_command *results_add_command(struct results_benchmark *b, const c
 void results_add_tool(struct results *r, const char *name, const char *version);
 void results_add_tag(struct results_benchmark *b, const char *tag);
 void results_add_ratio(struct results_suite *s, const char *command, double ratio);
+/* Appends a calibration row and marks the document a calibration. */
+struct results_calibration_row *results_add_calibration_row(struct results *r,
+							    const char *benchmark,
+							    const char *command, enum metric m);
 struct comparison *results_add_comparison(struct results_command *c, const struct comparison *cmp);
 struct results_budget *results_add_budget(struct results_command *c,
 					  const struct budget_result *res, const char *text);

@@ -250,6 +250,26 @@ static bool same_sweep(const struct results_sweep *a, const struct results_sweep
 		a->shard_count == b->shard_count && a->commits == b->commits);
 }
 
+static bool same_calibration(const struct results_calibration *a,
+			     const struct results_calibration *b)
+{
+	size_t i;
+
+	if (a->present != b->present || a->n_rows != b->n_rows ||
+	    a->separate_builds != b->separate_builds)
+		return false;
+	for (i = 0; i < a->n_rows; i++) {
+		const struct results_calibration_row *x = &a->rows[i], *y = &b->rows[i];
+		if (!same_str(x->benchmark, y->benchmark) || !same_str(x->command, y->command) ||
+		    x->metric != y->metric || x->max_pairs != y->max_pairs ||
+		    x->has_detectable != y->has_detectable ||
+		    (x->has_detectable &&
+		     !same_double(x->detectable_percent, y->detectable_percent)))
+			return false;
+	}
+	return true;
+}
+
 static bool same_git(const struct results_git *a, const struct results_git *b)
 {
 	if (a->present != b->present)
@@ -287,6 +307,7 @@ static bool same_summary(const struct results_summary *a, const struct results_s
 	       a->not_gated.inconclusive == b->not_gated.inconclusive &&
 	       a->not_gated.regression == b->not_gated.regression && a->skipped == b->skipped &&
 	       a->new_suites == b->new_suites &&
+	       a->accepted_regressions == b->accepted_regressions &&
 	       a->fail_on_inconclusive == b->fail_on_inconclusive && a->exit_code == b->exit_code &&
 	       a->interrupted == b->interrupted;
 }
@@ -300,7 +321,8 @@ bool results_equal(const struct results *a, const struct results *b)
 	    a->finished_at_unix_ns != b->finished_at_unix_ns ||
 	    !same_environment(&a->environment, &b->environment) || !same_git(&a->git, &b->git) ||
 	    !same_noise(&a->noise, &b->noise) || a->n_suites != b->n_suites ||
-	    !same_summary(&a->summary, &b->summary) || !same_sweep(&a->sweep, &b->sweep))
+	    !same_summary(&a->summary, &b->summary) || !same_sweep(&a->sweep, &b->sweep) ||
+	    !same_calibration(&a->calibration, &b->calibration))
 		return false;
 	for (i = 0; i < a->n_suites; i++)
 		if (!same_suite(&a->suites[i], &b->suites[i]))

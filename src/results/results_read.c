@@ -985,6 +985,48 @@ static int read_sweep(struct reader *rd, const cJSON *root, struct results_sweep
 	return rc;
 }
 
+static int read_calibration_row(struct reader *rd, const cJSON *o, struct results *r)
+{
+	struct results_calibration_row *row;
+
+	if (!cJSON_IsObject(o))
+		return expected(rd, "an object", o);
+	row = results_add_calibration_row(r, NULL, NULL, METRIC_LATENCY);
+	return get_str(rd, o, "benchmark", &row->benchmark) ||
+	       get_str(rd, o, "command", &row->command) ||
+	       get_metric_name(rd, o, "metric", &row->metric) ||
+	       get_uint(rd, o, "max_pairs", &row->max_pairs) ||
+	       get_opt_num(rd, o, "detectable_percent", &row->has_detectable,
+			   &row->detectable_percent);
+}
+
+static int read_calibration(struct reader *rd, const cJSON *root, struct results *r)
+{
+	const cJSON *o, *rows = NULL, *v;
+	size_t old, n, i = 0;
+	int rc;
+
+	if ((rc = enter_object(rd, root, "calibration", &o, &old)) <= 0)
+		return rc;
+	if (r->mode != RESULTS_MODE_COMPARE) {
+		rc = bad(rd, "expected null outside mode compare, got an object");
+		pop(rd, old);
+		return rc;
+	}
+	r->calibration.present = true;
+	rc = get_bool(rd, o, "separate_builds", &r->calibration.separate_builds) ||
+	     get_array(rd, o, "rows", RESULTS_MAX_ITEMS, &rows, &n);
+	for (v = rows ? rows->child : NULL; !rc && v; v = v->next, i++) {
+		size_t o2 = push_key(rd, "rows");
+		size_t o3 = push_index(rd, i);
+		rc = read_calibration_row(rd, v, r);
+		pop(rd, o3);
+		pop(rd, o2);
+	}
+	pop(rd, old);
+	return rc;
+}
+
 static int read_suite(struct reader *rd, const cJSON *o, enum results_mode mode,
 		      struct results_suite *s)
 {
@@ -1024,6 +1066,7 @@ static int read_summary(struct reader *rd, const cJSON *root, struct results_sum
 	     get_uint(rd, o, "commands", &s->commands);
 	for (i = 0; !rc && i < RESULTS_RESULT_STATES; i++)
 		rc = get_uint(rd, o, result_state_name((enum result_state)i), &s->results[i]);
+	rc = rc || get_uint(rd, o, "accepted_regressions", &s->accepted_regressions);
 	rc = rc || get_bool(rd, o, "fail_on_inconclusive", &s->fail_on_inconclusive) ||
 	     get_int(rd, o, "exit_code", NULL, &s->exit_code) ||
 	     get_object(rd, o, "not_gated", &ng);
@@ -1084,7 +1127,8 @@ static int read_root(struct reader *rd, const cJSON *root, struct results *r)
 		pop(rd, o3);
 		pop(rd, o2);
 	}
-	return rc || read_summary(rd, root, &r->summary) || read_sweep(rd, root, &r->sweep);
+	return rc || read_summary(rd, root, &r->summary) || read_sweep(rd, root, &r->sweep) ||
+	       read_calibration(rd, root, r);
 }
 
 static int key_cmp(const void *a, const void *b)

@@ -519,6 +519,30 @@ static void put_sweep(struct writer *w, cJSON *root, const struct results_sweep 
 	put_uint(w, o, "commits", s->commits);
 }
 
+static void put_calibration(struct writer *w, cJSON *root, const struct results_calibration *c)
+{
+	cJSON *o, *rows;
+	size_t i;
+
+	/* written only by calibrate: other documents stay as they were */
+	if (!c->present)
+		return;
+	o = add(root, "calibration", cJSON_CreateObject());
+	put_bool(o, "separate_builds", c->separate_builds);
+	rows = add(o, "rows", cJSON_CreateArray());
+	for (i = 0; i < c->n_rows; i++) {
+		const struct results_calibration_row *row = &c->rows[i];
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddItemToArray(rows, e);
+		put_str(w, e, "benchmark", row->benchmark);
+		put_str(w, e, "command", row->command);
+		put_str(w, e, "metric", metric_info(row->metric)->name);
+		put_uint(w, e, "max_pairs", row->max_pairs);
+		put_opt_num(w, e, "detectable_percent", row->has_detectable,
+			    row->detectable_percent);
+	}
+}
+
 static void put_summary(struct writer *w, cJSON *root, const struct results_summary *s)
 {
 	cJSON *o = add(root, "summary", cJSON_CreateObject());
@@ -530,6 +554,7 @@ static void put_summary(struct writer *w, cJSON *root, const struct results_summ
 	put_uint(w, o, "commands", s->commands);
 	for (i = 0; i < RESULTS_RESULT_STATES; i++)
 		put_uint(w, o, result_state_name((enum result_state)i), s->results[i]);
+	put_uint(w, o, "accepted_regressions", s->accepted_regressions);
 	put_bool(o, "fail_on_inconclusive", s->fail_on_inconclusive);
 	put_int(o, "exit_code", s->exit_code);
 	ng = add(o, "not_gated", cJSON_CreateObject());
@@ -565,6 +590,7 @@ int results_to_json(const struct results *r, char **out, size_t *len, struct err
 		put_suite(&w, r->mode, suites, &r->suites[i]);
 	put_summary(&w, root, &r->summary);
 	put_sweep(&w, root, &r->sweep);
+	put_calibration(&w, root, &r->calibration);
 	if (w.rc)
 		goto done;
 	text = cJSON_Print(root);

@@ -401,3 +401,33 @@ int stats_change_points(const double *y, size_t n, const struct change_point_set
 	*n_points = sr.n_points;
 	return 0;
 }
+
+/* How many pieces best_piece looks at in a segment of n commits. */
+static size_t candidate_count(size_t n, size_t min)
+{
+	size_t t1, t2, count = 0;
+
+	for (t1 = 0; t1 < n; t1++)
+		for (t2 = t1 + min; t2 <= n; t2++)
+			count += valid_pieces(t1, t2 - t1, n - t2, min);
+	return count;
+}
+
+size_t stats_change_point_reach(size_t n, const struct change_point_settings *s)
+{
+	size_t min = s->min_segment < 1 ? 1 : s->min_segment, candidates, side;
+	double a;
+
+	if (n < 2 * min || !(s->confidence > 0.0 && s->confidence < 1.0))
+		return 0;
+	candidates = candidate_count(n, min);
+	if (!candidates)
+		return 0;
+	a = (1.0 - s->confidence) / (double)candidates;
+	/* the balanced split is the easiest: the shortest side that works is
+	 * the first from min up */
+	for (side = min; 2 * side <= n; side++)
+		if (stats_mann_whitney_k(side, n - side, a) >= 1)
+			return side;
+	return 0;
+}

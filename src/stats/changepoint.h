@@ -53,6 +53,15 @@ struct change_point_settings {
 int stats_change_points(const double *y, size_t n, const struct change_point_settings *s,
 			struct change_point **points, size_t *n_points, struct err *err);
 
+/*
+ * What a history of n commits can show at these settings: the fewest commits
+ * a step needs on each side of it to be called (the shift's interval is
+ * finite at the level the search of n commits pays), at least min_segment;
+ * 0 when no step in n commits can be called at all. A commit that has fewer
+ * before it, or fewer from it to the end, can never be a first bad commit.
+ */
+size_t stats_change_point_reach(size_t n, const struct change_point_settings *s);
+
 /* The largest k with P(U <= k - 1) <= a/2 for the Mann–Whitney U of sizes
  * m and n under the null; 0 when there is none. */
 uint64_t stats_mann_whitney_k(size_t m, size_t n, double a);

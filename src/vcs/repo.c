@@ -441,6 +441,83 @@ int vcs_walk(struct vcs *vcs, const char *range, const struct vcs_walk_opts *opt
 	return 0;
 }
 
+struct ranked {
+	const char *hex;
+	size_t i;
+};
+
+static int by_hex(const void *a, const void *b)
+{
+	return strcmp(((const struct ranked *)a)->hex, ((const struct ranked *)b)->hex);
+}
+
+/* Pushes every commit of `r` that the repository has; how many it pushed. */
+static size_t push_known(struct vcs *vcs, git_revwalk *walk, const struct ranked *r, size_t n)
+{
+	size_t i, pushed = 0;
+	git_commit *commit;
+	git_oid oid;
+
+	for (i = 0; i < n; i++) {
+		if (git_oid_fromstr(&oid, r[i].hex) < 0 ||
+		    git_commit_lookup(&commit, vcs->repo, &oid) < 0)
+			continue;
+		git_commit_free(commit);
+		pushed += git_revwalk_push(walk, &oid) == 0;
+	}
+	return pushed;
+}
+
+/* Gives the walk's position to every entry of r (sorted by hex) it meets. */
+static int rank_walk(git_revwalk *walk, const struct ranked *r, size_t n, size_t *rank)
+{
+	size_t pos = 0, found = 0;
+	git_oid oid;
+	int rc = GIT_ITEROVER;
+
+	while (found < n && (rc = git_revwalk_next(&oid, walk)) == 0) {
+		struct vcs_sha sha;
+		struct ranked key = { NULL, 0 }, *hit;
+		vcs_sha_from_oid(&sha, &oid);
+		key.hex = sha.hex;
+		hit = bsearch(&key, r, n, sizeof(*r), by_hex);
+		for (; hit && hit > r && !strcmp(hit[-1].hex, sha.hex); hit--)
+			;
+		for (; hit && hit < r + n && !strcmp(hit->hex, sha.hex); hit++, found++)
+			rank[hit->i] = pos;
+		pos++;
+	}
+	return found == n || rc == GIT_ITEROVER ? 0 : rc;
+}
+
+int vcs_graph_order(struct vcs *vcs, const char *const *hex, size_t n, size_t *rank,
+		    struct err *err)
+{
+	struct ranked *r = xcalloc(n + 1, sizeof(*r));
+	git_revwalk *walk = NULL;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		rank[i] = SIZE_MAX;
+		r[i].hex = hex[i] ? hex[i] : "";
+		r[i].i = i;
+	}
+	qsort(r, n, sizeof(*r), by_hex);
+	if (git_revwalk_new(&walk, vcs->repo) < 0) {
+		rc = vcs_lg_error(err, "cannot walk the history");
+		goto done;
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME | GIT_SORT_REVERSE);
+	git_revwalk_simplify_first_parent(walk);
+	if (push_known(vcs, walk, r, n) && rank_walk(walk, r, n, rank) < 0)
+		rc = vcs_lg_error(err, "cannot walk the history");
+done:
+	git_revwalk_free(walk);
+	free(r);
+	return rc;
+}
+
 void vcs_sha_list_release(struct vcs_sha_list *list)
 {
 	if (!list)

@@ -77,6 +77,14 @@ int vcs_walk(struct vcs *vcs, const char *range, const struct vcs_walk_opts *opt
 	     struct vcs_sha_list *out, struct err *err);
 void vcs_sha_list_release(struct vcs_sha_list *list);
 
+/* Orders commits by the commit graph: rank[i] is hex[i]'s position in a walk
+ * of their first-parent history, topological (a parent before its child,
+ * whatever their times say: a rebase gives a whole series one time), with
+ * commit time only between unrelated lines; SIZE_MAX for a commit not in the
+ * repository. Duplicates get the same rank. */
+int vcs_graph_order(struct vcs *vcs, const char *const *hex, size_t n, size_t *rank,
+		    struct err *err);
+
 /*
  * Materialises `sha` as a real git working tree in a private directory
  * $TMPDIR/himorime-rev-<pid>-XXXXXX: a fresh repository whose objects come

@@ -239,6 +239,47 @@ class CiTest(CiFixture):
         self.assertIn("title=himorime%3A performance regression (accepted)::", res.out)
         self.assertEqual(self.server.log()["statuses"][0]["state"], "success")
 
+    def test_ci__the_base_in_headers_is_the_short_id_and_the_branch(self):
+        ev = self.event()
+        res = self.ci(event=ev, code=1)
+        self.assertIn(f"· compare {self.base[:7]} → {self.head[:7]} ·", res.out)
+        self.assertNotIn(self.base, res.out.split("::stop-commands::")[1])
+        body = self.our_comments()[0]["body"]
+        self.assertIn(f"`base` {self.base[:7]} → `head` {self.head[:7]} ·", body)
+        with open(ev) as f:
+            payload = json.load(f)
+        payload["pull_request"]["base"]["ref"] = "main"
+        with open(ev, "w") as f:
+            json.dump(payload, f)
+        res = self.ci(event=ev, code=1)
+        self.assertIn(f"· compare main {self.base[:7]} → {self.head[:7]} ·", res.out)
+        body = self.our_comments()[0]["body"]
+        self.assertIn(f"`base` main {self.base[:7]} → `head` {self.head[:7]} ·", body)
+
+    def test_ci__an_accepted_regression_is_one_story_everywhere(self):
+        res = self.ci(event=self.event(labels=["himorime:accept"]), code=0)
+        report = json.load(open(os.path.join(self.tmp, "himorime-report.json")))
+        # the other command ("env") is noise: pass, improved or inconclusive
+        other = report["suites"][0]["benchmarks"][0]["commands"][1]["result"]
+        self.assertIn(other, ("pass", "improved", "inconclusive"))
+        count = {"pass": "1 passed", "improved": "1 improved",
+                 "inconclusive": "1 inconclusive"}[other]
+        self.assertEqual(report["summary"]["accepted_regressions"], 1)
+        self.assertEqual(report["summary"]["regression"], 0)
+        self.assertEqual(report["summary"][other], 1)
+        self.assertEqual(report["suites"][0]["result"], other)
+        headline = f"### ⚠️ himorime: 1 accepted regression · {count}\n"
+        self.assertIn("\n" + headline, self.our_comments()[0]["body"])
+        st = self.server.log()["statuses"][0]
+        self.assertEqual((st["state"], st["description"]), ("success", "1 accepted regression"))
+        outputs = open(self.outputs).read()
+        self.assertRegex(outputs, r"result<<ghadelimiter_\S+\naccepted-regression\nghadelimiter_\S+\n")
+        self.assertIn(f"\n{count} · 1 accepted regression · 1 benchmark · seed 5 · exit 0\n",
+                      res.out)
+        rendered = run(["report", "--format", "github",
+                        os.path.join(self.tmp, "himorime-report.json")])
+        self.assertIn(headline, rendered.out)
+
     def test_ci__read_only_token_keeps_the_verdict(self):
         self.server.scenario({"tokens": {TOKEN: None}, "read_only": [TOKEN]})
         res = self.ci(code=1)

@@ -24,6 +24,14 @@ class CliTest(TempDirTest):
         self.assertExit(res, 0)
         self.assertTrue(res.out.startswith("usage: himorime completion bash|zsh|fish\n"))
 
+    def test_cli__help_calibrate_lists_its_flags(self):
+        res = run(["help", "calibrate"])
+        self.assertExit(res, 0)
+        flags = [l.split()[0] for l in res.out.splitlines() if l.startswith("  --")]
+        self.assertEqual(flags, ["--against", "--max-time", "--fail-on-inconclusive"])
+        self.assertIn("\nflags (besides those of 'himorime help run'):\n", res.out)
+        self.assertIn("\nexit: 0 ok, 1 a regression (here: noise) or budget broken, ", res.out)
+
     def test_cli__unknown_command_is_usage_error(self):
         res = run(["frobnicate"])
         self.assertExit(res, 3)

@@ -176,6 +176,42 @@ class CompareTest(GitRepoTest):
         self.assertEqual(doc["git"]["base_sha"], doc["git"]["head_sha"])
         self.assertEqual(doc["git"]["base_source"], "calibrate")
 
+    def test_calibrate__json_output_records_the_calibration_and_report_rerenders_it(self):
+        res = self.run_h(["calibrate", "--seed", "4", "--no-color"], cwd=self.repo)
+        self.assertExit(res, 0)
+        table = res.out
+        # labelled what it is, and the base is the short id alone
+        head = self.git("rev-parse", "HEAD").strip()[:7]
+        self.assertRegex(table.splitlines()[0],
+                         r"^himorime \S+ · calibrate %s → %s · " % (head, head))
+        saved = os.path.join(self.tmp, "cal.json")
+        res = self.run_h(["calibrate", "--seed", "4", "--format", "json", "--output", saved],
+                         cwd=self.repo)
+        self.assertExit(res, 0)
+        with open(saved) as f:
+            doc = json.load(f)
+        self.assertEqual(doc["mode"], "compare")
+        cal = doc["calibration"]
+        self.assertTrue(cal["separate_builds"])
+        self.assertEqual([(r["benchmark"], r["command"], r["metric"], r["max_pairs"])
+                          for r in cal["rows"]],
+                         [("work", "work", m, 252) for m in ("latency", "cpu_total")])
+        latency = cal["rows"][0]["detectable_percent"]
+        self.assertGreater(latency, 5.0)
+        # the summary printed beside the file is the one the report renders
+        self.assertIn("Calibration: the same revision on both sides", res.out)
+        again = self.run_h(["report", "--no-color", saved], cwd=self.repo)
+        self.assertExit(again, 0)
+        self.assertTrue(again.out.startswith("himorime "), again.out[:80])
+        self.assertIn(" · calibrate ", again.out.splitlines()[0])
+        self.assertIn(f"+{latency:.1f}% at 252 pairs", again.out)
+        self.assertTrue(again.out.endswith(res.out), again.out[-2000:])
+        # calibrate's own table ends with the same section (the numbers are
+        # another sitting's; the notes may differ with the machine's load)
+        section = table[table.index("\nCalibration: "):]
+        self.assertEqual([l.split()[:3] for l in section.splitlines() if l.strip()],
+                         [l.split()[:3] for l in res.out.splitlines() if l.strip()])
+
     def test_calibrate__without_a_build_says_nothing_of_files(self):
         self.write("repo/himorime.yaml", 'version: "1"\nname: nb\nbenchmarks:\n'
                    '  - name: t\n    runs: 10\n    commands:\n      t: {command: ["true"]}\n')

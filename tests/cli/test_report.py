@@ -18,7 +18,7 @@ from harness import DATA, HIMORIME, TempDirTest, run
 REPORTS = os.path.join(DATA, "reports")
 GOLDEN = os.path.join(DATA, "render")
 FORMATS = ["table", "json", "csv", "samples-csv", "markdown", "github", "html"]
-STORED = {"v1-compare": 4, "v1-minimal": 0, "v1-pr": 1, "v1-run": 4}
+STORED = {"v1-calibrate": 0, "v1-compare": 4, "v1-minimal": 0, "v1-pr": 1, "v1-run": 4}
 INVALID = "himorime: exit 2: invalid input\n"
 
 
@@ -112,15 +112,47 @@ class ReportTest(TempDirTest):
             for fmt in FORMATS:
                 with self.subTest(name=name, format=fmt):
                     res = self.report("--format", fmt, path)
-                    self.assertExit(res, code)
+                    self.assertExit(res, 0)
                     self.assertEqual(res.out, golden(name, fmt))
+                    self.assertEqual(res.err, "")
+
+    def test_report__rendering_exits_0_and_only_check_exits_with_the_stored_code(self):
+        for name, code in STORED.items():
+            path = os.path.join(REPORTS, name + ".json")
+            with self.subTest(name=name):
+                plain = self.report(path)
+                self.assertExit(plain, 0)
+                self.assertEqual(plain.err, "")
+                checked = self.report("--check", path)
+                self.assertExit(checked, code)
+                self.assertEqual(checked.out, plain.out)
+
+    def test_report__counts_agree_in_number(self):
+        for name in STORED:
+            with self.subTest(name=name):
+                out = self.report("--format", "github", os.path.join(REPORTS, name + ".json")).out
+                headline = out.splitlines()[0].split("himorime: ", 1)[1]
+                final = out.rstrip("\n").splitlines()[-1]
+                counts = [c for c in final.split(" · ") if not c.startswith(("seed", "exit"))
+                          and "benchmark" not in c and c != "interrupted"]
+                self.assertEqual(sorted(headline.split(" · ")), sorted(counts))
+        out = self.report("--format", "github", os.path.join(REPORTS, "v1-pr.json")).out
+        self.assertTrue(out.startswith("### ❌ himorime: 1 regression · 1 inconclusive · "
+                                       "1 improved · 2 passed\n"), out[:100])
+
+    def test_report__takes_o_like_the_other_commands(self):
+        res = self.report("-o", "out.csv", "--format", "csv", os.path.join(REPORTS, "v1-pr.json"))
+        self.assertExit(res, 0)
+        self.assertEqual(res.out, "")
+        with open(os.path.join(self.tmp, "out.csv"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), golden("v1-pr", "csv"))
 
     def test_report__exits_with_the_stored_code_and_says_why(self):
-        res = self.report(os.path.join(REPORTS, "v1-pr.json"))
+        res = self.report("--check", os.path.join(REPORTS, "v1-pr.json"))
         self.assertExit(res, 1)
         self.assertEqual(res.err, f'himorime: exit 1: as stored in "{REPORTS}/v1-pr.json" '
                                   "(a budget or a gated comparison failed)\n")
-        res = self.report(os.path.join(REPORTS, "v1-minimal.json"))
+        res = self.report("--check", os.path.join(REPORTS, "v1-minimal.json"))
         self.assertExit(res, 0)
         self.assertEqual(res.err, "")
 
@@ -192,7 +224,7 @@ class ReportTest(TempDirTest):
     def test_report__writes_atomically_to_output(self):
         src = os.path.join(REPORTS, "v1-pr.json")
         res = self.report("--format", "csv", "--output", "out.csv", src)
-        self.assertExit(res, 1)
+        self.assertExit(res, 0)
         self.assertEqual(res.out, "")
         with open(os.path.join(self.tmp, "out.csv"), encoding="utf-8") as f:
             self.assertEqual(f.read(), golden("v1-pr", "csv"))
@@ -301,7 +333,7 @@ class ReportTest(TempDirTest):
     def test_report__summary_is_appended(self):
         path = self.write("summary.md", "earlier step\n")
         res = self.report("--summary", "summary.md", os.path.join(REPORTS, "v1-pr.json"))
-        self.assertExit(res, 1)
+        self.assertExit(res, 0)
         self.assertEqual(res.out, golden("v1-pr", "table"))
         self.assertEqual(open(path, encoding="utf-8").read(),
                          "earlier step\n" + golden("v1-pr", "github"))
@@ -395,7 +427,7 @@ class HtmlChartTest(TempDirTest):
     def test_report__html_charts_draw_every_sample_on_exact_axes(self):
         src = os.path.join(REPORTS, "v1-pr.json")
         res = run(["report", "--format", "html", src])
-        self.assertExit(res, 1)
+        self.assertExit(res, 0)
         p = ChartParser()
         p.feed(res.out)
         self.assertEqual(p.external, [])

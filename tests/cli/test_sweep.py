@@ -297,13 +297,21 @@ class ThreeTimesTest(RepoTest):
         table = self.repo.run("history", code=0).out
         self.assertTrue(table.startswith(
             "sw › work › work: latency relative to %s (tolerance 20.0%%)\n"
-            "COMMIT        VALUE" % self.repo.shas[0][:12]), table)
+            "COMMIT        SUBJECT  VALUE" % self.repo.shas[0][:12]), table)
         self.assertRegex(table, r"\n%s .*<< \+[0-9.]+%% \[\+[0-9.]+%%, \+[0-9.]+%%\] first bad"
                          % bad)
         self.assertIn('last good %s, first bad %s "c%d"' % (good, bad, self.STEP), table)
+        # 22 commits: a step needs 6 on each side, so the ends are named
+        ends = ", ".join(s[:12] for s in self.repo.shas[:6])
+        newest = ", ".join(s[:12] for s in self.repo.shas[-5:])
+        self.assertIn("\na step needs at least 6 commits on each side at 99%% confidence: the "
+                      "oldest 6 (%s) and the newest 5 (%s) cannot be judged for a step; their "
+                      "verdicts against the reference are in VERDICT\n" % (ends, newest), table)
+        self.assertRegex(table, r"\n%s .*  (regression|inconclusive) +<< " % bad)
         md = self.repo.run("history", "--format", "markdown", code=0).out
         self.assertTrue(md.startswith("## himorime history\n\n### work › work (latency)\n"))
-        self.assertIn("| Commit | Subject | Value | Reference | Ratio [interval] | Change |", md)
+        self.assertIn("| Commit | Subject | Value | Reference | Ratio [interval] | Verdict | "
+                      "Change |", md)
         self.assertIn("| `%s` | c%d |" % (bad, self.STEP), md)
         csv = self.repo.run("history", "--format", "csv", code=0).out.splitlines()
         self.assertEqual(csv[0], "suite,benchmark,command,metric,commit,subject,reference,"
@@ -512,6 +520,114 @@ class ThreeTimesTest(RepoTest):
         tree = self.repo.git("ls-tree", "--name-only", "refs/himorime/shard1").split()
         self.assertEqual(len(tree), 5)
         self.assertEqual(self.repo.user_state(), self.before)
+
+
+QUICK_SUITE = """version: "1"
+name: quick
+benchmarks:
+  - name: t
+    runs: 10
+    warmup: 0
+    regression: {max_cv: 0}
+    commands:
+      t:
+        command: ["cat", "notes.txt"]
+"""
+
+
+class RebasedHistoryTest(unittest.TestCase):
+    """Commits that share one commit time, as a rebase leaves them, swept in
+    two ranges: the history follows the commit graph, not the times."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="himorime-e2e-rebased-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+        self.path = os.path.join(self.dir, "repo")
+        self.tmp = os.path.join(self.dir, "tmp")
+        os.makedirs(self.path)
+        os.makedirs(self.tmp)
+        self.git("init", "-q", "-b", "main")
+        with open(os.path.join(self.path, "himorime.yaml"), "w") as f:
+            f.write(QUICK_SUITE)
+        for i in range(9):
+            with open(os.path.join(self.path, "notes.txt"), "w") as f:
+                f.write("note %d\n" % i)
+            self.git("add", "-A")
+            self.git("commit", "-qm", "c%d" % i)
+        self.shas = self.git("rev-list", "--reverse", "HEAD").split()
+
+    def git(self, *args):
+        env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
+                   GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com",
+                   GIT_AUTHOR_DATE="2026-01-02T03:04:05Z",
+                   GIT_COMMITTER_DATE="2026-01-02T03:04:05Z")
+        return subprocess.run(["git", *args], cwd=self.path, check=True, capture_output=True,
+                              text=True, env=env).stdout
+
+    def himorime(self, *args):
+        res = run(list(args), cwd=self.path, timeout=600, env={"TMPDIR": self.tmp})
+        self.assertEqual(res.code, 0, repr(res))
+        return res
+
+    def test_history__orders_commits_by_the_commit_graph_not_their_equal_times(self):
+        ref = self.shas[0]
+        # two sweeps: each numbers its commits from 0, and every time is equal
+        self.himorime("sweep", "HEAD~8..HEAD~4", "--reference", ref, "--seed", "1", "-q")
+        self.himorime("sweep", "HEAD~4..HEAD", "--reference", ref, "--seed", "1", "-q")
+        h = json.loads(self.himorime("history", "--format", "json").out)
+        self.assertEqual(len(h["series"]), 1)
+        self.assertEqual([p["commit"] for p in h["series"][0]["points"]], self.shas[:0:-1])
+        self.assertEqual(os.listdir(self.tmp), [])
+
+    def test_report__a_sweep_document_renders_commits_in_every_format(self):
+        ref = self.shas[0]
+        out = os.path.join(self.dir, "sweep.json")
+        self.himorime("sweep", "HEAD~4..HEAD", "--reference", ref, "--seed", "2", "-q", "-o", out)
+        with open(out) as f:
+            doc = json.load(f)
+        newest = [s[:12] for s in self.shas[:4:-1]]
+        table = self.himorime("report", out).out
+        lines = table.splitlines()
+        self.assertEqual(lines[0], "himorime %s · sweep HEAD~4..HEAD against %s · 4 commits"
+                         % (doc["himorime_version"], ref[:12]))
+        self.assertEqual(lines[2], "quick › t › t: latency relative to %s (tolerance 5.0%%)"
+                         % ref[:12])
+        self.assertTrue(lines[3].startswith("COMMIT        SUBJECT  VALUE"), lines[3])
+        for line, sha, i in zip(lines[4:8], newest, (8, 7, 6, 5)):
+            self.assertRegex(line, r"^%s  c%d +\S+ ms +\S+ ms +[0-9.]+ \[[0-9.]+, [0-9.]+\]  "
+                             r"(pass|inconclusive|regression|improved)$" % (sha, i))
+        self.assertTrue(table.endswith("\n4 commits · seed 2 · exit 0\n"), table)
+        self.assertNotIn("benchmarks", table)
+        self.assertNotIn("geometric mean", table)
+        csv = self.himorime("report", "--format", "csv", out).out.splitlines()
+        self.assertEqual(csv[0].split(",")[:6],
+                         ["suite", "benchmark", "command", "metric", "commit", "subject"])
+        self.assertEqual([r.split(",")[4] for r in csv[1:]], self.shas[:4:-1])
+        for fmt in ("markdown", "github"):
+            md = self.himorime("report", "--format", fmt, out).out
+            self.assertIn("| Commit | Subject | Value | Reference | Ratio [interval] | Verdict |",
+                          md)
+            for sha, i in zip(newest, (8, 7, 6, 5)):
+                self.assertIn("| `%s` | c%d | " % (sha, i), md)
+        html = self.himorime("report", "--format", "html", out).out
+        for sha, i in zip(newest, (8, 7, 6, 5)):
+            self.assertIn("<tr><td>%s</td><td>c%d</td>" % (sha, i), html)
+        self.assertIn("<th>Verdict</th>", html)
+        self.assertEqual(json.loads(self.himorime("report", "--format", "json", out).out), doc)
+
+    def test_sweep__a_resweep_with_nothing_left_to_measure_prints_the_trend_of_the_range(self):
+        ref = self.shas[0]
+        first = self.himorime("sweep", "HEAD~8..HEAD", "--reference", ref, "--seed", "1", "-q")
+        again = self.himorime("sweep", "HEAD~8..HEAD", "--reference", ref, "--seed", "1", "-q")
+        self.assertIn("himorime: sweep: 0 measured, 8 already in the history", again.err)
+        self.assertEqual(again.out, first.out)
+        rows = [l.split()[0] for l in again.out.splitlines()[2:10]]
+        self.assertEqual(rows, [s[:12] for s in self.shas[:0:-1]])
+        # a part of the range: only its commits
+        part = self.himorime("sweep", "HEAD~3..HEAD", "--reference", ref, "--seed", "1", "-q")
+        self.assertEqual([l.split()[0] for l in part.out.splitlines()[2:5]],
+                         [s[:12] for s in self.shas[:5:-1]])
+        self.assertIn("\nno step can be called in 3 commits with a ratio", part.out)
 
 
 if __name__ == "__main__":

@@ -19,10 +19,17 @@
 		strbuf_release(&sb);                                                               \
 	} while (0)
 
+static void test_format__zero_duration_prints_0_ns(void **state)
+{
+	(void)state;
+	CHECK(fmt_duration(&sb, 0), "0 ns");
+	CHECK(fmt_duration(&sb, -0.0), "0 ns");
+	CHECK(fmt_duration(&sb, 0.4), "0.40 ns");
+}
+
 static void test_format__durations(void **state)
 {
 	(void)state;
-	CHECK(fmt_duration(&sb, 0), "0.00 ns");
 	CHECK(fmt_duration(&sb, 950), "950 ns");
 	CHECK(fmt_duration(&sb, 999.4), "999 ns");
 	CHECK(fmt_duration(&sb, 999.6), "1.00 µs");
@@ -86,6 +93,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format__durations),
+		cmocka_unit_test(test_format__zero_duration_prints_0_ns),
 		cmocka_unit_test(test_format__bytes),
 		cmocka_unit_test(test_format__rates),
 		cmocka_unit_test(test_format__changes),

@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const fixtures[] = { "v1-compare", "v1-minimal", "v1-pr", "v1-run" };
+static const char *const fixtures[] = { "v1-calibrate", "v1-compare", "v1-minimal", "v1-pr",
+					"v1-run" };
 static const char *const formats[] = { "table",	   "json",   "csv", "samples-csv",
 				       "markdown", "github", "html" };
 
@@ -133,6 +134,136 @@ static void test_render__table_shows_floor_and_notes(void **state)
 				  "straddles the tolerance after 50 pairs; more pairs decide it"));
 	assert_non_null(strstr(t, "\n2 passed · 1 improved · 1 inconclusive · 1 regression · "
 				  "4 benchmarks · seed 8461290137 · exit 1\n"));
+	free(t);
+	results_free(r);
+}
+
+static size_t count(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	while ((s = strstr(s, needle))) {
+		n++;
+		s += strlen(needle);
+	}
+	return n;
+}
+
+/* v1-pr with parse 5 MiB › parser's latency regression also seen as a
+ * derived throughput regression, as a command that declares its work has it. */
+static struct results *with_derived_throughput(void)
+{
+	struct results *r = load("v1-pr");
+	struct results_command *c = &r->suites[0].benchmarks[0].commands[0];
+	struct comparison k = c->comparisons[0];
+
+	assert_int_equal(k.metric, METRIC_LATENCY);
+	k.metric = METRIC_THROUGHPUT;
+	k.derived = true;
+	k.gate = false;
+	k.base = 100;
+	k.head = 86;
+	k.change_percent = -14.0;
+	k.ci_low_percent = -16.2;
+	k.ci_high_percent = -11.9;
+	k.band_low_percent = -4.761904761904762;
+	k.band_high_percent = 5.0;
+	results_add_comparison(c, &k);
+	return r;
+}
+
+static void test_render__throughput_is_derived_and_never_gated(void **state)
+{
+	struct results *r = with_derived_throughput();
+	char *t = render(r, RENDER_TABLE, NULL), *g = render(r, RENDER_GITHUB, NULL);
+	const char *problems, *end;
+
+	(void)state;
+	assert_non_null(strstr(t, "parse 5 MiB › parser: throughput regression is derived from "
+				  "latency, not gated: reported, does not fail the job"));
+	assert_null(strstr(t, "gate: false"));
+	/* the asymmetric band, not ±4.8% */
+	assert_non_null(strstr(t, "-4.8% / +5%"));
+	assert_null(strstr(t, "±4.8%"));
+	/* the comment's problem table lists the latency row once, no throughput */
+	problems = strstr(g, "| what happened |");
+	assert_non_null(problems);
+	end = strstr(problems, "\n\n");
+	assert_non_null(end);
+	assert_int_equal(count(problems, "| parse 5 MiB › parser |") -
+				 count(end, "| parse 5 MiB › parser |"),
+			 2); /* latency and cpu_total */
+	free(t);
+	free(g);
+	results_free(r);
+}
+
+static void test_render__statistics_show_each_metrics_own_result(void **state)
+{
+	struct results *r = load("v1-pr");
+	char *g = render(r, RENDER_GITHUB, NULL), *h = render(r, RENDER_HTML, NULL);
+	const char *stats = strstr(g, "<summary>Statistics of every run</summary>");
+
+	(void)state;
+	assert_non_null(stats);
+	/* parse 5 MiB › parser is a regression in latency, not in peak RSS */
+	assert_non_null(strstr(stats, "| parse 5 MiB › parser | head | 47.9 ms | 48.0 ms | 1.28 ms "
+				      "| 46.3 ms | 51.0 ms | regression |\n"));
+	assert_non_null(strstr(stats,
+			       "| parse 5 MiB › parser | head | 18.4 MiB | 18.5 MiB | 161 KiB "
+			       "| 18.1 MiB | 18.8 MiB | pass |\n"));
+	assert_non_null(strstr(stats, "| ≤ 1.60 MiB | ≤ 1.60 MiB | skipped |\n"));
+	results_free(r);
+	r = load("v1-run");
+	free(h);
+	h = render(r, RENDER_HTML, NULL);
+	/* a run: latency's budget passed, peak RSS's could not be assessed */
+	assert_non_null(strstr(h, "<td class=\"num\">16.0 ms</td><td>pass</td></tr>"));
+	assert_non_null(strstr(h, "<td class=\"num\">83.3 records/s</td><td>—</td></tr>"));
+	assert_non_null(strstr(h, "<td class=\"num\">3.00 MiB</td><td class=\"bad\">metric "
+				  "error</td></tr>"));
+	free(g);
+	free(h);
+	results_free(r);
+}
+
+static void test_render__geometric_mean_says_why_it_is_absent(void **state)
+{
+	struct results *r = load("v1-pr");
+	struct results_suite *su = &r->suites[0];
+	char *t;
+
+	(void)state;
+	/* one benchmark: nothing to average, nothing said */
+	su->n_benchmarks = 1;
+	su->has_geometric_mean = true;
+	su->geometric_mean_cases = 1;
+	results_add_ratio(su, "parser", 1.16);
+	t = render(r, RENDER_TABLE, NULL);
+	assert_null(strstr(t, "geometric mean"));
+	free(t);
+	/* several benchmarks without one: the text says why */
+	su->n_benchmarks = 4;
+	su->has_geometric_mean = false;
+	results_set_str(&su->geometric_mean_unavailable,
+			"command \"parser\" has no ratio in benchmark \"startup\"");
+	t = render(r, RENDER_TABLE, NULL);
+	assert_non_null(strstr(t, "  - bench: no geometric mean over the benchmarks: command "
+				  "\"parser\" has no ratio in benchmark \"startup\".\n"));
+	free(t);
+	results_free(r);
+}
+
+static void test_render__table_shows_pairs_per_verdict(void **state)
+{
+	struct results *r = load("v1-pr");
+	char *t = render(r, RENDER_TABLE, NULL);
+
+	(void)state;
+	assert_non_null(strstr(t, "BENCHMARK         COMMAND          BASE     HEAD  CHANGE       "
+				  "             CONFIDENCE  TOLERANCE  PAIRS  RESULT\n"));
+	assert_non_null(strstr(t, "startup           cli           2.34 ms  2.37 ms  +3.4% (-1.9% "
+				  "… +6.8%)     99%         ±5%           50  inconclusive\n"));
 	free(t);
 	results_free(r);
 }
@@ -293,17 +424,6 @@ static void test_render__json_refuses_values_it_cannot_write(void **state)
 	assert_int_equal(out.len, 0);
 	strbuf_release(&out);
 	results_free(r);
-}
-
-static size_t count(const char *s, const char *needle)
-{
-	size_t n = 0;
-
-	while ((s = strstr(s, needle))) {
-		n++;
-		s += strlen(needle);
-	}
-	return n;
 }
 
 static void test_render__github_cap_cuts_visibly(void **state)
@@ -502,6 +622,10 @@ int main(void)
 		cmocka_unit_test(test_render__format_names),
 		cmocka_unit_test(test_render__colour_only_when_asked),
 		cmocka_unit_test(test_render__table_shows_floor_and_notes),
+		cmocka_unit_test(test_render__throughput_is_derived_and_never_gated),
+		cmocka_unit_test(test_render__table_shows_pairs_per_verdict),
+		cmocka_unit_test(test_render__geometric_mean_says_why_it_is_absent),
+		cmocka_unit_test(test_render__statistics_show_each_metrics_own_result),
 		cmocka_unit_test(test_render__github_escapes_untrusted_names),
 		cmocka_unit_test(test_render__html_escapes_untrusted_names),
 		cmocka_unit_test(test_render__table_prints_no_control_characters),

@@ -506,6 +506,28 @@ static void test_stats__change_points_refuse_bad_input(void **state)
 	assert_string_equal(err.msg, "confidence 0 must be between 0 and 1");
 }
 
+/* How long a step must be on each side to be called, at the defaults: no
+ * sweep of 15 commits or fewer can show one (the level the search pays is
+ * too small for a finite interval), and the requirement falls as the
+ * history grows. */
+static void test_stats__change_point_reach_of_short_and_long_histories(void **state)
+{
+	struct change_point_settings s = CHANGE_POINT_SETTINGS_INIT;
+
+	(void)state;
+	assert_int_equal(stats_change_point_reach(0, &s), 0);
+	assert_int_equal(stats_change_point_reach(5, &s), 0);
+	assert_int_equal(stats_change_point_reach(15, &s), 0);
+	assert_int_equal(stats_change_point_reach(16, &s), 8);
+	assert_int_equal(stats_change_point_reach(20, &s), 6);
+	assert_int_equal(stats_change_point_reach(22, &s), 6);
+	assert_int_equal(stats_change_point_reach(40, &s), 5);
+	s.confidence = 0.9;
+	assert_true(stats_change_point_reach(16, &s) < 8);
+	s.min_segment = 10;
+	assert_int_equal(stats_change_point_reach(19, &s), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -531,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_stats__change_points_two_steps_and_none),
 		cmocka_unit_test(test_stats__change_point_in_long_history),
 		cmocka_unit_test(test_stats__change_points_refuse_bad_input),
+		cmocka_unit_test(test_stats__change_point_reach_of_short_and_long_histories),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

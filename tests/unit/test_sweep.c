@@ -222,7 +222,7 @@ static void test_sweep__series_finds_the_step_and_nothing_in_a_flat_history(void
 	char sha[41];
 
 	(void)state;
-	assert_int_equal(sweep_series_build(docs, 1, METRIC_LATENCY, &l, &err), 0);
+	assert_int_equal(sweep_series_build(docs, 1, METRIC_LATENCY, NULL, &l, &err), 0);
 	assert_int_equal(l.count, 1);
 	assert_string_equal(l.items[0].benchmark, "work");
 	assert_int_equal(l.items[0].n_points, 20);
@@ -233,14 +233,14 @@ static void test_sweep__series_finds_the_step_and_nothing_in_a_flat_history(void
 	assert_true(l.items[0].changes[0].low > 0.9 && l.items[0].changes[0].high < 1.1);
 	sweep_series_release(&l);
 	/* cpu_total is not measured there: no series */
-	assert_int_equal(sweep_series_build(docs, 1, METRIC_CPU_TOTAL, &l, &err), 0);
+	assert_int_equal(sweep_series_build(docs, 1, METRIC_CPU_TOTAL, NULL, &l, &err), 0);
 	assert_int_equal(l.count, 0);
 	sweep_series_release(&l);
 	results_free(doc);
 
 	doc = sweep_doc(0, 20, flat, "00000000000000bb");
 	docs[0] = doc;
-	assert_int_equal(sweep_series_build(docs, 1, METRIC_LATENCY, &l, &err), 0);
+	assert_int_equal(sweep_series_build(docs, 1, METRIC_LATENCY, NULL, &l, &err), 0);
 	assert_int_equal(l.items[0].n_changes, 0);
 	sweep_series_release(&l);
 	results_free(doc);
@@ -258,7 +258,7 @@ static void test_sweep__series_keeps_the_later_measurement_of_a_commit(void **st
 	a->finished_at_unix_ns = 10;
 	b->finished_at_unix_ns = 20;
 	b->suites[0].benchmarks[0].commands[0].comparisons[0].change_percent = 50;
-	assert_int_equal(sweep_series_build(docs, 2, METRIC_LATENCY, &l, &err), 0);
+	assert_int_equal(sweep_series_build(docs, 2, METRIC_LATENCY, NULL, &l, &err), 0);
 	assert_int_equal(l.items[0].n_points, 4);
 	assert_true(fabs(l.items[0].points[2].ratio - 1.5) < 1e-12);
 	sweep_series_release(&l);
@@ -272,7 +272,7 @@ static void render(const struct results *doc, enum history_format f, struct strb
 	struct sweep_series_list l;
 	struct err err = ERR_INIT;
 
-	assert_int_equal(sweep_series_build(docs, 1, METRIC_LATENCY, &l, &err), 0);
+	assert_int_equal(sweep_series_build(docs, 1, METRIC_LATENCY, NULL, &l, &err), 0);
 	strbuf_reset(out);
 	assert_int_equal(history_render(&l, f, out, &err), 0);
 	sweep_series_release(&l);
@@ -288,14 +288,18 @@ static void test_history__renders_exact_text(void **state)
 	(void)state;
 	strbuf_init(&out, 0);
 	render(doc, HISTORY_TABLE, &out);
-	assert_string_equal(out.buf,
-			    "sw › work › run: latency relative to 111111111111 (tolerance 5.0%)\n"
-			    "COMMIT        VALUE    REFERENCE  RATIO [INTERVAL]\n"
-			    "a7a7a7a7a7a7  2.03 ms  2.00 ms    1.016 [1.006, 1.026]\n"
-			    "a6a6a6a6a6a6  2.02 ms  2.00 ms    1.008 [0.998, 1.018]\n"
-			    "a5a5a5a5a5a5  2.00 ms  2.00 ms    1.000 [0.990, 1.010]\n"
-			    "a4a4a4a4a4a4  2.02 ms  2.00 ms    1.012 [1.002, 1.022]\n"
-			    "no change point\n");
+	assert_string_equal(
+		out.buf,
+		"sw › work › run: latency relative to 111111111111 (tolerance 5.0%)\n"
+		"COMMIT        SUBJECT  VALUE    REFERENCE  RATIO [INTERVAL]      VERDICT\n"
+		"a7a7a7a7a7a7  c7       2.03 ms  2.00 ms    1.016 [1.006, 1.026]  pass\n"
+		"a6a6a6a6a6a6  c6       2.02 ms  2.00 ms    1.008 [0.998, 1.018]  pass\n"
+		"a5a5a5a5a5a5  c5       2.00 ms  2.00 ms    1.000 [0.990, 1.010]  pass\n"
+		"a4a4a4a4a4a4  c4       2.02 ms  2.00 ms    1.012 [1.002, 1.022]  pass\n"
+		"no step can be called in 4 commits with a ratio at 99% confidence: "
+		"that takes at least 16; each commit's verdict against the reference "
+		"is in VERDICT\n"
+		"no change point\n");
 	render(doc, HISTORY_CSV, &out);
 	assert_string_equal(
 		out.buf,
@@ -312,7 +316,8 @@ static void test_history__renders_exact_text(void **state)
 	render(doc, HISTORY_JSON, &out);
 	want = "{\"series\": [\n  {\"suite\": \"sw\", \"benchmark\": \"work\", \"command\": "
 	       "\"run\", \"metric\": \"latency\", \"reference\": \"" REF "\", \"max_fraction\": "
-	       "0.05, \"confidence\": 0.99,\n   \"points\": [\n    {\"commit\": "
+	       "0.05, \"confidence\": 0.99, \"searched\": 4, \"shortest_step_side\": null, "
+	       "\"commits_needed\": 16,\n   \"points\": [\n    {\"commit\": "
 	       "\"a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7\", \"subject\": \"c7\", \"time\": "
 	       "\"2023-11-14T22:13:20Z\", \"index\": 7, \"value\": 2032000, \"reference_value\": "
 	       "2000000, \"ratio\": 1.016, \"ratio_low\": 1.006, \"ratio_high\": 1.026, "
@@ -323,12 +328,54 @@ static void test_history__renders_exact_text(void **state)
 	assert_non_null(strstr(out.buf, "\"changes\": []}]}\n"));
 	render(doc, HISTORY_MARKDOWN, &out);
 	assert_non_null(strstr(out.buf, "| `a7a7a7a7a7a7` | c7 | 2.03 ms | 2.00 ms | "
-					"1.016 [1.006, 1.026] |  |\n"));
+					"1.016 [1.006, 1.026] | pass |  |\n"));
 	render(doc, HISTORY_HTML, &out);
 	assert_non_null(strstr(out.buf, "<polyline"));
 	assert_int_equal(history_format_from_name("markdown", &f), 0);
 	assert_int_equal(f, HISTORY_MARKDOWN);
 	assert_int_equal(history_format_from_name("yaml", &f), -1);
+	strbuf_release(&out);
+	results_free(doc);
+}
+
+/* A sweep too short for any step says so, with each commit's verdict. */
+static void test_history__a_short_sweep_says_what_it_cannot_see(void **state)
+{
+	struct results *doc = sweep_doc(4, 12, step_at_10, "00000000000000bb");
+	struct strbuf out;
+
+	(void)state;
+	strbuf_init(&out, 0);
+	render(doc, HISTORY_TABLE, &out);
+	assert_non_null(strstr(out.buf, "  regression\n"));
+	assert_non_null(strstr(out.buf, "\nno step can be called in 8 commits with a ratio at 99% "
+					"confidence: that takes at least 16; each commit's verdict "
+					"against the reference is in VERDICT\nno change point\n"));
+	strbuf_release(&out);
+	results_free(doc);
+}
+
+/* The commits within the shortest callable step of either end are named:
+ * they can never be a first bad commit. */
+static void test_history__the_ends_of_a_sweep_say_they_cannot_be_judged(void **state)
+{
+	struct results *doc = sweep_doc(0, 20, step_at_10, "00000000000000bb");
+	struct strbuf out;
+
+	(void)state;
+	strbuf_init(&out, 0);
+	render(doc, HISTORY_TABLE, &out);
+	assert_non_null(strstr(out.buf,
+			       "\na step needs at least 6 commits on each side at 99% "
+			       "confidence: the oldest 6 (a0a0a0a0a0a0, a1a1a1a1a1a1, "
+			       "a2a2a2a2a2a2, a3a3a3a3a3a3, a4a4a4a4a4a4, a5a5a5a5a5a5) and "
+			       "the newest 5 (afafafafafaf, b0b0b0b0b0b0, b1b1b1b1b1b1, "
+			       "b2b2b2b2b2b2, b3b3b3b3b3b3) cannot be judged for a step; their "
+			       "verdicts against the reference are in VERDICT\n"));
+	assert_non_null(strstr(out.buf, "first bad aaaaaaaaaaaa \"c10\"\n"));
+	render(doc, HISTORY_HTML, &out);
+	assert_non_null(strstr(out.buf, "<th>Verdict</th>"));
+	assert_non_null(strstr(out.buf, "<p>a step needs at least 6 commits on each side"));
 	strbuf_release(&out);
 	results_free(doc);
 }
@@ -343,6 +390,8 @@ int main(void)
 		cmocka_unit_test(test_sweep__series_finds_the_step_and_nothing_in_a_flat_history),
 		cmocka_unit_test(test_sweep__series_keeps_the_later_measurement_of_a_commit),
 		cmocka_unit_test(test_history__renders_exact_text),
+		cmocka_unit_test(test_history__a_short_sweep_says_what_it_cannot_see),
+		cmocka_unit_test(test_history__the_ends_of_a_sweep_say_they_cannot_be_judged),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
