@@ -2,7 +2,7 @@
  * `himorime bisect --good REV --bad REV [--metric M] [flags] [PATH...]`:
  * binary search over the first-parent line from the good commit to the bad
  * one. Each step is one full comparison of the candidate against the good
- * commit (COMPARISON.md) planned at alpha / ceil(log2 N) for N candidates,
+ * commit (docs/comparison.md) planned at alpha / ceil(log2 N) for N candidates,
  * so the whole search keeps the error bound. A step that finds a regression
  * of the metric in any compared command marks the candidate bad; one where
  * every command passes (or improved) marks it good; anything else ends the

@@ -2,7 +2,7 @@
  * `himorime compare --against REV [--head REV] [--merge-base] [flags]
  * [PATH...]`: measures the working tree (uncommitted changes included), or
  * the commit named by --head, against REV, both built and measured in
- * interleaved pairs, and judges every compared metric (COMPARISON.md).
+ * interleaved pairs, and judges every compared metric (docs/comparison.md).
  */
 #include "cli/cli.h"
 #include "cli/revisions.h"

@@ -39,7 +39,7 @@ enum metric_status {
 	STATUS_FAILED,
 };
 
-/* A compared metric's verdict (COMPARISON.md). */
+/* A compared metric's verdict (docs/comparison.md). */
 enum verdict {
 	VERDICT_PASS,
 	VERDICT_IMPROVED,

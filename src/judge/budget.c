@@ -1,6 +1,6 @@
 /*
  * Budgets and results: a budget's aggregation and bound checked on head
- * samples (with the measurement-floor rules of the seed), a command's result
+ * samples (with the measurement-floor rules of docs/design.md), a command's result
  * as the worst of its gated verdicts and budgets, and the geometric mean of
  * latency ratios. Part of the judge module: see judge.h.
  */

@@ -1,5 +1,5 @@
 /*
- * The paired comparison of two revisions (COMPARISON.md): the look schedule,
+ * The paired comparison of two revisions (docs/comparison.md): the look schedule,
  * the per-pair log ratios, the Hodges–Lehmann interval against the practical
  * band, and the rules that turn an interval into a verdict (noise gate,
  * zero base, measurement floor, derived throughput). Budgets and command
@@ -269,7 +269,7 @@ static void side_release(struct side *sd)
 	sd->x = NULL;
 }
 
-/* The practical band in log-ratio units (COMPARISON.md §4). */
+/* The practical band in log-ratio units (docs/comparison.md, "The tolerance band"). */
 static void band(const struct judge_tolerance *tol, double base_median, double *dn, double *up)
 {
 	double mp = tol->max_percent;

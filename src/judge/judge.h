@@ -1,6 +1,6 @@
 /*
  * Judging: budgets against measured samples, and the paired comparison of two
- * revisions (COMPARISON.md). Pure: no I/O, no processes, no git, no network;
+ * revisions (docs/comparison.md). Pure: no I/O, no processes, no git, no network;
  * deterministic given its inputs and seed.
  *
  * This header starts with the data the rest of the program reads (a
@@ -36,8 +36,8 @@
  * paired procedure. */
 enum side_statistic { SIDE_MEDIAN, SIDE_MEAN };
 
-/* One compared metric of one command: every field of COMPARISON.md's
- * "Reported fields per comparison". Percentages are in percent (+16.3 means
+/* One compared metric of one command: every field a report's
+ * comparisons carry (docs/reports.md, "Layout"). Percentages are in percent (+16.3 means
  * head is 16.3% higher); absolute amounts are in the metric's canonical unit. */
 struct comparison {
 	enum metric metric;
@@ -97,7 +97,7 @@ struct budget_result {
 
 /* ---- The look schedule ------------------------------------------------ */
 
-/* The fixed looks of COMPARISON.md §6, in pairs. */
+/* The fixed looks of docs/comparison.md ("Looks"), in pairs. */
 #define JUDGE_SCHEDULE_LOOKS 9
 #define JUDGE_MAX_LOOKS	     (JUDGE_SCHEDULE_LOOKS + 1)
 
@@ -168,7 +168,7 @@ struct judge_metric_input {
 
 /* True for the metrics that get a paired verdict of their own. */
 bool judge_metric_compared(enum metric m);
-/* Defaults for metric m: COMPARISON.md's tolerance (5%, 10% for peak RSS),
+/* Defaults for metric m: docs/comparison.md's tolerance (5%, 10% for peak RSS),
  * gate on, median shown, max_cv 0.5 (the reference's), resolution and
  * discreteness of the Linux collector. Samples, names and seed stay empty. */
 void judge_input_init(struct judge_metric_input *in, enum metric m);

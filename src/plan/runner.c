@@ -798,7 +798,7 @@ static void budget_percentiles(const struct command *c, enum metric m, double *p
 			p[(*n)++] = c->budgets[i].aggregation.percentile;
 }
 
-/* Drift over the runs (SPEC §8): see struct results_trend. */
+/* Drift over the runs (docs/design.md, "Measuring a run"): see struct results_trend. */
 static void find_trend(struct results_metric *rm)
 {
 	struct stats_trend t;

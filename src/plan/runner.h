@@ -5,7 +5,7 @@
  * turn is a base run and a head run back to back, in coin-flipped order),
  * runs cleanup whatever happened, and records everything in a results
  * document: raw samples, statistics, budgets and, when comparing, the
- * verdicts of the looks in COMPARISON.md, which the judge decides between
+ * verdicts of the looks in docs/comparison.md, which the judge decides between
  * rounds.
  *
  * The runner never sees git, the network or the token: the CLI materialises
@@ -66,7 +66,7 @@ struct runner_options {
 	}
 
 /* The looks a comparison of benchmark b will make with these options
- * (COMPARISON.md): ERR_INVALID when its last look could never give an
+ * (docs/comparison.md): ERR_INVALID when its last look could never give an
  * interval, or runs or max_runs is below min_samples. Comparing commands
  * check every benchmark with it before anything runs. */
 int runner_plan_looks(const struct runner_options *o, const struct benchmark *b,

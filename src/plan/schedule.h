@@ -1,6 +1,6 @@
 /*
- * The pure parts of the schedule: when warmup has settled (`warmup: auto`, the
- * second seed's rules), when an adaptive run may stop, and the seeded order of
+ * The pure parts of the schedule: when warmup has settled (`warmup: auto`,
+ * docs/design.md, "Measuring a run"), when an adaptive run may stop, and the seeded order of
  * each round. No processes and no clocks here: the runner feeds in the
  * durations it measured and asks what to do next, so these rules are tested
  * with synthetic durations.

@@ -1,5 +1,5 @@
 /*
- * Sweep bookkeeping (SPEC §7), pure: no I/O, no git, no processes.
+ * Sweep bookkeeping (docs/sweeps.md), pure: no I/O, no git, no processes.
  *
  * A sweep measures each selected commit of a range against one fixed
  * reference commit and keeps one results document (mode sweep) per commit

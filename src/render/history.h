@@ -1,5 +1,5 @@
 /*
- * Renderings of a sweep history (SPEC §7): per benchmark, command and
+ * Renderings of a sweep history (docs/sweeps.md): per benchmark, command and
  * metric, each commit's value, the reference's value measured in the same
  * rounds, and the ratio to the reference with its interval, newest first,
  * with the change points marked on the first bad commit (and the last good

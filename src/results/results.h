@@ -45,7 +45,7 @@
 
 enum results_mode { RESULTS_MODE_RUN, RESULTS_MODE_COMPARE, RESULTS_MODE_SWEEP };
 
-/* The measuring plan a command ended on (SPEC §8, large cases). */
+/* The measuring plan a command ended on (large cases: docs/design.md, "Measuring a run"). */
 enum results_plan { RESULTS_PLAN_STANDARD, RESULTS_PLAN_LARGE };
 
 /* Where a metric's values come from, and how a process tree is folded. */
@@ -137,7 +137,7 @@ struct results_work {
 };
 
 /*
- * Drift over the runs of one side (SPEC §8): the Theil–Sen slope of the
+ * Drift over the runs of one side (docs/design.md, "Measuring a run"): the Theil–Sen slope of the
  * samples over the run index, for latency and peak_rss from
  * RESULTS_TREND_MIN_RUNS runs on (peak_rss only when no run is at the floor),
  * when the runs give an interval at their autocorrelation (stats_theil_sen).
@@ -229,7 +229,7 @@ struct results_ratio {
 	double ratio;
 };
 
-/* The commit a sweep measured a suite on (SPEC §7); absent outside sweeps. */
+/* The commit a sweep measured a suite on (docs/sweeps.md); absent outside sweeps. */
 struct results_commit {
 	bool present;
 	char *sha;	      /* 40 hex digits */
@@ -276,7 +276,7 @@ struct results_summary {
 	bool interrupted;
 };
 
-/* What every commit of one sweep shares (SPEC §7); absent outside sweeps.
+/* What every commit of one sweep shares (docs/sweeps.md); absent outside sweeps.
  * Documents of one sweep, or of its shards, agree on all of it. */
 struct results_sweep {
 	bool present;

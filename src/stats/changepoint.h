@@ -1,5 +1,5 @@
 /*
- * Change points of a metric along a commit history (SPEC §7): binary
+ * Change points of a metric along a commit history (docs/sweeps.md, "Change points"): binary
  * segmentation of each commit's log ratio to the reference, a step accepted
  * only when the two-sample Hodges–Lehmann interval of the shift between the
  * two segments lies wholly beyond the tolerance, every segment at least
@@ -37,7 +37,7 @@ struct change_point {
 struct change_point_settings {
 	double max_percent; /* tolerance as a fraction, >= 0 */
 	double confidence;  /* 0 < confidence < 1 */
-	size_t min_segment; /* >= 1; SPEC: 3 */
+	size_t min_segment; /* >= 1; sweeps use 3 (docs/sweeps.md) */
 };
 
 #define CHANGE_POINT_SETTINGS_INIT                                                                 \

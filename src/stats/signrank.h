@@ -1,6 +1,6 @@
 /*
- * The Wilcoxon signed-rank statistic for paired log ratios (COMPARISON.md §3):
- * its exact null distribution, the critical k of a two-sided level, and the
+ * The Wilcoxon signed-rank statistic for paired log ratios (docs/comparison.md, "Estimate and
+ * interval"): its exact null distribution, the critical k of a two-sided level, and the
  * Hodges–Lehmann estimate with its interval. Pure: no I/O, no globals.
  *
  * A planner computes k once per look (signrank_look_k) and then calls

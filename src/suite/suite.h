@@ -1,6 +1,6 @@
 /*
  * A suite file as a typed model. suite_load reads one YAML file, checks every
- * key, type, range and cross-reference (SPEC §2, reference §3) and returns a
+ * key, type, range and cross-reference (docs/configuration.md) and returns a
  * `struct suite` whose settings are already layered (defaults → benchmark →
  * command), so that later stages (plan, measure, judge, render) never see
  * YAML, never apply defaults and never re-check anything. Every problem of
@@ -36,7 +36,8 @@
 #define SUITE_MAX_COMMANDS   1000 /* in one file, all benchmarks together */
 #define SUITE_MAX_DIAGS	     1000 /* then one "too many problems" line */
 
-/* Defaults (SPEC and COMPARISON.md win over the reference where they differ). */
+/* Defaults (docs/configuration.md and docs/comparison.md win over the reference tool's where they
+ * differ). */
 #define SUITE_DEFAULT_WARMUP	       1
 #define SUITE_DEFAULT_MIN_RUNS	       10
 #define SUITE_DEFAULT_MAX_RUNS	       100

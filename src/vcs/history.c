@@ -1,5 +1,5 @@
 /*
- * The sweep history kept inside the repository (SPEC §7): a chain of commits
+ * The sweep history kept inside the repository (docs/sweeps.md): a chain of commits
  * under one ref (refs/himorime/history by default) whose tree holds
  * <commit-sha>/<suite-hash>.json. It is made of ordinary git objects, so it is
  * fetched and pushed like any ref; it never touches branches, the index or

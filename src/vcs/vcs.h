@@ -115,7 +115,7 @@ const char *const *vcs_git_env_names(void);
 int vcs_sweep_stale(size_t *removed, struct err *err);
 
 /*
- * History ref (SPEC §7): one JSON document per (commit, suite hash), stored as
+ * History ref (docs/sweeps.md): one JSON document per (commit, suite hash), stored as
  * <commit-sha>/<suite-hash>.json in the tree of a commit chain under `ref`
  * (VCS_HISTORY_REF by default). Writes are compare-and-swap on the ref.
  */

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the signed-rank machinery and the judge: COMPARISON.md's
+ * Unit tests of the signed-rank machinery and the judge: docs/comparison.md's
  * critical values, Hodges–Lehmann on hand-checked inputs, the look schedule,
  * every verdict rule and reason string, floors, derived throughput, budgets
  * and command results.

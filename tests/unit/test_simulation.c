@@ -1,7 +1,7 @@
 /*
  * A seeded simulation of CI-machine noise driven through the real engine and
  * the real look schedule (judge_plan_init, judge_begin, judge_look), checking
- * COMPARISON.md's contract: identical revisions are called regression or
+ * docs/comparison.md's contract: identical revisions are called regression or
  * improved in at most 1% of comparisons even with max_percent 0, and a 10%
  * slowdown is found in at least 95% with the default settings.
  *
