@@ -143,7 +143,7 @@ class JudgePathsTest(GitRepoTest):
         self.write("repo/broken", "")
         res = self.h("compare", "--against", "HEAD", "--seed", "5")
         self.assertExit(res, 4)
-        self.assertIn("\nfixture    t           —     —  —       —           —          error\n",
+        self.assertIn("\nfixture    t           —     —  —       —           —              —  error\n",
                       res.out)
         self.assertIn("  - fixture: setup failed: setup[0] exited with code 3\n"
                       "    stderr (last lines):\n"
@@ -162,7 +162,7 @@ class JudgePathsTest(GitRepoTest):
                           doc["summary"]["error"], doc["summary"]["exit_code"]), (0, 0, 1, 4))
         comment = self.h("compare", "--against", "HEAD", "--format", "github")
         self.assertExit(comment, 4)
-        self.assertTrue(comment.out.startswith("### ❌ himorime: 1 error\n"), comment.out)
+        self.assertTrue(comment.out.startswith("### ❌ himorime: 1 failed\n"), comment.out)
         self.assertIn("| ❌ | fixture › t |  |  |  |  | error |\n", comment.out)
         self.assertIn("  the fixture could not be made\n", comment.out)
 
@@ -171,7 +171,7 @@ class JudgePathsTest(GitRepoTest):
         self.commit("fixed", broken=None)
         res = self.h("compare", "--against", "HEAD~1", "--seed", "5")
         self.assertExit(res, 4)
-        self.assertIn("\nfixture    t           —     —  —       —           —          error\n",
+        self.assertIn("\nfixture    t           —     —  —       —           —              —  error\n",
                       res.out)
         self.assertIn("      | the fixture could not be made\n", res.out)
 

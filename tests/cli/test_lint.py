@@ -57,6 +57,14 @@ class TestWalls(unittest.TestCase):
         self.assertEqual(r.stdout, f"walls: {self.src}/spawner/proto.c:{line}: spawner may not "
                                    "include common/alloc.h (allowed: nothing)\n")
 
+    def test_walls__a_single_header_row_allows_that_header_only(self):
+        line = self.append("github/http.c", '#include "results/json.h"\n'
+                                            '#include "results/results.h"\n') + 1
+        r = walls(self.src)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, f"walls: {self.src}/github/http.c:{line}: github may not "
+                                   "include results/results.h (allowed: common results/json.h)\n")
+
     def test_walls__new_area_needs_a_row(self):
         os.mkdir(os.path.join(self.src, "engine"))
         with open(os.path.join(self.src, "engine", "x.c"), "w", encoding="utf-8") as f:
