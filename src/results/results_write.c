@@ -13,6 +13,7 @@
 
 #include "common/alloc.h"
 #include "common/fsio.h"
+#include "common/strbuf.h"
 #include "results/results_internal.h"
 
 #include <cjson/cJSON.h>
@@ -253,18 +254,37 @@ static bool whole_units(enum metric m)
 	return u == UNIT_NS || u == UNIT_BYTES;
 }
 
+/*
+ * The samples array is one raw item holding its text, laid out as cJSON's
+ * formatted print lays out an array ("[1, 2, 3]" on one line at any depth):
+ * one string instead of one cJSON node and one string per run keeps the
+ * report's memory near the size of its text (docs/performance.md).
+ */
 static void put_samples(struct writer *w, cJSON *obj, const struct results_metric *m)
 {
-	cJSON *a = add(obj, "samples", cJSON_CreateArray());
+	struct strbuf sb;
+	char buf[64];
 	size_t i;
 
+	strbuf_init(&sb, 0);
+	strbuf_addch(&sb, '[');
 	for (i = 0; i < m->n_samples; i++) {
 		double v = m->samples[i];
 		if (whole_units(m->metric) && !(v >= 0 && !signbit(v) && v <= RESULTS_MAX_INTEGER &&
 						v == (double)(uint64_t)v))
 			fail(w, "samples", "holds a value that is not a whole number below 2^53");
-		cJSON_AddItemToArray(a, num_item(w, "samples", v));
+		if (i > 0)
+			strbuf_adds(&sb, ", ");
+		if (results_format_double(v, buf, sizeof(buf)) < 0) {
+			fail(w, "samples", "is not a finite number");
+			strbuf_adds(&sb, "null");
+		} else {
+			strbuf_adds(&sb, buf);
+		}
 	}
+	strbuf_addch(&sb, ']');
+	add(obj, "samples", raw(sb.buf));
+	strbuf_release(&sb);
 }
 
 static void put_work(struct writer *w, cJSON *obj, const struct results_work *wk)
@@ -596,9 +616,13 @@ int results_to_json(const struct results *r, char **out, size_t *len, struct err
 	text = cJSON_Print(root);
 	if (!text)
 		abort(); /* out of memory */
+	cJSON_Delete(root);
+	root = NULL;
+	/* cJSON allocates with malloc (no hooks are set): grow its text in place
+	 * rather than hold a second copy of the whole document. */
 	n = strlen(text);
-	*out = xmalloc(n + 2);
-	memcpy(*out, text, n);
+	*out = xrealloc(text, n + 2);
+	text = NULL;
 	(*out)[n] = '\n';
 	(*out)[n + 1] = 0;
 	if (len)

@@ -9,6 +9,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,12 +229,164 @@ static double residual_autocorrelation(const double *x, const double *y, size_t 
 	return den > 0.0 ? num / den : 0.0;
 }
 
+/*
+ * The k-th smallest pairwise slope (stats.h), found without holding the
+ * m(m-1)/2 slopes: each round samples the slopes inside a window (lo, hi] of
+ * values known to hold the wanted one, takes two sample values around its
+ * expected place as pivots, and counts slopes below, at and between them to
+ * shrink the window; once the window holds at most SLOPE_BUFFER(m) slopes they
+ * are gathered and sorted. Every slope is computed by the same expression, so
+ * the result is bit for bit the element a full sort would give. The pivot
+ * itself is excluded from the next window, so each round shrinks it.
+ */
+#define SLOPE_BUFFER(m) ((m) < 256 ? 1024 : 4 * (m))
+
+struct slope_window {
+	const double *x, *y;
+	size_t m;
+	double lo, hi; /* slopes v with lo < v <= hi */
+	size_t below;  /* slopes <= lo */
+	double *buf;   /* a sample of the window, or all of it */
+	size_t cap, n; /* buf's capacity and fill */
+	size_t count;  /* slopes in the window */
+	uint64_t rng;  /* xorshift64 state: the sample is the same every call */
+};
+
+static double pair_slope(const struct slope_window *w, size_t i, size_t j)
+{
+	return (w->y[j] - w->y[i]) / (w->x[j] - w->x[i]);
+}
+
+static uint64_t xorshift64(uint64_t *state)
+{
+	uint64_t v = *state;
+
+	v ^= v << 13;
+	v ^= v >> 7;
+	v ^= v << 17;
+	*state = v;
+	return v;
+}
+
+/* Reservoir sample of the window into buf: all of it when count <= cap. */
+static void window_sample(struct slope_window *w)
+{
+	size_t i, j;
+
+	w->n = 0;
+	w->count = 0;
+	for (i = 0; i < w->m; i++)
+		for (j = i + 1; j < w->m; j++) {
+			double v = pair_slope(w, i, j);
+
+			if (!(v > w->lo && v <= w->hi))
+				continue;
+			w->count++;
+			if (w->n < w->cap)
+				w->buf[w->n++] = v;
+			else {
+				uint64_t r = xorshift64(&w->rng) % w->count;
+
+				if (r < w->cap)
+					w->buf[r] = v;
+			}
+		}
+}
+
+/* Counts of window slopes < a, <= a and <= b (a <= b). */
+static void window_count(const struct slope_window *w, double a, double b, size_t counts[3])
+{
+	size_t i, j;
+
+	counts[0] = counts[1] = counts[2] = 0;
+	for (i = 0; i < w->m; i++)
+		for (j = i + 1; j < w->m; j++) {
+			double v = pair_slope(w, i, j);
+
+			if (!(v > w->lo && v <= w->hi))
+				continue;
+			counts[0] += v < a;
+			counts[1] += v <= a;
+			counts[2] += v <= b;
+		}
+}
+
+/* One round: narrows the window around rank r (1-based within it); returns
+ * true with *found set when a pivot is the answer. */
+static bool window_narrow(struct slope_window *w, size_t r, double *found)
+{
+	size_t at = (size_t)((double)(r - 1) / (double)w->count * (double)w->n);
+	size_t spread = (size_t)(2.0 * sqrt((double)w->n)) + 1;
+	size_t ia = at > spread ? at - spread : 0;
+	size_t ib = at + spread < w->n ? at + spread : w->n - 1;
+	double a, b;
+	size_t c[3];
+
+	stats_sort(w->buf, w->n);
+	a = w->buf[ia];
+	b = w->buf[ib];
+	window_count(w, a, b, c);
+	if (r > c[0] && r <= c[1]) {
+		*found = a;
+		return true;
+	}
+	if (r <= c[0]) {
+		w->hi = nextafter(a, -INFINITY);
+	} else if (r <= c[2]) {
+		w->below += c[1];
+		w->lo = a;
+		w->hi = b;
+	} else {
+		w->below += c[2];
+		w->lo = b;
+	}
+	return false;
+}
+
+double stats_pairwise_slope_rank(const double *x, const double *y, size_t m, size_t k)
+{
+	struct slope_window w = { .x = x, .y = y, .m = m, .lo = -INFINITY, .hi = INFINITY };
+	double v;
+
+	assert(m >= 2 && k < m * (m - 1) / 2);
+	w.cap = SLOPE_BUFFER(m);
+	w.buf = xmalloc(w.cap * sizeof(*w.buf));
+	w.rng = 0x9e3779b97f4a7c15u;
+	for (;;) {
+		window_sample(&w);
+		if (w.count <= w.cap) {
+			stats_sort(w.buf, w.n);
+			v = w.buf[k - w.below];
+			break;
+		}
+		if (window_narrow(&w, k + 1 - w.below, &v))
+			break;
+	}
+	free(w.buf);
+	return v;
+}
+
+/* stats_percentile(p) of the m(m-1)/2 sorted pairwise slopes. */
+static double slope_percentile(const double *x, const double *y, size_t m, double p)
+{
+	size_t n = m * (m - 1) / 2;
+	double h = (double)(n - 1) * (p / 100.0), frac, a, b;
+	size_t lo = (size_t)floor(h);
+
+	if (lo >= n - 1)
+		return stats_pairwise_slope_rank(x, y, m, n - 1);
+	frac = h - (double)lo;
+	a = stats_pairwise_slope_rank(x, y, m, lo);
+	b = stats_pairwise_slope_rank(x, y, m, lo + 1);
+	return a + frac * (b - a);
+}
+
 int stats_theil_sen(const double *y, size_t n, double confidence, struct stats_trend *out,
 		    struct err *err)
 {
-	double *xs = NULL, *ys = NULL, *slopes = NULL, *icepts = NULL;
+	double *xs = NULL, *ys = NULL, *icepts = NULL;
 	double var_s, c, rho, z;
-	size_t m, n_slopes, i, j, s, lo, hi;
+	size_t m, n_slopes, i, lo, hi;
 
 	memset(out, 0, sizeof(*out));
 	if (n < 3)
@@ -244,12 +397,7 @@ int stats_theil_sen(const double *y, size_t n, double confidence, struct stats_t
 	out->count = n;
 	m = trend_points(y, n, &xs, &ys);
 	n_slopes = m * (m - 1) / 2;
-	slopes = xmalloc(n_slopes * sizeof(*slopes));
-	for (i = 0, s = 0; i < m; i++)
-		for (j = i + 1; j < m; j++)
-			slopes[s++] = (ys[j] - ys[i]) / (xs[j] - xs[i]);
-	stats_sort(slopes, n_slopes);
-	out->slope = stats_percentile(slopes, n_slopes, 50.0);
+	out->slope = slope_percentile(xs, ys, m, 50.0);
 	icepts = xmalloc(m * sizeof(*icepts));
 	for (i = 0; i < m; i++)
 		icepts[i] = ys[i] - out->slope * xs[i];
@@ -268,14 +416,13 @@ int stats_theil_sen(const double *y, size_t n, double confidence, struct stats_t
 		hi = (size_t)ceil(((double)n_slopes + c) / 2.0) + 1;
 		if (lo >= 1 && hi <= n_slopes) {
 			out->has_interval = true;
-			out->slope_low = slopes[lo - 1];
-			out->slope_high = slopes[hi - 1];
+			out->slope_low = stats_pairwise_slope_rank(xs, ys, m, lo - 1);
+			out->slope_high = stats_pairwise_slope_rank(xs, ys, m, hi - 1);
 			out->min_detectable_slope = (out->slope_high - out->slope_low) / 2.0;
 			out->growing = out->slope_low > 0.0;
 		}
 	}
 	free(icepts);
-	free(slopes);
 	free(ys);
 	free(xs);
 	return 0;

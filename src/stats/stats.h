@@ -86,6 +86,14 @@ struct stats_trend {
 	bool growing;		      /* slope_low > 0 */
 };
 
+/*
+ * The k-th smallest (0-based, k < m(m-1)/2) of the pairwise slopes
+ * (y[j] - y[i]) / (x[j] - x[i]), i < j, of m >= 2 points with x strictly
+ * increasing and y finite: the value a full sort of all slopes puts at k,
+ * found in O(m) memory (a few passes of O(m^2) time).
+ */
+double stats_pairwise_slope_rank(const double *x, const double *y, size_t m, size_t k);
+
 /* Needs n >= 3 and 0 < confidence < 1; otherwise ERR_INVALID. */
 int stats_theil_sen(const double *y, size_t n, double confidence, struct stats_trend *out,
 		    struct err *err);

@@ -268,6 +268,101 @@ static void test_stats__theil_sen_long_series_uses_blocks(void **state)
 	free(y);
 }
 
+/* A deterministic generator for the random data below (stats are pure). */
+static uint64_t next_random(uint64_t *state)
+{
+	*state = *state * 6364136223846793005u + 1442695040888963407u;
+	return *state >> 33;
+}
+
+static int cmp_slope(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* All pairwise slopes of (x, y), sorted: what selection must agree with. */
+static double *sorted_slopes(const double *x, const double *y, size_t m)
+{
+	double *s = malloc(m * (m - 1) / 2 * sizeof(*s));
+	size_t i, j, k = 0;
+
+	for (i = 0; i < m; i++)
+		for (j = i + 1; j < m; j++)
+			s[k++] = (y[j] - y[i]) / (x[j] - x[i]);
+	qsort(s, k, sizeof(*s), cmp_slope);
+	return s;
+}
+
+/* Points with x strictly increasing; y from few values (many equal slopes)
+ * or continuous, with a drift. */
+static void random_points(uint64_t *rng, size_t m, bool ties, double *x, double *y)
+{
+	size_t i;
+
+	for (i = 0; i < m; i++) {
+		x[i] = i == 0 ? 0.5 : x[i - 1] + 1.0 + (double)(next_random(rng) % 3);
+		y[i] = ties ? (double)(next_random(rng) % 5)
+			    : 10.0 + 0.01 * (double)i + (double)(next_random(rng) % 100000) / 7.0;
+	}
+}
+
+static void check_slope_ranks(uint64_t seed, size_t m, bool ties)
+{
+	double *x = malloc(m * sizeof(*x)), *y = malloc(m * sizeof(*y)), *all;
+	size_t n = m * (m - 1) / 2, k, step = n > 50 ? n / 7 : 1;
+	uint64_t rng = seed;
+
+	random_points(&rng, m, ties, x, y);
+	all = sorted_slopes(x, y, m);
+	for (k = 0; k < n; k += step)
+		assert_true(stats_pairwise_slope_rank(x, y, m, k) == all[k]);
+	assert_true(stats_pairwise_slope_rank(x, y, m, n / 2) == all[n / 2]);
+	assert_true(stats_pairwise_slope_rank(x, y, m, n - 1) == all[n - 1]);
+	free(all);
+	free(y);
+	free(x);
+}
+
+static void test_stats__pairwise_slope_rank_matches_full_sort(void **state)
+{
+	const size_t sizes[] = { 2, 3, 17, 60, 257, 700, 1000 };
+	uint64_t seed;
+	size_t i;
+
+	(void)state;
+	for (seed = 1; seed <= 3; seed++)
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			check_slope_ranks(seed, sizes[i], false);
+			check_slope_ranks(seed, sizes[i], true);
+		}
+}
+
+/* The slope is the type-7 median of the sorted pairwise slopes, bit for bit,
+ * for an even and an odd number of slopes. */
+static void test_stats__theil_sen_slope_matches_full_sort(void **state)
+{
+	const size_t sizes[] = { 4, 5, 300, 999 };
+	double x[999], y[999], *all;
+	struct stats_trend t;
+	struct err err = ERR_INIT;
+	uint64_t rng = 42;
+	size_t i, j, n;
+
+	(void)state;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		random_points(&rng, sizes[i], i % 2 == 1, x, y);
+		for (j = 0; j < sizes[i]; j++)
+			x[j] = (double)j;
+		all = sorted_slopes(x, y, sizes[i]);
+		n = sizes[i] * (sizes[i] - 1) / 2;
+		assert_int_equal(stats_theil_sen(y, sizes[i], 0.99, &t, &err), 0);
+		assert_true(t.slope == stats_percentile(all, n, 50.0));
+		free(all);
+	}
+}
+
 static void test_stats__theil_sen_refuses_short_series(void **state)
 {
 	const double y[] = { 1.0, 2.0 };
@@ -548,6 +643,8 @@ int main(void)
 		cmocka_unit_test(test_stats__power_fit_refuses_bad_input),
 		cmocka_unit_test(test_stats__mann_whitney_k),
 		cmocka_unit_test(test_stats__change_point_at_a_step),
+		cmocka_unit_test(test_stats__pairwise_slope_rank_matches_full_sort),
+		cmocka_unit_test(test_stats__theil_sen_slope_matches_full_sort),
 		cmocka_unit_test(test_stats__change_point_at_the_commit_an_edge_value_belongs_to),
 		cmocka_unit_test(test_stats__change_point_when_the_best_piece_mixes_two_steps),
 		cmocka_unit_test(test_stats__change_points_two_steps_and_none),
