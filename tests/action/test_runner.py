@@ -35,8 +35,9 @@ def git(repo, *args):
 
 
 class Cache:
-    """actions/cache as the Action uses it: restore `path` on an exact `key`,
-    and in its post step save it when the job succeeded (post-if: success())."""
+    """actions/cache/restore and actions/cache/save as the Action uses them:
+    restore `path` on an exact `key`; save it when the save step runs (the
+    step right after the build, whatever the gate does later)."""
 
     def __init__(self, directory):
         self.dir = directory
@@ -44,17 +45,17 @@ class Cache:
 
     def restore(self, with_, runner):
         entry = os.path.join(self.dir, with_["key"])
-        path = with_["path"]
         if os.path.isdir(entry):
-            shutil.copytree(entry, path, symlinks=True)
+            shutil.copytree(entry, with_["path"], symlinks=True)
             return {"cache-hit": "true"}
-
-        def save(conclusion):
-            if conclusion == "success" and os.path.isdir(path) and not os.path.exists(entry):
-                shutil.copytree(path, entry, symlinks=True)
-                self.saved.append(with_["key"])
-        runner.posts.append(save)
         return {"cache-hit": "false"}
+
+    def save(self, with_, runner):
+        entry = os.path.join(self.dir, with_["key"])
+        if os.path.isdir(with_["path"]) and not os.path.exists(entry):
+            shutil.copytree(with_["path"], entry, symlinks=True)
+            self.saved.append(with_["key"])
+        return {}
 
 
 class ActionRunnerTest(unittest.TestCase):
@@ -83,9 +84,9 @@ class ActionRunnerTest(unittest.TestCase):
         os.makedirs(cls.cache.dir)
         cls.n = 0
         cls.tmpdirs = []
-        # The first run builds himorime from an empty RUNNER_TEMP; it compares
-        # head with itself, passes, and so its build is saved to the cache.
-        cls.first = cls.runner(cls).action({"against": "HEAD", "comment": "false"})
+        # The first run builds himorime from an empty RUNNER_TEMP; its gate
+        # fails (a regression), and its build is saved to the cache all the same.
+        cls.first = cls.runner(cls).action({"comment": "false"})
 
     @classmethod
     def tearDownClass(cls):
@@ -131,7 +132,8 @@ class ActionRunnerTest(unittest.TestCase):
         tmpdir = os.path.join(root, "tmp")
         os.makedirs(tmpdir)
         cls.tmpdirs.append(tmpdir)
-        uses = {"actions/cache": cls.cache.restore}
+        uses = {"actions/cache/restore": cls.cache.restore,
+                "actions/cache/save": cls.cache.save}
         uses.update(hooks or {})
         return simulator.Runner(
             root, workspace or cls.repo, name,
@@ -160,9 +162,11 @@ class ActionRunnerTest(unittest.TestCase):
 
     def test_build_from_empty_runner_temp_then_from_the_cache(self):
         first = self.first
-        self.assertEqual(first.conclusion, "success", first)
-        self.assertEqual(first.outputs["exit-code"], "0")
+        self.assertEqual(first.conclusion, "failure", first)
+        self.assertEqual(first.outputs["exit-code"], "1")
         self.assertIn("[simulator] step 'Build himorime'", first.log)
+        # saved right after the build, though the gate failed afterwards
+        self.assertEqual(first.skipped, ["actions/cache/restore@v4", "actions/cache/save@v4"])
         self.assertEqual(len(self.cache.saved), 1, self.cache.saved)
         self.assertRegex(self.cache.saved[0], r"^himorime-build-v1-Linux-X64-[0-9a-f]{16}-[0-9a-f]{64}$")
         res = self.runner().action({"comment": "false"})
@@ -179,8 +183,9 @@ class ActionRunnerTest(unittest.TestCase):
                                        "json": os.path.join(temp, "himorime-report.json")})
         with open(res.outputs["json"]) as f:
             self.assertEqual(json.load(f)["summary"]["exit_code"], 1)
-        self.assertEqual(res.skipped, ["actions/cache@v4"])
-        self.assertIn("[simulator] skipped uses: actions/cache@v4 (not run by the simulator)",
+        self.assertEqual(res.skipped, ["actions/cache/restore@v4"])
+        self.assertIn("[simulator] skipped uses: actions/cache/restore@v4 (not run by the "
+                      "simulator)",
                       res.log)
         self.assertEqual(res.masks, [TOKEN])
         self.assertNotIn(TOKEN, res.log)
@@ -329,7 +334,7 @@ class ActionRunnerTest(unittest.TestCase):
                                    "actions/checkout": lambda w, r: {}})
         res = bench.job(os.path.join(WORKFLOWS, "benchmark.yml"), "benchmark")
         self.assertEqual(res.conclusion, "failure", res)
-        self.assertEqual(res.skipped, ["actions/checkout@v4", "actions/cache@v4",
+        self.assertEqual(res.skipped, ["actions/checkout@v4", "actions/cache/restore@v4",
                                        "actions/upload-artifact@v4"])
         self.assertEqual(res.outputs["himorime"]["exit-code"], "1")
         self.assertNoRequests()

@@ -347,14 +347,23 @@ class ActionTest(TempDirTest):
                                    ("json", "${{ steps.ci.outputs.json }}")])
 
     def test_build_is_cached_by_source_hash_and_os(self):
-        cache = [s for s in self.steps if (step_field(s, "uses") or "").startswith("actions/cache@")]
-        self.assertEqual(len(cache), 1)
-        key = step_map(cache[0], "with")["key"]
+        uses = [step_field(s, "uses") or "" for s in self.steps]
+        # restore, build, then save at once: actions/cache would save only
+        # when the whole job succeeds, never after a failed gate
+        self.assertNotIn("actions/cache@v4", uses)
+        restore = self.steps[uses.index("actions/cache/restore@v4")]
+        save = self.steps[uses.index("actions/cache/save@v4")]
+        build_at = [step_field(s, "name") for s in self.steps].index("Build himorime")
+        self.assertEqual((uses.index("actions/cache/restore@v4"), build_at + 1),
+                         (build_at - 1, uses.index("actions/cache/save@v4")))
+        key = step_map(restore, "with")["key"]
+        self.assertEqual(step_map(save, "with"), step_map(restore, "with"))
         for part in ("runner.os", "runner.arch", "steps.key.outputs.source",
                      "steps.key.outputs.os"):
             self.assertIn(part, key)
-        build = [s for s in self.steps if step_field(s, "name") == "Build himorime"][0]
+        build = self.steps[build_at]
         self.assertEqual(step_field(build, "if"), "steps.cache.outputs.cache-hit != 'true'")
+        self.assertEqual(step_field(save, "if"), "steps.cache.outputs.cache-hit != 'true'")
         self.assertIn('make -C "$GITHUB_ACTION_PATH"', step_field(build, "run"))
         setup = step_field(self.steps[0], "run").split("\n")
         self.assertEqual(setup[0], 'if [ "$RUNNER_OS" != "Linux" ]; then')
