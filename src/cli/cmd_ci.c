@@ -479,6 +479,75 @@ static char *write_json_report(const struct session *s)
 	return path;
 }
 
+/* In Actions, the token is masked in the log before anything can print it. */
+static void mask_token(const char *token)
+{
+	struct strbuf mask;
+
+	if (!token || !cli_in_actions())
+		return;
+	strbuf_init(&mask, 0);
+	github_actions_add_mask(token, &mask);
+	emit(&mask);
+	strbuf_release(&mask);
+}
+
+/* Chooses the base, opens both revisions and measures the selected
+ * benchmarks on them into s->doc. */
+static int measure_revisions(struct session *s, const char *against, struct revisions_request *req,
+			     struct github_event *ev, bool **selected)
+{
+	struct base_choice base = { NULL, NULL };
+	struct revisions rv;
+	int code;
+
+	memset(&rv, 0, sizeof(rv));
+	code = choose_base(against, ev, &base);
+	if (code != EXIT_OK)
+		return code;
+	req->against = base.rev;
+	req->base_source = base.source;
+	/* the pull request's base branch, when the base is the event's */
+	if (!strcmp(base.source, "event"))
+		req->base_name = ev->base_ref;
+	code = session_select_check(s, selected);
+	if (code == EXIT_OK)
+		code = revisions_open(s, req, &rv);
+	if (code == EXIT_OK)
+		code = revisions_check_looks(s, &rv, selected);
+	if (code == EXIT_OK) {
+		warn_merge_parent(&rv, ev);
+		code = session_runner(s, rv.hidden, rv.n_hidden);
+	}
+	if (code == EXIT_OK)
+		code = revisions_measure(s, &rv, selected);
+	revisions_release(&rv);
+	return code;
+}
+
+/* After measuring: accepted regressions, the summary, the JSON report and the
+ * annotations; publishing runs as the session's epilogue. */
+static int finish(struct session *s, const struct github_event *ev, struct publish_ctx *ctx,
+		  char **json_path)
+{
+	if (github_event_has_label(ev, ctx->pf->accept_label))
+		accept_regressions(s->doc);
+	if (!s->out.summary && getenv("GITHUB_STEP_SUMMARY") && *getenv("GITHUB_STEP_SUMMARY"))
+		s->out.summary = getenv("GITHUB_STEP_SUMMARY");
+	runner_summarize(s->doc, s->fail_on_inconclusive);
+	*json_path = write_json_report(s);
+	if (cli_in_actions()) {
+		annotate_all(s);
+		s->out.quote_workflow_commands = true;
+	}
+	ctx->ev = ev;
+	ctx->json_path = *json_path ? *json_path : "";
+	s->epilogue = publish_step;
+	s->epilogue_ctx = ctx;
+	s->epilogue_failure = "the comment or status could not be published";
+	return session_finish(s);
+}
+
 int cmd_ci(int argc, char **argv)
 {
 	const char *against = NULL, *suite_from = NULL;
@@ -496,17 +565,13 @@ int cmd_ci(int argc, char **argv)
 	};
 	struct revisions_request req = { NULL, NULL, false, NULL, REVISIONS_SUITE_OWN, NULL };
 	struct github_event ev;
-	struct base_choice base = { NULL, NULL };
-	struct revisions rv;
 	struct session s;
-	struct publish_ctx ctx;
-	const char *token;
+	struct publish_ctx ctx = { 0 };
 	bool **selected = NULL;
 	char *json_path = NULL;
 	int code;
 
 	github_event_init(&ev);
-	memset(&rv, 0, sizeof(rv));
 	code = session_start(&s, "ci", RESULTS_MODE_COMPARE, extra, ARRAY_SIZE(extra), argc, argv);
 	if (code == EXIT_OK)
 		code = check_publish_flags("ci", &pf);
@@ -515,58 +580,16 @@ int cmd_ci(int argc, char **argv)
 	if (code != EXIT_OK)
 		goto done;
 	s.out.no_color = true;
-	token = cli_token();
-	if (token && cli_in_actions()) {
-		struct strbuf mask;
-		strbuf_init(&mask, 0);
-		github_actions_add_mask(token, &mask);
-		emit(&mask);
-		strbuf_release(&mask);
-	}
-	/* Outside Actions without a token there is nowhere to publish: show. */
-	if (!token && !cli_in_actions())
-		pf.dry_run = true;
-	code = choose_base(against, &ev, &base);
-	if (code != EXIT_OK)
-		goto done;
-	req.against = base.rev;
-	req.base_source = base.source;
-	/* the pull request's base branch, when the base is the event's */
-	if (!strcmp(base.source, "event"))
-		req.base_name = ev.base_ref;
-	selected = session_selection(&s);
-	code = session_select_check(&s, selected);
-	if (code == EXIT_OK)
-		code = revisions_open(&s, &req, &rv);
-	if (code == EXIT_OK)
-		code = revisions_check_looks(&s, &rv, selected);
-	if (code == EXIT_OK) {
-		warn_merge_parent(&rv, &ev);
-		code = session_runner(&s, rv.hidden, rv.n_hidden);
-	}
-	if (code == EXIT_OK)
-		code = revisions_measure(&s, &rv, selected);
-	revisions_release(&rv);
-	if (code != EXIT_OK)
-		goto done;
-	if (github_event_has_label(&ev, pf.accept_label))
-		accept_regressions(s.doc);
-	if (!s.out.summary && getenv("GITHUB_STEP_SUMMARY") && *getenv("GITHUB_STEP_SUMMARY"))
-		s.out.summary = getenv("GITHUB_STEP_SUMMARY");
-	runner_summarize(s.doc, s.fail_on_inconclusive);
-	json_path = write_json_report(&s);
-	if (cli_in_actions()) {
-		annotate_all(&s);
-		s.out.quote_workflow_commands = true;
-	}
-	ctx.ev = &ev;
 	ctx.pf = &pf;
-	ctx.token = token;
-	ctx.json_path = json_path ? json_path : "";
-	s.epilogue = publish_step;
-	s.epilogue_ctx = &ctx;
-	s.epilogue_failure = "the comment or status could not be published";
-	code = session_finish(&s);
+	ctx.token = cli_token();
+	mask_token(ctx.token);
+	/* Outside Actions without a token there is nowhere to publish: show. */
+	if (!ctx.token && !cli_in_actions())
+		pf.dry_run = true;
+	selected = session_selection(&s);
+	code = measure_revisions(&s, against, &req, &ev, selected);
+	if (code == EXIT_OK)
+		code = finish(&s, &ev, &ctx, &json_path);
 done:
 	session_selection_free(selected, s.suites.count);
 	free(json_path);

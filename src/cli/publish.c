@@ -71,6 +71,32 @@ static void print_dry_run(const char *head, const char *plan, const char *body)
 	free(text);
 }
 
+/* Without GITHUB_REPOSITORY there is no repository to address requests to:
+ * a local dry run shows the comment, anything else says nothing was sent. */
+static void no_repository(bool dry_run, const char *body)
+{
+	if (dry_run)
+		print_dry_run("himorime: dry run: no GITHUB_REPOSITORY, so no request would "
+			      "be made\n",
+			      "", body);
+	else
+		fprintf(stderr, "himorime: notice: GITHUB_REPOSITORY is not set: nothing "
+				"was published\n");
+}
+
+/* A token that cannot write (a pull request from a fork) is a notice, not a
+ * failure: the report and the job summary are kept. */
+static void read_only_notice(const char *why)
+{
+	fprintf(stderr,
+		"himorime: notice: the token cannot write to this repository (a pull "
+		"request from a fork?): %s\n"
+		"  the report and the job summary are kept; to comment on pull requests "
+		"from forks, upload the JSON report as an artifact and post it with "
+		"'himorime comment' from a workflow_run workflow (docs/github-actions.md)\n",
+		why);
+}
+
 /* Publishes doc's comment and status. Returns EXIT_OK, or EXIT_EXEC for a
  * failure other than a read-only token (which is only a notice). */
 int cli_publish(const struct results *doc, const struct github_event *ev, bool comment,
@@ -103,15 +129,7 @@ int cli_publish(const struct results *doc, const struct github_event *ev, bool c
 		goto failed;
 	runner_exit_reason(doc, &why);
 	if (!getenv("GITHUB_REPOSITORY") || !*getenv("GITHUB_REPOSITORY")) {
-		/* A local dry run: there is no repository to address requests to. */
-		if (dry_run)
-			print_dry_run(
-				"himorime: dry run: no GITHUB_REPOSITORY, so no request would "
-				"be made\n",
-				"", body.buf);
-		else
-			fprintf(stderr, "himorime: notice: GITHUB_REPOSITORY is not set: nothing "
-					"was published\n");
+		no_repository(dry_run, body.buf);
 		goto done;
 	}
 	ho.api_url = getenv("GITHUB_API_URL");
@@ -129,17 +147,7 @@ int cli_publish(const struct results *doc, const struct github_event *ev, bool c
 	po.dry_run = dry_run ? &plan : NULL;
 	if (github_publish(http, &po, &res, &err) < 0) {
 		if (res.read_only) {
-			fprintf(stderr,
-				"himorime: notice: the token cannot write to this repository (a "
-				"pull "
-				"request from a fork?): %s\n"
-				"  the report and the job summary are kept; to comment on pull "
-				"requests "
-				"from forks, upload the JSON report as an artifact and post it "
-				"with "
-				"'himorime comment' from a workflow_run workflow "
-				"(docs/github-actions.md)\n",
-				err.msg);
+			read_only_notice(err.msg);
 			goto done;
 		}
 		goto failed;
