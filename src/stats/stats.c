@@ -428,39 +428,150 @@ int stats_theil_sen(const double *y, size_t n, double confidence, struct stats_t
 	return 0;
 }
 
-int stats_power_fit(const double *size, const double *value, size_t n, struct stats_power_fit *out,
-		    struct err *err)
+/* Student's t quantile at probability p (> 0.5) with df degrees of freedom,
+ * from the normal one by the Cornish-Fisher expansion (within 0.5% for
+ * df >= 3, exact as df grows). */
+static double t_quantile(double p, double df)
 {
-	double mx = 0.0, my = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0;
+	double z = stats_normal_quantile(p), z2 = z * z;
+	double g1 = (z2 + 1.0) * z / 4.0;
+	double g2 = ((5.0 * z2 + 16.0) * z2 + 3.0) * z / 96.0;
+	double g3 = (((3.0 * z2 + 19.0) * z2 + 17.0) * z2 - 15.0) * z / 384.0;
+
+	return z + g1 / df + g2 / (df * df) + g3 / (df * df * df);
+}
+
+/* The median of ln(values) and the variance of that median (pi/2 * s^2 / n,
+ * s = 1.4826 * MAD). tmp holds n doubles. */
+static void log_median(const double *values, size_t n, double *tmp, double *median,
+		       double *variance)
+{
+	double mad;
 	size_t i;
 
-	memset(out, 0, sizeof(*out));
 	for (i = 0; i < n; i++)
-		if (!(size[i] > 0.0) || !(value[i] > 0.0))
+		tmp[i] = log(values[i]);
+	stats_sort(tmp, n);
+	*median = stats_percentile(tmp, n, 50.0);
+	for (i = 0; i < n; i++)
+		tmp[i] = fabs(tmp[i] - *median);
+	stats_sort(tmp, n);
+	mad = 1.4826 * stats_percentile(tmp, n, 50.0);
+	*variance = M_PI / 2.0 * mad * mad / (double)n;
+}
+
+static int check_power_input(const struct stats_size_runs *cases, size_t k, double confidence,
+			     size_t *most, struct err *err)
+{
+	size_t i, j, distinct = 0;
+
+	if (!(confidence > 0.0 && confidence < 1.0))
+		return err_set(err, ERR_INVALID, "confidence %g must be between 0 and 1",
+			       confidence);
+	*most = 0;
+	for (i = 0; i < k; i++) {
+		if (!(cases[i].size > 0.0) || !cases[i].n)
 			return err_set(err, ERR_INVALID,
-				       "an exponent fit needs positive sizes and values, got "
-				       "size %g value %g",
-				       size[i], value[i]);
-	for (i = 0; i < n; i++) {
-		mx += log(size[i]);
-		my += log(value[i]);
+				       "an exponent fit needs positive sizes with runs, got size "
+				       "%g with %zu runs",
+				       cases[i].size, cases[i].n);
+		for (j = 0; j < cases[i].n; j++)
+			if (!(cases[i].values[j] > 0.0))
+				return err_set(err, ERR_INVALID,
+					       "an exponent fit needs positive values, got %g at "
+					       "size %g",
+					       cases[i].values[j], cases[i].size);
+		for (j = 0; j < i && cases[j].size != cases[i].size; j++)
+			;
+		distinct += j == i;
+		*most = cases[i].n > *most ? cases[i].n : *most;
 	}
-	if (n) {
-		mx /= (double)n;
-		my /= (double)n;
-	}
-	for (i = 0; i < n; i++) {
-		double dx = log(size[i]) - mx, dy = log(value[i]) - my;
-		sxx += dx * dx;
-		sxy += dx * dy;
-		syy += dy * dy;
-	}
-	if (n < 2 || sxx <= 0.0)
+	if (distinct < 2 || distinct < k)
 		return err_set(err, ERR_INVALID,
-			       "an exponent fit needs at least 2 distinct sizes, got %zu cases", n);
-	out->count = n;
-	out->exponent = sxy / sxx;
-	out->coefficient = exp(my - out->exponent * mx);
-	out->r_squared = syy > 0.0 ? (sxy * sxy) / (sxx * syy) : 1.0;
+			       "an exponent fit needs at least 2 sizes, each once, got %zu "
+			       "distinct of %zu",
+			       distinct, k);
+	return 0;
+}
+
+/* Least squares of y on x (k points): slope, intercept, and Sxx, Syy, Sxy. */
+struct line {
+	double mx, my, sxx, syy, sxy, slope, intercept;
+};
+
+static void fit_line(const double *x, const double *y, size_t k, struct line *l)
+{
+	size_t i;
+
+	memset(l, 0, sizeof(*l));
+	for (i = 0; i < k; i++) {
+		l->mx += x[i] / (double)k;
+		l->my += y[i] / (double)k;
+	}
+	for (i = 0; i < k; i++) {
+		l->sxx += (x[i] - l->mx) * (x[i] - l->mx);
+		l->syy += (y[i] - l->my) * (y[i] - l->my);
+		l->sxy += (x[i] - l->mx) * (y[i] - l->my);
+	}
+	l->slope = l->sxy / l->sxx;
+	l->intercept = l->my - l->slope * l->mx;
+}
+
+/* The exponent's variance: the larger of the medians' noise carried through
+ * the fit and the residuals' (more than 2 sizes). */
+static double slope_variance(const double *x, const double *y, const double *var, size_t k,
+			     const struct line *l)
+{
+	double noise = 0.0, resid = 0.0;
+	size_t i;
+
+	for (i = 0; i < k; i++) {
+		double r = y[i] - l->intercept - l->slope * x[i];
+		noise += (x[i] - l->mx) * (x[i] - l->mx) * var[i];
+		resid += r * r;
+	}
+	noise /= l->sxx * l->sxx;
+	resid = k > 2 ? resid / (double)(k - 2) / l->sxx : 0.0;
+	return noise > resid ? noise : resid;
+}
+
+int stats_power_fit(const struct stats_size_runs *cases, size_t k, double confidence,
+		    struct stats_power_fit *out, struct err *err)
+{
+	double *x = NULL, *y = NULL, *var = NULL, *tmp = NULL, q;
+	size_t i, most = 0, fewest = SIZE_MAX;
+	struct line l;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = check_power_input(cases, k, confidence, &most, err);
+	if (rc)
+		return rc;
+	x = xcalloc(k, sizeof(*x));
+	y = xcalloc(k, sizeof(*y));
+	var = xcalloc(k, sizeof(*var));
+	tmp = xcalloc(most, sizeof(*tmp));
+	for (i = 0; i < k; i++) {
+		x[i] = log(cases[i].size);
+		log_median(cases[i].values, cases[i].n, tmp, &y[i], &var[i]);
+		out->runs += cases[i].n;
+		fewest = cases[i].n < fewest ? cases[i].n : fewest;
+	}
+	fit_line(x, y, k, &l);
+	out->sizes = k;
+	out->exponent = l.slope;
+	out->coefficient = exp(l.intercept);
+	out->r_squared = l.syy > 0.0 ? (l.sxy * l.sxy) / (l.sxx * l.syy) : 1.0;
+	if (fewest >= 3) {
+		q = t_quantile(1.0 - (1.0 - confidence) / 2.0, 2.0 * (double)(fewest - 1)) *
+		    sqrt(slope_variance(x, y, var, k, &l));
+		out->has_interval = true;
+		out->exponent_low = l.slope - q;
+		out->exponent_high = l.slope + q;
+	}
+	free(tmp);
+	free(var);
+	free(y);
+	free(x);
 	return 0;
 }

@@ -99,19 +99,41 @@ int stats_theil_sen(const double *y, size_t n, double confidence, struct stats_t
 		    struct err *err);
 
 /*
- * Size scaling: least squares of ln(value) on ln(size), value = c * size^e.
- * Needs n >= 2 positive sizes and values with at least two distinct sizes;
- * otherwise ERR_INVALID. r_squared is 1 for a perfect power law (and when
- * every value is equal).
+ * Growth with input size: cost ~ coefficient * size^exponent, fitted to the
+ * runs measured at each size (docs/comparison.md, "Growth with input size").
+ *
+ * Each size contributes the median of the logarithms of its runs (robust to
+ * the heavy right tail of timings), and the exponent is the least-squares
+ * slope of those medians over ln(size). Its interval accounts for two things
+ * and takes the larger: the noise of each median, estimated from its runs
+ * (the variance of a median, pi/2 * s^2 / n, s being 1.4826 * MAD of the
+ * logarithms), and how far the medians stray from a straight line (the
+ * residuals of the fit, when there are more than 2 sizes). The quantile is
+ * Student's t with 2(n - 1) degrees of freedom, n the fewest runs at any size,
+ * since s is itself estimated from few runs. With seeded lognormal noise,
+ * with and without outliers and with noise that differs between sizes, the
+ * 95% interval covers the true exponent in 95.5-98.3% of trials
+ * (tests/unit/test_stats.c, test_stats__power_fit_interval_covers).
  */
-struct stats_power_fit {
-	size_t count;
-	double exponent;
-	double coefficient;
-	double r_squared;
+struct stats_size_runs {
+	double size;	      /* > 0 */
+	const double *values; /* the runs at this size, each > 0 */
+	size_t n;
 };
 
-int stats_power_fit(const double *size, const double *value, size_t n, struct stats_power_fit *out,
-		    struct err *err);
+struct stats_power_fit {
+	size_t sizes; /* distinct sizes used */
+	size_t runs;  /* all runs used */
+	double exponent;
+	double coefficient;
+	double r_squared;  /* of the per-size medians in log-log; 1 for a perfect power law */
+	bool has_interval; /* needs at least 3 runs at every size */
+	double exponent_low, exponent_high;
+};
+
+/* Needs at least 2 distinct sizes with at least one run each, positive sizes
+ * and values, and 0 < confidence < 1; otherwise ERR_INVALID. */
+int stats_power_fit(const struct stats_size_runs *cases, size_t k, double confidence,
+		    struct stats_power_fit *out, struct err *err);
 
 #endif
