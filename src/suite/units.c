@@ -197,6 +197,30 @@ static double prefix_scale(char c)
 	}
 }
 
+int units_count(const char *s, double *out, struct err *err)
+{
+	const char *p;
+	double v, scale = 1;
+
+	if (*s == '-')
+		return err_set(err, ERR_INVALID, "a count cannot be negative");
+	p = parse_decimal(s, &v);
+	if (!p)
+		return err_set(err, ERR_INVALID, "expected a number such as 64k, 1.5M or 2G");
+	if (*p && prefix_scale(*p)) {
+		scale = prefix_scale(*p);
+		p++;
+	}
+	if (*p)
+		return err_set(err, ERR_INVALID,
+			       "unknown multiplier \"%s\"; expected k, M or G (10^3, 10^6, 10^9)",
+			       p);
+	if (v * scale > UNITS_COUNT_MAX)
+		return err_set(err, ERR_INVALID, "larger than 10^18");
+	*out = v * scale;
+	return 0;
+}
+
 int units_rate(const char *s, struct rate *out, struct err *err)
 {
 	const struct unit *u;

@@ -29,6 +29,15 @@ int units_duration(const char *s, uint64_t *ns, struct err *err);
  * (powers of 1024), case-sensitive. Rounds to whole bytes. */
 int units_size(const char *s, uint64_t *bytes, struct err *err);
 
+/* Counts are capped at 10^18, beyond any instruction count or input size. */
+#define UNITS_COUNT_MAX 1e18
+
+/* "100", "64k", "1.5M", "2G": a non-negative number with an optional k, M or G
+ * glued to it (10^3, 10^6, 10^9), for input sizes and instruction counts. No
+ * sign, no space, no other unit. The value need not be whole ("1.5k" is 1500;
+ * "0.5" stays 0.5): callers that need an integer check. */
+int units_count(const char *s, double *out, struct err *err);
+
 /* A rate as written: "50MiB/s" (a byte rate: unit "bytes", value in
  * bytes/s), "1000 records/s", "2.5k ops/s" (k/M/G after the number
  * multiplies by 10^3/10^6/10^9; value in units/s, unit as written). */

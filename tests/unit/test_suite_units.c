@@ -146,6 +146,41 @@ static void test_suite_units__rates(void **state)
 	assert_int_equal(units_rate("1 o p s/s", &r, &err), ERR_INVALID);
 }
 
+static void test_suite_units__counts(void **state)
+{
+	struct err err = ERR_INIT;
+	double v = -1;
+
+	(void)state;
+	assert_int_equal(units_count("100", &v, &err), 0);
+	assert_true(v == 100.0);
+	assert_int_equal(units_count("64k", &v, &err), 0);
+	assert_true(v == 64000.0);
+	assert_int_equal(units_count("1.5M", &v, &err), 0);
+	assert_true(v == 1500000.0);
+	assert_int_equal(units_count("2G", &v, &err), 0);
+	assert_true(v == 2e9);
+	assert_int_equal(units_count("0", &v, &err), 0);
+	assert_true(v == 0.0);
+	assert_int_equal(units_count("1000000000G", &v, &err), 0);
+	assert_true(v == 1e18);
+	assert_int_equal(units_count("1000000001G", &v, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "larger than 10^18");
+	assert_int_equal(units_count("-1k", &v, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "a count cannot be negative");
+	assert_int_equal(units_count("k", &v, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "expected a number such as 64k, 1.5M or 2G");
+	assert_int_equal(units_count("10 k", &v, &err), ERR_INVALID);
+	assert_string_equal(err.msg,
+			    "unknown multiplier \" k\"; expected k, M or G (10^3, 10^6, 10^9)");
+	assert_int_equal(units_count("10K", &v, &err), ERR_INVALID);
+	assert_string_equal(err.msg,
+			    "unknown multiplier \"K\"; expected k, M or G (10^3, 10^6, 10^9)");
+	assert_int_equal(units_count("10kB", &v, &err), ERR_INVALID);
+	assert_string_equal(err.msg,
+			    "unknown multiplier \"B\"; expected k, M or G (10^3, 10^6, 10^9)");
+}
+
 static double pct(const char *s)
 {
 	struct err err = ERR_INIT;
@@ -225,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_suite_units__duration_errors),
 		cmocka_unit_test(test_suite_units__sizes),
 		cmocka_unit_test(test_suite_units__rates),
+		cmocka_unit_test(test_suite_units__counts),
 		cmocka_unit_test(test_suite_units__percentages),
 		cmocka_unit_test(test_suite_units__percentiles),
 		cmocka_unit_test(test_suite_units__numbers),

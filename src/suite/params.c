@@ -1,0 +1,167 @@
+/*
+ * Expanding a benchmark's parameters into cases (suite/params.h).
+ */
+#include "suite/params.h"
+
+#include "common/alloc.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/banned.h"
+
+#define PARAMS_MAX_NAME 64
+
+int params_check_name(const char *name, struct err *err)
+{
+	size_t i, len = strlen(name);
+
+	if (!len || len > PARAMS_MAX_NAME)
+		return err_set(err, ERR_INVALID, "a parameter's name has 1 to %d characters",
+			       PARAMS_MAX_NAME);
+	if (!isalpha((unsigned char)name[0]) && name[0] != '_')
+		return err_set(err, ERR_INVALID,
+			       "a parameter's name starts with a letter or '_', got \"%s\"", name);
+	for (i = 1; i < len; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '_')
+			return err_set(err, ERR_INVALID,
+				       "a parameter's name has only letters, digits and '_', got "
+				       "\"%s\"",
+				       name);
+	return 0;
+}
+
+int params_check_value(const char *value, struct err *err)
+{
+	const unsigned char *p;
+
+	if (!*value)
+		return err_set(err, ERR_INVALID, "a parameter's value cannot be empty");
+	for (p = (const unsigned char *)value; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			return err_set(err, ERR_INVALID,
+				       "a parameter's value cannot hold a control character");
+		if (strchr(",=[]", *p))
+			return err_set(err, ERR_INVALID,
+				       "a parameter's value cannot hold '%c' (it would make the "
+				       "case's label ambiguous)",
+				       *p);
+	}
+	return 0;
+}
+
+size_t params_find_value(const struct param *p, const char *value)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (!strcmp(p->values[i], value))
+			return i;
+	return PARAMS_ANY;
+}
+
+/* Every parameter has values, each once, and the product fits the limit. */
+static int check_product(const struct param *params, size_t n, size_t limit, size_t *product,
+			 struct err *err)
+{
+	size_t i, j, k;
+
+	*product = 1;
+	for (i = 0; i < n; i++) {
+		if (!params[i].n)
+			return err_set(err, ERR_INVALID, "parameter \"%s\" has no values",
+				       params[i].name);
+		for (j = 0; j < params[i].n; j++)
+			for (k = 0; k < j; k++)
+				if (!strcmp(params[i].values[j], params[i].values[k]))
+					return err_set(err, ERR_INVALID,
+						       "parameter \"%s\" has the value \"%s\" "
+						       "twice",
+						       params[i].name, params[i].values[j]);
+		if (params[i].n > limit / *product)
+			return err_set(err, ERR_INVALID,
+				       "the parameters make more than %zu cases; split the "
+				       "benchmark or use exclude",
+				       limit);
+		*product *= params[i].n;
+	}
+	return 0;
+}
+
+static bool excluded(const size_t *idx, size_t n, const size_t *const *exclusions,
+		     size_t n_exclusions)
+{
+	size_t x, p;
+
+	for (x = 0; x < n_exclusions; x++) {
+		for (p = 0; p < n; p++)
+			if (exclusions[x][p] != PARAMS_ANY && exclusions[x][p] != idx[p])
+				break;
+		if (p == n)
+			return true;
+	}
+	return false;
+}
+
+/* The next combination in declared order (an odometer); false after the last. */
+static bool next_combination(const struct param *params, size_t n, size_t *idx)
+{
+	size_t p;
+
+	for (p = n; p-- > 0;) {
+		if (++idx[p] < params[p].n)
+			return true;
+		idx[p] = 0;
+	}
+	return false;
+}
+
+int params_expand(const struct param *params, size_t n, const size_t *const *exclusions,
+		  size_t n_exclusions, size_t limit, struct params_expansion *out, struct err *err)
+{
+	size_t product, *idx;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = check_product(params, n, limit, &product, err);
+	if (rc)
+		return rc;
+	out->n_params = n;
+	out->index = xcalloc(product * (n ? n : 1), sizeof(*out->index));
+	idx = xcalloc(n ? n : 1, sizeof(*idx));
+	do {
+		if (excluded(idx, n, exclusions, n_exclusions))
+			continue;
+		memcpy(out->index + out->count * n, idx, n * sizeof(*idx));
+		out->count++;
+	} while (n && next_combination(params, n, idx));
+	free(idx);
+	if (!out->count) {
+		params_expansion_release(out);
+		return err_set(err, ERR_INVALID, "exclude removes every combination");
+	}
+	return 0;
+}
+
+void params_expansion_release(struct params_expansion *e)
+{
+	free(e->index);
+	memset(e, 0, sizeof(*e));
+}
+
+void params_label(const char *bench, const struct param *params, const struct params_expansion *e,
+		  size_t c, struct strbuf *out)
+{
+	size_t p;
+
+	strbuf_adds(out, bench);
+	if (!e->n_params)
+		return;
+	strbuf_addch(out, '[');
+	for (p = 0; p < e->n_params; p++)
+		strbuf_addf(out, "%s%s=%s", p ? "," : "", params[p].name,
+			    params[p].values[e->index[c * e->n_params + p]]);
+	strbuf_addch(out, ']');
+}
