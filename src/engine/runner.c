@@ -10,7 +10,7 @@
  *   finish    cleanup hooks (always), statistics, budgets, comparisons,
  *             result states; private directories removed
  */
-#include "plan/runner.h"
+#include "engine/runner.h"
 
 #include "common/alloc.h"
 #include "common/fsio.h"
@@ -18,8 +18,8 @@
 #include "judge/judge.h"
 #include "measure/measure.h"
 #include "measure/sysinfo.h"
-#include "plan/exec.h"
-#include "plan/schedule.h"
+#include "engine/exec.h"
+#include "engine/schedule.h"
 #include "stats/stats.h"
 
 #include <errno.h>

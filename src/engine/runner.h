@@ -19,8 +19,8 @@
  *     runner_summarize(doc, fail_on_inconclusive);
  *     runner_free(r);
  */
-#ifndef HIMORIME_PLAN_RUNNER_H
-#define HIMORIME_PLAN_RUNNER_H
+#ifndef HIMORIME_ENGINE_RUNNER_H
+#define HIMORIME_ENGINE_RUNNER_H
 
 #include "common/err.h"
 #include "common/strbuf.h"
