@@ -29,7 +29,8 @@
 struct runner {
 	struct runner_options o;
 	struct hidden_env hidden;
-	struct measurer *m;
+	struct runner_measurer m;
+	struct measurer *owned; /* runner_new's real measurer, behind m */
 	volatile sig_atomic_t interrupted;
 	uint64_t deadline_ns; /* --max-time, on CLOCK_MONOTONIC; 0: none */
 };

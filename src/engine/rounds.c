@@ -229,7 +229,7 @@ static int run_once(struct bench_run *br, struct unit *u, int side, bool warmup,
 	p.req.stdout_path = stdout_path;
 	p.req.stderr_path = stderr_path;
 	p.req.terminal = br->b->terminal;
-	if (measurer_run(r->m, &p.req, &res, &err) < 0) {
+	if (r->m.run(r->m.ctx, &p.req, &res, &err) < 0) {
 		fail_unit(br, u, side, RESULTS_ERROR_INTERNAL, err.msg, NULL, 0);
 		goto done;
 	}

@@ -31,25 +31,52 @@ uint64_t engine_now_ns(void)
 	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
 }
 
-int runner_new(const struct runner_options *o, struct runner **out, struct err *err)
+/* The real measurer behind the seam: measure/'s, as it is. */
+static int real_run(void *ctx, const struct run_request *req, struct run_result *res,
+		    struct err *err)
 {
-	struct measurer_options mo = MEASURER_OPTIONS_INIT;
+	return measurer_run(ctx, req, res, err);
+}
+
+static void real_cancel(void *ctx)
+{
+	measurer_cancel(ctx);
+}
+
+static const char *real_fallback_reason(const void *ctx)
+{
+	return measurer_fallback_reason(ctx);
+}
+
+void runner_new_with(const struct runner_options *o, const struct runner_measurer *m,
+		     struct runner **out)
+{
 	struct runner *r = xcalloc(1, sizeof(*r));
-	int rc;
 
 	r->o = *o;
 	r->hidden.names = o->hidden_env;
 	r->hidden.count = o->hidden_env_count;
-	mo.spawner_path = o->spawner_path;
-	mo.use_spawner = o->use_spawner && o->spawner_path;
-	rc = measurer_new(&mo, &r->m, err);
-	if (rc < 0) {
-		free(r);
-		return rc;
-	}
+	r->m = *m;
 	if (o->max_time_ns)
 		r->deadline_ns = engine_now_ns() + o->max_time_ns;
 	*out = r;
+}
+
+int runner_new(const struct runner_options *o, struct runner **out, struct err *err)
+{
+	struct measurer_options mo = MEASURER_OPTIONS_INIT;
+	struct runner_measurer m = { real_run, real_cancel, real_fallback_reason, NULL };
+	struct measurer *owned;
+	int rc;
+
+	mo.spawner_path = o->spawner_path;
+	mo.use_spawner = o->use_spawner && o->spawner_path;
+	rc = measurer_new(&mo, &owned, err);
+	if (rc < 0)
+		return rc;
+	m.ctx = owned;
+	runner_new_with(o, &m, out);
+	(*out)->owned = owned;
 	return 0;
 }
 
@@ -57,19 +84,19 @@ void runner_free(struct runner *r)
 {
 	if (!r)
 		return;
-	measurer_free(r->m);
+	measurer_free(r->owned);
 	free(r);
 }
 
 const char *runner_fallback_reason(const struct runner *r)
 {
-	return measurer_fallback_reason(r->m);
+	return r->m.fallback_reason(r->m.ctx);
 }
 
 void runner_interrupt(struct runner *r)
 {
 	r->interrupted = 1;
-	measurer_cancel(r->m);
+	r->m.cancel(r->m.ctx);
 }
 
 bool runner_interrupted(const struct runner *r)

@@ -50,7 +50,7 @@ static int run_step(struct runner *r, const struct exec *x, const struct side *s
 	}
 	p.req.stdout_path = stdout_path;
 	p.req.stderr_path = stderr_path;
-	rc = measurer_run(r->m, &p.req, &res, &err);
+	rc = r->m.run(r->m.ctx, &p.req, &res, &err);
 	if (rc < 0) {
 		strbuf_adds(why, err.msg);
 		goto done;
