@@ -311,65 +311,47 @@ static void test_engine__fixed_runs_make_exactly_that_many_rounds(void **state)
 	results_free(o.doc);
 }
 
-static void test_engine__adaptive_run_stops_when_every_command_has_min_time(void **state)
+/* fast (10 ms) and slow (25 ms) in a plain run with these adaptive limits:
+ * both run in every round, and exactly `rounds` rounds. */
+static void assert_adaptive_rounds(const char *limits, size_t rounds)
 {
 	struct fake f = { .wall = fast_and_slow };
 	struct outcome o;
+	char *yaml = xasprintf("version: \"1\"\nname: adaptive\nbenchmarks:\n  - name: b\n%s"
+			       "    warmup: 0\n    commands:\n"
+			       "      fast: {command: [fast]}\n      slow: {command: [slow]}\n",
+			       limits);
 
+	run_suite(&f, yaml, false, &o);
+	free(yaml);
+	assert_int_equal(o.rc, 0);
+	assert_int_equal(bench(&o, 0)->rounds, rounds);
+	assert_int_equal(runs_of(&f, "fast", true), rounds);
+	assert_int_equal(runs_of(&f, "slow", true), rounds);
+	assert_int_equal(command(&o, 0, 0)->head.count, rounds);
+	assert_int_equal(command(&o, 0, 1)->head.count, rounds);
+	results_free(o.doc);
+}
+
+static void test_engine__adaptive_run_stops_when_every_command_has_min_time(void **state)
+{
 	(void)state;
 	/* slow (25 ms) has its 100 ms after 4 runs, but min_runs is 5; fast
 	 * (10 ms) reaches 100 ms at 10 runs: the rounds stop after the 10th. */
-	run_suite(&f,
-		  "version: \"1\"\nname: adaptive\nbenchmarks:\n"
-		  "  - name: b\n    min_runs: 5\n    max_runs: 50\n    min_time: 100ms\n"
-		  "    warmup: 0\n"
-		  "    commands:\n      fast: {command: [fast]}\n      slow: {command: [slow]}\n",
-		  false, &o);
-	assert_int_equal(o.rc, 0);
-	assert_int_equal(bench(&o, 0)->rounds, 10);
-	assert_int_equal(runs_of(&f, "fast", true), 10);
-	assert_int_equal(runs_of(&f, "slow", true), 10);
-	assert_int_equal(command(&o, 0, 1)->head.count, 10);
-	results_free(o.doc);
+	assert_adaptive_rounds("    min_runs: 5\n    max_runs: 50\n    min_time: 100ms\n", 10);
 }
 
 static void test_engine__adaptive_run_waits_for_min_runs(void **state)
 {
-	struct fake f = { .wall = fast_and_slow };
-	struct outcome o;
-
 	(void)state;
 	/* Both have their 100 ms by the 10th round; min_runs asks for 12. */
-	run_suite(&f,
-		  "version: \"1\"\nname: adaptive\nbenchmarks:\n"
-		  "  - name: b\n    min_runs: 12\n    max_runs: 50\n    min_time: 100ms\n"
-		  "    warmup: 0\n"
-		  "    commands:\n      fast: {command: [fast]}\n      slow: {command: [slow]}\n",
-		  false, &o);
-	assert_int_equal(o.rc, 0);
-	assert_int_equal(bench(&o, 0)->rounds, 12);
-	assert_int_equal(runs_of(&f, "fast", true), 12);
-	assert_int_equal(runs_of(&f, "slow", true), 12);
-	results_free(o.doc);
+	assert_adaptive_rounds("    min_runs: 12\n    max_runs: 50\n    min_time: 100ms\n", 12);
 }
 
 static void test_engine__adaptive_run_stops_at_max_runs(void **state)
 {
-	struct fake f = { .wall = fast_and_slow };
-	struct outcome o;
-
 	(void)state;
-	run_suite(&f,
-		  "version: \"1\"\nname: adaptive\nbenchmarks:\n"
-		  "  - name: b\n    min_runs: 5\n    max_runs: 6\n    min_time: 10s\n"
-		  "    warmup: 0\n"
-		  "    commands:\n      fast: {command: [fast]}\n      slow: {command: [slow]}\n",
-		  false, &o);
-	assert_int_equal(o.rc, 0);
-	assert_int_equal(bench(&o, 0)->rounds, 6);
-	assert_int_equal(runs_of(&f, "fast", true), 6);
-	assert_int_equal(runs_of(&f, "slow", true), 6);
-	results_free(o.doc);
+	assert_adaptive_rounds("    min_runs: 5\n    max_runs: 6\n    min_time: 10s\n", 6);
 }
 
 /* ---- comparisons: the looks of docs/comparison.md ---------------------- */
@@ -425,61 +407,46 @@ static void assert_first_interval_at_15_pairs(const struct judge_plan *plan)
 	assert_true(plan->k[1] > 0);
 }
 
-static void test_engine__regression_is_decided_at_the_first_possible_look(void **state)
+/* A clear outcome (every pair alike) in a comparison with the default
+ * looks: decided at 15 pairs with this verdict, change, result and exit code. */
+static void assert_clear_outcome(uint64_t (*wall)(const char *, bool, size_t), enum verdict v,
+				 double change_percent, enum result_state result, int exit_code)
 {
-	struct fake f = { .wall = head_20_percent_slower };
+	struct fake f = { .wall = wall };
 	struct outcome o;
 	const struct comparison *c;
 
-	(void)state;
 	compare_one_tool(&f, "", &o);
 	assert_first_interval_at_15_pairs(&o.plan);
 	assert_pairs_run(&f, &o, 15);
 	c = comparison_of(command(&o, 0, 0), METRIC_LATENCY);
-	assert_decided(c, VERDICT_REGRESSION, 2, 15);
+	assert_decided(c, v, 2, 15);
 	assert_int_equal(c->looks_planned, 9);
-	assert_true(fabs(c->change_percent - 20.0) < 1e-9);
+	assert_true(fabs(c->change_percent - change_percent) < 1e-9);
 	assert_string_equal(c->reason, "");
-	assert_int_equal(command(&o, 0, 0)->result, RESULT_REGRESSION);
-	assert_int_equal(bench(&o, 0)->result, RESULT_REGRESSION);
-	assert_int_equal(runner_summarize(o.doc, false), 1);
+	assert_int_equal(command(&o, 0, 0)->result, result);
+	assert_int_equal(bench(&o, 0)->result, result);
+	assert_int_equal(runner_summarize(o.doc, false), exit_code);
 	results_free(o.doc);
+}
+
+static void test_engine__regression_is_decided_at_the_first_possible_look(void **state)
+{
+	(void)state;
+	assert_clear_outcome(head_20_percent_slower, VERDICT_REGRESSION, 20.0, RESULT_REGRESSION,
+			     1);
 }
 
 static void test_engine__improvement_is_decided_at_the_first_possible_look(void **state)
 {
-	struct fake f = { .wall = head_20_percent_faster };
-	struct outcome o;
-	const struct comparison *c;
-
 	(void)state;
-	compare_one_tool(&f, "", &o);
-	assert_first_interval_at_15_pairs(&o.plan);
-	assert_pairs_run(&f, &o, 15);
-	c = comparison_of(command(&o, 0, 0), METRIC_LATENCY);
-	assert_decided(c, VERDICT_IMPROVED, 2, 15);
-	assert_true(fabs(c->change_percent + 20.0) < 1e-9);
-	assert_int_equal(command(&o, 0, 0)->result, RESULT_IMPROVED);
-	assert_int_equal(runner_summarize(o.doc, false), 0);
-	results_free(o.doc);
+	assert_clear_outcome(head_20_percent_faster, VERDICT_IMPROVED, -20.0, RESULT_IMPROVED, 0);
 }
 
 static void test_engine__no_change_passes_at_the_first_possible_look(void **state)
 {
-	struct fake f = { .wall = steady_10ms };
-	struct outcome o;
-	const struct comparison *c;
-
 	(void)state;
-	compare_one_tool(&f, "", &o);
-	assert_first_interval_at_15_pairs(&o.plan);
-	assert_pairs_run(&f, &o, 15);
-	c = comparison_of(command(&o, 0, 0), METRIC_LATENCY);
-	assert_decided(c, VERDICT_PASS, 2, 15);
-	assert_true(c->change_percent == 0.0);
-	assert_int_equal(command(&o, 0, 0)->result, RESULT_PASS);
-	assert_int_equal(runner_summarize(o.doc, false), 0);
-	results_free(o.doc);
+	assert_clear_outcome(steady_10ms, VERDICT_PASS, 0.0, RESULT_PASS, 0);
 }
 
 static void test_engine__adaptive_comparison_stops_at_the_first_decisive_look(void **state)
