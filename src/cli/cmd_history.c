@@ -11,7 +11,7 @@
 
 #include "common/alloc.h"
 #include "common/fsio.h"
-#include "plan/sweep.h"
+#include "history/sweep.h"
 #include "render/history.h"
 
 #include <regex.h>

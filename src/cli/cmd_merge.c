@@ -9,7 +9,7 @@
 #include "cli/store.h"
 
 #include "common/alloc.h"
-#include "plan/sweep.h"
+#include "history/sweep.h"
 
 #include <stdio.h>
 #include <stdlib.h>

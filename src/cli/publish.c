@@ -11,7 +11,7 @@
 #include "common/alloc.h"
 #include "github/http.h"
 #include "github/publish.h"
-#include "plan/runner.h"
+#include "engine/runner.h"
 #include "render/render.h"
 
 #include <inttypes.h>

@@ -11,7 +11,7 @@
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "cli/select.h"
-#include "plan/runner.h"
+#include "engine/runner.h"
 #include "results/results.h"
 
 #include <stdbool.h>

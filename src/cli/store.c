@@ -5,7 +5,7 @@
 
 #include "common/alloc.h"
 #include "common/strbuf.h"
-#include "plan/sweep.h"
+#include "history/sweep.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,7 +15,7 @@
 
 #include "common/err.h"
 #include "common/strbuf.h"
-#include "plan/sweep.h"
+#include "history/sweep.h"
 
 enum history_format {
 	HISTORY_TABLE,

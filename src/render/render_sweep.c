@@ -8,7 +8,7 @@
 #include "render/render_internal.h"
 
 #include "common/alloc.h"
-#include "plan/sweep.h"
+#include "history/sweep.h"
 #include "render/history.h"
 
 #include <stdlib.h>

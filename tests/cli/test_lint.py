@@ -66,12 +66,12 @@ class TestWalls(unittest.TestCase):
                                    "include results/results.h (allowed: common results/json.h)\n")
 
     def test_walls__new_area_needs_a_row(self):
-        os.mkdir(os.path.join(self.src, "engine"))
-        with open(os.path.join(self.src, "engine", "x.c"), "w", encoding="utf-8") as f:
+        os.mkdir(os.path.join(self.src, "newarea"))
+        with open(os.path.join(self.src, "newarea", "x.c"), "w", encoding="utf-8") as f:
             f.write('#include "common/alloc.h"\n')
         r = walls(self.src)
         self.assertEqual(r.returncode, 1)
-        self.assertEqual(r.stdout, f"walls: {self.src}/engine/x.c: area 'engine' has no row "
+        self.assertEqual(r.stdout, f"walls: {self.src}/newarea/x.c: area 'newarea' has no row "
                                    "in scripts/walls\n")
 
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "plan/schedule.h"
+#include "engine/schedule.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the sweep bookkeeping (src/plan/sweep.c) and of the history
+ * Unit tests of the sweep bookkeeping (src/history/sweep.c) and of the history
  * renderings (src/render/history.c): hashes, shards that partition a range,
  * merging shards and its refusals, series with their change points, and the
  * exact text of each format for a small history.
@@ -12,7 +12,7 @@
 
 #include "common/alloc.h"
 #include "common/strbuf.h"
-#include "plan/sweep.h"
+#include "history/sweep.h"
 #include "render/history.h"
 #include "results/results.h"
 

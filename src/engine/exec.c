@@ -1,7 +1,7 @@
 /*
  * Preparing suite execs for the measurer: see exec.h.
  */
-#include "plan/exec.h"
+#include "engine/exec.h"
 
 #include "common/alloc.h"
 

@@ -1,7 +1,7 @@
 /*
  * Sweep bookkeeping: see sweep.h.
  */
-#include "plan/sweep.h"
+#include "history/sweep.h"
 
 #include "common/alloc.h"
 #include "common/strbuf.h"

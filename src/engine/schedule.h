@@ -5,8 +5,8 @@
  * durations it measured and asks what to do next, so these rules are tested
  * with synthetic durations.
  */
-#ifndef HIMORIME_PLAN_SCHEDULE_H
-#define HIMORIME_PLAN_SCHEDULE_H
+#ifndef HIMORIME_ENGINE_SCHEDULE_H
+#define HIMORIME_ENGINE_SCHEDULE_H
 
 #include "common/rng.h"
 

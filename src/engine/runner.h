@@ -19,8 +19,8 @@
  *     runner_summarize(doc, fail_on_inconclusive);
  *     runner_free(r);
  */
-#ifndef HIMORIME_PLAN_RUNNER_H
-#define HIMORIME_PLAN_RUNNER_H
+#ifndef HIMORIME_ENGINE_RUNNER_H
+#define HIMORIME_ENGINE_RUNNER_H
 
 #include "common/err.h"
 #include "common/strbuf.h"
@@ -32,6 +32,29 @@
 #include <stdint.h>
 
 struct runner;
+struct run_request;
+struct run_result;
+
+/*
+ * What the engine starts and measures commands with: a seam of three
+ * functions and their context. runner_new() wraps measure/'s measurer (the
+ * spawner, docs/design.md#measuring-a-run); runner_new_with() takes any
+ * other, such as a scripted one that drives the engine without processes.
+ */
+struct runner_measurer {
+	/* Runs one request to its end. Every outcome of the command (exit code,
+	 * signal, timeout, start failure, interruption) is a result with 0; a
+	 * negative code only when the measurer itself failed. */
+	int (*run)(void *ctx, const struct run_request *req, struct run_result *res,
+		   struct err *err);
+	/* Async-signal-safe: the run in progress, or the next one, ends as
+	 * RUN_INTERRUPTED. */
+	void (*cancel)(void *ctx);
+	/* Why commands start from himorime itself rather than the spawner, or
+	 * NULL. */
+	const char *(*fallback_reason)(const void *ctx);
+	void *ctx;
+};
 
 struct runner_options {
 	uint64_t seed;
@@ -73,6 +96,10 @@ int runner_plan_looks(const struct runner_options *o, const struct benchmark *b,
 		      struct judge_plan *plan, struct err *err);
 
 int runner_new(const struct runner_options *o, struct runner **out, struct err *err);
+/* A runner that measures with m, which it borrows: m and its context must
+ * outlive the runner. */
+void runner_new_with(const struct runner_options *o, const struct runner_measurer *m,
+		     struct runner **out);
 void runner_free(struct runner *r);
 /* Why commands are started from himorime itself rather than the spawner, or
  * NULL. The CLI says it once. */

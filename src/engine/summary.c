@@ -4,7 +4,7 @@
  * (something could not run) > 6 (a metric could not be measured) > 1 (a
  * budget broken or a gated regression, or inconclusive with the flag) > 0.
  */
-#include "plan/runner.h"
+#include "engine/runner.h"
 
 #include "judge/judge.h"
 

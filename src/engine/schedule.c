@@ -1,7 +1,7 @@
 /*
  * Warmup, stopping and round order: see schedule.h.
  */
-#include "plan/schedule.h"
+#include "engine/schedule.h"
 
 #include "common/alloc.h"
 

@@ -18,8 +18,8 @@
  *     estimate of the paired log ratio, with its interval), oldest first,
  *     with the change points of the log ratio (stats_change_points).
  */
-#ifndef HIMORIME_PLAN_SWEEP_H
-#define HIMORIME_PLAN_SWEEP_H
+#ifndef HIMORIME_HISTORY_SWEEP_H
+#define HIMORIME_HISTORY_SWEEP_H
 
 #include "common/err.h"
 #include "common/metric.h"

@@ -6,7 +6,7 @@
  * benchmark names the same baseline) or to the fastest; it needs at least two
  * benchmarks and two command names, and every name in every benchmark.
  */
-#include "plan/runner.h"
+#include "engine/runner.h"
 
 #include "common/alloc.h"
 #include "judge/judge.h"

@@ -5,8 +5,8 @@
  * environment built from himorime's own, less the names no child may see,
  * plus the layered `env` of the suite.
  */
-#ifndef HIMORIME_PLAN_EXEC_H
-#define HIMORIME_PLAN_EXEC_H
+#ifndef HIMORIME_ENGINE_EXEC_H
+#define HIMORIME_ENGINE_EXEC_H
 
 #include "common/err.h"
 #include "common/strbuf.h"

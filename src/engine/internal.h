@@ -1,0 +1,122 @@
+/*
+ * What the pieces of the engine share, private to src/engine. runner.c holds
+ * the suite and benchmark loops; side.c a side's private directory, hooks,
+ * builds, artifacts and version probes; rounds.c one run, warmup, the rounds
+ * and the stop rules (plain runs) or looks (comparisons); finish.c the
+ * statistics, budgets, verdicts and result states written into the document
+ * (beside summary.c and geomean.c, which work on the document alone).
+ */
+#ifndef HIMORIME_ENGINE_INTERNAL_H
+#define HIMORIME_ENGINE_INTERNAL_H
+
+#include "engine/exec.h"
+#include "engine/runner.h"
+#include "engine/schedule.h"
+#include "judge/judge.h"
+#include "measure/measure.h"
+#include "results/results.h"
+#include "suite/suite.h"
+#include "suite/vars.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HEAD 0
+#define BASE 1
+
+struct runner {
+	struct runner_options o;
+	struct hidden_env hidden;
+	struct runner_measurer m;
+	struct measurer *owned; /* runner_new's real measurer, behind m */
+	volatile sig_atomic_t interrupted;
+	uint64_t deadline_ns; /* --max-time, on CLOCK_MONOTONIC; 0: none */
+};
+
+/* One revision's side of a suite or benchmark. */
+struct side {
+	const char *root;      /* the suite's directory in this tree */
+	const char *head_root; /* the same in the working tree */
+	char *build_dir;       /* holds ${artifact}; NULL without build */
+	char *artifact;
+	char *priv; /* private directory of the benchmark: work/, stdin, stderr files */
+	char *workdir;
+	char *stdin_path; /* what stdin reopens per run; NULL: /dev/null */
+	bool failed;	  /* setup failed: nothing of this side runs */
+};
+
+/* One command of a benchmark, on one or both sides. */
+struct unit {
+	size_t index; /* into benchmark->commands and the results benchmark */
+	const struct command *cmd;
+	bool sides[2]; /* which sides run */
+	bool compared; /* base and head are paired and judged */
+	bool failed;
+	bool done; /* compared: every gated metric final */
+	struct warmup_auto warm[2];
+	uint64_t warmups[2];
+	uint64_t measured_ns[2];
+	double *floors[2]; /* per run, peak RSS floor */
+	double *work[2];   /* per run, measured work */
+	size_t n_runs[2], alloc_floors[2], alloc_work[2];
+	struct judge_metric_input in[METRIC__COUNT];
+	struct comparison cmp[METRIC__COUNT];
+	bool judged[METRIC__COUNT];
+};
+
+struct bench_run {
+	struct runner *r;
+	const struct suite *suite;
+	const struct benchmark *b;
+	struct results_benchmark *rb;
+	struct side *sides[2];
+	bool compare;
+	struct unit *units;
+	size_t n_units;
+	struct rng order;
+	struct judge_plan plan;
+	unsigned next_look;
+	bool time_ran_out;
+};
+
+/* runner.c */
+uint64_t engine_now_ns(void); /* CLOCK_MONOTONIC */
+/* A progress line through the options' callback, if any. */
+void engine_progress(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* side.c */
+void side_vars(const struct side *s, struct vars *v);
+const char *side_name(int side); /* "head", "base" */
+/* Runs a list of hooks; the first failure is recorded in e with `kind`. */
+int side_run_hooks(struct runner *r, const struct exec *hooks, size_t n, const struct side *s,
+		   const char *what, enum results_error_kind kind, struct results_error *e);
+/* The benchmark's private directory, ${workdir} and stdin of one side. */
+int side_open(struct bench_run *br, struct side *s, struct err *err);
+/* Runs the cleanup hooks (always, also after an interrupt) and removes the
+ * side's private directory. */
+void side_cleanup(struct bench_run *br, int side);
+int side_open_build(struct side *s, const struct suite *suite, struct err *err);
+int side_build(struct runner *r, const struct suite *suite, struct side *s, int side,
+	       struct results_suite *rs);
+void side_release_build(struct side *s);
+bool side_share_artifact(const struct side *head, const struct side *base);
+int side_probe_versions(struct runner *r, const struct suite *s, struct side *head,
+			struct results *doc, struct results_suite *rs);
+
+/* rounds.c */
+int rounds_warm_up(struct bench_run *br);
+/* Measures rounds until the stop rule or the looks say stop. */
+int rounds_measure(struct bench_run *br);
+/* Points the judge's inputs of a compared unit at its samples so far. */
+void rounds_point_inputs(struct bench_run *br, struct unit *u);
+
+/* finish.c */
+void finish_describe_metrics(const struct benchmark *b, struct results_side *rs);
+/* Statistics, trends, budgets, comparisons and the result state of a unit. */
+void finish_unit(struct bench_run *br, struct unit *u);
+/* Each command's median latency relative to the fastest and the baseline. */
+void finish_relative(struct bench_run *br);
+
+#endif

@@ -1,0 +1,507 @@
+/*
+ * One run, warmup and the rounds of a benchmark (see internal.h). A round runs
+ * every active unit once in a seeded shuffled order; a compared unit's turn is
+ * a base/head pair in coin-flipped order. After each round a plain run asks
+ * the stop rule (schedule.h) and a comparison takes the judge's look when its
+ * pair count is a planned one (docs/comparison.md).
+ */
+#include "engine/internal.h"
+
+#include "common/alloc.h"
+#include "common/fsio.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/banned.h"
+
+/* ---- one run ------------------------------------------------------------ */
+
+static void push(double **v, size_t *alloc, size_t n, double x)
+{
+	*v = xgrow(*v, alloc, n + 1, sizeof(**v));
+	(*v)[n] = x;
+}
+
+static bool exit_ok(const struct command *c, int code)
+{
+	size_t i;
+
+	for (i = 0; i < c->exit_code_count; i++)
+		if (c->exit_codes[i] == code)
+			return true;
+	return false;
+}
+
+static enum results_error_kind error_kind(const struct run_result *res)
+{
+	switch (res->status) {
+	case RUN_EXITED:
+	case RUN_SIGNALED:
+		return RESULTS_ERROR_EXIT_CODE;
+	case RUN_TIMED_OUT:
+		return RESULTS_ERROR_TIMEOUT;
+	case RUN_START_FAILED:
+		return RESULTS_ERROR_START_FAILED;
+	case RUN_INTERRUPTED:
+		return RESULTS_ERROR_INTERRUPTED;
+	}
+	return RESULTS_ERROR_INTERNAL;
+}
+
+static struct results_side *result_side(struct bench_run *br, struct unit *u, int side)
+{
+	struct results_command *rc = &br->rb->commands[u->index];
+	return side == HEAD ? &rc->head : &rc->base;
+}
+
+static void fail_unit(struct bench_run *br, struct unit *u, int side, enum results_error_kind kind,
+		      const char *msg, const char *tail, size_t tail_len)
+{
+	struct results_side *rs = result_side(br, u, side);
+
+	u->failed = true;
+	if (!rs->error.present)
+		results_set_error(&rs->error, kind, msg, tail, tail_len);
+}
+
+/* Reads the declared work of one run: the value, or the size of a file read
+ * after prepare_each and outside the measured time. */
+static int read_work(struct bench_run *br, const struct side *s, double *work, struct err *err)
+{
+	const struct work *w = &br->b->metrics.work;
+	struct strbuf sb;
+	struct stat st;
+	struct vars v;
+	char *path;
+	int rc;
+
+	if (w->kind == WORK_VALUE) {
+		*work = w->value;
+		return 0;
+	}
+	side_vars(s, &v);
+	strbuf_init(&sb, 0);
+	rc = vars_expand(w->file, &v, false, &sb, err);
+	if (rc < 0) {
+		strbuf_release(&sb);
+		return rc;
+	}
+	path = exec_resolve_path(s->root, sb.buf);
+	strbuf_release(&sb);
+	if (stat(path, &st) < 0)
+		rc = err_set(err, ERR_METRIC, "throughput work file \"%s\": %s", path,
+			     strerror(errno));
+	else if (st.st_size <= 0)
+		rc = err_set(err, ERR_METRIC, "throughput work file \"%s\" is empty", path);
+	else
+		*work = (double)st.st_size;
+	free(path);
+	return rc;
+}
+
+static void record(struct bench_run *br, struct unit *u, int side, const struct run_result *res,
+		   double work)
+{
+	const struct benchmark *b = br->b;
+	struct results_side *rs = result_side(br, u, side);
+	double wall = (double)(res->wall_ns ? res->wall_ns : 1);
+	size_t n = u->n_runs[side];
+
+	results_add_sample(rs, METRIC_LATENCY, (double)res->wall_ns);
+	if (b->metrics.cpu) {
+		double total = (double)res->user_ns + (double)res->system_ns;
+		results_add_sample(rs, METRIC_CPU_USER, (double)res->user_ns);
+		results_add_sample(rs, METRIC_CPU_SYSTEM, (double)res->system_ns);
+		results_add_sample(rs, METRIC_CPU_TOTAL, total);
+		results_add_sample(rs, METRIC_CPU_UTILIZATION, total / wall * 100.0);
+	}
+	if (b->metrics.memory) {
+		results_add_sample(rs, METRIC_PEAK_RSS, (double)res->peak_rss_bytes);
+		push(&u->floors[side], &u->alloc_floors[side], n, (double)res->floor_bytes);
+	}
+	if (b->metrics.work.kind != WORK_NONE) {
+		results_add_sample(rs, METRIC_THROUGHPUT, work / (wall / 1e9));
+		push(&u->work[side], &u->alloc_work[side], n, work);
+	}
+	u->n_runs[side]++;
+	u->measured_ns[side] += res->wall_ns;
+	rs->count++;
+}
+
+/* prepare_each and the declared work of one run, outside the measured time.
+ * Returns 1 when the run goes ahead; 0 when the unit failed (recorded in the
+ * document) or ERR_INTERRUPTED. */
+static int before_run(struct bench_run *br, struct unit *u, int side, double *work)
+{
+	struct runner *r = br->r;
+	struct side *s = br->sides[side];
+	struct results_side *rs = result_side(br, u, side);
+	struct err err = ERR_INIT;
+
+	if (side_run_hooks(r, br->b->prepare_each, br->b->prepare_each_count, s, "prepare_each",
+			   RESULTS_ERROR_PREPARE_EACH_FAILED, &rs->error) < 0) {
+		u->failed = true;
+		return r->interrupted ? ERR_INTERRUPTED : 0;
+	}
+	if (br->b->metrics.work.kind != WORK_NONE && read_work(br, s, work, &err) < 0) {
+		struct results_metric *m = &rs->metrics[METRIC_THROUGHPUT];
+		m->status = STATUS_FAILED;
+		results_set_str(&m->reason, err.msg);
+		fail_unit(br, u, side, RESULTS_ERROR_METRIC_COLLECTION_FAILED, err.msg, NULL, 0);
+		rs->error.has_metric = true;
+		rs->error.metric = METRIC_THROUGHPUT;
+		return 0;
+	}
+	return 1;
+}
+
+/* `stderr: {file: ...}`: the run's whole stderr is kept in ${workdir}. */
+static void keep_stderr(const struct side *s, const struct command *c, const char *stderr_path)
+{
+	struct err err = ERR_INIT;
+	struct strbuf all;
+	char *keep;
+
+	if (c->err.kind != OUTPUT_FILE)
+		return;
+	keep = exec_resolve_path(s->workdir, c->err.path);
+	strbuf_init(&all, 0);
+	exec_stderr_tail(stderr_path, (size_t)64 << 20, NULL, &all);
+	fsio_write_atomic(keep, all.buf, all.len, &err);
+	strbuf_release(&all);
+	free(keep);
+}
+
+/* A run that ended otherwise than with an accepted exit code: how, and the
+ * tail of its stderr, become the side's error. */
+static void record_failure(struct bench_run *br, struct unit *u, int side, const struct prepared *p,
+			   const struct run_result *res, const char *stderr_path)
+{
+	struct results_side *rs = result_side(br, u, side);
+	struct strbuf why, tail;
+
+	strbuf_init(&why, 0);
+	strbuf_init(&tail, 0);
+	run_result_describe(&p->req, res, &why);
+	exec_stderr_tail(stderr_path, RESULTS_MAX_STDERR_BYTES, p, &tail);
+	fail_unit(br, u, side, error_kind(res), why.buf, tail.buf, tail.len);
+	if (res->status == RUN_EXITED) {
+		rs->error.has_exit_code = true;
+		rs->error.exit_code = res->code;
+	}
+	strbuf_release(&why);
+	strbuf_release(&tail);
+}
+
+/* Runs one command once on one side: prepare_each, the run, and (unless
+ * warming up) its samples. Returns ERR_INTERRUPTED when interrupted; every
+ * other failure is recorded in the unit, which stops running. */
+static int run_once(struct bench_run *br, struct unit *u, int side, bool warmup, uint64_t *wall_ns)
+{
+	struct runner *r = br->r;
+	struct side *s = br->sides[side];
+	const struct command *c = u->cmd;
+	struct prepared p;
+	struct run_result res;
+	struct err err = ERR_INIT;
+	struct vars v;
+	char *stdout_path = NULL, *stderr_path;
+	double work = 0;
+	int rc;
+
+	rc = before_run(br, u, side, &work);
+	if (rc <= 0)
+		return rc;
+	rc = 0;
+	side_vars(s, &v);
+	stderr_path = xasprintf("%s/stderr-%zu", s->priv, u->index);
+	if (exec_prepare(&c->exec, &v, s->root, &r->hidden, &p, &err) < 0) {
+		fail_unit(br, u, side, RESULTS_ERROR_START_FAILED, err.msg, NULL, 0);
+		goto done;
+	}
+	if (c->out.kind == OUTPUT_FILE)
+		stdout_path = exec_resolve_path(s->workdir, c->out.path);
+	p.req.stdin_path = s->stdin_path;
+	p.req.stdout_path = stdout_path;
+	p.req.stderr_path = stderr_path;
+	p.req.terminal = br->b->terminal;
+	if (r->m.run(r->m.ctx, &p.req, &res, &err) < 0) {
+		fail_unit(br, u, side, RESULTS_ERROR_INTERNAL, err.msg, NULL, 0);
+		goto done;
+	}
+	keep_stderr(s, c, stderr_path);
+	if (res.status == RUN_EXITED && exit_ok(c, res.code)) {
+		*wall_ns = res.wall_ns;
+		if (!warmup)
+			record(br, u, side, &res, work);
+		goto done;
+	}
+	if (res.status == RUN_INTERRUPTED || r->interrupted) {
+		rc = ERR_INTERRUPTED;
+		fail_unit(br, u, side, RESULTS_ERROR_INTERRUPTED, "interrupted", NULL, 0);
+		goto done;
+	}
+	record_failure(br, u, side, &p, &res, stderr_path);
+done:
+	exec_release(&p);
+	unlink(stderr_path);
+	free(stderr_path);
+	free(stdout_path);
+	return rc;
+}
+
+/* A command's turn in a round: head alone, or a base/head pair in
+ * coin-flipped order. */
+static int run_turn(struct bench_run *br, struct unit *u, bool warmup)
+{
+	int order[2] = { HEAD, BASE };
+	int i, rc;
+
+	if (u->compared && schedule_base_first(&br->order)) {
+		order[0] = BASE;
+		order[1] = HEAD;
+	}
+	for (i = 0; i < 2; i++) {
+		uint64_t wall = 0;
+		int side = order[i];
+		if (!u->sides[side] || u->failed)
+			continue;
+		if (br->sides[side]->failed)
+			continue;
+		rc = run_once(br, u, side, warmup, &wall);
+		if (rc < 0)
+			return rc;
+		if (warmup && !u->failed) {
+			u->warmups[side]++;
+			if (br->b->warmup.kind == WARMUP_AUTO && !br->r->o.has_warmup)
+				warmup_auto_feed(&u->warm[side], wall);
+		}
+	}
+	return 0;
+}
+
+static bool unit_active(const struct unit *u)
+{
+	return !u->failed && !u->done;
+}
+
+/* Runs one round over the units that `wanted` selects, in shuffled order. */
+static int round_of(struct bench_run *br, bool warmup, bool (*wanted)(const struct unit *))
+{
+	size_t *order = xcalloc(br->n_units, sizeof(*order));
+	size_t i;
+	int rc = 0;
+
+	schedule_round_order(&br->order, order, br->n_units);
+	for (i = 0; i < br->n_units && rc == 0; i++) {
+		struct unit *u = &br->units[order[i]];
+		if (!unit_active(u) || (wanted && !wanted(u)))
+			continue;
+		if (br->r->interrupted) {
+			rc = ERR_INTERRUPTED;
+			break;
+		}
+		rc = run_turn(br, u, warmup);
+	}
+	free(order);
+	return rc;
+}
+
+static bool warming_up(const struct unit *u)
+{
+	return (u->sides[HEAD] && !u->warm[HEAD].done) || (u->sides[BASE] && !u->warm[BASE].done);
+}
+
+int rounds_warm_up(struct bench_run *br)
+{
+	const struct benchmark *b = br->b;
+	unsigned i, rounds;
+	int rc;
+
+	if (b->warmup.kind == WARMUP_AUTO && !br->r->o.has_warmup) {
+		for (;;) {
+			bool any = false;
+			size_t k;
+			for (k = 0; k < br->n_units; k++)
+				any |= unit_active(&br->units[k]) && warming_up(&br->units[k]);
+			if (!any)
+				return 0;
+			engine_progress(br->r, "%s: warming up", b->name);
+			rc = round_of(br, true, warming_up);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	rounds = br->r->o.has_warmup ? br->r->o.warmup : b->warmup.count;
+	for (i = 0; i < rounds; i++) {
+		engine_progress(br->r, "%s: warmup %u of %u", b->name, i + 1, rounds);
+		rc = round_of(br, true, NULL);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- stopping ----------------------------------------------------------- */
+
+static bool plain_done(struct bench_run *br)
+{
+	const struct benchmark *b = br->b;
+	struct stop_rule rule;
+	unsigned *counts = xcalloc(br->n_units, sizeof(*counts));
+	uint64_t *times = xcalloc(br->n_units, sizeof(*times));
+	size_t i, n = 0;
+	bool done;
+
+	rule.runs = br->r->o.has_runs ? br->r->o.runs : b->runs;
+	rule.min_runs = b->min_runs;
+	rule.max_runs = b->max_runs;
+	rule.min_time_ns = b->min_time_ns;
+	for (i = 0; i < br->n_units; i++) {
+		const struct unit *u = &br->units[i];
+		if (!unit_active(u))
+			continue;
+		counts[n] = (unsigned)u->n_runs[HEAD];
+		times[n] = u->measured_ns[HEAD];
+		n++;
+	}
+	done = n == 0 || stop_rule_done(&rule, counts, times, n);
+	free(counts);
+	free(times);
+	return done;
+}
+
+void rounds_point_inputs(struct bench_run *br, struct unit *u)
+{
+	struct results_command *rc = &br->rb->commands[u->index];
+	int m;
+
+	for (m = 0; m < METRIC__COUNT; m++) {
+		struct judge_metric_input *in = &u->in[m];
+		if (!u->judged[m])
+			continue;
+		in->base = rc->base.metrics[m].samples;
+		in->head = rc->head.metrics[m].samples;
+		in->n = rc->head.metrics[m].n_samples < rc->base.metrics[m].n_samples
+				? rc->head.metrics[m].n_samples
+				: rc->base.metrics[m].n_samples;
+		if (m == METRIC_PEAK_RSS) {
+			in->base_floor = u->floors[BASE];
+			in->head_floor = u->floors[HEAD];
+		}
+	}
+}
+
+/* Whether a compared unit still needs pairs: while a gated metric is open;
+ * a unit whose metrics are all ungated (`gate: false`) while any is open,
+ * so that they are decided at the looks they reach, not after one round. */
+static bool unit_open(const struct unit *u)
+{
+	bool any_gated = false, gated_open = false, open = false;
+	int m;
+
+	for (m = 0; m < METRIC__COUNT; m++) {
+		if (!u->judged[m])
+			continue;
+		any_gated |= u->cmp[m].gate;
+		gated_open |= u->cmp[m].gate && !u->cmp[m].final;
+		open |= !u->cmp[m].final;
+	}
+	return any_gated ? gated_open : open;
+}
+
+/* The look line of the look about to be taken at `pairs` pairs. */
+static void log_look(const struct bench_run *br, unsigned pairs)
+{
+	const struct runner *r = br->r;
+	struct strbuf sb;
+
+	if (!r->o.look_line)
+		return;
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "%s: look %u of %u at %u pairs, cap %u pairs", br->b->name,
+		    (unsigned)br->next_look + 1, br->plan.n_looks, pairs,
+		    br->plan.looks[br->plan.n_looks - 1]);
+	if (r->o.max_time_ns)
+		strbuf_addf(&sb, " or --max-time %.0f s", (double)r->o.max_time_ns / 1e9);
+	r->o.look_line(r->o.progress_ctx, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* After a round in a comparison: at a planned look, asks the judge about
+ * every open metric of the units that still run. A unit that stopped (done,
+ * failed, its side's setup failed) gets no more looks: its open metrics are
+ * settled with the looks they reached by finish_comparisons(). True when no
+ * unit is open, or no looks remain. */
+static bool compare_done(struct bench_run *br, unsigned pairs)
+{
+	bool all_final = true;
+	bool look = br->next_look < br->plan.n_looks && pairs == br->plan.looks[br->next_look];
+	size_t i;
+	int m;
+
+	if (look)
+		log_look(br, pairs);
+	for (i = 0; i < br->n_units; i++) {
+		struct unit *u = &br->units[i];
+		if (!u->compared || !unit_active(u))
+			continue;
+		rounds_point_inputs(br, u);
+		for (m = 0; m < METRIC__COUNT && look; m++)
+			if (u->judged[m])
+				judge_look(&br->plan, &u->in[m], br->next_look, &u->cmp[m]);
+		u->done = !unit_open(u);
+		all_final &= u->done;
+	}
+	if (look)
+		br->next_look++;
+	if (br->next_look >= br->plan.n_looks)
+		return true;
+	if (br->r->deadline_ns && engine_now_ns() >= br->r->deadline_ns) {
+		br->time_ran_out = true;
+		return true;
+	}
+	return all_final;
+}
+
+static bool any_plain_units(const struct bench_run *br)
+{
+	size_t i;
+
+	for (i = 0; i < br->n_units; i++)
+		if (!br->units[i].compared && unit_active(&br->units[i]))
+			return true;
+	return false;
+}
+
+int rounds_measure(struct bench_run *br)
+{
+	unsigned round = 0;
+	int rc;
+
+	for (;;) {
+		bool cmp_done, plain_stop;
+		if (br->r->interrupted)
+			return ERR_INTERRUPTED;
+		rc = round_of(br, false, NULL);
+		if (rc < 0)
+			return rc;
+		round++;
+		br->rb->rounds = round;
+		engine_progress(br->r, "%s: round %u", br->b->name, round);
+		cmp_done = !br->compare || compare_done(br, round);
+		plain_stop = !any_plain_units(br) || plain_done(br);
+		if (br->compare && cmp_done && (!any_plain_units(br) || plain_stop))
+			return 0;
+		if (!br->compare && plain_stop)
+			return 0;
+		/* In a comparison, head-only commands follow the pairs' rounds but
+		 * never beyond the largest look. */
+		if (br->compare && round >= br->plan.looks[br->plan.n_looks - 1])
+			return 0;
+	}
+}

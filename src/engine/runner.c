@@ -1,0 +1,496 @@
+/*
+ * The runner: see runner.h. The suite and benchmark loops; the pieces they
+ * call live beside this file (internal.h). One benchmark at a time:
+ *
+ *   sides     head (and base when comparing): private directory, ${workdir},
+ *             stdin, setup hooks (side.c)
+ *   warmup    rounds of every unit (count) or until each settles (auto)
+ *   rounds    seeded shuffled order; a compared command's turn is a pair in
+ *             coin-flipped order; after each round the stop rule (runs) or
+ *             the judge's looks (comparisons) say whether to go on (rounds.c)
+ *   finish    cleanup hooks (always), statistics, budgets, comparisons,
+ *             result states; private directories removed (finish.c)
+ */
+#include "engine/internal.h"
+
+#include "common/alloc.h"
+#include "common/rng.h"
+#include "measure/sysinfo.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/banned.h"
+
+uint64_t engine_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+/* The real measurer behind the seam: measure/'s, as it is. */
+static int real_run(void *ctx, const struct run_request *req, struct run_result *res,
+		    struct err *err)
+{
+	return measurer_run(ctx, req, res, err);
+}
+
+static void real_cancel(void *ctx)
+{
+	measurer_cancel(ctx);
+}
+
+static const char *real_fallback_reason(const void *ctx)
+{
+	return measurer_fallback_reason(ctx);
+}
+
+void runner_new_with(const struct runner_options *o, const struct runner_measurer *m,
+		     struct runner **out)
+{
+	struct runner *r = xcalloc(1, sizeof(*r));
+
+	r->o = *o;
+	r->hidden.names = o->hidden_env;
+	r->hidden.count = o->hidden_env_count;
+	r->m = *m;
+	if (o->max_time_ns)
+		r->deadline_ns = engine_now_ns() + o->max_time_ns;
+	*out = r;
+}
+
+int runner_new(const struct runner_options *o, struct runner **out, struct err *err)
+{
+	struct measurer_options mo = MEASURER_OPTIONS_INIT;
+	struct runner_measurer m = { real_run, real_cancel, real_fallback_reason, NULL };
+	struct measurer *owned;
+	int rc;
+
+	mo.spawner_path = o->spawner_path;
+	mo.use_spawner = o->use_spawner && o->spawner_path;
+	rc = measurer_new(&mo, &owned, err);
+	if (rc < 0)
+		return rc;
+	m.ctx = owned;
+	runner_new_with(o, &m, out);
+	(*out)->owned = owned;
+	return 0;
+}
+
+void runner_free(struct runner *r)
+{
+	if (!r)
+		return;
+	measurer_free(r->owned);
+	free(r);
+}
+
+const char *runner_fallback_reason(const struct runner *r)
+{
+	return r->m.fallback_reason(r->m.ctx);
+}
+
+void runner_interrupt(struct runner *r)
+{
+	r->interrupted = 1;
+	r->m.cancel(r->m.ctx);
+}
+
+bool runner_interrupted(const struct runner *r)
+{
+	return r->interrupted != 0;
+}
+
+void engine_progress(struct runner *r, const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+
+	if (!r->o.progress)
+		return;
+	strbuf_init(&sb, 0);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	r->o.progress(r->o.progress_ctx, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* ---- a benchmark ---------------------------------------------------------- */
+
+static enum result_state worst(enum result_state a, enum result_state b)
+{
+	return a > b ? a : b;
+}
+
+static bool compared_command(const struct benchmark *b, const char *name)
+{
+	size_t i;
+
+	if (b->regression.command_count == 0)
+		return true;
+	for (i = 0; i < b->regression.command_count; i++)
+		if (!strcmp(b->regression.commands[i], name))
+			return true;
+	return false;
+}
+
+static void setup_judging(struct bench_run *br, struct unit *u)
+{
+	const struct benchmark *b = br->b;
+	static const enum metric compared[] = { METRIC_LATENCY, METRIC_CPU_TOTAL, METRIC_PEAK_RSS };
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(compared); k++) {
+		enum metric m = compared[k];
+		const struct tolerance *t = regression_tolerance(&b->regression, m);
+		struct judge_metric_input *in = &u->in[m];
+		if (!benchmark_measures(b, m) || !t)
+			continue;
+		judge_input_init(in, m);
+		in->tol.max_percent = t->max_percent;
+		in->tol.has_min_difference = t->has_min_difference;
+		in->tol.min_difference = t->min_difference;
+		in->tol.gate = t->gate;
+		in->tol.statistic = t->statistic;
+		in->max_cv = b->regression.max_cv;
+		in->seed = br->r->o.seed;
+		in->benchmark = b->name;
+		in->command = u->cmd->name;
+		u->judged[m] = true;
+		rounds_point_inputs(br, u);
+		judge_begin(&br->plan, in, &u->cmp[m]);
+	}
+}
+
+int runner_plan_looks(const struct runner_options *o, const struct benchmark *b,
+		      struct judge_plan *plan, struct err *err)
+{
+	struct judge_settings s = JUDGE_SETTINGS_INIT;
+
+	s.confidence = o->confidence > 0 ? o->confidence : b->regression.confidence;
+	s.min_samples = b->regression.min_samples;
+	s.max_runs = b->max_runs_set ? b->max_runs : SUITE_COMPARE_MAX_PAIRS;
+	s.runs = o->has_runs ? o->runs : b->runs;
+	return judge_plan_init(plan, &s, err);
+}
+
+static int plan_looks(struct bench_run *br, struct err *err)
+{
+	return runner_plan_looks(&br->r->o, br->b, &br->plan, err);
+}
+
+static void units_init(struct bench_run *br)
+{
+	const struct benchmark *b = br->b;
+	size_t i;
+
+	br->units = xcalloc(b->command_count, sizeof(*br->units));
+	br->n_units = b->command_count;
+	for (i = 0; i < b->command_count; i++) {
+		const struct command *c = &b->commands[i];
+		struct unit *u = &br->units[i];
+		struct results_command *rc;
+		struct strbuf text;
+
+		u->index = i;
+		u->cmd = c;
+		u->sides[HEAD] = true;
+		u->compared = br->compare && compared_command(b, c->name);
+		u->sides[BASE] = u->compared;
+		warmup_auto_init(&u->warm[HEAD]);
+		warmup_auto_init(&u->warm[BASE]);
+		strbuf_init(&text, 0);
+		suite_exec_text(&c->exec, &text);
+		rc = results_add_command(br->rb, c->name, text.buf);
+		strbuf_release(&text);
+		rc->base.present = u->compared;
+		finish_describe_metrics(b, &rc->head);
+		if (u->compared)
+			finish_describe_metrics(b, &rc->base);
+		/* Excluded from the comparison and without budgets: nothing to do. */
+		if (br->compare && !u->compared && c->budget_count == 0)
+			u->done = true;
+	}
+}
+
+static void units_release(struct bench_run *br)
+{
+	size_t i;
+	int s;
+
+	for (i = 0; i < br->n_units; i++)
+		for (s = 0; s < 2; s++) {
+			warmup_auto_release(&br->units[i].warm[s]);
+			free(br->units[i].floors[s]);
+			free(br->units[i].work[s]);
+		}
+	free(br->units);
+}
+
+/* Records the machine's noise over a benchmark: the highest load averages
+ * and steal seen, and the first reason it looked noisy. */
+static void note_noise(struct results *doc, const struct sysinfo_sample *before)
+{
+	struct results_noise *rn = &doc->noise;
+	struct sysinfo_sample after;
+	struct sysinfo_noise n;
+
+	sysinfo_sample(&after);
+	sysinfo_noise(before, &after, sysinfo_logical_cpus(), &n);
+	if (after.has_load) {
+		if (!rn->has_load_average || after.load[0] > rn->load_average_1m)
+			rn->load_average_1m = after.load[0];
+		if (!rn->has_load_average || after.load[1] > rn->load_average_5m)
+			rn->load_average_5m = after.load[1];
+		if (!rn->has_load_average || after.load[2] > rn->load_average_15m)
+			rn->load_average_15m = after.load[2];
+		rn->has_load_average = true;
+	}
+	if (n.has_steal && (!rn->has_steal || n.steal_percent > rn->steal_percent)) {
+		rn->has_steal = true;
+		rn->steal_percent = n.steal_percent;
+	}
+	if (n.noisy && !rn->noisy) {
+		rn->noisy = true;
+		results_set_str(&rn->reason, n.reason);
+	}
+}
+
+/* A unit needs head, and base when compared: when the setup of such a side
+ * failed (the benchmark's error holds the setup's stderr), the unit is never
+ * measured and is an error, not a comparison of no pairs. */
+static void fail_unmeasurable_units(struct bench_run *br)
+{
+	size_t i;
+
+	for (i = 0; i < br->n_units; i++) {
+		struct unit *u = &br->units[i];
+		if (br->sides[HEAD]->failed || (u->compared && br->sides[BASE]->failed))
+			u->failed = true;
+	}
+}
+
+/* The benchmark's entry in the document and the seeded order of its rounds. */
+static void bench_begin(struct bench_run *br, struct runner *r, const struct suite *suite,
+			const struct benchmark *b, struct side *sides[2], struct results_suite *rs)
+{
+	char *stream;
+	size_t i;
+
+	memset(br, 0, sizeof(*br));
+	br->r = r;
+	br->suite = suite;
+	br->b = b;
+	br->sides[HEAD] = sides[HEAD];
+	br->sides[BASE] = sides[BASE];
+	br->compare = sides[BASE] != NULL;
+	br->rb = results_add_benchmark(rs, b->name);
+	results_set_str(&br->rb->description, b->description);
+	results_set_str(&br->rb->baseline, b->baseline);
+	for (i = 0; i < b->tag_count; i++)
+		results_add_tag(br->rb, b->tags[i]);
+	stream = xasprintf("order:%s", b->name);
+	rng_init(&br->order, r->o.seed, stream);
+	free(stream);
+}
+
+/* Opens each side that has not failed and runs its setup hooks; a side that
+ * cannot be opened or set up is marked failed, in the benchmark's error. */
+static void open_sides(struct bench_run *br, struct err *err)
+{
+	const struct benchmark *b = br->b;
+	int side, rc;
+
+	for (side = HEAD; side <= BASE; side++) {
+		struct side *s = br->sides[side];
+		if (!s || s->failed)
+			continue;
+		rc = side_open(br, s, err);
+		if (rc < 0) {
+			results_set_error(&br->rb->error,
+					  rc == ERR_INVALID ? RESULTS_ERROR_INVALID_PATH
+							    : RESULTS_ERROR_INTERNAL,
+					  err->msg, NULL, 0);
+			s->failed = true;
+			continue;
+		}
+		engine_progress(br->r, "%s: setup (%s)", b->name, side_name(side));
+		if (side_run_hooks(br->r, b->setup, b->setup_count, s, "setup",
+				   RESULTS_ERROR_SETUP_FAILED, &br->rb->error) < 0)
+			s->failed = true;
+	}
+}
+
+/* Every unit finished, and the benchmark's result: the worst of its
+ * commands', or an error when the benchmark has one or was interrupted. */
+static void finish_benchmark(struct bench_run *br, int rc)
+{
+	size_t i;
+
+	br->rb->result = RESULT_PASS;
+	for (i = 0; i < br->n_units; i++) {
+		finish_unit(br, &br->units[i]);
+		br->rb->result = worst(br->rb->result, br->rb->commands[i].result);
+	}
+	finish_relative(br);
+	if (br->rb->error.present || rc == ERR_INTERRUPTED) {
+		if (!br->rb->error.present)
+			results_set_error(&br->rb->error, RESULTS_ERROR_INTERRUPTED, "interrupted",
+					  NULL, 0);
+		br->rb->result = RESULT_ERROR;
+	}
+}
+
+static int run_benchmark(struct runner *r, const struct suite *suite, const struct benchmark *b,
+			 struct side *sides[2], struct results_suite *rs, struct results *doc,
+			 struct err *err)
+{
+	struct bench_run br;
+	struct sysinfo_sample before;
+	size_t i;
+	int side, rc = 0;
+
+	bench_begin(&br, r, suite, b, sides, rs);
+	if (br.compare && plan_looks(&br, err) < 0) {
+		results_set_error(&br.rb->error, RESULTS_ERROR_INTERNAL, err->msg, NULL, 0);
+		br.rb->result = RESULT_ERROR;
+		return 0;
+	}
+	units_init(&br);
+	for (i = 0; i < br.n_units; i++)
+		if (br.units[i].compared)
+			setup_judging(&br, &br.units[i]);
+	sysinfo_sample(&before);
+	open_sides(&br, err);
+	fail_unmeasurable_units(&br);
+	if (!r->interrupted)
+		rc = rounds_warm_up(&br);
+	if (rc == 0 && !r->interrupted)
+		rc = rounds_measure(&br);
+	if (r->interrupted)
+		rc = ERR_INTERRUPTED;
+	for (side = HEAD; side <= BASE; side++)
+		side_cleanup(&br, side);
+	finish_benchmark(&br, rc);
+	note_noise(doc, &before);
+	units_release(&br);
+	if (rc == ERR_INTERRUPTED)
+		err_set(err, ERR_INTERRUPTED, "interrupted");
+	return rc;
+}
+
+/* ---- a suite ------------------------------------------------------------- */
+
+/* Records the selected benchmarks of `s` from index `from` on as never
+ * started: an interrupt came first. They have no commands. */
+static void not_started(const struct suite *s, const bool *selected, size_t from,
+			struct results_suite *rs)
+{
+	size_t i;
+
+	for (i = from; i < s->benchmark_count; i++) {
+		struct results_benchmark *rb;
+		if (!selected[i])
+			continue;
+		rb = results_add_benchmark(rs, s->benchmarks[i].name);
+		results_set_error(&rb->error, RESULTS_ERROR_INTERRUPTED, RESULTS_NOT_STARTED, NULL,
+				  0);
+		rb->result = RESULT_ERROR;
+		rs->result = RESULT_ERROR;
+	}
+}
+
+void runner_not_started(const struct suite *s, const bool *selected, struct results *doc)
+{
+	struct results_suite *rs = results_add_suite(doc, s->name);
+
+	results_set_str(&rs->description, s->description);
+	results_set_str(&rs->file, s->path);
+	not_started(s, selected, 0, rs);
+}
+
+int runner_run_suite(struct runner *r, const struct suite *s, const bool *selected,
+		     const char *head_root, const char *base_root, const char *fixture_root,
+		     struct results *doc, struct err *err)
+{
+	struct side head, base;
+	struct side *sides[2] = { &head, base_root ? &base : NULL };
+	struct results_suite *rs = results_add_suite(doc, s->name);
+	size_t i, next = 0;
+	int side, rc = 0;
+
+	memset(&head, 0, sizeof(head));
+	memset(&base, 0, sizeof(base));
+	head.root = head_root;
+	head.head_root = fixture_root ? fixture_root : head_root;
+	base.root = base_root;
+	base.head_root = head.head_root;
+	results_set_str(&rs->description, s->description);
+	results_set_str(&rs->file, s->path);
+	rs->result = RESULT_PASS;
+
+	for (side = HEAD; side <= BASE && rc == 0; side++)
+		if (sides[side])
+			rc = side_open_build(sides[side], s, err);
+	if (rc < 0)
+		goto done;
+	rc = side_probe_versions(r, s, &head, doc, rs);
+	for (side = HEAD; side <= BASE && rc == 0; side++)
+		if (sides[side])
+			rc = side_build(r, s, sides[side], side, rs);
+	if (rc < 0) {
+		rs->result = RESULT_ERROR;
+		rc = r->interrupted ? ERR_INTERRUPTED : 0;
+		goto done;
+	}
+	if (base_root && s->has_build && !r->o.separate_artifacts)
+		rs->shared_artifact = side_share_artifact(&head, &base);
+	for (i = 0; i < s->benchmark_count && rc == 0; i++) {
+		if (!selected[i])
+			continue;
+		rc = run_benchmark(r, s, &s->benchmarks[i], sides, rs, doc, err);
+		rs->result = worst(rs->result, rs->benchmarks[rs->n_benchmarks - 1].result);
+		next = i + 1;
+	}
+	if (rc == 0)
+		runner_geometric_mean(rs, base_root != NULL);
+done:
+	if (rc == ERR_INTERRUPTED)
+		not_started(s, selected, next, rs);
+	side_release_build(&head);
+	side_release_build(&base);
+	if (rc == ERR_INTERRUPTED) {
+		doc->summary.interrupted = true;
+		err_set(err, ERR_INTERRUPTED, "interrupted");
+	}
+	return rc;
+}
+
+static void mark_new(enum result_state *r)
+{
+	if (*r == RESULT_PASS)
+		*r = RESULT_NEW_SUITE;
+}
+
+/* Nothing was compared, so nothing passed: what a run would call a pass is
+ * RESULT_NEW_SUITE; broken budgets and failures keep their states. */
+void runner_mark_new_in_head(struct results *doc)
+{
+	struct results_suite *s;
+	size_t b, c;
+
+	if (!doc->n_suites)
+		return;
+	s = &doc->suites[doc->n_suites - 1];
+	s->new_in_head = true;
+	mark_new(&s->result);
+	for (b = 0; b < s->n_benchmarks; b++) {
+		mark_new(&s->benchmarks[b].result);
+		for (c = 0; c < s->benchmarks[b].n_commands; c++)
+			mark_new(&s->benchmarks[b].commands[c].result);
+	}
+}

@@ -1,0 +1,362 @@
+/*
+ * A side of a suite or benchmark (see internal.h): its private directory,
+ * ${workdir} and stdin; setup, prepare_each and cleanup hooks; the build of
+ * ${artifact}, shared between the sides when byte-identical; the version
+ * probes of report.versions. Every step runs to completion through the
+ * measurer and a failure is recorded in the document, never printed.
+ */
+#include "engine/internal.h"
+
+#include "common/alloc.h"
+#include "common/fsio.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/banned.h"
+
+void side_vars(const struct side *s, struct vars *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->artifact = s->artifact;
+	v->root = s->root;
+	v->head_root = s->head_root;
+	v->workdir = s->workdir;
+	v->exe = "";
+}
+
+/* Runs a hook, build step or version probe to completion. Its stdout goes to
+ * stdout_path (NULL: discarded); a failure is described in *why (with the
+ * stderr tail) and returns ERR_EXEC. */
+static int run_step(struct runner *r, const struct exec *x, const struct side *s,
+		    const char *stdout_path, struct strbuf *why, struct strbuf *tail)
+{
+	struct prepared p;
+	struct run_result res;
+	struct err err = ERR_INIT;
+	struct vars v;
+	char *stderr_path = xasprintf("%s/step-stderr", s->priv ? s->priv : s->build_dir);
+	int rc;
+
+	side_vars(s, &v);
+	rc = exec_prepare(x, &v, s->root, &r->hidden, &p, &err);
+	if (rc < 0) {
+		strbuf_adds(why, err.msg);
+		goto done;
+	}
+	p.req.stdout_path = stdout_path;
+	p.req.stderr_path = stderr_path;
+	rc = r->m.run(r->m.ctx, &p.req, &res, &err);
+	if (rc < 0) {
+		strbuf_adds(why, err.msg);
+		goto done;
+	}
+	if (res.status == RUN_EXITED && res.code == 0)
+		goto done;
+	run_result_describe(&p.req, &res, why);
+	exec_stderr_tail(stderr_path, RESULTS_MAX_STDERR_BYTES, &p, tail);
+	rc = res.status == RUN_INTERRUPTED ? ERR_INTERRUPTED : ERR_EXEC;
+done:
+	exec_release(&p);
+	unlink(stderr_path);
+	free(stderr_path);
+	return rc;
+}
+
+/* Runs a list of hooks; the first failure is recorded in e with `kind`. */
+int side_run_hooks(struct runner *r, const struct exec *hooks, size_t n, const struct side *s,
+		   const char *what, enum results_error_kind kind, struct results_error *e)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct strbuf why, tail;
+		int rc;
+
+		strbuf_init(&why, 0);
+		strbuf_init(&tail, 0);
+		rc = run_step(r, &hooks[i], s, NULL, &why, &tail);
+		if (rc < 0 && !e->present) {
+			char *msg = xasprintf("%s[%zu] %s", what, i, why.buf);
+			results_set_error(e,
+					  rc == ERR_INTERRUPTED ? RESULTS_ERROR_INTERRUPTED : kind,
+					  msg, tail.buf, tail.len);
+			free(msg);
+		}
+		strbuf_release(&why);
+		strbuf_release(&tail);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static void side_release(struct side *s)
+{
+	struct err err = ERR_INIT;
+
+	if (!s)
+		return;
+	if (s->priv)
+		fsio_remove_tree(s->priv, &err);
+	free(s->priv);
+	free(s->workdir);
+	free(s->stdin_path);
+	s->priv = s->workdir = s->stdin_path = NULL;
+	s->failed = false;
+}
+
+void side_release_build(struct side *s)
+{
+	struct err err = ERR_INIT;
+
+	if (s->build_dir)
+		fsio_remove_tree(s->build_dir, &err);
+	free(s->build_dir);
+	free(s->artifact);
+	s->build_dir = s->artifact = NULL;
+}
+
+static char *private_prefix(const char *what)
+{
+	return xasprintf("himorime-%s-%ld-", what, (long)getpid());
+}
+
+/* A stdin file must be a regular file, checked before any run: a FIFO or a
+ * device would block or never end. */
+static int check_stdin_file(const char *path, struct err *err)
+{
+	int fd = fsio_open_regular(path, err);
+
+	if (fd < 0) {
+		err->code = ERR_INVALID;
+		return err_wrap(err, "stdin");
+	}
+	close(fd);
+	return 0;
+}
+
+int side_open(struct bench_run *br, struct side *s, struct err *err)
+{
+	const struct benchmark *b = br->b;
+	char *prefix = private_prefix("run");
+	struct vars v;
+	int rc;
+
+	rc = fsio_mkdtemp(prefix, &s->priv, err);
+	free(prefix);
+	if (rc < 0)
+		return rc;
+	s->workdir = xasprintf("%s/work", s->priv);
+	if (mkdir(s->workdir, 0700) < 0)
+		return err_set(err, ERR_EXEC, "cannot create \"%s\": %s", s->workdir,
+			       strerror(errno));
+	side_vars(s, &v);
+	switch (b->stdin_spec.kind) {
+	case STDIN_NONE:
+		return 0;
+	case STDIN_FILE: {
+		struct strbuf sb;
+		strbuf_init(&sb, 0);
+		rc = vars_expand(b->stdin_spec.value, &v, false, &sb, err);
+		if (rc == 0) {
+			s->stdin_path = exec_resolve_path(s->root, sb.buf);
+			rc = check_stdin_file(s->stdin_path, err);
+		}
+		strbuf_release(&sb);
+		return rc;
+	}
+	case STDIN_CONTENT: {
+		struct strbuf sb;
+		strbuf_init(&sb, 0);
+		rc = vars_expand(b->stdin_spec.value, &v, false, &sb, err);
+		s->stdin_path = xasprintf("%s/stdin", s->priv);
+		if (rc == 0)
+			rc = fsio_write_atomic(s->stdin_path, sb.buf, sb.len, err);
+		strbuf_release(&sb);
+		return rc;
+	}
+	}
+	return 0;
+}
+
+const char *side_name(int side)
+{
+	return side == HEAD ? "head" : "base";
+}
+
+void side_cleanup(struct bench_run *br, int side)
+{
+	struct side *s = br->sides[side];
+	struct results_error *e = &br->rb->error;
+	bool was_interrupted = br->r->interrupted;
+
+	if (!s || !s->priv)
+		return;
+	/* Cleanup runs whatever happened, also after an interrupt: let it run. */
+	br->r->interrupted = 0;
+	side_run_hooks(br->r, br->b->cleanup, br->b->cleanup_count, s, "cleanup",
+		       RESULTS_ERROR_CLEANUP_FAILED, e);
+	br->r->interrupted = (sig_atomic_t)(was_interrupted || br->r->interrupted);
+	side_release(s);
+}
+
+static void first_line(const char *text, struct strbuf *out)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		size_t s = 0;
+		while (s < n && (p[s] == ' ' || p[s] == '\t' || p[s] == '\r'))
+			s++;
+		if (s < n) {
+			size_t e = n;
+			while (e > s && (p[e - 1] == ' ' || p[e - 1] == '\t' || p[e - 1] == '\r'))
+				e--;
+			strbuf_add(out, p + s, e - s);
+			return;
+		}
+		p += n;
+		if (*p)
+			p++;
+	}
+}
+
+/* report.versions: each tool once, no shell, in the suite's directory, with
+ * LC_ALL=C and a 30 s limit; the first non-empty line of stdout (else
+ * stderr) is its version. */
+int side_probe_versions(struct runner *r, const struct suite *s, struct side *head,
+			struct results *doc, struct results_suite *rs)
+{
+	size_t i, j;
+	int rc = 0;
+
+	for (i = 0; i < s->version_count && rc == 0; i++) {
+		const struct tool_version *t = &s->versions[i];
+		struct exec x;
+		struct env_var lc = { "LC_ALL", "C" };
+		struct strbuf why, tail, line;
+		char *out_path = xasprintf("%s/version-out", head->build_dir);
+		char *text = NULL;
+		size_t len;
+		struct err err = ERR_INIT;
+
+		memset(&x, 0, sizeof(x));
+		x.kind = EXEC_ARGV;
+		x.argv = t->argv;
+		x.argc = t->argc;
+		x.env = &lc;
+		x.env_count = 1;
+		x.timeout_ns = UINT64_C(30) * 1000000000;
+		strbuf_init(&why, 0);
+		strbuf_init(&tail, 0);
+		strbuf_init(&line, 0);
+		rc = run_step(r, &x, head, out_path, &why, &tail);
+		if (rc == 0 && fsio_read_file(out_path, 1 << 20, &text, &len, &err) == 0)
+			first_line(text, &line);
+		if (rc == 0 && !line.len)
+			first_line(tail.buf, &line);
+		if (rc == 0 && !line.len) {
+			strbuf_adds(&why, "printed nothing");
+			rc = ERR_EXEC;
+		}
+		if (rc < 0) {
+			char *msg = xasprintf("report.versions.%s: %s", t->tool, why.buf);
+			results_set_error(&rs->error, RESULTS_ERROR_START_FAILED, msg, tail.buf,
+					  tail.len);
+			free(msg);
+		} else {
+			for (j = 0; j < doc->environment.n_tools; j++)
+				if (!strcmp(doc->environment.tools[j].name, t->tool))
+					break;
+			if (j == doc->environment.n_tools)
+				results_add_tool(doc, t->tool, line.buf);
+		}
+		free(text);
+		unlink(out_path);
+		free(out_path);
+		strbuf_release(&why);
+		strbuf_release(&tail);
+		strbuf_release(&line);
+	}
+	return rc;
+}
+
+int side_open_build(struct side *s, const struct suite *suite, struct err *err)
+{
+	char *prefix = private_prefix("build");
+	int rc = fsio_mkdtemp(prefix, &s->build_dir, err);
+
+	free(prefix);
+	if (rc < 0)
+		return rc;
+	if (suite->has_build)
+		s->artifact = xasprintf("%s/artifact", s->build_dir);
+	return 0;
+}
+
+/* Builds ${artifact} on one side; a failure is the suite's error. */
+int side_build(struct runner *r, const struct suite *suite, struct side *s, int side,
+	       struct results_suite *rs)
+{
+	struct strbuf why, tail;
+	struct stat st;
+	int rc;
+
+	if (!suite->has_build)
+		return 0;
+	engine_progress(r, "%s: build (%s)", suite->name, side_name(side));
+	strbuf_init(&why, 0);
+	strbuf_init(&tail, 0);
+	rc = run_step(r, &suite->build, s, NULL, &why, &tail);
+	if (rc == 0 && stat(s->artifact, &st) < 0) {
+		strbuf_adds(&why, "finished but did not create ${artifact}");
+		rc = ERR_EXEC;
+	}
+	if (rc < 0 && !rs->error.present) {
+		char *msg = xasprintf("build (%s): %s", side_name(side), why.buf);
+		results_set_error(&rs->error,
+				  rc == ERR_INTERRUPTED ? RESULTS_ERROR_INTERRUPTED
+							: RESULTS_ERROR_BUILD_FAILED,
+				  msg, tail.buf, tail.len);
+		free(msg);
+	}
+	strbuf_release(&why);
+	strbuf_release(&tail);
+	return rc;
+}
+
+/*
+ * Base and head built byte-identical artifacts: head's becomes a hard link to
+ * base's, so that both sides run one file. Two files with the same bytes
+ * still run measurably apart on a virtual machine (each has its own pages,
+ * and the difference drifts over minutes: docs/comparison.md), which is no
+ * difference of the code; a change that leaves the build alone must compare
+ * as no change. Only the file is shared: each side keeps its own root, hooks
+ * and variables. Any failure leaves the two files as they were.
+ */
+bool side_share_artifact(const struct side *head, const struct side *base)
+{
+	struct stat a, b;
+	char *tmp;
+	bool ok;
+
+	if (lstat(head->artifact, &a) < 0 || lstat(base->artifact, &b) < 0 || !S_ISREG(a.st_mode) ||
+	    !S_ISREG(b.st_mode) || a.st_size != b.st_size || a.st_mode != b.st_mode)
+		return false;
+	if (a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return true;
+	if (!fsio_same_content(head->artifact, base->artifact))
+		return false;
+	tmp = xasprintf("%s/.artifact-link", head->build_dir);
+	ok = link(base->artifact, tmp) == 0 && rename(tmp, head->artifact) == 0;
+	if (!ok)
+		unlink(tmp);
+	free(tmp);
+	return ok;
+}

@@ -1,0 +1,683 @@
+/*
+ * The measuring engine driven through its seam (struct runner_measurer,
+ * engine/runner.h) by a scripted measurer: every run returns a duration from
+ * a deterministic stream and no process starts. What is asserted is the
+ * engine's own logic: how many rounds and runs it makes, when a plain run
+ * stops (stop rule) and when a comparison stops (the looks of
+ * docs/comparison.md), the verdicts and result states it writes into the
+ * document, a failing command, an interrupt, and budgets.
+ *
+ * Each test loads a small suite from YAML (suite_load, the real loader) and
+ * runs it with runner_run_suite on two fake roots: requests whose cwd is
+ * HEAD_ROOT are head's, BASE_ROOT base's. The engine still makes and removes
+ * its private directories under $TMPDIR, as it does for real runs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "common/alloc.h"
+#include "common/err.h"
+#include "common/fsio.h"
+#include "engine/runner.h"
+#include "judge/judge.h"
+#include "results/results.h"
+#include "spawner/run.h"
+#include "suite/suite.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HEAD_ROOT    "/himorime-engine-test/head"
+#define BASE_ROOT    "/himorime-engine-test/base"
+#define MS	     (UINT64_C(1000000))
+#define MAX_COMMANDS 8
+
+/* ---- the scripted measurer ---------------------------------------------- */
+
+/* A command's stream on one side: run i (0-based, warmups included) lasts
+ * wall(command, head, i) ns and uses cpu(...) ns of user time. */
+struct fake {
+	uint64_t (*wall)(const char *command, bool head, size_t i);
+	uint64_t (*cpu)(const char *command, bool head, size_t i); /* NULL: half the wall time */
+	/* The run fail_at (0-based) of fail_command on head exits with
+	 * fail_code and writes fail_stderr; NULL: nothing fails. */
+	const char *fail_command;
+	size_t fail_at;
+	int fail_code;
+	const char *fail_stderr;
+	/* The interrupt_at-th start (1-based) is interrupted as SIGINT would:
+	 * runner_interrupt(), whose cancel ends that run. 0: never. */
+	size_t interrupt_at;
+	struct runner *runner;
+	bool cancelled;
+	size_t starts;
+	char names[MAX_COMMANDS][32];
+	size_t runs[MAX_COMMANDS][2]; /* [command][0: head, 1: base] */
+	size_t n_names;
+};
+
+static size_t *run_counter(struct fake *f, const char *name, bool head)
+{
+	size_t i;
+
+	for (i = 0; i < f->n_names; i++)
+		if (!strcmp(f->names[i], name))
+			return &f->runs[i][head ? 0 : 1];
+	assert_true(f->n_names < MAX_COMMANDS);
+	snprintf(f->names[f->n_names], sizeof(f->names[0]), "%s", name);
+	return &f->runs[f->n_names++][head ? 0 : 1];
+}
+
+/* Runs of `name` on one side, warmups included. */
+static size_t runs_of(const struct fake *f, const char *name, bool head)
+{
+	size_t i;
+
+	for (i = 0; i < f->n_names; i++)
+		if (!strcmp(f->names[i], name))
+			return f->runs[i][head ? 0 : 1];
+	return 0;
+}
+
+static void write_stderr(const char *path, const char *text)
+{
+	struct err err = ERR_INIT;
+
+	assert_int_equal(fsio_write_atomic(path, text, strlen(text), &err), 0);
+}
+
+static int fake_run(void *ctx, const struct run_request *req, struct run_result *res,
+		    struct err *err)
+{
+	struct fake *f = ctx;
+	const char *name = req->argv[0];
+	bool head = !strcmp(req->cwd, HEAD_ROOT);
+	size_t *n;
+
+	(void)err;
+	assert_true(head || !strcmp(req->cwd, BASE_ROOT));
+	memset(res, 0, sizeof(*res));
+	f->starts++;
+	if (f->interrupt_at && f->starts == f->interrupt_at)
+		runner_interrupt(f->runner);
+	if (f->cancelled) {
+		f->cancelled = false;
+		res->status = RUN_INTERRUPTED;
+		return 0;
+	}
+	n = run_counter(f, name, head);
+	res->status = RUN_EXITED;
+	if (f->fail_command && head && !strcmp(name, f->fail_command) && *n == f->fail_at) {
+		res->code = f->fail_code;
+		write_stderr(req->stderr_path, f->fail_stderr);
+	}
+	res->wall_ns = f->wall(name, head, *n);
+	res->user_ns = f->cpu ? f->cpu(name, head, *n) : res->wall_ns / 2;
+	(*n)++;
+	return 0;
+}
+
+static void fake_cancel(void *ctx)
+{
+	((struct fake *)ctx)->cancelled = true;
+}
+
+static const char *fake_fallback_reason(const void *ctx)
+{
+	(void)ctx;
+	return NULL;
+}
+
+/* ---- running a suite ---------------------------------------------------- */
+
+struct outcome {
+	int rc;
+	struct err err;
+	struct results *doc;
+	struct judge_plan plan; /* the first benchmark's looks, when comparing */
+};
+
+static void run_suite(struct fake *f, const char *yaml, bool compare, struct outcome *out)
+{
+	struct runner_options o = RUNNER_OPTIONS_INIT;
+	struct runner_measurer m = { fake_run, fake_cancel, fake_fallback_reason, f };
+	struct suite_diags diags;
+	struct suite *s = NULL;
+	struct err err = ERR_INIT;
+	char *dir = NULL, *path;
+	bool selected[8];
+	size_t i;
+
+	assert_int_equal(fsio_mkdtemp("himorime-engine-", &dir, &err), 0);
+	path = xasprintf("%s/himorime.yaml", dir);
+	assert_int_equal(fsio_write_atomic(path, yaml, strlen(yaml), &err), 0);
+	suite_diags_init(&diags);
+	if (suite_load(path, &s, &diags, &err) < 0)
+		fail_msg("suite: %s", err.msg);
+	assert_true(s->benchmark_count <= 8);
+	for (i = 0; i < 8; i++)
+		selected[i] = true;
+	o.seed = 42;
+	memset(out, 0, sizeof(*out));
+	out->err = (struct err)ERR_INIT;
+	if (compare)
+		assert_int_equal(runner_plan_looks(&o, &s->benchmarks[0], &out->plan, &err), 0);
+	runner_new_with(&o, &m, &f->runner);
+	out->doc = results_new(compare ? RESULTS_MODE_COMPARE : RESULTS_MODE_RUN);
+	out->rc = runner_run_suite(f->runner, s, selected, HEAD_ROOT, compare ? BASE_ROOT : NULL,
+				   NULL, out->doc, &out->err);
+	runner_free(f->runner);
+	f->runner = NULL;
+	suite_free(s);
+	suite_diags_release(&diags);
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+	free(path);
+	free(dir);
+}
+
+static const struct results_benchmark *bench(const struct outcome *o, size_t i)
+{
+	assert_int_equal(o->doc->n_suites, 1);
+	assert_true(i < o->doc->suites[0].n_benchmarks);
+	return &o->doc->suites[0].benchmarks[i];
+}
+
+static const struct results_command *command(const struct outcome *o, size_t b, size_t c)
+{
+	assert_true(c < bench(o, b)->n_commands);
+	return &bench(o, b)->commands[c];
+}
+
+static const struct comparison *comparison_of(const struct results_command *rc, enum metric m)
+{
+	size_t i;
+
+	for (i = 0; i < rc->n_comparisons; i++)
+		if (rc->comparisons[i].metric == m && !rc->comparisons[i].derived)
+			return &rc->comparisons[i];
+	fail_msg("no comparison of metric %d", (int)m);
+	return NULL;
+}
+
+/* ---- streams ------------------------------------------------------------ */
+
+/* 10 ms, every run, both sides. */
+static uint64_t steady_10ms(const char *command, bool head, size_t i)
+{
+	(void)command;
+	(void)head;
+	(void)i;
+	return 10 * MS;
+}
+
+/* fast: 10 ms; slow: 25 ms. */
+static uint64_t fast_and_slow(const char *command, bool head, size_t i)
+{
+	(void)head;
+	(void)i;
+	return strcmp(command, "slow") ? 10 * MS : 25 * MS;
+}
+
+/* 10, 11, 12, 13, 14, 10, 11, ... ms */
+static uint64_t sawtooth(const char *command, bool head, size_t i)
+{
+	(void)command;
+	(void)head;
+	return (10 + i % 5) * MS;
+}
+
+/* Base 10 ms; head exp(r) times that, for a log ratio r per test. */
+static uint64_t scaled(double r)
+{
+	return (uint64_t)llround(10e6 * exp(r));
+}
+
+static uint64_t head_20_percent_slower(const char *command, bool head, size_t i)
+{
+	(void)command;
+	(void)i;
+	return head ? 12 * MS : 10 * MS;
+}
+
+static uint64_t head_20_percent_faster(const char *command, bool head, size_t i)
+{
+	(void)command;
+	(void)i;
+	return head ? 8 * MS : 10 * MS;
+}
+
+/* Head's first run is half as long, every other one e^0.1 (10.5%) longer.
+ * Of the n(n+1)/2 Walsh averages of the n log ratios exactly n are negative
+ * (the outlier alone and with each other pair), the rest are 0.1: the
+ * interval's low end is above ln(1.05) once the look's k exceeds n. */
+static uint64_t slower_after_an_outlier(const char *command, bool head, size_t i)
+{
+	(void)command;
+	if (!head)
+		return 10 * MS;
+	return i == 0 ? 5 * MS : scaled(0.1);
+}
+
+/* Head alternately e^0.3 times and e^-0.3 times base: the interval spans
+ * [-0.3, 0.3] at every look, across the 5% band. */
+static uint64_t alternating(const char *command, bool head, size_t i)
+{
+	(void)command;
+	if (!head)
+		return 10 * MS;
+	return scaled(i % 2 ? -0.3 : 0.3);
+}
+
+/* ---- plain runs ----------------------------------------------------------- */
+
+static void test_engine__fixed_runs_make_exactly_that_many_rounds(void **state)
+{
+	struct fake f = { .wall = sawtooth };
+	struct outcome o;
+	const struct results_command *c;
+	size_t i;
+
+	(void)state;
+	run_suite(&f,
+		  "version: \"1\"\nname: fixed\nbenchmarks:\n"
+		  "  - name: b\n    runs: 7\n    warmup: 2\n"
+		  "    commands:\n      one: {command: [one]}\n      two: {command: [two]}\n",
+		  false, &o);
+	assert_int_equal(o.rc, 0);
+	assert_int_equal(bench(&o, 0)->rounds, 7);
+	assert_int_equal(runs_of(&f, "one", true), 9); /* 2 warmups and 7 runs */
+	assert_int_equal(runs_of(&f, "two", true), 9);
+	assert_int_equal(f.starts, 18);
+	c = command(&o, 0, 0);
+	assert_string_equal(c->name, "one");
+	assert_int_equal(c->head.warmups, 2);
+	assert_int_equal(c->head.count, 7);
+	assert_int_equal(c->head.metrics[METRIC_LATENCY].n_samples, 7);
+	/* The samples are the runs after the warmups: 12, 13, 14, 10, 11, 12, 13 ms. */
+	for (i = 0; i < 7; i++)
+		assert_true(c->head.metrics[METRIC_LATENCY].samples[i] ==
+			    (double)((10 + (i + 2) % 5) * MS));
+	assert_true(c->head.metrics[METRIC_LATENCY].stats.median == 12e6);
+	assert_int_equal(c->result, RESULT_PASS);
+	assert_int_equal(bench(&o, 0)->result, RESULT_PASS);
+	assert_false(c->base.present);
+	results_free(o.doc);
+}
+
+/* fast (10 ms) and slow (25 ms) in a plain run with these adaptive limits:
+ * both run in every round, and exactly `rounds` rounds. */
+static void assert_adaptive_rounds(const char *limits, size_t rounds)
+{
+	struct fake f = { .wall = fast_and_slow };
+	struct outcome o;
+	char *yaml = xasprintf("version: \"1\"\nname: adaptive\nbenchmarks:\n  - name: b\n%s"
+			       "    warmup: 0\n    commands:\n"
+			       "      fast: {command: [fast]}\n      slow: {command: [slow]}\n",
+			       limits);
+
+	run_suite(&f, yaml, false, &o);
+	free(yaml);
+	assert_int_equal(o.rc, 0);
+	assert_int_equal(bench(&o, 0)->rounds, rounds);
+	assert_int_equal(runs_of(&f, "fast", true), rounds);
+	assert_int_equal(runs_of(&f, "slow", true), rounds);
+	assert_int_equal(command(&o, 0, 0)->head.count, rounds);
+	assert_int_equal(command(&o, 0, 1)->head.count, rounds);
+	results_free(o.doc);
+}
+
+static void test_engine__adaptive_run_stops_when_every_command_has_min_time(void **state)
+{
+	(void)state;
+	/* slow (25 ms) has its 100 ms after 4 runs, but min_runs is 5; fast
+	 * (10 ms) reaches 100 ms at 10 runs: the rounds stop after the 10th. */
+	assert_adaptive_rounds("    min_runs: 5\n    max_runs: 50\n    min_time: 100ms\n", 10);
+}
+
+static void test_engine__adaptive_run_waits_for_min_runs(void **state)
+{
+	(void)state;
+	/* Both have their 100 ms by the 10th round; min_runs asks for 12. */
+	assert_adaptive_rounds("    min_runs: 12\n    max_runs: 50\n    min_time: 100ms\n", 12);
+}
+
+static void test_engine__adaptive_run_stops_at_max_runs(void **state)
+{
+	(void)state;
+	assert_adaptive_rounds("    min_runs: 5\n    max_runs: 6\n    min_time: 10s\n", 6);
+}
+
+/* ---- comparisons: the looks of docs/comparison.md ---------------------- */
+
+#define ONE_TOOL                                                                                   \
+	"version: \"1\"\nname: cmp\nbenchmarks:\n  - name: b\n    warmup: 0\n%s"                   \
+	"    commands:\n      tool: {command: [tool]}\n"
+
+static void compare_one_tool(struct fake *f, const char *extra, struct outcome *o)
+{
+	char *yaml = xasprintf(ONE_TOOL, extra);
+
+	run_suite(f, yaml, true, o);
+	free(yaml);
+	assert_int_equal(o->rc, 0);
+}
+
+/* The plan of a comparison with the default cap: 9 looks from 10 to 252 pairs. */
+static void assert_default_looks(const struct judge_plan *plan)
+{
+	static const unsigned looks[] = { 10, 15, 22, 33, 50, 75, 112, 168, 252 };
+	size_t i;
+
+	assert_int_equal(plan->n_looks, 9);
+	for (i = 0; i < 9; i++)
+		assert_int_equal(plan->looks[i], looks[i]);
+}
+
+static void assert_pairs_run(const struct fake *f, const struct outcome *o, size_t pairs)
+{
+	assert_int_equal(bench(o, 0)->rounds, pairs);
+	assert_int_equal(runs_of(f, "tool", true), pairs);
+	assert_int_equal(runs_of(f, "tool", false), pairs);
+	assert_int_equal(command(o, 0, 0)->head.count, pairs);
+	assert_int_equal(command(o, 0, 0)->base.count, pairs);
+}
+
+static void assert_decided(const struct comparison *c, enum verdict v, unsigned look,
+			   unsigned pairs)
+{
+	assert_int_equal(c->verdict, v);
+	assert_true(c->final);
+	assert_int_equal(c->looks_used, look);
+	assert_int_equal(c->pairs, pairs);
+}
+
+/* With the default confidence (0.99 over 9 looks) 10 pairs cannot form an
+ * interval (k = 0), 15 can: a clear change is decided at the second look. */
+static void assert_first_interval_at_15_pairs(const struct judge_plan *plan)
+{
+	assert_default_looks(plan);
+	assert_int_equal(plan->k[0], 0);
+	assert_true(plan->k[1] > 0);
+}
+
+/* A clear outcome (every pair alike) in a comparison with the default
+ * looks: decided at 15 pairs with this verdict, change, result and exit code. */
+static void assert_clear_outcome(uint64_t (*wall)(const char *, bool, size_t), enum verdict v,
+				 double change_percent, enum result_state result, int exit_code)
+{
+	struct fake f = { .wall = wall };
+	struct outcome o;
+	const struct comparison *c;
+
+	compare_one_tool(&f, "", &o);
+	assert_first_interval_at_15_pairs(&o.plan);
+	assert_pairs_run(&f, &o, 15);
+	c = comparison_of(command(&o, 0, 0), METRIC_LATENCY);
+	assert_decided(c, v, 2, 15);
+	assert_int_equal(c->looks_planned, 9);
+	assert_true(fabs(c->change_percent - change_percent) < 1e-9);
+	assert_string_equal(c->reason, "");
+	assert_int_equal(command(&o, 0, 0)->result, result);
+	assert_int_equal(bench(&o, 0)->result, result);
+	assert_int_equal(runner_summarize(o.doc, false), exit_code);
+	results_free(o.doc);
+}
+
+static void test_engine__regression_is_decided_at_the_first_possible_look(void **state)
+{
+	(void)state;
+	assert_clear_outcome(head_20_percent_slower, VERDICT_REGRESSION, 20.0, RESULT_REGRESSION,
+			     1);
+}
+
+static void test_engine__improvement_is_decided_at_the_first_possible_look(void **state)
+{
+	(void)state;
+	assert_clear_outcome(head_20_percent_faster, VERDICT_IMPROVED, -20.0, RESULT_IMPROVED, 0);
+}
+
+static void test_engine__no_change_passes_at_the_first_possible_look(void **state)
+{
+	(void)state;
+	assert_clear_outcome(steady_10ms, VERDICT_PASS, 0.0, RESULT_PASS, 0);
+}
+
+static void test_engine__adaptive_comparison_stops_at_the_first_decisive_look(void **state)
+{
+	struct fake f = { .wall = slower_after_an_outlier };
+	struct outcome o;
+	const struct comparison *c;
+
+	(void)state;
+	compare_one_tool(&f, "", &o);
+	/* The premise: no interval at 10 pairs, k within the pair count at
+	 * 15 (the low end is negative) and beyond it at 22 (see
+	 * slower_after_an_outlier). */
+	assert_first_interval_at_15_pairs(&o.plan);
+	assert_true(o.plan.k[1] <= 15);
+	assert_true(o.plan.k[2] > 22);
+	assert_pairs_run(&f, &o, 22);
+	c = comparison_of(command(&o, 0, 0), METRIC_LATENCY);
+	assert_decided(c, VERDICT_REGRESSION, 3, 22);
+	assert_int_equal(command(&o, 0, 0)->result, RESULT_REGRESSION);
+	results_free(o.doc);
+}
+
+static void test_engine__undecided_at_the_last_look_is_inconclusive(void **state)
+{
+	struct fake f = { .wall = alternating };
+	struct outcome o;
+	const struct comparison *c;
+
+	(void)state;
+	/* max_runs 15: looks at 10 and 15 pairs. */
+	compare_one_tool(&f, "    max_runs: 15\n", &o);
+	assert_int_equal(o.plan.n_looks, 2);
+	assert_int_equal(o.plan.looks[1], 15);
+	assert_pairs_run(&f, &o, 15);
+	c = comparison_of(command(&o, 0, 0), METRIC_LATENCY);
+	assert_decided(c, VERDICT_INCONCLUSIVE, 2, 15);
+	assert_string_equal(c->reason, "the interval still straddles the tolerance after 15 pairs");
+	assert_int_equal(command(&o, 0, 0)->result, RESULT_INCONCLUSIVE);
+	assert_int_equal(runner_summarize(o.doc, false), 0);
+	assert_int_equal(runner_summarize(o.doc, true), 1);
+	results_free(o.doc);
+}
+
+/* cpu: head's user time 20% above base's on every run. */
+static uint64_t cpu_20_percent_more(const char *command, bool head, size_t i)
+{
+	(void)command;
+	(void)i;
+	return head ? 6 * MS : 5 * MS;
+}
+
+static uint64_t cpu_after_an_outlier(const char *command, bool head, size_t i)
+{
+	return slower_after_an_outlier(command, head, i) / 2;
+}
+
+static void test_engine__ungated_metric_decided_before_the_gated_one(void **state)
+{
+	struct fake f = { .wall = slower_after_an_outlier, .cpu = cpu_20_percent_more };
+	struct outcome o;
+
+	(void)state;
+	compare_one_tool(&f,
+			 "    metrics: {cpu: true}\n"
+			 "    regression: {cpu_total: {max_percent: 5%, gate: false}}\n",
+			 &o);
+	/* Latency (gated) is open until the third look; cpu_total (ungated)
+	 * was final at the second and keeps that verdict. */
+	assert_pairs_run(&f, &o, 22);
+	assert_decided(comparison_of(command(&o, 0, 0), METRIC_LATENCY), VERDICT_REGRESSION, 3, 22);
+	assert_decided(comparison_of(command(&o, 0, 0), METRIC_CPU_TOTAL), VERDICT_REGRESSION, 2,
+		       15);
+	assert_false(comparison_of(command(&o, 0, 0), METRIC_CPU_TOTAL)->gate);
+	assert_true(comparison_of(command(&o, 0, 0), METRIC_LATENCY)->gate);
+	results_free(o.doc);
+}
+
+static void test_engine__ungated_metric_stops_with_the_gated_one(void **state)
+{
+	struct fake f = { .wall = head_20_percent_slower, .cpu = cpu_after_an_outlier };
+	struct outcome o;
+	const struct comparison *c;
+
+	(void)state;
+	compare_one_tool(&f,
+			 "    metrics: {cpu: true}\n"
+			 "    regression: {cpu_total: {max_percent: 5%, gate: false}}\n",
+			 &o);
+	/* Latency decides at the second look; cpu_total would need the
+	 * third, but the command stops: it keeps what the second look said. */
+	assert_pairs_run(&f, &o, 15);
+	assert_decided(comparison_of(command(&o, 0, 0), METRIC_LATENCY), VERDICT_REGRESSION, 2, 15);
+	c = comparison_of(command(&o, 0, 0), METRIC_CPU_TOTAL);
+	assert_decided(c, VERDICT_INCONCLUSIVE, 2, 15);
+	assert_string_equal(c->reason, "the interval still straddles the tolerance after 15 "
+				       "pairs, when the command's gated metrics were decided");
+	assert_int_equal(command(&o, 0, 0)->result, RESULT_REGRESSION);
+	results_free(o.doc);
+}
+
+/* ---- failures, interrupts, budgets ---------------------------------------- */
+
+static void test_engine__failing_command_stops_and_is_an_error(void **state)
+{
+	struct fake f = { .wall = steady_10ms,
+			  .fail_command = "bad",
+			  .fail_at = 3,
+			  .fail_code = 3,
+			  .fail_stderr = "bad: no such table\n" };
+	struct outcome o;
+	const struct results_command *bad, *good;
+
+	(void)state;
+	run_suite(&f,
+		  "version: \"1\"\nname: failing\nbenchmarks:\n"
+		  "  - name: b\n    runs: 5\n    warmup: 0\n"
+		  "    commands:\n      good: {command: [good]}\n      bad: {command: [bad]}\n",
+		  false, &o);
+	assert_int_equal(o.rc, 0);
+	good = command(&o, 0, 0);
+	bad = command(&o, 0, 1);
+	assert_int_equal(runs_of(&f, "good", true), 5);
+	assert_int_equal(runs_of(&f, "bad", true), 4); /* the 4th failed; no more */
+	assert_int_equal(good->head.count, 5);
+	assert_int_equal(good->result, RESULT_PASS);
+	assert_int_equal(bad->head.count, 3);
+	assert_int_equal(bad->result, RESULT_ERROR);
+	assert_true(bad->head.error.present);
+	assert_int_equal(bad->head.error.kind, RESULTS_ERROR_EXIT_CODE);
+	assert_string_equal(bad->head.error.message, "exited with code 3");
+	assert_true(bad->head.error.has_exit_code);
+	assert_int_equal(bad->head.error.exit_code, 3);
+	assert_string_equal(bad->head.error.stderr_tail, "bad: no such table\n");
+	assert_int_equal(bench(&o, 0)->result, RESULT_ERROR);
+	assert_int_equal(runner_summarize(o.doc, false), 4);
+	results_free(o.doc);
+}
+
+static void test_engine__interrupt_stops_the_run_and_marks_the_rest(void **state)
+{
+	struct fake f = { .wall = steady_10ms, .interrupt_at = 4 };
+	struct outcome o;
+	const struct results_command *a, *b;
+
+	(void)state;
+	run_suite(&f,
+		  "version: \"1\"\nname: interrupted\nbenchmarks:\n"
+		  "  - name: first\n    runs: 5\n    warmup: 0\n"
+		  "    commands:\n      a: {command: [a]}\n      b: {command: [b]}\n"
+		  "  - name: second\n    runs: 5\n    warmup: 0\n"
+		  "    commands:\n      c: {command: [c]}\n",
+		  false, &o);
+	assert_int_equal(o.rc, ERR_INTERRUPTED);
+	assert_int_equal(o.err.code, ERR_INTERRUPTED);
+	assert_string_equal(o.err.msg, "interrupted");
+	assert_true(o.doc->summary.interrupted);
+	/* Two full rounds would be 4 starts: the 4th was interrupted and
+	 * nothing started after it. */
+	assert_int_equal(f.starts, 4);
+	assert_int_equal(bench(&o, 0)->rounds, 1);
+	assert_int_equal(bench(&o, 0)->result, RESULT_ERROR);
+	assert_int_equal(bench(&o, 0)->error.kind, RESULTS_ERROR_INTERRUPTED);
+	assert_string_equal(bench(&o, 0)->error.message, "interrupted");
+	a = command(&o, 0, 0);
+	b = command(&o, 0, 1);
+	/* Exactly one command was running: it has 1 sample, the other 2. */
+	assert_int_equal(a->head.count + b->head.count, 3);
+	assert_true(a->head.error.present != b->head.error.present);
+	assert_int_equal((a->head.error.present ? a : b)->head.error.kind,
+			 RESULTS_ERROR_INTERRUPTED);
+	assert_string_equal((a->head.error.present ? a : b)->head.error.message, "interrupted");
+	assert_int_equal((a->head.error.present ? a : b)->head.count, 1);
+	assert_int_equal(bench(&o, 1)->n_commands, 0);
+	assert_int_equal(bench(&o, 1)->result, RESULT_ERROR);
+	assert_int_equal(bench(&o, 1)->error.kind, RESULTS_ERROR_INTERRUPTED);
+	assert_string_equal(bench(&o, 1)->error.message, RESULTS_NOT_STARTED);
+	assert_int_equal(runs_of(&f, "c", true), 0);
+	results_free(o.doc);
+}
+
+static void test_engine__budgets_pass_and_fail(void **state)
+{
+	struct fake f = { .wall = fast_and_slow };
+	struct outcome o;
+	const struct results_command *fast, *slow;
+
+	(void)state;
+	run_suite(&f,
+		  "version: \"1\"\nname: budgets\nbenchmarks:\n"
+		  "  - name: b\n    runs: 5\n    warmup: 0\n"
+		  "    commands:\n"
+		  "      fast: {command: [fast], budget: {latency: {median: \"<= 15ms\"}}}\n"
+		  "      slow: {command: [slow], budget: {latency: {median: \"<= 15ms\"}}}\n",
+		  false, &o);
+	assert_int_equal(o.rc, 0);
+	fast = command(&o, 0, 0);
+	slow = command(&o, 0, 1);
+	assert_int_equal(fast->n_budgets, 1);
+	assert_int_equal(fast->budgets[0].result.status, BUDGET_PASS);
+	assert_true(fast->budgets[0].result.actual == 10e6);
+	assert_true(fast->budgets[0].result.limit == 15e6);
+	assert_string_equal(fast->budgets[0].text, "<= 15ms");
+	assert_int_equal(fast->result, RESULT_PASS);
+	assert_int_equal(slow->n_budgets, 1);
+	assert_int_equal(slow->budgets[0].result.status, BUDGET_FAIL);
+	assert_true(slow->budgets[0].result.actual == 25e6);
+	assert_int_equal(slow->result, RESULT_OVER_BUDGET);
+	assert_int_equal(bench(&o, 0)->result, RESULT_OVER_BUDGET);
+	assert_int_equal(runner_summarize(o.doc, false), 1);
+	results_free(o.doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_engine__fixed_runs_make_exactly_that_many_rounds),
+		cmocka_unit_test(test_engine__adaptive_run_stops_when_every_command_has_min_time),
+		cmocka_unit_test(test_engine__adaptive_run_waits_for_min_runs),
+		cmocka_unit_test(test_engine__adaptive_run_stops_at_max_runs),
+		cmocka_unit_test(test_engine__regression_is_decided_at_the_first_possible_look),
+		cmocka_unit_test(test_engine__improvement_is_decided_at_the_first_possible_look),
+		cmocka_unit_test(test_engine__no_change_passes_at_the_first_possible_look),
+		cmocka_unit_test(test_engine__adaptive_comparison_stops_at_the_first_decisive_look),
+		cmocka_unit_test(test_engine__undecided_at_the_last_look_is_inconclusive),
+		cmocka_unit_test(test_engine__ungated_metric_decided_before_the_gated_one),
+		cmocka_unit_test(test_engine__ungated_metric_stops_with_the_gated_one),
+		cmocka_unit_test(test_engine__failing_command_stops_and_is_an_error),
+		cmocka_unit_test(test_engine__interrupt_stops_the_run_and_marks_the_rest),
+		cmocka_unit_test(test_engine__budgets_pass_and_fail),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
