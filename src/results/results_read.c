@@ -624,15 +624,15 @@ static int read_trend(struct reader *rd, const cJSON *mo, struct results_trend *
 static int read_metric(struct reader *rd, const cJSON *o, struct results_metric *m)
 {
 	const struct metric_info *info = metric_info(m->metric);
-	static const char *const statuses[] = { "measured", "not_requested", "unsupported",
-						"failed" };
+	const char *statuses[STATUS_FAILED + 1];
 	size_t ns, na;
 	const char *const *sources = results_names(NAMES_SOURCE, &ns);
 	const char *const *aggs = results_names(NAMES_AGGREGATION, &na);
 	int source = (int)m->source, agg = (int)m->process_aggregation, status = (int)m->status;
 	int rc;
 
-	_Static_assert(STATUS_FAILED == 3, "metric status names out of date");
+	for (int i = 0; i <= STATUS_FAILED; i++)
+		statuses[i] = metric_status_name((enum metric_status)i);
 	if (!cJSON_IsObject(o))
 		return expected(rd, "an object", o);
 	rc = check_const(rd, o, "name", info->name) ||
@@ -713,6 +713,9 @@ static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, str
 	const struct metric_info *info = metric_info(m);
 	const char *derived_names[1] = { "latency" };
 	int statistic = 0, verdict = 0, derived = -1;
+	size_t n_statistics, n_verdicts;
+	const char *const *statistics = vocab_names(VOCAB_SIDE_STATISTIC, &n_statistics);
+	const char *const *verdicts = vocab_names(VOCAB_VERDICT, &n_verdicts);
 	bool has;
 	double difference;
 	int rc;
@@ -722,35 +725,29 @@ static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, str
 	c->band_low_infinite = true;
 	if (!cJSON_IsObject(o))
 		return expected(rd, "an object", o);
-	{
-		static const char *verdicts[] = { "pass", "improved", "regression", "inconclusive",
-						  "skipped" };
-		_Static_assert(VERDICT_SKIPPED == 4, "verdict names out of date");
-		rc = check_const(rd, o, "metric", info->name) ||
-		     get_name(rd, o, "derived_from", derived_names, 1, &derived) ||
-		     check_const(rd, o, "statistic", "hodges_lehmann_ratio") ||
-		     get_name(rd, o, "side_statistic", results_side_statistics, 2, &statistic) ||
-		     check_const(rd, o, "unit", metric_unit_name(info->unit)) ||
-		     check_const(rd, o, "better", better_name(info->better)) ||
-		     get_num(rd, o, "base", &c->base) || get_num(rd, o, "head", &c->head) ||
-		     get_num(rd, o, "difference", &difference) ||
-		     get_opt_num(rd, o, "change_percent", &c->has_estimate, &c->change_percent) ||
-		     get_opt_num(rd, o, "ci_low_percent", &has, &c->ci_low_percent) ||
-		     get_opt_num(rd, o, "ci_high_percent", &has, &c->ci_high_percent) ||
-		     get_num(rd, o, "confidence", &c->confidence) ||
-		     get_unsigned(rd, o, "looks_planned", &c->looks_planned) ||
-		     get_unsigned(rd, o, "looks_used", &c->looks_used) ||
-		     get_unsigned(rd, o, "pairs", &c->pairs) ||
-		     get_num(rd, o, "max_fraction", &c->max_percent) ||
-		     check_max_percent(rd, o, c->max_percent) ||
-		     get_opt_num(rd, o, "min_difference", &c->has_min_difference,
-				 &c->min_difference) ||
-		     get_opt_num(rd, o, "band_low_percent", &has, &c->band_low_percent) ||
-		     get_num(rd, o, "band_high_percent", &c->band_high_percent) ||
-		     get_name(rd, o, "verdict", verdicts, ARRAY_SIZE(verdicts), &verdict) ||
-		     get_chars(rd, o, "reason", c->reason, sizeof(c->reason)) ||
-		     get_bool(rd, o, "gate", &c->gate) || get_bool(rd, o, "accepted", &c->accepted);
-	}
+	rc = check_const(rd, o, "metric", info->name) ||
+	     get_name(rd, o, "derived_from", derived_names, 1, &derived) ||
+	     check_const(rd, o, "statistic", "hodges_lehmann_ratio") ||
+	     get_name(rd, o, "side_statistic", statistics, n_statistics, &statistic) ||
+	     check_const(rd, o, "unit", metric_unit_name(info->unit)) ||
+	     check_const(rd, o, "better", better_name(info->better)) ||
+	     get_num(rd, o, "base", &c->base) || get_num(rd, o, "head", &c->head) ||
+	     get_num(rd, o, "difference", &difference) ||
+	     get_opt_num(rd, o, "change_percent", &c->has_estimate, &c->change_percent) ||
+	     get_opt_num(rd, o, "ci_low_percent", &has, &c->ci_low_percent) ||
+	     get_opt_num(rd, o, "ci_high_percent", &has, &c->ci_high_percent) ||
+	     get_num(rd, o, "confidence", &c->confidence) ||
+	     get_unsigned(rd, o, "looks_planned", &c->looks_planned) ||
+	     get_unsigned(rd, o, "looks_used", &c->looks_used) ||
+	     get_unsigned(rd, o, "pairs", &c->pairs) ||
+	     get_num(rd, o, "max_fraction", &c->max_percent) ||
+	     check_max_percent(rd, o, c->max_percent) ||
+	     get_opt_num(rd, o, "min_difference", &c->has_min_difference, &c->min_difference) ||
+	     get_opt_num(rd, o, "band_low_percent", &has, &c->band_low_percent) ||
+	     get_num(rd, o, "band_high_percent", &c->band_high_percent) ||
+	     get_name(rd, o, "verdict", verdicts, n_verdicts, &verdict) ||
+	     get_chars(rd, o, "reason", c->reason, sizeof(c->reason)) ||
+	     get_bool(rd, o, "gate", &c->gate) || get_bool(rd, o, "accepted", &c->accepted);
 	c->band_low_infinite = !field(o, "band_low_percent");
 	c->derived = derived == 0;
 	c->statistic_shown = (enum side_statistic)statistic;
@@ -792,12 +789,13 @@ static int read_comparisons(struct reader *rd, const cJSON *co, enum results_mod
 static int read_budget(struct reader *rd, const cJSON *o, struct results_budget *b)
 {
 	struct budget_result *r = &b->result;
-	static const char *const statuses[] = { "pass", "fail", "skipped", "no_data" };
+	size_t n_ops, n_statuses;
+	const char *const *ops = vocab_names(VOCAB_BOUND_OP, &n_ops);
+	const char *const *statuses = vocab_names(VOCAB_BUDGET_STATUS, &n_statuses);
 	int op = 0, status = 0;
 	bool pass = false;
 	int rc;
 
-	_Static_assert(BUDGET_NO_DATA == 3, "budget status names out of date");
 	if (!cJSON_IsObject(o))
 		return expected(rd, "an object", o);
 	if (!field(o, "metric"))
@@ -806,19 +804,18 @@ static int read_budget(struct reader *rd, const cJSON *o, struct results_budget 
 	if (!rc && field(o, "aggregation")) {
 		const cJSON *v = field(o, "aggregation");
 		size_t o2 = push_key(rd, "aggregation");
-		if (!cJSON_IsString(v) ||
-		    results_parse_aggregation(v->valuestring, &r->aggregation))
+		if (!cJSON_IsString(v) || aggregation_from_name(v->valuestring, &r->aggregation))
 			rc = expected(rd,
 				      "\"min\", \"max\", \"mean\", \"median\" or a percentile "
 				      "such as \"p95\"",
 				      v);
 		pop(rd, o2);
 	}
-	rc = rc || get_name(rd, o, "operator", results_bound_ops, 4, &op) ||
+	rc = rc || get_name(rd, o, "operator", ops, n_ops, &op) ||
 	     get_num(rd, o, "limit", &r->limit) ||
 	     get_opt_num(rd, o, "actual", &r->has_actual, &r->actual) ||
 	     check_const(rd, o, "unit", metric_unit_name(metric_info(r->metric)->unit)) ||
-	     get_name(rd, o, "status", statuses, ARRAY_SIZE(statuses), &status) ||
+	     get_name(rd, o, "status", statuses, n_statuses, &status) ||
 	     get_bool(rd, o, "pass", &pass) ||
 	     get_chars(rd, o, "reason", r->reason, sizeof(r->reason)) ||
 	     get_str(rd, o, "text", &b->text);

@@ -99,11 +99,7 @@ static void parse_tolerance(struct loader *l, const struct ynode *n, const char 
 		const struct ynode *v = n->items[i];
 		if (!strcmp(k, "statistic")) {
 			const char *s = check_str(l, v, p);
-			if (s && !strcmp(s, "median")) {
-				t->t.statistic = SIDE_MEDIAN;
-				t->has_statistic = true;
-			} else if (s && !strcmp(s, "mean")) {
-				t->t.statistic = SIDE_MEAN;
+			if (s && !side_statistic_from_name(s, &t->t.statistic)) {
 				t->has_statistic = true;
 			} else if (s) {
 				check_problem(l, v, p, NULL, "expected median or mean, got %s",
@@ -686,22 +682,11 @@ static void parse_hooks(struct loader *l, const struct ynode *n, const char *pat
 static bool parse_aggregation(struct loader *l, const struct ynode *k, const char *path,
 			      struct aggregation *a)
 {
-	static const struct {
-		const char *name;
-		enum aggregation_kind kind;
-	} fixed[] = { { "min", AGG_MIN },
-		      { "max", AGG_MAX },
-		      { "mean", AGG_MEAN },
-		      { "median", AGG_MEDIAN } };
 	struct err e = ERR_INIT;
-	size_t i;
 
-	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		if (!strcmp(k->text, fixed[i].name)) {
-			a->kind = fixed[i].kind;
-			a->percentile = 0;
-			return true;
-		}
+	/* min, max, mean, median; percentiles have the suite's own rules */
+	if (!aggregation_from_name(k->text, a) && a->kind != AGG_PERCENTILE)
+		return true;
 	if (units_percentile(k->text, &a->percentile, &e) < 0) {
 		check_problem(l, k, path, "aggregations are min, max, mean, median and p1 to p99.9",
 			      "expected an aggregation, got \"%s\"%s%s%s", k->text,
@@ -711,6 +696,23 @@ static bool parse_aggregation(struct loader *l, const struct ynode *k, const cha
 	}
 	a->kind = AGG_PERCENTILE;
 	return true;
+}
+
+/* Past the bound operator that starts s (the longest: "<=" before "<"), with
+ * *op set; NULL when s starts with none. */
+static const char *skip_bound_op(const char *s, enum bound_op *op)
+{
+	size_t n, i, best = 0;
+	const char *const *names = vocab_names(VOCAB_BOUND_OP, &n);
+
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(names[i]);
+		if (len > best && !strncmp(s, names[i], len)) {
+			best = len;
+			*op = (enum bound_op)i;
+		}
+	}
+	return best ? s + best : NULL;
 }
 
 static bool parse_bound(struct loader *l, const struct ynode *v, const char *path, enum metric m,
@@ -729,15 +731,8 @@ static bool parse_bound(struct loader *l, const struct ynode *v, const char *pat
 	s = v->text;
 	while (*s == ' ')
 		s++;
-	if (!strncmp(s, "<=", 2))
-		b->op = BOUND_LE, rest = s + 2;
-	else if (!strncmp(s, ">=", 2))
-		b->op = BOUND_GE, rest = s + 2;
-	else if (*s == '<')
-		b->op = BOUND_LT, rest = s + 1;
-	else if (*s == '>')
-		b->op = BOUND_GT, rest = s + 1;
-	else {
+	rest = skip_bound_op(s, &b->op);
+	if (!rest) {
 		check_problem(l, v, path, "a bound starts with <, <=, > or >=",
 			      "expected a bound such as \"<= 50ms\", got %s", check_found(l, v));
 		return false;
@@ -1595,42 +1590,6 @@ const struct tolerance *regression_tolerance(const struct regression *r, enum me
 		break;
 	}
 	return NULL;
-}
-
-const char *aggregation_name(const struct aggregation *a, char *buf, size_t size)
-{
-	switch (a->kind) {
-	case AGG_MIN:
-		return "min";
-	case AGG_MAX:
-		return "max";
-	case AGG_MEAN:
-		return "mean";
-	case AGG_MEDIAN:
-		return "median";
-	case AGG_PERCENTILE:
-		break;
-	}
-	if (a->percentile == floor(a->percentile))
-		snprintf(buf, size, "p%.0f", a->percentile);
-	else
-		snprintf(buf, size, "p%.1f", a->percentile);
-	return buf;
-}
-
-const char *bound_op_name(enum bound_op op)
-{
-	switch (op) {
-	case BOUND_LT:
-		return "<";
-	case BOUND_LE:
-		return "<=";
-	case BOUND_GT:
-		return ">";
-	case BOUND_GE:
-		return ">=";
-	}
-	return "?";
 }
 
 /* A word as a shell would need it to read back the same argument. */
