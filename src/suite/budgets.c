@@ -47,12 +47,111 @@ static const char *skip_bound_op(const char *s, enum bound_op *op)
 	return best ? s + best : NULL;
 }
 
+/* The operator at the start of v's text, which must suit the metric's better
+ * direction (an upper bound where lower is better, a floor for throughput).
+ * Returns the text after it, or NULL (problem recorded). */
+static const char *parse_bound_op(struct loader *l, const struct ynode *v, const char *path,
+				  const struct metric_info *mi, enum bound_op *op)
+{
+	const char *s = v->text, *rest;
+
+	while (*s == ' ')
+		s++;
+	rest = skip_bound_op(s, op);
+	if (!rest) {
+		check_problem(l, v, path, "a bound starts with <, <=, > or >=",
+			      "expected a bound such as \"<= 50ms\", got %s", check_found(l, v));
+		return NULL;
+	}
+	while (*rest == ' ')
+		rest++;
+	if (mi->better == BETTER_LOWER && (*op == BOUND_GT || *op == BOUND_GE)) {
+		check_problem(l, v, path, "lower is better for this metric: use < or <=",
+			      "expected an upper bound (< or <=) for %s, got %s", mi->name,
+			      check_found(l, v));
+		return NULL;
+	}
+	if (mi->better == BETTER_HIGHER && (*op == BOUND_LT || *op == BOUND_LE)) {
+		check_problem(l, v, path, "throughput budgets are floors: use > or >=",
+			      "expected a lower bound (> or >=) for %s, got %s", mi->name,
+			      check_found(l, v));
+		return NULL;
+	}
+	return rest;
+}
+
+/* A throughput limit: a rate, converted to the unit of the declared work
+ * (*limit stays as it was when there is none). */
+static bool parse_rate_limit(struct loader *l, const struct ynode *v, const char *path,
+			     const char *text, const struct work *w, double *limit)
+{
+	struct err e = ERR_INIT;
+	struct rate r;
+
+	if (units_rate(text, &r, &e) < 0) {
+		check_problem(l, v, path, NULL,
+			      "expected a rate such as \">= 50MiB/s\", got %s (%s)",
+			      check_found(l, v), e.msg);
+		return false;
+	}
+	if (w->kind != WORK_NONE && units_rate_in(&r, w->unit, limit, &e) < 0) {
+		check_problem(l, v, path, "write the rate in the unit of metrics.throughput.work",
+			      "%s", e.msg);
+		return false;
+	}
+	return true;
+}
+
+/* The limit after the operator, in the metric's canonical unit. */
+static bool parse_limit(struct loader *l, const struct ynode *v, const char *path,
+			enum metric_unit unit, const char *text, const struct work *w,
+			double *limit)
+{
+	struct err e = ERR_INIT;
+	uint64_t u;
+	double f;
+
+	switch (unit) {
+	case UNIT_NS:
+		if (units_duration(text, &u, &e) < 0) {
+			check_problem(l, v, path, NULL,
+				      "expected a duration after the operator, got %s (%s)",
+				      check_found(l, v), e.msg);
+			return false;
+		}
+		*limit = (double)u;
+		return true;
+	case UNIT_BYTES:
+		if (units_size(text, &u, &e) < 0) {
+			check_problem(l, v, path,
+				      "units: B, bytes, KB, MB, GB, TB, KiB, MiB, GiB, TiB",
+				      "expected a byte size after the operator, got %s (%s)",
+				      check_found(l, v), e.msg);
+			return false;
+		}
+		*limit = (double)u;
+		return true;
+	case UNIT_PERCENT:
+		if (units_percent(text, &f, &e) < 0) {
+			check_problem(l, v, path, NULL,
+				      "expected a percentage after the operator, got %s",
+				      check_found(l, v));
+			return false;
+		}
+		*limit = f * 100.0;
+		return true;
+	case UNIT_WORK_PER_S:
+		return parse_rate_limit(l, v, path, text, w, limit);
+	}
+	return false;
+}
+
+/* A bound such as "<= 50ms": operator, then a limit greater than 0. */
 static bool parse_bound(struct loader *l, const struct ynode *v, const char *path, enum metric m,
 			const struct work *w, struct budget *b)
 {
 	const struct metric_info *mi = metric_info(m);
-	const char *s, *rest;
-	struct err e = ERR_INIT;
+	const char *rest;
 	double limit = 0;
 
 	if (v->kind != YNODE_SCALAR || ynode_type(v) != YSCALAR_STR) {
@@ -60,81 +159,9 @@ static bool parse_bound(struct loader *l, const struct ynode *v, const char *pat
 			      "expected a bound such as \"<= 50ms\", got %s", check_found(l, v));
 		return false;
 	}
-	s = v->text;
-	while (*s == ' ')
-		s++;
-	rest = skip_bound_op(s, &b->op);
-	if (!rest) {
-		check_problem(l, v, path, "a bound starts with <, <=, > or >=",
-			      "expected a bound such as \"<= 50ms\", got %s", check_found(l, v));
+	rest = parse_bound_op(l, v, path, mi, &b->op);
+	if (!rest || !parse_limit(l, v, path, mi->unit, rest, w, &limit))
 		return false;
-	}
-	while (*rest == ' ')
-		rest++;
-	if (mi->better == BETTER_LOWER && (b->op == BOUND_GT || b->op == BOUND_GE)) {
-		check_problem(l, v, path, "lower is better for this metric: use < or <=",
-			      "expected an upper bound (< or <=) for %s, got %s", mi->name,
-			      check_found(l, v));
-		return false;
-	}
-	if (mi->better == BETTER_HIGHER && (b->op == BOUND_LT || b->op == BOUND_LE)) {
-		check_problem(l, v, path, "throughput budgets are floors: use > or >=",
-			      "expected a lower bound (> or >=) for %s, got %s", mi->name,
-			      check_found(l, v));
-		return false;
-	}
-	switch (mi->unit) {
-	case UNIT_NS: {
-		uint64_t ns;
-		if (units_duration(rest, &ns, &e) < 0) {
-			check_problem(l, v, path, NULL,
-				      "expected a duration after the operator, got %s (%s)",
-				      check_found(l, v), e.msg);
-			return false;
-		}
-		limit = (double)ns;
-		break;
-	}
-	case UNIT_BYTES: {
-		uint64_t bytes;
-		if (units_size(rest, &bytes, &e) < 0) {
-			check_problem(l, v, path,
-				      "units: B, bytes, KB, MB, GB, TB, KiB, MiB, GiB, TiB",
-				      "expected a byte size after the operator, got %s (%s)",
-				      check_found(l, v), e.msg);
-			return false;
-		}
-		limit = (double)bytes;
-		break;
-	}
-	case UNIT_PERCENT: {
-		double f;
-		if (units_percent(rest, &f, &e) < 0) {
-			check_problem(l, v, path, NULL,
-				      "expected a percentage after the operator, got %s",
-				      check_found(l, v));
-			return false;
-		}
-		limit = f * 100.0;
-		break;
-	}
-	case UNIT_WORK_PER_S: {
-		struct rate r;
-		if (units_rate(rest, &r, &e) < 0) {
-			check_problem(l, v, path, NULL,
-				      "expected a rate such as \">= 50MiB/s\", got %s (%s)",
-				      check_found(l, v), e.msg);
-			return false;
-		}
-		if (w->kind != WORK_NONE && units_rate_in(&r, w->unit, &limit, &e) < 0) {
-			check_problem(l, v, path,
-				      "write the rate in the unit of metrics.throughput.work", "%s",
-				      e.msg);
-			return false;
-		}
-		break;
-	}
-	}
 	if (!(limit > 0)) {
 		check_problem(l, v, path, NULL, "expected a limit greater than 0, got %s",
 			      check_found(l, v));

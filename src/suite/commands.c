@@ -12,13 +12,74 @@
 
 #include "common/banned.h"
 
+/* command: [program, arg, ...] (cmd a list, p its path). */
+static bool parse_argv(struct loader *l, const struct ynode *cmd, const char *p, bool in_build,
+		       struct exec *x)
+{
+	const char **argv;
+	size_t i;
+
+	if (!cmd->count) {
+		check_problem(l, cmd, p, NULL, "expected a non-empty argv list, got []");
+		return false;
+	}
+	argv = arena_array(l->a, cmd->count + 1, sizeof(*argv));
+	for (i = 0; i < cmd->count; i++) {
+		const char *ip = check_index(l, p, i);
+		const char *s = check_str(l, cmd->items[i], ip);
+		if (!s || !check_template(l, cmd->items[i], ip, s, in_build, NULL))
+			return false;
+		if (!i && check_blank(s)) {
+			check_problem(l, cmd->items[i], ip, NULL,
+				      "expected a program name, got a blank string");
+			return false;
+		}
+		argv[i] = s;
+	}
+	x->kind = EXEC_ARGV;
+	x->argv = argv;
+	x->argc = cmd->count;
+	return true;
+}
+
+/* command: "a shell string", with shell: true (cmd a string scalar). */
+static bool parse_shell(struct loader *l, const struct ynode *cmd, const char *p, bool in_build,
+			bool shell, struct exec *x)
+{
+	struct err e = ERR_INIT;
+	size_t off;
+
+	if (!shell) {
+		check_problem(l, cmd, p,
+			      "write the command as a list [program, arg, ...], or set shell: "
+			      "true",
+			      "a command string needs shell: true");
+		return false;
+	}
+	if (check_blank(cmd->text)) {
+		check_problem(l, cmd, p, NULL, "expected a shell command, got a blank string");
+		return false;
+	}
+	if (!check_template(l, cmd, p, cmd->text, in_build, NULL))
+		return false;
+	if (vars_check_shell(cmd->text, &off, &e) < 0) {
+		check_problem_in(l, cmd, off, p,
+				 "himorime quotes substituted values itself; remove the quotes "
+				 "around the variable",
+				 "%s", e.msg);
+		return false;
+	}
+	x->kind = EXEC_SHELL;
+	x->shell = cmd->text;
+	return true;
+}
+
 bool parse_exec_command(struct loader *l, const struct ynode *map, const char *path, bool in_build,
 			struct exec *x)
 {
 	const struct ynode *cmd = ynode_get(map, "command"), *sh = ynode_get(map, "shell");
 	const char *p = check_child(l, path, "command");
 	bool shell = false;
-	size_t i;
 
 	if (sh && !check_bool(l, sh, check_child(l, path, "shell"), &shell))
 		return false;
@@ -28,66 +89,16 @@ bool parse_exec_command(struct loader *l, const struct ynode *map, const char *p
 	}
 	x->pos.line = cmd->line;
 	x->pos.column = cmd->column;
-	if (cmd->kind == YNODE_SEQ) {
-		const char **argv;
-		if (shell) {
-			check_problem(l, sh, check_child(l, path, "shell"),
-				      "write the command as one string, or drop shell: true",
-				      "shell: true needs the command as a string, got a list");
-			return false;
-		}
-		if (!cmd->count) {
-			check_problem(l, cmd, p, NULL, "expected a non-empty argv list, got []");
-			return false;
-		}
-		argv = arena_array(l->a, cmd->count + 1, sizeof(*argv));
-		for (i = 0; i < cmd->count; i++) {
-			const char *ip = check_index(l, p, i);
-			const char *s = check_str(l, cmd->items[i], ip);
-			if (!s || !check_template(l, cmd->items[i], ip, s, in_build, NULL))
-				return false;
-			if (!i && check_blank(s)) {
-				check_problem(l, cmd->items[i], ip, NULL,
-					      "expected a program name, got a blank string");
-				return false;
-			}
-			argv[i] = s;
-		}
-		x->kind = EXEC_ARGV;
-		x->argv = argv;
-		x->argc = cmd->count;
-		return true;
+	if (cmd->kind == YNODE_SEQ && shell) {
+		check_problem(l, sh, check_child(l, path, "shell"),
+			      "write the command as one string, or drop shell: true",
+			      "shell: true needs the command as a string, got a list");
+		return false;
 	}
-	if (cmd->kind == YNODE_SCALAR && ynode_type(cmd) == YSCALAR_STR) {
-		struct err e = ERR_INIT;
-		size_t off;
-		if (!shell) {
-			check_problem(
-				l, cmd, p,
-				"write the command as a list [program, arg, ...], or set shell: "
-				"true",
-				"a command string needs shell: true");
-			return false;
-		}
-		if (check_blank(cmd->text)) {
-			check_problem(l, cmd, p, NULL,
-				      "expected a shell command, got a blank string");
-			return false;
-		}
-		if (!check_template(l, cmd, p, cmd->text, in_build, NULL))
-			return false;
-		if (vars_check_shell(cmd->text, &off, &e) < 0) {
-			check_problem_in(
-				l, cmd, off, p,
-				"himorime quotes substituted values itself; remove the quotes "
-				"around the variable",
-				"%s", e.msg);
-			return false;
-		}
-		x->kind = EXEC_SHELL;
-		x->shell = cmd->text;
-		return true;
-	}
+	if (cmd->kind == YNODE_SEQ)
+		return parse_argv(l, cmd, p, in_build, x);
+	if (cmd->kind == YNODE_SCALAR && ynode_type(cmd) == YSCALAR_STR)
+		return parse_shell(l, cmd, p, in_build, shell, x);
 	check_problem(l, cmd, p, NULL, "expected an argv list or a string with shell: true, got %s",
 		      check_found(l, cmd));
 	return false;

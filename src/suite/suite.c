@@ -197,19 +197,11 @@ static void parse_versions(struct loader *l, const struct ynode *n, const char *
 static const char *const top_keys[] = { "version", "name",	 "description", "defaults",
 					"build",   "benchmarks", "report",	NULL };
 
-static void parse_suite(struct loader *l, const struct ynode *root, struct suite *s)
+/* version, name and description. */
+static void parse_header(struct loader *l, const struct ynode *root, struct suite *s)
 {
-	const struct ynode *v;
-	struct layer defaults;
-	size_t i, j;
+	const struct ynode *v = ynode_get(root, "version");
 
-	memset(&defaults, 0, sizeof(defaults));
-	if (!check_map(l, root, "", "a map with version, name and benchmarks"))
-		return;
-	/* x-*: a place for YAML anchors that benchmarks share, as in compose
-	 * files (docs/configuration.md); nothing reads them. */
-	check_keys_but(l, root, "", top_keys, "x-", "the suite");
-	v = ynode_get(root, "version");
 	if (!v)
 		check_problem(l, root, "", "add version: \"1\" as the first key",
 			      "expected a map with version, got no version");
@@ -225,12 +217,21 @@ static void parse_suite(struct loader *l, const struct ynode *root, struct suite
 		s->name = check_name(l, v, "name");
 	if ((v = ynode_get(root, "description")))
 		s->description = check_str(l, v, "description");
+}
+
+/* defaults, build and report: what every benchmark shares. */
+static void parse_shared(struct loader *l, const struct ynode *root, struct layer *defaults,
+			 struct suite *s)
+{
+	const struct ynode *v, *o;
+	size_t i;
+
 	if ((v = ynode_get(root, "defaults")) && check_map(l, v, "defaults", "a map of settings")) {
 		check_keys(l, v, "defaults", defaults_keys, "defaults");
 		for (i = 0; i < v->count; i++)
 			parse_setting(l, v->keys[i]->text, v->items[i],
 				      check_child(l, "defaults", v->keys[i]->text), false,
-				      &defaults);
+				      defaults);
 	}
 	if ((v = ynode_get(root, "build"))) {
 		l->has_build = true;
@@ -238,16 +239,52 @@ static void parse_suite(struct loader *l, const struct ynode *root, struct suite
 		parse_exec(l, v, "build", true, "${root}", NULL, 0, SUITE_DEFAULT_BUILD_TIMEOUT_NS,
 			   &s->build);
 	}
-	if ((v = ynode_get(root, "report")) &&
-	    check_map(l, v, "report", "a map of outputs, versions")) {
-		const struct ynode *o;
-		check_keys(l, v, "report", (const char *const[]){ "outputs", "versions", NULL },
-			   "report");
-		if ((o = ynode_get(v, "outputs")))
-			parse_outputs(l, o, "report.outputs", s);
-		if ((o = ynode_get(v, "versions")))
-			parse_versions(l, o, "report.versions", s);
+	if (!(v = ynode_get(root, "report")) ||
+	    !check_map(l, v, "report", "a map of outputs, versions"))
+		return;
+	check_keys(l, v, "report", (const char *const[]){ "outputs", "versions", NULL }, "report");
+	if ((o = ynode_get(v, "outputs")))
+		parse_outputs(l, o, "report.outputs", s);
+	if ((o = ynode_get(v, "versions")))
+		parse_versions(l, o, "report.versions", s);
+}
+
+/* Each benchmark over the defaults; a name used twice is a problem. */
+static void parse_benchmarks(struct loader *l, const struct ynode *v, const struct layer *defaults,
+			     struct suite *s)
+{
+	struct benchmark *bs = arena_array(l->a, v->count, sizeof(*bs));
+	size_t i, j;
+
+	for (i = 0; i < v->count; i++) {
+		parse_benchmark(l, v->items[i], check_index(l, "benchmarks", i), defaults, &bs[i]);
+		for (j = 0; bs[i].name && j < i; j++)
+			if (bs[j].name && !strcmp(bs[j].name, bs[i].name)) {
+				const struct ynode *nn = ynode_get(v->items[i], "name");
+				check_problem(l, nn, arena_printf(l->a, "benchmarks[%zu].name", i),
+					      NULL,
+					      "duplicate benchmark name \"%s\" (first at %u:%u)",
+					      bs[i].name, bs[j].pos.line, bs[j].pos.column);
+				break;
+			}
 	}
+	s->benchmarks = bs;
+	s->benchmark_count = v->count;
+}
+
+static void parse_suite(struct loader *l, const struct ynode *root, struct suite *s)
+{
+	const struct ynode *v;
+	struct layer defaults;
+
+	memset(&defaults, 0, sizeof(defaults));
+	if (!check_map(l, root, "", "a map with version, name and benchmarks"))
+		return;
+	/* x-*: a place for YAML anchors that benchmarks share, as in compose
+	 * files (docs/configuration.md); nothing reads them. */
+	check_keys_but(l, root, "", top_keys, "x-", "the suite");
+	parse_header(l, root, s);
+	parse_shared(l, root, &defaults, s);
 	v = ynode_get(root, "benchmarks");
 	if (!v) {
 		check_problem(l, root, "", NULL,
@@ -266,25 +303,7 @@ static void parse_suite(struct loader *l, const struct ynode *root, struct suite
 			      SUITE_MAX_BENCHMARKS);
 		return;
 	}
-	{
-		struct benchmark *bs = arena_array(l->a, v->count, sizeof(*bs));
-		for (i = 0; i < v->count; i++) {
-			parse_benchmark(l, v->items[i], check_index(l, "benchmarks", i), &defaults,
-					&bs[i]);
-			for (j = 0; bs[i].name && j < i; j++)
-				if (bs[j].name && !strcmp(bs[j].name, bs[i].name)) {
-					const struct ynode *nn = ynode_get(v->items[i], "name");
-					check_problem(
-						l, nn,
-						arena_printf(l->a, "benchmarks[%zu].name", i), NULL,
-						"duplicate benchmark name \"%s\" (first at %u:%u)",
-						bs[i].name, bs[j].pos.line, bs[j].pos.column);
-					break;
-				}
-		}
-		s->benchmarks = bs;
-		s->benchmark_count = v->count;
-	}
+	parse_benchmarks(l, v, &defaults, s);
 }
 
 /* Directories between the project root (nearest ancestor with .git, else the
