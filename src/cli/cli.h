@@ -7,21 +7,11 @@
 #define HIMORIME_CLI_CLI_H
 
 #include "common/err.h"
+#include "common/types.h"
 #include "render/render.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* Exit statuses, stable and shared with the reference tool. */
-enum exit_code {
-	EXIT_OK = 0,
-	EXIT_FAILED = 1,   /* budget broken, gated regression, inconclusive with the flag */
-	EXIT_CONFIG = 2,   /* invalid suite; nothing executed */
-	EXIT_USAGE = 3,	   /* bad command line */
-	EXIT_EXEC = 4,	   /* execution, git, I/O failure, interruption */
-	EXIT_INTERNAL = 5, /* a bug */
-	EXIT_METRIC = 6,   /* a metric could not be measured */
-};
 
 struct cmd {
 	const char *name;

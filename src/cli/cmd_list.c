@@ -191,8 +191,8 @@ static void json_output(struct strbuf *sb, const struct output *o)
 
 static void json_tolerance(struct strbuf *sb, const struct tolerance *t)
 {
-	strbuf_addf(sb, "{\"statistic\": \"%s\", \"max_percent\": ",
-		    t->statistic == SIDE_MEDIAN ? "median" : "mean");
+	strbuf_addf(sb,
+		    "{\"statistic\": \"%s\", \"max_percent\": ", side_statistic_name(t->statistic));
 	json_num(sb, t->max_percent);
 	strbuf_adds(sb, ", \"min_difference\": ");
 	if (t->has_min_difference)

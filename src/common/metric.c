@@ -1,5 +1,5 @@
 /*
- * Metric and verdict names: see metric.h. The tables are indexed by enum
+ * Metric names: see metric.h. The tables are indexed by enum
  * value; the static asserts keep them complete.
  */
 #include "common/metric.h"
@@ -23,32 +23,6 @@ static const struct metric_info metrics[] = {
 };
 _Static_assert(ARRAY_SIZE(metrics) == METRIC__COUNT, "metric table incomplete");
 
-static const char *const verdicts[] = {
-	[VERDICT_PASS] = "pass",
-	[VERDICT_IMPROVED] = "improved",
-	[VERDICT_REGRESSION] = "regression",
-	[VERDICT_INCONCLUSIVE] = "inconclusive",
-	[VERDICT_SKIPPED] = "skipped",
-};
-
-static const char *const results[] = {
-	[RESULT_PASS] = "pass",
-	[RESULT_NEW_SUITE] = "new_suite",
-	[RESULT_IMPROVED] = "improved",
-	[RESULT_INCONCLUSIVE] = "inconclusive",
-	[RESULT_OVER_BUDGET] = "over_budget",
-	[RESULT_REGRESSION] = "regression",
-	[RESULT_METRIC_ERROR] = "metric_error",
-	[RESULT_ERROR] = "error",
-};
-
-static const char *const budget_statuses[] = {
-	[BUDGET_PASS] = "pass",
-	[BUDGET_FAIL] = "fail",
-	[BUDGET_SKIPPED] = "skipped",
-	[BUDGET_NO_DATA] = "no_data",
-};
-
 static const char *const statuses[] = {
 	[STATUS_MEASURED] = "measured",
 	[STATUS_NOT_REQUESTED] = "not_requested",
@@ -68,16 +42,6 @@ static const char *const betters[] = {
 	[BETTER_HIGHER] = "higher",
 	[BETTER_NEUTRAL] = "neutral",
 };
-
-static int find(const char *const *names, int n, const char *name)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(names[i], name))
-			return i;
-	return -1;
-}
 
 const struct metric_info *metric_info(enum metric m)
 {
@@ -109,46 +73,4 @@ const char *better_name(enum better b)
 const char *metric_status_name(enum metric_status s)
 {
 	return statuses[s];
-}
-
-const char *verdict_name(enum verdict v)
-{
-	return verdicts[v];
-}
-
-int verdict_from_name(const char *name, enum verdict *out)
-{
-	int i = find(verdicts, (int)ARRAY_SIZE(verdicts), name);
-	if (i < 0)
-		return -1;
-	*out = (enum verdict)i;
-	return 0;
-}
-
-const char *result_state_name(enum result_state r)
-{
-	return results[r];
-}
-
-int result_state_from_name(const char *name, enum result_state *out)
-{
-	int i = find(results, (int)ARRAY_SIZE(results), name);
-	if (i < 0)
-		return -1;
-	*out = (enum result_state)i;
-	return 0;
-}
-
-const char *budget_status_name(enum budget_status s)
-{
-	return budget_statuses[s];
-}
-
-int budget_status_from_name(const char *name, enum budget_status *out)
-{
-	int i = find(budget_statuses, (int)ARRAY_SIZE(budget_statuses), name);
-	if (i < 0)
-		return -1;
-	*out = (enum budget_status)i;
-	return 0;
 }

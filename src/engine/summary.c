@@ -1,8 +1,9 @@
 /*
  * The summary of a results document: counts per result state, verdicts that
- * do not gate, and the exit code with the reference's precedence: 4
- * (something could not run) > 6 (a metric could not be measured) > 1 (a
- * budget broken or a gated regression, or inconclusive with the flag) > 0.
+ * do not gate, and the exit code with the reference's precedence: EXIT_EXEC
+ * (something could not run) > EXIT_METRIC (a metric could not be measured)
+ * > EXIT_FAILED (a budget broken or a gated regression, or inconclusive with
+ * the flag) > EXIT_OK.
  */
 #include "engine/runner.h"
 
@@ -92,13 +93,13 @@ int runner_summarize(struct results *doc, bool fail_on_inconclusive)
 		}
 	}
 	if (exec_failed)
-		sum->exit_code = 4;
+		sum->exit_code = EXIT_EXEC;
 	else if (metric_failed)
-		sum->exit_code = 6;
+		sum->exit_code = EXIT_METRIC;
 	else if (perf_failed)
-		sum->exit_code = 1;
+		sum->exit_code = EXIT_FAILED;
 	else
-		sum->exit_code = 0;
+		sum->exit_code = EXIT_OK;
 	return sum->exit_code;
 }
 

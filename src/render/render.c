@@ -534,14 +534,13 @@ void rnd_aggregation(struct strbuf *sb, const struct aggregation *a)
 {
 	char buf[64];
 
-	if (results_format_aggregation(a, buf, sizeof(buf)) < 0)
-		return;
-	strbuf_adds(sb, buf);
+	if (aggregation_name(a, buf, sizeof(buf)))
+		strbuf_adds(sb, buf);
 }
 
 const char *rnd_op(enum bound_op op)
 {
-	return results_bound_op_name(op);
+	return bound_op_name(op);
 }
 
 /* --- notes ------------------------------------------------------------------ */

@@ -22,7 +22,7 @@
 
 #include "common/err.h"
 #include "common/metric.h"
-#include "judge/judge.h"
+#include "common/types.h"
 #include "stats/stats.h"
 
 #include <stdbool.h>

@@ -7,7 +7,6 @@
 
 #include "common/alloc.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,18 +27,6 @@ static const char *const scopes[] = {
 	[SCOPE_PROCESS_TREE] = "process_tree",
 };
 
-const char *const results_side_statistics[2] = {
-	[SIDE_MEDIAN] = "median",
-	[SIDE_MEAN] = "mean",
-};
-
-const char *const results_bound_ops[4] = {
-	[BOUND_LT] = "<",
-	[BOUND_LE] = "<=",
-	[BOUND_GT] = ">",
-	[BOUND_GE] = ">=",
-};
-
 const char *results_group_name(enum metric_group g)
 {
 	return groups[g];
@@ -48,16 +35,6 @@ const char *results_group_name(enum metric_group g)
 const char *results_scope_name(enum metric_scope s)
 {
 	return scopes[s];
-}
-
-const char *results_side_statistic_name(enum side_statistic s)
-{
-	return results_side_statistics[s];
-}
-
-const char *results_bound_op_name(enum bound_op op)
-{
-	return results_bound_ops[op];
 }
 
 static bool same_bits(double a, double b)
@@ -103,54 +80,6 @@ int results_format_double(double v, char *buf, size_t size)
 		snprintf(buf, size, "%.*e", digits - 1, v);
 		trim_mantissa(buf);
 	}
-	return 0;
-}
-
-int results_format_aggregation(const struct aggregation *a, char *buf, size_t size)
-{
-	switch (a->kind) {
-	case AGG_MIN:
-		snprintf(buf, size, "min");
-		return 0;
-	case AGG_MAX:
-		snprintf(buf, size, "max");
-		return 0;
-	case AGG_MEAN:
-		snprintf(buf, size, "mean");
-		return 0;
-	case AGG_MEDIAN:
-		snprintf(buf, size, "median");
-		return 0;
-	case AGG_PERCENTILE:
-		if (!(a->percentile > 0 && a->percentile < 100))
-			return -1;
-		buf[0] = 'p';
-		return results_format_double(a->percentile, buf + 1, size - 1);
-	}
-	return -1;
-}
-
-int results_parse_aggregation(const char *s, struct aggregation *out)
-{
-	static const char *const names[] = { "min", "max", "mean", "median" };
-	static const enum aggregation_kind kinds[] = { AGG_MIN, AGG_MAX, AGG_MEAN, AGG_MEDIAN };
-	char *end;
-	double p;
-	int i = results_name_index(names, ARRAY_SIZE(names), s);
-
-	out->percentile = 0;
-	if (i >= 0) {
-		out->kind = kinds[i];
-		return 0;
-	}
-	if (s[0] != 'p' || !(s[1] >= '0' && s[1] <= '9'))
-		return -1;
-	errno = 0;
-	p = strtod(s + 1, &end);
-	if (errno || *end || !(p > 0 && p < 100))
-		return -1;
-	out->kind = AGG_PERCENTILE;
-	out->percentile = p;
 	return 0;
 }
 

@@ -256,15 +256,15 @@ static int read_trend(struct reader *rd, const cJSON *mo, struct results_trend *
 static int read_metric(struct reader *rd, const cJSON *o, struct results_metric *m)
 {
 	const struct metric_info *info = metric_info(m->metric);
-	static const char *const statuses[] = { "measured", "not_requested", "unsupported",
-						"failed" };
+	const char *statuses[STATUS_FAILED + 1];
 	size_t ns, na;
 	const char *const *sources = results_names(NAMES_SOURCE, &ns);
 	const char *const *aggs = results_names(NAMES_AGGREGATION, &na);
 	int source = (int)m->source, agg = (int)m->process_aggregation, status = (int)m->status;
 	int rc;
 
-	_Static_assert(STATUS_FAILED == 3, "metric status names out of date");
+	for (int i = 0; i <= STATUS_FAILED; i++)
+		statuses[i] = metric_status_name((enum metric_status)i);
 	if (!cJSON_IsObject(o))
 		return reader_expected(rd, "an object", o);
 	rc = reader_check_const(rd, o, "name", info->name) ||
@@ -347,6 +347,9 @@ static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, str
 	const struct metric_info *info = metric_info(m);
 	const char *derived_names[1] = { "latency" };
 	int statistic = 0, verdict = 0, derived = -1;
+	size_t n_statistics, n_verdicts;
+	const char *const *statistics = vocab_names(VOCAB_SIDE_STATISTIC, &n_statistics);
+	const char *const *verdicts = vocab_names(VOCAB_VERDICT, &n_verdicts);
 	bool has;
 	double difference;
 	int rc;
@@ -356,39 +359,31 @@ static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, str
 	c->band_low_infinite = true;
 	if (!cJSON_IsObject(o))
 		return reader_expected(rd, "an object", o);
-	{
-		static const char *verdicts[] = { "pass", "improved", "regression", "inconclusive",
-						  "skipped" };
-		_Static_assert(VERDICT_SKIPPED == 4, "verdict names out of date");
-		rc = reader_check_const(rd, o, "metric", info->name) ||
-		     reader_get_name(rd, o, "derived_from", derived_names, 1, &derived) ||
-		     reader_check_const(rd, o, "statistic", "hodges_lehmann_ratio") ||
-		     reader_get_name(rd, o, "side_statistic", results_side_statistics, 2,
-				     &statistic) ||
-		     reader_check_const(rd, o, "unit", metric_unit_name(info->unit)) ||
-		     reader_check_const(rd, o, "better", better_name(info->better)) ||
-		     reader_get_num(rd, o, "base", &c->base) ||
-		     reader_get_num(rd, o, "head", &c->head) ||
-		     reader_get_num(rd, o, "difference", &difference) ||
-		     reader_get_opt_num(rd, o, "change_percent", &c->has_estimate,
-					&c->change_percent) ||
-		     reader_get_opt_num(rd, o, "ci_low_percent", &has, &c->ci_low_percent) ||
-		     reader_get_opt_num(rd, o, "ci_high_percent", &has, &c->ci_high_percent) ||
-		     reader_get_num(rd, o, "confidence", &c->confidence) ||
-		     reader_get_unsigned(rd, o, "looks_planned", &c->looks_planned) ||
-		     reader_get_unsigned(rd, o, "looks_used", &c->looks_used) ||
-		     reader_get_unsigned(rd, o, "pairs", &c->pairs) ||
-		     reader_get_num(rd, o, "max_fraction", &c->max_percent) ||
-		     check_max_percent(rd, o, c->max_percent) ||
-		     reader_get_opt_num(rd, o, "min_difference", &c->has_min_difference,
-					&c->min_difference) ||
-		     reader_get_opt_num(rd, o, "band_low_percent", &has, &c->band_low_percent) ||
-		     reader_get_num(rd, o, "band_high_percent", &c->band_high_percent) ||
-		     reader_get_name(rd, o, "verdict", verdicts, ARRAY_SIZE(verdicts), &verdict) ||
-		     reader_get_chars(rd, o, "reason", c->reason, sizeof(c->reason)) ||
-		     reader_get_bool(rd, o, "gate", &c->gate) ||
-		     reader_get_bool(rd, o, "accepted", &c->accepted);
-	}
+	rc = reader_check_const(rd, o, "metric", info->name) ||
+	     reader_get_name(rd, o, "derived_from", derived_names, 1, &derived) ||
+	     reader_check_const(rd, o, "statistic", "hodges_lehmann_ratio") ||
+	     reader_get_name(rd, o, "side_statistic", statistics, n_statistics, &statistic) ||
+	     reader_check_const(rd, o, "unit", metric_unit_name(info->unit)) ||
+	     reader_check_const(rd, o, "better", better_name(info->better)) ||
+	     reader_get_num(rd, o, "base", &c->base) || reader_get_num(rd, o, "head", &c->head) ||
+	     reader_get_num(rd, o, "difference", &difference) ||
+	     reader_get_opt_num(rd, o, "change_percent", &c->has_estimate, &c->change_percent) ||
+	     reader_get_opt_num(rd, o, "ci_low_percent", &has, &c->ci_low_percent) ||
+	     reader_get_opt_num(rd, o, "ci_high_percent", &has, &c->ci_high_percent) ||
+	     reader_get_num(rd, o, "confidence", &c->confidence) ||
+	     reader_get_unsigned(rd, o, "looks_planned", &c->looks_planned) ||
+	     reader_get_unsigned(rd, o, "looks_used", &c->looks_used) ||
+	     reader_get_unsigned(rd, o, "pairs", &c->pairs) ||
+	     reader_get_num(rd, o, "max_fraction", &c->max_percent) ||
+	     check_max_percent(rd, o, c->max_percent) ||
+	     reader_get_opt_num(rd, o, "min_difference", &c->has_min_difference,
+				&c->min_difference) ||
+	     reader_get_opt_num(rd, o, "band_low_percent", &has, &c->band_low_percent) ||
+	     reader_get_num(rd, o, "band_high_percent", &c->band_high_percent) ||
+	     reader_get_name(rd, o, "verdict", verdicts, n_verdicts, &verdict) ||
+	     reader_get_chars(rd, o, "reason", c->reason, sizeof(c->reason)) ||
+	     reader_get_bool(rd, o, "gate", &c->gate) ||
+	     reader_get_bool(rd, o, "accepted", &c->accepted);
 	c->band_low_infinite = !reader_field(o, "band_low_percent");
 	c->derived = derived == 0;
 	c->statistic_shown = (enum side_statistic)statistic;
@@ -431,12 +426,13 @@ static int read_comparisons(struct reader *rd, const cJSON *co, enum results_mod
 static int read_budget(struct reader *rd, const cJSON *o, struct results_budget *b)
 {
 	struct budget_result *r = &b->result;
-	static const char *const statuses[] = { "pass", "fail", "skipped", "no_data" };
+	size_t n_ops, n_statuses;
+	const char *const *ops = vocab_names(VOCAB_BOUND_OP, &n_ops);
+	const char *const *statuses = vocab_names(VOCAB_BUDGET_STATUS, &n_statuses);
 	int op = 0, status = 0;
 	bool pass = false;
 	int rc;
 
-	_Static_assert(BUDGET_NO_DATA == 3, "budget status names out of date");
 	if (!cJSON_IsObject(o))
 		return reader_expected(rd, "an object", o);
 	if (!reader_field(o, "metric"))
@@ -445,8 +441,7 @@ static int read_budget(struct reader *rd, const cJSON *o, struct results_budget 
 	if (!rc && reader_field(o, "aggregation")) {
 		const cJSON *v = reader_field(o, "aggregation");
 		size_t o2 = reader_push_key(rd, "aggregation");
-		if (!cJSON_IsString(v) ||
-		    results_parse_aggregation(v->valuestring, &r->aggregation))
+		if (!cJSON_IsString(v) || aggregation_from_name(v->valuestring, &r->aggregation))
 			rc = reader_expected(
 				rd,
 				"\"min\", \"max\", \"mean\", \"median\" or a percentile "
@@ -454,11 +449,11 @@ static int read_budget(struct reader *rd, const cJSON *o, struct results_budget 
 				v);
 		reader_pop(rd, o2);
 	}
-	rc = rc || reader_get_name(rd, o, "operator", results_bound_ops, 4, &op) ||
+	rc = rc || reader_get_name(rd, o, "operator", ops, n_ops, &op) ||
 	     reader_get_num(rd, o, "limit", &r->limit) ||
 	     reader_get_opt_num(rd, o, "actual", &r->has_actual, &r->actual) ||
 	     reader_check_const(rd, o, "unit", metric_unit_name(metric_info(r->metric)->unit)) ||
-	     reader_get_name(rd, o, "status", statuses, ARRAY_SIZE(statuses), &status) ||
+	     reader_get_name(rd, o, "status", statuses, n_statuses, &status) ||
 	     reader_get_bool(rd, o, "pass", &pass) ||
 	     reader_get_chars(rd, o, "reason", r->reason, sizeof(r->reason)) ||
 	     reader_get_str(rd, o, "text", &b->text);

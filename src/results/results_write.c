@@ -368,7 +368,7 @@ static void put_comparison(struct writer *w, cJSON *obj, const struct comparison
 	put_str(w, o, "metric", info->name);
 	put_str(w, o, "derived_from", c->derived ? "latency" : NULL);
 	put_str(w, o, "statistic", "hodges_lehmann_ratio");
-	put_str(w, o, "side_statistic", results_side_statistic_name(c->statistic_shown));
+	put_str(w, o, "side_statistic", side_statistic_name(c->statistic_shown));
 	put_str(w, o, "unit", metric_unit_name(info->unit));
 	put_str(w, o, "better", better_name(info->better));
 	put_num(w, o, "base", c->base);
@@ -406,13 +406,13 @@ static void put_budget(struct writer *w, cJSON *arr, const struct results_budget
 
 	cJSON_AddItemToArray(arr, o);
 	put_str(w, o, "metric", metric_info(r->metric)->name);
-	if (results_format_aggregation(&r->aggregation, agg, sizeof(agg)) < 0) {
+	if (!aggregation_name(&r->aggregation, agg, sizeof(agg))) {
 		fail(w, "aggregation", "is not a percentile between 0 and 100");
 		put_null(o, "aggregation");
 	} else {
 		put_str(w, o, "aggregation", agg);
 	}
-	put_str(w, o, "operator", results_bound_op_name(r->op));
+	put_str(w, o, "operator", bound_op_name(r->op));
 	put_num(w, o, "limit", r->limit);
 	put_opt_num(w, o, "actual", r->has_actual, r->actual);
 	put_str(w, o, "unit", metric_unit_name(metric_info(r->metric)->unit));

@@ -1,5 +1,5 @@
 /*
- * Reading YAML nodes as typed values for the suite loader (suite.c): the
+ * Reading YAML nodes as typed values for the suite loader (loader.h): the
  * problem list with key paths and alias notes, unknown keys with "did you
  * mean", strings, booleans, ranged numbers, durations, sizes, percentages,
  * name patterns, variable templates and paths. Each check_<type> either

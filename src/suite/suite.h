@@ -23,7 +23,7 @@
 #include "common/err.h"
 #include "common/metric.h"
 #include "common/strbuf.h"
-#include "judge/judge.h"
+#include "common/types.h"
 #include "suite/arena.h"
 
 #include <stdbool.h>
@@ -253,8 +253,6 @@ bool benchmark_measures(const struct benchmark *b, enum metric m);
 /* The tolerance for latency, cpu_total or peak_rss; NULL for other metrics. */
 const struct tolerance *regression_tolerance(const struct regression *r, enum metric m);
 const char *report_format_name(enum report_format f);
-const char *aggregation_name(const struct aggregation *a, char *buf, size_t size);
-const char *bound_op_name(enum bound_op op);
 /* A command as written, for lists and reports: argv words joined with shell
  * quoting where a word needs it, or the shell string; variables unexpanded. */
 void suite_exec_text(const struct exec *x, struct strbuf *out);

@@ -51,6 +51,18 @@ class TestWalls(unittest.TestCase):
         self.assertEqual(r.stdout, f"walls: {self.src}/judge/judge.c:{line}: judge may not "
                                    "include render/render.h (allowed: common stats)\n")
 
+    def test_walls__suite_and_results_no_longer_reach_into_judge(self):
+        # The shared types live in common/types.h (docs/design.md, "Include walls").
+        s = self.append("suite/suite.c", '#include "judge/judge.h"\n')
+        r = self.append("results/results.c", '#include "judge/judge.h"\n')
+        out = walls(self.src)
+        self.assertEqual(out.returncode, 1)
+        self.assertEqual(out.stdout,
+                         f"walls: {self.src}/results/results.c:{r}: results may not include "
+                         "judge/judge.h (allowed: common stats)\n"
+                         f"walls: {self.src}/suite/suite.c:{s}: suite may not include "
+                         "judge/judge.h (allowed: common)\n")
+
     def test_walls__spawner_may_include_nothing_but_banned_h(self):
         line = self.append("spawner/proto.c", '#include "common/alloc.h"\n')
         r = walls(self.src)

@@ -1,6 +1,7 @@
 /*
  * Unit tests of the common helpers: strbuf caps, the seeded generator's
- * reproducibility, atomic writes, metric and verdict names.
+ * reproducibility, atomic writes, metric names and the name tables of the
+ * shared types (common/types.h).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include "common/metric.h"
 #include "common/rng.h"
 #include "common/strbuf.h"
+#include "common/types.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,6 +293,133 @@ static void test_common__metric_names_round_trip(void **state)
 	assert_true(RESULT_REGRESSION < RESULT_METRIC_ERROR);
 }
 
+/* Each table: every value's name gives the value back and the names are
+ * those of the formats (docs/reports.md); an unknown name is refused and
+ * leaves *out alone. */
+static void test_common__vocab_names_round_trip(void **state)
+{
+	static const char *const want[][8] = {
+		[VOCAB_VERDICT] = { "pass", "improved", "regression", "inconclusive", "skipped" },
+		[VOCAB_RESULT_STATE] = { "pass", "new_suite", "improved", "inconclusive",
+					 "over_budget", "regression", "metric_error", "error" },
+		[VOCAB_BUDGET_STATUS] = { "pass", "fail", "skipped", "no_data" },
+		[VOCAB_SIDE_STATISTIC] = { "median", "mean" },
+		[VOCAB_BOUND_OP] = { "<", "<=", ">", ">=" },
+	};
+	static const size_t count[] = { 5, 8, 4, 2, 4 };
+	size_t t, i, n;
+
+	(void)state;
+	for (t = 0; t < ARRAY_SIZE(count); t++) {
+		const char *const *names = vocab_names((enum vocab)t, &n);
+		assert_int_equal(n, count[t]);
+		for (i = 0; i < n; i++)
+			assert_string_equal(names[i], want[t][i]);
+	}
+	for (i = 0; i <= VERDICT_SKIPPED; i++) {
+		enum verdict v = VERDICT_SKIPPED;
+		assert_int_equal(verdict_from_name(verdict_name((enum verdict)i), &v), 0);
+		assert_int_equal(v, i);
+	}
+	for (i = 0; i <= RESULT_ERROR; i++) {
+		enum result_state r = RESULT_ERROR;
+		assert_int_equal(
+			result_state_from_name(result_state_name((enum result_state)i), &r), 0);
+		assert_int_equal(r, i);
+	}
+	for (i = 0; i <= BUDGET_NO_DATA; i++) {
+		enum budget_status b = BUDGET_NO_DATA;
+		assert_int_equal(
+			budget_status_from_name(budget_status_name((enum budget_status)i), &b), 0);
+		assert_int_equal(b, i);
+	}
+	for (i = 0; i <= SIDE_MEAN; i++) {
+		enum side_statistic s = SIDE_MEAN;
+		assert_int_equal(
+			side_statistic_from_name(side_statistic_name((enum side_statistic)i), &s),
+			0);
+		assert_int_equal(s, i);
+	}
+	for (i = 0; i <= BOUND_GE; i++) {
+		enum bound_op op = BOUND_GE;
+		assert_int_equal(bound_op_from_name(bound_op_name((enum bound_op)i), &op), 0);
+		assert_int_equal(op, i);
+	}
+}
+
+static void test_common__vocab_refuses_unknown_names(void **state)
+{
+	enum verdict v = VERDICT_SKIPPED;
+	enum result_state r = RESULT_ERROR;
+	enum budget_status b = BUDGET_NO_DATA;
+	enum side_statistic s = SIDE_MEAN;
+	enum bound_op op = BOUND_GE;
+
+	(void)state;
+	assert_int_equal(verdict_from_name("passed", &v), -1);
+	assert_int_equal(verdict_from_name("", &v), -1);
+	assert_int_equal(result_state_from_name("over budget", &r), -1);
+	assert_int_equal(budget_status_from_name("PASS", &b), -1);
+	assert_int_equal(side_statistic_from_name("p50", &s), -1);
+	assert_int_equal(bound_op_from_name("=<", &op), -1);
+	assert_int_equal(bound_op_from_name("<= ", &op), -1);
+	assert_int_equal(v, VERDICT_SKIPPED);
+	assert_int_equal(r, RESULT_ERROR);
+	assert_int_equal(b, BUDGET_NO_DATA);
+	assert_int_equal(s, SIDE_MEAN);
+	assert_int_equal(op, BOUND_GE);
+}
+
+/* One formatter for `list` and reports: names, whole percentiles as
+ * integers, others in the shortest form that reads back bit for bit. */
+static void test_common__aggregation_names_round_trip(void **state)
+{
+	static const struct {
+		const char *text;
+		enum aggregation_kind kind;
+		double percentile;
+	} cases[] = {
+		{ "min", AGG_MIN, 0 },
+		{ "max", AGG_MAX, 0 },
+		{ "mean", AGG_MEAN, 0 },
+		{ "median", AGG_MEDIAN, 0 },
+		{ "p1", AGG_PERCENTILE, 1 },
+		{ "p95", AGG_PERCENTILE, 95 },
+		{ "p99.9", AGG_PERCENTILE, 99.9 },
+		{ "p0.5", AGG_PERCENTILE, 0.5 },
+		{ "p33.333333333333336", AGG_PERCENTILE, 100.0 / 3 },
+		{ "p1e-05", AGG_PERCENTILE, 1e-5 },
+	};
+	char buf[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct aggregation a = { cases[i].kind, cases[i].percentile }, back;
+		assert_ptr_equal(aggregation_name(&a, buf, sizeof(buf)), buf);
+		assert_string_equal(buf, cases[i].text);
+		assert_int_equal(aggregation_from_name(buf, &back), 0);
+		assert_int_equal(back.kind, a.kind);
+		assert_memory_equal(&back.percentile, &a.percentile, sizeof(double));
+	}
+}
+
+static void test_common__aggregation_refuses_bad_percentiles(void **state)
+{
+	static const char *const bad[] = { "p0",  "p100", "p",	     "p-5",    "pp5",
+					   "p5x", "P95",  "average", "p1e400", "" };
+	struct aggregation a = { AGG_PERCENTILE, 100 };
+	char buf[64];
+	size_t i;
+
+	(void)state;
+	assert_null(aggregation_name(&a, buf, sizeof(buf)));
+	a.percentile = 0;
+	assert_null(aggregation_name(&a, buf, sizeof(buf)));
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		assert_int_equal(aggregation_from_name(bad[i], &a), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +437,10 @@ int main(void)
 		cmocka_unit_test(test_common__remove_tree_handles_read_only_dirs),
 		cmocka_unit_test(test_common__same_content_compares_every_byte),
 		cmocka_unit_test(test_common__metric_names_round_trip),
+		cmocka_unit_test(test_common__vocab_names_round_trip),
+		cmocka_unit_test(test_common__vocab_refuses_unknown_names),
+		cmocka_unit_test(test_common__aggregation_names_round_trip),
+		cmocka_unit_test(test_common__aggregation_refuses_bad_percentiles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

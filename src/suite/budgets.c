@@ -1,0 +1,223 @@
+/*
+ * Budgets (docs/configuration.md, "Budgets"): `metric: {aggregation: bound}`
+ * under a command, each bound an operator and a limit in the metric's unit.
+ * Part of the suite loader: see loader.h.
+ */
+#include "suite/loader.h"
+
+#include "suite/units.h"
+
+#include <string.h>
+
+#include "common/banned.h"
+
+static bool parse_aggregation(struct loader *l, const struct ynode *k, const char *path,
+			      struct aggregation *a)
+{
+	struct err e = ERR_INIT;
+
+	/* min, max, mean, median; percentiles have the suite's own rules */
+	if (!aggregation_from_name(k->text, a) && a->kind != AGG_PERCENTILE)
+		return true;
+	if (units_percentile(k->text, &a->percentile, &e) < 0) {
+		check_problem(l, k, path, "aggregations are min, max, mean, median and p1 to p99.9",
+			      "expected an aggregation, got \"%s\"%s%s%s", k->text,
+			      k->text[0] == 'p' ? " (" : "", k->text[0] == 'p' ? e.msg : "",
+			      k->text[0] == 'p' ? ")" : "");
+		return false;
+	}
+	a->kind = AGG_PERCENTILE;
+	return true;
+}
+
+/* Past the bound operator that starts s (the longest: "<=" before "<"), with
+ * *op set; NULL when s starts with none. */
+static const char *skip_bound_op(const char *s, enum bound_op *op)
+{
+	size_t n, i, best = 0;
+	const char *const *names = vocab_names(VOCAB_BOUND_OP, &n);
+
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(names[i]);
+		if (len > best && !strncmp(s, names[i], len)) {
+			best = len;
+			*op = (enum bound_op)i;
+		}
+	}
+	return best ? s + best : NULL;
+}
+
+/* The operator at the start of v's text, which must suit the metric's better
+ * direction (an upper bound where lower is better, a floor for throughput).
+ * Returns the text after it, or NULL (problem recorded). */
+static const char *parse_bound_op(struct loader *l, const struct ynode *v, const char *path,
+				  const struct metric_info *mi, enum bound_op *op)
+{
+	const char *s = v->text, *rest;
+
+	while (*s == ' ')
+		s++;
+	rest = skip_bound_op(s, op);
+	if (!rest) {
+		check_problem(l, v, path, "a bound starts with <, <=, > or >=",
+			      "expected a bound such as \"<= 50ms\", got %s", check_found(l, v));
+		return NULL;
+	}
+	while (*rest == ' ')
+		rest++;
+	if (mi->better == BETTER_LOWER && (*op == BOUND_GT || *op == BOUND_GE)) {
+		check_problem(l, v, path, "lower is better for this metric: use < or <=",
+			      "expected an upper bound (< or <=) for %s, got %s", mi->name,
+			      check_found(l, v));
+		return NULL;
+	}
+	if (mi->better == BETTER_HIGHER && (*op == BOUND_LT || *op == BOUND_LE)) {
+		check_problem(l, v, path, "throughput budgets are floors: use > or >=",
+			      "expected a lower bound (> or >=) for %s, got %s", mi->name,
+			      check_found(l, v));
+		return NULL;
+	}
+	return rest;
+}
+
+/* A throughput limit: a rate, converted to the unit of the declared work
+ * (*limit stays as it was when there is none). */
+static bool parse_rate_limit(struct loader *l, const struct ynode *v, const char *path,
+			     const char *text, const struct work *w, double *limit)
+{
+	struct err e = ERR_INIT;
+	struct rate r;
+
+	if (units_rate(text, &r, &e) < 0) {
+		check_problem(l, v, path, NULL,
+			      "expected a rate such as \">= 50MiB/s\", got %s (%s)",
+			      check_found(l, v), e.msg);
+		return false;
+	}
+	if (w->kind != WORK_NONE && units_rate_in(&r, w->unit, limit, &e) < 0) {
+		check_problem(l, v, path, "write the rate in the unit of metrics.throughput.work",
+			      "%s", e.msg);
+		return false;
+	}
+	return true;
+}
+
+/* The limit after the operator, in the metric's canonical unit. */
+static bool parse_limit(struct loader *l, const struct ynode *v, const char *path,
+			enum metric_unit unit, const char *text, const struct work *w,
+			double *limit)
+{
+	struct err e = ERR_INIT;
+	uint64_t u;
+	double f;
+
+	switch (unit) {
+	case UNIT_NS:
+		if (units_duration(text, &u, &e) < 0) {
+			check_problem(l, v, path, NULL,
+				      "expected a duration after the operator, got %s (%s)",
+				      check_found(l, v), e.msg);
+			return false;
+		}
+		*limit = (double)u;
+		return true;
+	case UNIT_BYTES:
+		if (units_size(text, &u, &e) < 0) {
+			check_problem(l, v, path,
+				      "units: B, bytes, KB, MB, GB, TB, KiB, MiB, GiB, TiB",
+				      "expected a byte size after the operator, got %s (%s)",
+				      check_found(l, v), e.msg);
+			return false;
+		}
+		*limit = (double)u;
+		return true;
+	case UNIT_PERCENT:
+		if (units_percent(text, &f, &e) < 0) {
+			check_problem(l, v, path, NULL,
+				      "expected a percentage after the operator, got %s",
+				      check_found(l, v));
+			return false;
+		}
+		*limit = f * 100.0;
+		return true;
+	case UNIT_WORK_PER_S:
+		return parse_rate_limit(l, v, path, text, w, limit);
+	}
+	return false;
+}
+
+/* A bound such as "<= 50ms": operator, then a limit greater than 0. */
+static bool parse_bound(struct loader *l, const struct ynode *v, const char *path, enum metric m,
+			const struct work *w, struct budget *b)
+{
+	const struct metric_info *mi = metric_info(m);
+	const char *rest;
+	double limit = 0;
+
+	if (v->kind != YNODE_SCALAR || ynode_type(v) != YSCALAR_STR) {
+		check_problem(l, v, path, "quote the bound: \"<= 50ms\"",
+			      "expected a bound such as \"<= 50ms\", got %s", check_found(l, v));
+		return false;
+	}
+	rest = parse_bound_op(l, v, path, mi, &b->op);
+	if (!rest || !parse_limit(l, v, path, mi->unit, rest, w, &limit))
+		return false;
+	if (!(limit > 0)) {
+		check_problem(l, v, path, NULL, "expected a limit greater than 0, got %s",
+			      check_found(l, v));
+		return false;
+	}
+	b->limit = limit;
+	b->text = v->text;
+	b->pos.line = v->line;
+	b->pos.column = v->column;
+	return true;
+}
+
+void parse_budgets(struct loader *l, const struct ynode *n, const char *path,
+		   const struct benchmark *bm, struct command *c)
+{
+	struct budget *v;
+	size_t i, j, total = 0, count = 0;
+
+	if (!check_map(l, n, path, "a map of metric: {aggregation: bound}"))
+		return;
+	for (i = 0; i < n->count; i++)
+		total += n->items[i]->kind == YNODE_MAP ? n->items[i]->count : 0;
+	v = arena_array(l->a, total ? total : 1, sizeof(*v));
+	for (i = 0; i < n->count; i++) {
+		const struct ynode *mk = n->keys[i], *mv = n->items[i];
+		const char *mp = check_child(l, path, mk->text);
+		enum metric m;
+		if (metric_from_name(mk->text, &m) < 0) {
+			check_problem(
+				l, mk, mp,
+				"metrics are latency, throughput, cpu_user, cpu_system, cpu_total, "
+				"cpu_utilization, peak_rss",
+				"unknown metric \"%s\"", mk->text);
+			continue;
+		}
+		if (!benchmark_measures(bm, m)) {
+			check_problem(l, mk, mp,
+				      m == METRIC_PEAK_RSS ? "set metrics.memory: true"
+				      : m == METRIC_THROUGHPUT
+					      ? "declare metrics.throughput.work in the benchmark"
+					      : "set metrics.cpu: true",
+				      "a budget on %s, which the benchmark does not measure",
+				      mk->text);
+			continue;
+		}
+		if (!check_map(l, mv, mp, "a map of aggregation: bound"))
+			continue;
+		for (j = 0; j < mv->count; j++) {
+			const char *ap = check_child(l, mp, mv->keys[j]->text);
+			struct budget *b = &v[count];
+			b->metric = m;
+			if (parse_aggregation(l, mv->keys[j], ap, &b->aggregation) &&
+			    parse_bound(l, mv->items[j], ap, m, &bm->metrics.work, b))
+				count++;
+		}
+	}
+	c->budgets = v;
+	c->budget_count = count;
+}

@@ -1,0 +1,248 @@
+/*
+ * Commands, hooks and the build step: how a command is written (an argv list,
+ * or a string with shell: true), its own settings layered over the
+ * benchmark's, and the text of a command as `list` and reports show it. Part
+ * of the suite loader: see loader.h.
+ */
+#include "suite/loader.h"
+
+#include "suite/vars.h"
+
+#include <string.h>
+
+#include "common/banned.h"
+
+/* command: [program, arg, ...] (cmd a list, p its path). */
+static bool parse_argv(struct loader *l, const struct ynode *cmd, const char *p, bool in_build,
+		       struct exec *x)
+{
+	const char **argv;
+	size_t i;
+
+	if (!cmd->count) {
+		check_problem(l, cmd, p, NULL, "expected a non-empty argv list, got []");
+		return false;
+	}
+	argv = arena_array(l->a, cmd->count + 1, sizeof(*argv));
+	for (i = 0; i < cmd->count; i++) {
+		const char *ip = check_index(l, p, i);
+		const char *s = check_str(l, cmd->items[i], ip);
+		if (!s || !check_template(l, cmd->items[i], ip, s, in_build, NULL))
+			return false;
+		if (!i && check_blank(s)) {
+			check_problem(l, cmd->items[i], ip, NULL,
+				      "expected a program name, got a blank string");
+			return false;
+		}
+		argv[i] = s;
+	}
+	x->kind = EXEC_ARGV;
+	x->argv = argv;
+	x->argc = cmd->count;
+	return true;
+}
+
+/* command: "a shell string", with shell: true (cmd a string scalar). */
+static bool parse_shell(struct loader *l, const struct ynode *cmd, const char *p, bool in_build,
+			bool shell, struct exec *x)
+{
+	struct err e = ERR_INIT;
+	size_t off;
+
+	if (!shell) {
+		check_problem(l, cmd, p,
+			      "write the command as a list [program, arg, ...], or set shell: "
+			      "true",
+			      "a command string needs shell: true");
+		return false;
+	}
+	if (check_blank(cmd->text)) {
+		check_problem(l, cmd, p, NULL, "expected a shell command, got a blank string");
+		return false;
+	}
+	if (!check_template(l, cmd, p, cmd->text, in_build, NULL))
+		return false;
+	if (vars_check_shell(cmd->text, &off, &e) < 0) {
+		check_problem_in(l, cmd, off, p,
+				 "himorime quotes substituted values itself; remove the quotes "
+				 "around the variable",
+				 "%s", e.msg);
+		return false;
+	}
+	x->kind = EXEC_SHELL;
+	x->shell = cmd->text;
+	return true;
+}
+
+bool parse_exec_command(struct loader *l, const struct ynode *map, const char *path, bool in_build,
+			struct exec *x)
+{
+	const struct ynode *cmd = ynode_get(map, "command"), *sh = ynode_get(map, "shell");
+	const char *p = check_child(l, path, "command");
+	bool shell = false;
+
+	if (sh && !check_bool(l, sh, check_child(l, path, "shell"), &shell))
+		return false;
+	if (!cmd) {
+		check_problem(l, map, path, NULL, "expected a map with command, got no command");
+		return false;
+	}
+	x->pos.line = cmd->line;
+	x->pos.column = cmd->column;
+	if (cmd->kind == YNODE_SEQ && shell) {
+		check_problem(l, sh, check_child(l, path, "shell"),
+			      "write the command as one string, or drop shell: true",
+			      "shell: true needs the command as a string, got a list");
+		return false;
+	}
+	if (cmd->kind == YNODE_SEQ)
+		return parse_argv(l, cmd, p, in_build, x);
+	if (cmd->kind == YNODE_SCALAR && ynode_type(cmd) == YSCALAR_STR)
+		return parse_shell(l, cmd, p, in_build, shell, x);
+	check_problem(l, cmd, p, NULL, "expected an argv list or a string with shell: true, got %s",
+		      check_found(l, cmd));
+	return false;
+}
+
+static const char *const exec_keys[] = { "command", "shell", "cwd", "env", "timeout", NULL };
+
+/* A hook or build step: own cwd, env (layered on `env`) and timeout. */
+bool parse_exec(struct loader *l, const struct ynode *n, const char *path, bool in_build,
+		const char *cwd, const struct env_var *env, size_t env_count, uint64_t timeout_ns,
+		struct exec *x)
+{
+	struct env_var *own_env = NULL;
+	size_t own_count = 0, i;
+	bool ok;
+
+	if (!check_map(l, n, path, "a map with command"))
+		return false;
+	check_keys(l, n, path, exec_keys, path);
+	ok = parse_exec_command(l, n, path, in_build, x);
+	x->cwd = cwd;
+	x->timeout_ns = timeout_ns;
+	x->env = env;
+	x->env_count = env_count;
+	for (i = 0; i < n->count; i++) {
+		const char *k = n->keys[i]->text, *p = check_child(l, path, k);
+		const struct ynode *v = n->items[i];
+		if (!strcmp(k, "cwd")) {
+			const char *s = check_str(l, v, p);
+			if (s && check_template(l, v, p, s, in_build, NULL) &&
+			    check_path(l, v, p, s, PATH_PROJECT))
+				x->cwd = s;
+		} else if (!strcmp(k, "env")) {
+			parse_env(l, v, p, in_build, &own_env, &own_count);
+		} else if (!strcmp(k, "timeout")) {
+			check_duration(l, v, p, true, &x->timeout_ns);
+		}
+	}
+	if (own_count) {
+		struct env_var *merged = (struct env_var *)env;
+		size_t count = env_count;
+		layer_env(l, &merged, &count, own_env, own_count);
+		x->env = merged;
+		x->env_count = count;
+	}
+	return ok;
+}
+
+void parse_hooks(struct loader *l, const struct ynode *n, const char *path,
+		 const struct resolved *r, const struct exec **out, size_t *count)
+{
+	struct exec *v;
+	size_t i;
+
+	if (!check_seq(l, n, path, "a list of commands"))
+		return;
+	v = arena_array(l->a, n->count ? n->count : 1, sizeof(*v));
+	for (i = 0; i < n->count; i++)
+		parse_exec(l, n->items[i], check_index(l, path, i), false, r->cwd, r->env,
+			   r->env_count, SUITE_DEFAULT_HOOK_TIMEOUT_NS, &v[i]);
+	*out = v;
+	*count = n->count;
+}
+
+static const char *const command_keys[] = { "command", "shell",	 "cwd",	       "env",	 "timeout",
+					    "stdout",  "stderr", "exit_codes", "budget", NULL };
+
+void parse_command(struct loader *l, const struct ynode *n, const char *path,
+		   const struct resolved *r, const struct benchmark *bm, struct command *c)
+{
+	struct layer own;
+	size_t i;
+
+	memset(&own, 0, sizeof(own));
+	if (!check_map(l, n, path, "a map with command"))
+		return;
+	check_keys(l, n, path, command_keys, path);
+	parse_exec_command(l, n, path, false, &c->exec);
+	for (i = 0; i < n->count; i++) {
+		const char *k = n->keys[i]->text, *p = check_child(l, path, k);
+		const struct ynode *v = n->items[i];
+		const char *const *known;
+		for (known = command_keys; *known && strcmp(*known, k); known++) {
+		}
+		if (!*known) /* reported by check_keys */
+			continue;
+		if (!strcmp(k, "budget"))
+			parse_budgets(l, v, p, bm, c);
+		else if (strcmp(k, "command") && strcmp(k, "shell"))
+			parse_setting(l, k, v, p, false, &own);
+	}
+	c->exec.cwd = own.cwd ? own.cwd : r->cwd;
+	c->exec.timeout_ns = own.has_timeout ? own.timeout_ns : r->timeout_ns;
+	{
+		struct env_var *env = r->env;
+		size_t count = r->env_count;
+		layer_env(l, &env, &count, own.env, own.env_count);
+		c->exec.env = env;
+		c->exec.env_count = count;
+	}
+	c->out = own.has_stdout ? own.out : r->out;
+	c->err = own.has_stderr ? own.err : r->err;
+	if (bm->terminal) /* all output is the pty's, kept as stdout */
+		c->err.kind = OUTPUT_DISCARD, c->err.path = NULL;
+	if (bm->terminal && own.has_stderr)
+		check_problem(l, own.stderr_node, check_child(l, path, "stderr"),
+			      "a terminal benchmark's output is all on the pty; use stdout",
+			      "stderr cannot be set in a terminal benchmark");
+	c->exit_codes = own.exit_code_count ? own.exit_codes : r->exit_codes;
+	c->exit_code_count = own.exit_code_count ? own.exit_code_count : r->exit_code_count;
+}
+
+/* A word as a shell would need it to read back the same argument. */
+static void add_shell_word(struct strbuf *sb, const char *s)
+{
+	const char *p;
+
+	if (*s && !s[strcspn(s, " \t\n'\"\\$`*?[]{}()<>|&;#~!")]) {
+		strbuf_adds(sb, s);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	for (p = s; *p; p++)
+		if (*p == '\'')
+			strbuf_adds(sb, "'\\''");
+		else
+			strbuf_addch(sb, *p);
+	strbuf_addch(sb, '\'');
+}
+
+void suite_exec_text(const struct exec *x, struct strbuf *out)
+{
+	size_t i;
+
+	switch (x->kind) {
+	case EXEC_SHELL:
+		strbuf_adds(out, x->shell);
+		return;
+	case EXEC_ARGV:
+		break;
+	}
+	for (i = 0; i < x->argc; i++) {
+		if (i)
+			strbuf_addch(out, ' ');
+		add_shell_word(out, x->argv[i]);
+	}
+}
