@@ -13,6 +13,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Exit statuses, stable and shared with the reference tool (README.md). One
+ * enum, here: the layers below report outcomes and errors, and the CLI alone
+ * turns them into these numbers (cli_exit_for, cli_exit_for_outcome). */
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_FAILED = 1,   /* budget broken, gated regression, inconclusive with the flag */
+	EXIT_CONFIG = 2,   /* invalid suite; nothing executed */
+	EXIT_USAGE = 3,	   /* bad command line */
+	EXIT_EXEC = 4,	   /* execution, git, I/O failure, interruption */
+	EXIT_INTERNAL = 5, /* a bug */
+	EXIT_METRIC = 6,   /* a metric could not be measured */
+};
+
 struct cmd {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -25,6 +38,9 @@ const struct cmd *cli_find(const char *name);
 
 /* Maps an err code to its exit status. */
 int cli_exit_for(int err_code);
+/* Summarizes doc (runner_summarize), stores the exit status of its outcome in
+ * doc->summary.exit_code and returns it. */
+int cli_summarize(struct results *doc, bool fail_on_inconclusive);
 /* The diagnostic code for an exit status: "HMR2001" and so on; "" for 0 and 1. */
 const char *cli_diag_code(int exit_code);
 /* Prints "himorime: exit N: <why>" as the last line of a non-zero run and

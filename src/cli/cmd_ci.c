@@ -534,7 +534,7 @@ static int finish(struct session *s, const struct github_event *ev, struct publi
 		accept_regressions(s->doc);
 	if (!s->out.summary && getenv("GITHUB_STEP_SUMMARY") && *getenv("GITHUB_STEP_SUMMARY"))
 		s->out.summary = getenv("GITHUB_STEP_SUMMARY");
-	runner_summarize(s->doc, s->fail_on_inconclusive);
+	cli_summarize(s->doc, s->fail_on_inconclusive);
 	*json_path = write_json_report(s);
 	if (cli_in_actions()) {
 		annotate_all(s);

@@ -525,6 +525,25 @@ static int write_suite_outputs(struct session *s, struct err *err)
 	return 0;
 }
 
+int cli_summarize(struct results *doc, bool fail_on_inconclusive)
+{
+	switch (runner_summarize(doc, fail_on_inconclusive)) {
+	case OUTCOME_OK:
+		doc->summary.exit_code = EXIT_OK;
+		break;
+	case OUTCOME_FAILED:
+		doc->summary.exit_code = EXIT_FAILED;
+		break;
+	case OUTCOME_METRIC_FAILED:
+		doc->summary.exit_code = EXIT_METRIC;
+		break;
+	case OUTCOME_NOT_RUN:
+		doc->summary.exit_code = EXIT_EXEC;
+		break;
+	}
+	return doc->summary.exit_code;
+}
+
 int session_finish(struct session *s)
 {
 	struct err err = ERR_INIT;
@@ -534,7 +553,7 @@ int session_finish(struct session *s)
 	if (s->progress_tty)
 		fputs("\r\033[K", stderr);
 	s->doc->finished_at_unix_ns = wall_now_ns();
-	code = runner_summarize(s->doc, s->fail_on_inconclusive);
+	code = cli_summarize(s->doc, s->fail_on_inconclusive);
 	if (s->complete)
 		s->complete(s);
 	if (cli_output_write(s->doc, &s->out, &err) < 0 || write_suite_outputs(s, &err) < 0) {

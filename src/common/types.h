@@ -2,7 +2,7 @@
  * The plain types that several stages share: what judging decides (a
  * compared metric, a budget's outcome, verdicts and result states), how a
  * budget is written (an aggregation and a bound operator), which per-side
- * statistic a comparison shows, and the process's exit statuses. Suites
+ * statistic a comparison shows. Suites
  * declare them, the engine fills them, reports store them and renderers show
  * them; none of those needs the judge to name them.
  *
@@ -17,17 +17,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* Exit statuses, stable and shared with the reference tool (README.md). */
-enum exit_code {
-	EXIT_OK = 0,
-	EXIT_FAILED = 1,   /* budget broken, gated regression, inconclusive with the flag */
-	EXIT_CONFIG = 2,   /* invalid suite; nothing executed */
-	EXIT_USAGE = 3,	   /* bad command line */
-	EXIT_EXEC = 4,	   /* execution, git, I/O failure, interruption */
-	EXIT_INTERNAL = 5, /* a bug */
-	EXIT_METRIC = 6,   /* a metric could not be measured */
-};
 
 /* A compared metric's verdict (docs/comparison.md). */
 enum verdict {

@@ -16,7 +16,7 @@
  *     o.seed = seed; o.spawner_path = path;
  *     runner_new(&o, &r, &err);
  *     runner_run_suite(r, suite, selected, head_root, base_root, NULL, doc, &err);
- *     runner_summarize(doc, fail_on_inconclusive);
+ *     outcome = runner_summarize(doc, fail_on_inconclusive);
  *     runner_free(r);
  */
 #ifndef HIMORIME_ENGINE_RUNNER_H
@@ -135,9 +135,19 @@ void runner_geometric_mean(struct results_suite *s, bool compare);
  * like a run, with RESULT_NEW_SUITE where a run would say pass. */
 void runner_mark_new_in_head(struct results *doc);
 
-/* Counts results, picks the exit code (4 > 6 > 1 > 0) and stores both in
- * doc->summary. Returns the exit code. */
-int runner_summarize(struct results *doc, bool fail_on_inconclusive);
+/* What a document's runs came to, worst last: the CLI turns it into the
+ * process's exit status (README.md, "Exit codes"). */
+enum runner_outcome {
+	OUTCOME_OK,
+	OUTCOME_FAILED,	       /* a budget broken, a gated regression, or inconclusive
+				* with fail_on_inconclusive */
+	OUTCOME_METRIC_FAILED, /* a metric could not be measured */
+	OUTCOME_NOT_RUN,       /* something could not run, or the run was interrupted */
+};
+
+/* Counts results into doc->summary and returns the worst outcome. The exit
+ * code in the summary is the CLI's to set. */
+enum runner_outcome runner_summarize(struct results *doc, bool fail_on_inconclusive);
 /* One line saying why a non-zero exit happened ("1 regression", "2 commands
  * failed"), for the CLI's last line. */
 void runner_exit_reason(const struct results *doc, struct strbuf *out);

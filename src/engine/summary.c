@@ -1,9 +1,9 @@
 /*
  * The summary of a results document: counts per result state, verdicts that
- * do not gate, and the exit code with the reference's precedence: EXIT_EXEC
- * (something could not run) > EXIT_METRIC (a metric could not be measured)
- * > EXIT_FAILED (a budget broken or a gated regression, or inconclusive with
- * the flag) > EXIT_OK.
+ * do not gate, and the worst outcome with the reference's precedence:
+ * something could not run > a metric could not be measured > a budget broken
+ * or a gated regression (or inconclusive with the flag) > ok. The CLI maps
+ * the outcome to an exit status.
  */
 #include "engine/runner.h"
 
@@ -58,7 +58,7 @@ static bool accepted_regression(const struct results_command *c)
 	return false;
 }
 
-int runner_summarize(struct results *doc, bool fail_on_inconclusive)
+enum runner_outcome runner_summarize(struct results *doc, bool fail_on_inconclusive)
 {
 	struct results_summary *sum = &doc->summary;
 	bool exec_failed = sum->interrupted, metric_failed = false, perf_failed = false;
@@ -93,14 +93,10 @@ int runner_summarize(struct results *doc, bool fail_on_inconclusive)
 		}
 	}
 	if (exec_failed)
-		sum->exit_code = EXIT_EXEC;
-	else if (metric_failed)
-		sum->exit_code = EXIT_METRIC;
-	else if (perf_failed)
-		sum->exit_code = EXIT_FAILED;
-	else
-		sum->exit_code = EXIT_OK;
-	return sum->exit_code;
+		return OUTCOME_NOT_RUN;
+	if (metric_failed)
+		return OUTCOME_METRIC_FAILED;
+	return perf_failed ? OUTCOME_FAILED : OUTCOME_OK;
 }
 
 static void part(struct strbuf *out, uint64_t n, const char *one, const char *many)

@@ -408,9 +408,10 @@ static void assert_first_interval_at_15_pairs(const struct judge_plan *plan)
 }
 
 /* A clear outcome (every pair alike) in a comparison with the default
- * looks: decided at 15 pairs with this verdict, change, result and exit code. */
+ * looks: decided at 15 pairs with this verdict, change, result and outcome. */
 static void assert_clear_outcome(uint64_t (*wall)(const char *, bool, size_t), enum verdict v,
-				 double change_percent, enum result_state result, int exit_code)
+				 double change_percent, enum result_state result,
+				 enum runner_outcome outcome)
 {
 	struct fake f = { .wall = wall };
 	struct outcome o;
@@ -426,7 +427,7 @@ static void assert_clear_outcome(uint64_t (*wall)(const char *, bool, size_t), e
 	assert_string_equal(c->reason, "");
 	assert_int_equal(command(&o, 0, 0)->result, result);
 	assert_int_equal(bench(&o, 0)->result, result);
-	assert_int_equal(runner_summarize(o.doc, false), exit_code);
+	assert_int_equal(runner_summarize(o.doc, false), outcome);
 	results_free(o.doc);
 }
 
@@ -434,19 +435,20 @@ static void test_engine__regression_is_decided_at_the_first_possible_look(void *
 {
 	(void)state;
 	assert_clear_outcome(head_20_percent_slower, VERDICT_REGRESSION, 20.0, RESULT_REGRESSION,
-			     1);
+			     OUTCOME_FAILED);
 }
 
 static void test_engine__improvement_is_decided_at_the_first_possible_look(void **state)
 {
 	(void)state;
-	assert_clear_outcome(head_20_percent_faster, VERDICT_IMPROVED, -20.0, RESULT_IMPROVED, 0);
+	assert_clear_outcome(head_20_percent_faster, VERDICT_IMPROVED, -20.0, RESULT_IMPROVED,
+			     OUTCOME_OK);
 }
 
 static void test_engine__no_change_passes_at_the_first_possible_look(void **state)
 {
 	(void)state;
-	assert_clear_outcome(steady_10ms, VERDICT_PASS, 0.0, RESULT_PASS, 0);
+	assert_clear_outcome(steady_10ms, VERDICT_PASS, 0.0, RESULT_PASS, OUTCOME_OK);
 }
 
 static void test_engine__adaptive_comparison_stops_at_the_first_decisive_look(void **state)
@@ -486,8 +488,8 @@ static void test_engine__undecided_at_the_last_look_is_inconclusive(void **state
 	assert_decided(c, VERDICT_INCONCLUSIVE, 2, 15);
 	assert_string_equal(c->reason, "the interval still straddles the tolerance after 15 pairs");
 	assert_int_equal(command(&o, 0, 0)->result, RESULT_INCONCLUSIVE);
-	assert_int_equal(runner_summarize(o.doc, false), 0);
-	assert_int_equal(runner_summarize(o.doc, true), 1);
+	assert_int_equal(runner_summarize(o.doc, false), OUTCOME_OK);
+	assert_int_equal(runner_summarize(o.doc, true), OUTCOME_FAILED);
 	results_free(o.doc);
 }
 
@@ -582,7 +584,7 @@ static void test_engine__failing_command_stops_and_is_an_error(void **state)
 	assert_int_equal(bad->head.error.exit_code, 3);
 	assert_string_equal(bad->head.error.stderr_tail, "bad: no such table\n");
 	assert_int_equal(bench(&o, 0)->result, RESULT_ERROR);
-	assert_int_equal(runner_summarize(o.doc, false), 4);
+	assert_int_equal(runner_summarize(o.doc, false), OUTCOME_NOT_RUN);
 	results_free(o.doc);
 }
 
@@ -656,7 +658,7 @@ static void test_engine__budgets_pass_and_fail(void **state)
 	assert_true(slow->budgets[0].result.actual == 25e6);
 	assert_int_equal(slow->result, RESULT_OVER_BUDGET);
 	assert_int_equal(bench(&o, 0)->result, RESULT_OVER_BUDGET);
-	assert_int_equal(runner_summarize(o.doc, false), 1);
+	assert_int_equal(runner_summarize(o.doc, false), OUTCOME_FAILED);
 	results_free(o.doc);
 }
 
