@@ -248,22 +248,29 @@ static void test_counts__one_run_per_side(void **state)
  * A noise model of one program's counts: every run counts `count`, plus
  * `jitter` (uniform in 0..jitter) and, with probability `odd`, a run that
  * counts `odd_extra` more. A side's constant `offset` stands for what differs
- * between two checkouts (the environment's size). Levels from
- * bench/counts/measure (docs/comparison.md, "Deciding on counts").
+ * between two checkouts with environments of different sizes. Levels from
+ * bench/counts/measure (docs/comparison.md, "Deciding on counts"): under
+ * valgrind every program counted the same in 30 runs with one environment;
+ * aslr.c, which hashes pointers, moved by up to 9,521 instructions (0.79%)
+ * when the environment's size changed, which is what its counts would do from
+ * run to run with address randomisation (the perf backend). `quiet` models
+ * stay within the noise bound; the detection contract is for those.
  */
 struct noise {
 	const char *name;
 	uint64_t count, jitter, offset;
 	double odd;
 	uint64_t odd_extra;
+	bool quiet;
 };
 
 static const struct noise models[] = {
-	{ "constant (loop, alloc, fork, aslr)", 1202438, 0, 0, 0, 0 },
-	{ "environment offset (aslr+env)", 1202438, 0, 60, 0, 0 },
-	{ "jitter at 1/10 of the noise bound", 1202438, 120, 0, 0, 0 },
-	{ "jitter at the noise bound", 1202438, 1202, 0, 0, 0 },
-	{ "an odd run in 20, +5%", 1202438, 0, 0, 0.05, 60000 },
+	{ "constant (loop, alloc, fork, aslr)", 1202438, 0, 0, 0, 0, true },
+	{ "environment offset of 60", 1202438, 0, 60, 0, 0, true },
+	{ "jitter at 1/10 of the noise bound", 1202438, 120, 0, 0, 0, true },
+	{ "jitter at the noise bound", 1202438, 1202, 0, 0, 0, true },
+	{ "an odd run in 20, +5%", 1202438, 0, 0, 0.05, 60000, true },
+	{ "address-dependent, 0.79% (aslr+env)", 1202438, 9521, 0, 0, 0, false },
 };
 
 static uint64_t sample(struct rng *rng, const struct noise *m, double scale, bool head)
@@ -353,6 +360,13 @@ static void test_counts__one_percent_detected_at_least_99_percent(void **state)
 
 	(void)state;
 	for (i = 0; i < N(models); i++) {
+		if (!models[i].quiet) {
+			/* Noisier than the bound: more runs, then inconclusive. */
+			rates(&models[i], 1.01, 0.005, c, &runs);
+			report("+1%, max_percent 0.5%", &models[i], c, runs);
+			assert_true(c[VERDICT_IMPROVED] + c[VERDICT_PASS] <= COMPARISONS / 100);
+			continue;
+		}
 		rates(&models[i], 1.01, 0.005, c, &runs);
 		report("+1%, max_percent 0.5%", &models[i], c, runs);
 		assert_true(c[VERDICT_REGRESSION] >= COMPARISONS * 99 / 100);
