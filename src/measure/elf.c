@@ -85,14 +85,6 @@ static int identify(const struct source *src, struct elf_sizes *out)
 	return 0;
 }
 
-static bool add(uint64_t *sum, uint64_t v)
-{
-	if (*sum > UINT64_MAX - v)
-		return false;
-	*sum += v;
-	return true;
-}
-
 /* Adds one section header's size to text, data or bss. */
 static int section(const struct source *src, const struct layout *l, const unsigned char *sh,
 		   struct elf_sizes *out)
@@ -109,7 +101,7 @@ static int section(const struct source *src, const struct layout *l, const unsig
 		sum = &out->bss;
 	else if (off > src->len || size > src->len - off)
 		return malformed(src, "a section runs past the end of the file");
-	if (!add(sum, size))
+	if (__builtin_add_overflow(*sum, size, sum))
 		return malformed(src, "section sizes overflow");
 	return 0;
 }

@@ -120,14 +120,6 @@ static bool parse_u64(const char **p, uint64_t *v)
 	return true;
 }
 
-static bool add_u64(uint64_t *sum, uint64_t v)
-{
-	if (*sum > UINT64_MAX - v)
-		return false;
-	*sum += v;
-	return true;
-}
-
 /* The position of "Ir" among the words after "events:", or -1. */
 static int ir_index(const char *events)
 {
@@ -175,7 +167,8 @@ static int read_cachegrind(const char *path, struct valgrind_counts *out, struct
 			ir = ir_index(line + 7);
 		if (strncmp(line, "summary:", 8) != 0)
 			continue;
-		if (ir < 0 || !summary_value(line + 8, ir, &v) || !add_u64(&out->instructions, v)) {
+		if (ir < 0 || !summary_value(line + 8, ir, &v) ||
+		    __builtin_add_overflow(out->instructions, v, &out->instructions)) {
 			rc = err_set(err, ERR_METRIC,
 				     "\"%s\":%zu: malformed cachegrind summary (no Ir count)", path,
 				     lineno);
@@ -271,7 +264,7 @@ static int count(struct scan *s, enum where where)
 	if (!parse_u64(&p, &v) || (s->p + n < s->end && !strchr(" \t\r\n,}]", s->p[n])))
 		return fail(s, where == AT_COUNT_TB ? "\"tb\" is not a count"
 						    : "\"tbk\" is not a count");
-	if (!add_u64(sum, v))
+	if (__builtin_add_overflow(*sum, v, sum))
 		return fail(s, "the total overflows");
 	s->p += n;
 	return 0;

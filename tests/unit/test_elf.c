@@ -15,7 +15,8 @@
 #include "common/fsio.h"
 #include "common/rng.h"
 #include "measure/elf.h"
-#include "measure/measure.h"
+
+#include "scratch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,52 +25,12 @@
 static const char prog_c[] = "int x = 3; int y[100]; const char s[] = \"hello\";\n"
 			     "int main(void) { return x + y[1] + s[0]; }\n";
 
-static char *tmp;
-static struct measurer *m;
-
-static int setup(void **state)
-{
-	struct measurer_options o = MEASURER_OPTIONS_INIT;
-	struct err err = ERR_INIT;
-
-	(void)state;
-	o.use_spawner = false;
-	assert_int_equal(fsio_mkdtemp("test_elf.", &tmp, &err), 0);
-	assert_int_equal(measurer_new(&o, &m, &err), 0);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct err err = ERR_INIT;
-
-	(void)state;
-	measurer_free(m);
-	assert_int_equal(fsio_remove_tree(tmp, &err), 0);
-	free(tmp);
-	return 0;
-}
-
-/* Runs argv; its stdout goes to stdout_path (may be NULL). Returns the exit code. */
-static int run(char *const *argv, const char *stdout_path)
-{
-	struct run_request req = { 0 };
-	struct run_result res;
-	struct err err = ERR_INIT;
-
-	req.argv = argv;
-	req.stdout_path = stdout_path;
-	assert_int_equal(measurer_run(m, &req, &res, &err), 0);
-	assert_int_equal(res.status, RUN_EXITED);
-	return res.code;
-}
-
 static char *path_of(const char *name)
 {
-	return xasprintf("%s/%s", tmp, name);
+	return xasprintf("%s/%s", scratch_dir, name);
 }
 
-/* cc FLAGS -o <tmp>/name <tmp>/prog.c */
+/* cc FLAGS -o <scratch_dir>/name <scratch_dir>/prog.c */
 static char *build(const char *name, const char *flag1, const char *flag2)
 {
 	char *src = path_of("prog.c"), *out = path_of(name);
@@ -84,7 +45,7 @@ static char *build(const char *name, const char *flag1, const char *flag2)
 		argv[5] = argv[6];
 		argv[6] = NULL;
 	}
-	assert_int_equal(run(argv, NULL), 0);
+	assert_int_equal(scratch_run(argv, NULL), 0);
 	free(src);
 	return out;
 }
@@ -98,7 +59,7 @@ static void binutils_size(const char *file, uint64_t want[3])
 	unsigned long long t, d, b;
 	size_t len;
 
-	assert_int_equal(run(argv, out), 0);
+	assert_int_equal(scratch_run(argv, out), 0);
 	assert_int_equal(fsio_read_file(out, 4096, &text, &len, &err), 0);
 	assert_int_equal(sscanf(strchr(text, '\n'), "%llu %llu %llu", &t, &d, &b), 3);
 	want[0] = t;
@@ -386,5 +347,5 @@ int main(void)
 		cmocka_unit_test(test_elf__random_damage_never_reads_past_the_end),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }

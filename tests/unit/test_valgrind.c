@@ -15,8 +15,9 @@
 #include "common/alloc.h"
 #include "common/fsio.h"
 #include "common/strbuf.h"
-#include "measure/measure.h"
 #include "measure/valgrind.h"
+
+#include "scratch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,53 +47,16 @@ static const char alloc_c[] =
 	"  for (unsigned long i = 0; i < n; i++) { p = malloc(64); free(p); }\n"
 	"  return 0; }\n";
 
-static char *tmp;
-static struct measurer *m;
-
-static int setup(void **state)
-{
-	struct measurer_options o = MEASURER_OPTIONS_INIT;
-	struct err err = ERR_INIT;
-
-	(void)state;
-	o.use_spawner = false;
-	assert_int_equal(fsio_mkdtemp("test_valgrind.", &tmp, &err), 0);
-	assert_int_equal(measurer_new(&o, &m, &err), 0);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct err err = ERR_INIT;
-
-	(void)state;
-	measurer_free(m);
-	assert_int_equal(fsio_remove_tree(tmp, &err), 0);
-	free(tmp);
-	return 0;
-}
-
-static void run(char *const *argv)
-{
-	struct run_request req = { 0 };
-	struct run_result res;
-	struct err err = ERR_INIT;
-
-	req.argv = argv;
-	assert_int_equal(measurer_run(m, &req, &res, &err), 0);
-	assert_int_equal(res.status, RUN_EXITED);
-	assert_int_equal(res.code, 0);
-}
-
-/* Writes src to <tmp>/<name>.c, compiles it; returns the binary's path. */
+/* Writes src to <scratch_dir>/<name>.c, compiles it; returns the binary's path. */
 static char *compile(const char *name, const char *src)
 {
-	char *c = xasprintf("%s/%s.c", tmp, name), *bin = xasprintf("%s/%s", tmp, name);
+	char *c = xasprintf("%s/%s.c", scratch_dir, name),
+	     *bin = xasprintf("%s/%s", scratch_dir, name);
 	char *argv[] = { (char *)"cc", (char *)"-O2", (char *)"-o", bin, c, NULL };
 	struct err err = ERR_INIT;
 
 	assert_int_equal(fsio_write_atomic(c, src, strlen(src), &err), 0);
-	run(argv);
+	assert_int_equal(scratch_run(argv, NULL), 0);
 	free(c);
 	return bin;
 }
@@ -101,14 +65,14 @@ static char *compile(const char *name, const char *src)
 static struct valgrind_counts count(enum valgrind_tool tool, const char *bin, const char *arg)
 {
 	static unsigned serial;
-	char *dir = xasprintf("%s/out.%u", tmp, serial++);
+	char *dir = xasprintf("%s/out.%u", scratch_dir, serial++);
 	const char *cmd[] = { bin, arg, NULL };
 	char **argv = valgrind_argv("valgrind", tool, dir, cmd);
 	struct valgrind_counts c = { 0 };
 	struct err err = ERR_INIT;
 
 	assert_int_equal(mkdir(dir, 0700), 0);
-	run(argv);
+	assert_int_equal(scratch_run(argv, NULL), 0);
 	valgrind_argv_free(argv);
 	if (tool == VALGRIND_CACHEGRIND)
 		assert_int_equal(valgrind_read_instructions(dir, &c, &err), 0);
@@ -212,7 +176,7 @@ static char *write_file(const char *dir, const char *name, const char *text)
 
 static char *fresh_dir(const char *name)
 {
-	char *dir = xasprintf("%s/%s", tmp, name);
+	char *dir = xasprintf("%s/%s", scratch_dir, name);
 
 	assert_int_equal(mkdir(dir, 0700), 0);
 	return dir;
@@ -341,7 +305,7 @@ static void test_valgrind__dhat_files_refused(void **state)
 
 static void test_valgrind__version(void **state)
 {
-	char *out = xasprintf("%s/version", tmp);
+	char *out = xasprintf("%s/version", scratch_dir);
 	char *argv[] = { (char *)"sh", (char *)"-c", (char *)"valgrind --version > \"$0\"", out,
 			 NULL };
 	struct strbuf v = STRBUF_INIT;
@@ -350,7 +314,7 @@ static void test_valgrind__version(void **state)
 	size_t len;
 
 	(void)state;
-	run(argv);
+	assert_int_equal(scratch_run(argv, NULL), 0);
 	assert_int_equal(fsio_read_file(out, 1024, &text, &len, &err), 0);
 	assert_int_equal(valgrind_version("valgrind", &v, &err), 0);
 	want = xasprintf("valgrind-%s\n", v.buf);
@@ -381,5 +345,5 @@ int main(void)
 		cmocka_unit_test(test_valgrind__version),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }
