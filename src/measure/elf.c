@@ -73,9 +73,11 @@ static int identify(const struct source *src, struct elf_sizes *out)
 {
 	unsigned char ident[6];
 
-	if (!read_at(src, 0, ident, sizeof(ident)) || memcmp(ident, "\177ELF", 4) != 0)
+	if (!read_at(src, 0, ident, 4) || memcmp(ident, "\177ELF", 4) != 0)
 		return 1;
 	out->is_elf = true;
+	if (!read_at(src, 0, ident, sizeof(ident)))
+		return malformed(src, "the ELF header is truncated");
 	if (ident[4] != 1 && ident[4] != 2)
 		return malformed(src, "unknown class (neither 32 nor 64 bits)");
 	if (ident[5] != 1 && ident[5] != 2)

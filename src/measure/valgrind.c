@@ -261,7 +261,8 @@ static int count(struct scan *s, enum where where)
 		buf[n++] = *p++;
 	buf[n] = '\0';
 	p = buf;
-	if (!parse_u64(&p, &v) || (s->p + n < s->end && !strchr(" \t\r\n,}]", s->p[n])))
+	if (!parse_u64(&p, &v) ||
+	    (s->p + n < s->end && (!s->p[n] || !strchr(" \t\r\n,}]", s->p[n]))))
 		return fail(s, where == AT_COUNT_TB ? "\"tb\" is not a count"
 						    : "\"tbk\" is not a count");
 	if (__builtin_add_overflow(*sum, v, sum))
@@ -326,7 +327,7 @@ static int scalar(struct scan *s)
 {
 	const char *from = s->p;
 
-	while (s->p < s->end && strchr("+-.0123456789Eeaflnrstu", *s->p))
+	while (s->p < s->end && *s->p && strchr("+-.0123456789Eeaflnrstu", *s->p))
 		s->p++;
 	return s->p > from ? 0 : fail(s, "unexpected character");
 }

@@ -230,6 +230,7 @@ static void test_elf__truncated_copies_are_refused(void **state)
 	f = load(file, &len);
 	assert_int_equal(elf_sizes_parse("copy", f, 3, &s, &err), 0); /* not even the magic */
 	assert_false(s.is_elf);
+	assert_refused(f, 5, "the ELF header is truncated");
 	assert_refused(f, 10, "the ELF header is truncated");
 	assert_refused(f, 63, "the ELF header is truncated");
 	assert_refused(f, len / 2, "section headers run past the end of the file");

@@ -275,6 +275,16 @@ static void test_valgrind__dhat_scanner(void **state)
 		assert_int_equal(parse(bad[i].json, &c, &err), ERR_METRIC);
 		assert_string_equal(err.msg, bad[i].msg);
 	}
+	/* NUL bytes are neither part of a number nor a separator. */
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(valgrind_parse_dhat("dh.1", "{\"pps\":[{\"tb\":1\0}]}", 19, &c, &err),
+			 ERR_METRIC);
+	assert_string_equal(err.msg,
+			    "\"dh.1\": byte 14: malformed DHAT output: \"tb\" is not a count");
+	assert_int_equal(valgrind_parse_dhat("dh.1", "{\"pps\":[],\"a\":\0}", 16, &c, &err),
+			 ERR_METRIC);
+	assert_string_equal(err.msg,
+			    "\"dh.1\": byte 14: malformed DHAT output: unexpected character");
 	strbuf_adds(&deep, "{\"a\":");
 	for (i = 0; i < 40; i++)
 		strbuf_addch(&deep, '[');
