@@ -47,6 +47,13 @@ static const char alloc_c[] =
 	"  for (unsigned long i = 0; i < n; i++) { p = malloc(64); free(p); }\n"
 	"  return 0; }\n";
 
+static const char fork_alloc_c[] =
+	"#include <stdlib.h>\n#include <sys/wait.h>\n#include <unistd.h>\n"
+	"int main(int c, char **v) { int n = atoi(v[1]); void *volatile p;\n"
+	"  for (int i = 0; i < n; i++) if (fork() == 0) {\n"
+	"    for (int j = 0; j < 100; j++) { p = malloc(32); free(p); } _exit(0); }\n"
+	"  while (wait(0) > 0) ; return 0; }\n";
+
 /* Writes src to <scratch_dir>/<name>.c, compiles it; returns the binary's path. */
 static char *compile(const char *name, const char *src)
 {
@@ -162,6 +169,22 @@ static void test_valgrind__dhat_blocks_are_the_mallocs(void **state)
 	assert_true(some.blocks >= 1000);
 	assert_int_equal(some.blocks - none.blocks, 1000);
 	assert_int_equal(some.bytes - none.bytes, 64000);
+	free(bin);
+}
+
+/* Each forked child's 100 mallocs of 32 bytes are in the sum. */
+static void test_valgrind__dhat_counts_forked_children(void **state)
+{
+	char *bin = compile("fork_alloc", fork_alloc_c);
+	struct valgrind_counts none, two;
+
+	(void)state;
+	none = count(VALGRIND_DHAT, bin, "0");
+	two = count(VALGRIND_DHAT, bin, "2");
+	assert_int_equal(none.processes, 1);
+	assert_int_equal(two.processes, 3);
+	assert_int_equal(two.blocks - none.blocks, 200);
+	assert_int_equal(two.bytes - none.bytes, 6400);
 	free(bin);
 }
 
@@ -349,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_valgrind__instructions_grow_with_the_work),
 		cmocka_unit_test(test_valgrind__forked_children_are_counted),
 		cmocka_unit_test(test_valgrind__dhat_blocks_are_the_mallocs),
+		cmocka_unit_test(test_valgrind__dhat_counts_forked_children),
 		cmocka_unit_test(test_valgrind__cachegrind_files_summed_and_refused),
 		cmocka_unit_test(test_valgrind__dhat_scanner),
 		cmocka_unit_test(test_valgrind__dhat_files_refused),
