@@ -16,7 +16,7 @@
 #ifndef HIMORIME_JUDGE_COUNTS_H
 #define HIMORIME_JUDGE_COUNTS_H
 
-#include "common/metric.h"
+#include "common/types.h"
 
 #include <stdbool.h>
 #include <stddef.h>
