@@ -5,10 +5,14 @@
  * cannot start. It uses libc alone and allocates only what a request needs.
  *
  * One run: resolve the program (PATH from the child's environment, or relative
- * to the request's cwd), open the streams, reset the starter's peak RSS
- * (/proc/self/clear_refs), read CLOCK_MONOTONIC, vfork+execve, wait for the
- * child (pidfd), read the clock at the reap, then kill and reap whatever the
- * command left behind. The calling process is a child subreaper, so orphans
+ * to the request's cwd), open the streams, note which signals are not at
+ * their default, reset the starter's peak RSS (/proc/self/clear_refs), read
+ * CLOCK_MONOTONIC, vfork+execve, wait for the child (pidfd), read the clock at
+ * the reap, then check for a cancel, kill and reap whatever the command left
+ * behind. Between the two clock reads only what must happen there happens:
+ * in the child, the process group, three dup2, closing inherited
+ * descriptors, resetting the signals noted, the signal mask, execve
+ * (docs/performance.md). The calling process is a child subreaper, so orphans
  * come back to it: their CPU is added and their peak folded into the maximum.
  *
  * Interruption: `cancel_fd` carries 4-byte run ids (a cancel names the run it
