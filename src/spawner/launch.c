@@ -360,6 +360,17 @@ static int open_high(const char *path, int flags, mode_t mode)
 	return high;
 }
 
+/* Sets the signals in set to their default; async-signal-safe. */
+static void default_signals(uint64_t set)
+{
+	struct kernel_sigaction dfl = { SIG_DFL, 0, NULL, 0 };
+	int i;
+
+	for (i = 1; i <= KERNEL_SIGNALS; i++)
+		if (set >> (i - 1) & 1)
+			syscall(SYS_rt_sigaction, i, &dfl, NULL, sizeof(dfl.mask));
+}
+
 static __attribute__((noreturn)) void child_fail(volatile struct child_report *rep, int step)
 {
 	rep->error = errno;
@@ -371,7 +382,6 @@ static __attribute__((noreturn)) void child_fail(volatile struct child_report *r
 static __attribute__((noreturn)) void child_exec(const struct child_plan *plan,
 						 volatile struct child_report *rep)
 {
-	struct kernel_sigaction dfl = { SIG_DFL, 0, NULL, 0 };
 	sigset_t none;
 	int i;
 
@@ -387,9 +397,7 @@ static __attribute__((noreturn)) void child_exec(const struct child_plan *plan,
 	syscall(SYS_close_range, 3u, ~0u, 0u);
 	if (plan->cwd && chdir(plan->cwd) < 0)
 		child_fail(rep, STEP_CHDIR);
-	for (i = 1; i <= KERNEL_SIGNALS; i++)
-		if (plan->reset >> (i - 1) & 1)
-			syscall(SYS_rt_sigaction, i, &dfl, NULL, sizeof(dfl.mask));
+	default_signals(plan->reset);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	execve(plan->path, plan->argv, plan->envp);
@@ -407,19 +415,24 @@ static pid_t start_child(const struct child_plan *plan, volatile struct child_re
 	return pid;
 }
 
-/* Which signals the child must reset to the default before it unblocks
- * them: those with a handler (which would otherwise run in the vfork child,
- * on the parent's memory) and those ignored (exec keeps them ignored). */
-static void plan_signal_reset(struct child_plan *plan)
+/* The signals (bit n-1 for signal n) whose disposition is not the default:
+ * those ignored, and unless ignored_only also those with a handler. */
+static uint64_t signals_not_default(bool ignored_only)
 {
 	struct kernel_sigaction sa;
+	uint64_t set = 0;
 	int i;
 
-	plan->reset = 0;
 	for (i = 1; i <= KERNEL_SIGNALS; i++)
 		if (syscall(SYS_rt_sigaction, i, NULL, &sa, sizeof(sa.mask)) == 0 &&
-		    sa.handler != SIG_DFL)
-			plan->reset |= (uint64_t)1 << (i - 1);
+		    (ignored_only ? sa.handler == SIG_IGN : sa.handler != SIG_DFL))
+			set |= (uint64_t)1 << (i - 1);
+	return set;
+}
+
+void launch_default_ignored_signals(void)
+{
+	default_signals(signals_not_default(true));
 }
 
 static void start_failed(struct run_result *res, int step, int error)
@@ -779,7 +792,9 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 	}
 
 	/* Everything the start needs is prepared before the clock starts. */
-	plan_signal_reset(&plan);
+	/* Those with a handler, which would otherwise run in the vfork child
+	 * on the parent's memory, and those ignored, which exec keeps. */
+	plan.reset = signals_not_default(false);
 	sigfillset(&all);
 	reset_own_peak();
 	sigprocmask(SIG_SETMASK, &all, &old);

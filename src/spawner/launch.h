@@ -55,6 +55,11 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 void launch_read_cancels(struct launch *l);
 /* Kills and reaps every child of the calling process. */
 void launch_sweep(void);
+/* Sets every signal the calling process ignores back to its default, those
+ * the C library reserves included: the spawner does it once at its start,
+ * since glibc's posix_spawn leaves signals 32 and 33 ignored in it, so that
+ * no run has to reset them inside its measured interval. */
+void launch_default_ignored_signals(void);
 /* The calling process's VmHWM in bytes, or 0 when unreadable. */
 uint64_t launch_own_peak_bytes(void);
 

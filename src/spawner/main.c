@@ -45,6 +45,7 @@ static void setup_signals(sigset_t *idle_mask)
 	sigset_t block;
 	size_t i;
 
+	launch_default_ignored_signals();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
 	sigaction(SIGTERM, &sa, NULL);
