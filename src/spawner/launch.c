@@ -51,7 +51,9 @@ struct child_plan {
 /* The kernel's sigaction, used directly because the C library's refuses the
  * signals it reserves for itself (32 and 33 with glibc), which its
  * posix_spawn leaves ignored in the spawner: every command would inherit
- * them ignored. */
+ * them ignored. Only the handler is read and an all-zero action written, so
+ * the layout of the rest (which varies between architectures) does not
+ * matter. */
 struct kernel_sigaction {
 	void (*handler)(int);
 	unsigned long flags;

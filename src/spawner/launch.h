@@ -11,7 +11,8 @@
  * the reap, then check for a cancel, kill and reap whatever the command left
  * behind. Between the two clock reads only what must happen there happens:
  * in the child, the process group, three dup2, closing inherited
- * descriptors, resetting the signals noted, the signal mask, execve
+ * descriptors, the directory, resetting the signals noted, the signal mask,
+ * execve
  * (docs/performance.md). The calling process is a child subreaper, so orphans
  * come back to it: their CPU is added and their peak folded into the maximum.
  *
