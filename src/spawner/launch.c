@@ -437,6 +437,12 @@ void launch_default_ignored_signals(void)
 	default_signals(signals_not_default(true));
 }
 
+void launch_fix_signals(struct launch *l)
+{
+	l->fixed_reset = signals_not_default(false);
+	l->signals_fixed = true;
+}
+
 static void start_failed(struct run_result *res, int step, int error)
 {
 	res->status = RUN_START_FAILED;
@@ -796,7 +802,7 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 	/* Everything the start needs is prepared before the clock starts. */
 	/* Those with a handler, which would otherwise run in the vfork child
 	 * on the parent's memory, and those ignored, which exec keeps. */
-	plan.reset = signals_not_default(false);
+	plan.reset = l->signals_fixed ? l->fixed_reset : signals_not_default(false);
 	sigfillset(&all);
 	reset_own_peak();
 	sigprocmask(SIG_SETMASK, &all, &old);

@@ -42,6 +42,10 @@ struct launch {
 	 * a signal handler in the same process may kill it directly. */
 	volatile sig_atomic_t running_pgid;
 	bool gone; /* the client went away: stop after this run */
+	/* launch_fix_signals was called: the signals every child must reset
+	 * are fixed_reset (bit n-1 for signal n), not noted again per run. */
+	bool signals_fixed;
+	uint64_t fixed_reset;
 };
 
 /* Makes the calling process a child subreaper and remembers the channels.
@@ -61,6 +65,11 @@ void launch_sweep(void);
  * since glibc's posix_spawn leaves signals 32 and 33 ignored in it, so that
  * no run has to reset them inside its measured interval. */
 void launch_default_ignored_signals(void);
+/* Notes once which signals are not at their default, for every later run,
+ * instead of before each run (64 system calls, outside the measured interval
+ * but not free). Only for a caller that changes no disposition afterwards:
+ * the spawner. */
+void launch_fix_signals(struct launch *l);
 /* The calling process's VmHWM in bytes, or 0 when unreadable. */
 uint64_t launch_own_peak_bytes(void);
 
