@@ -32,6 +32,7 @@
 #define TREE_MAX	   64	      /* terminal mode: processes checked for readiness */
 #define DEFAULT_CHILD_PATH "/bin:/usr/bin"
 #define ARRAY_LEN(a)	   (sizeof(a) / sizeof((a)[0]))
+#define KERNEL_SIGNALS	   64 /* signals 1..64, the kernel's sigset on Linux */
 
 /* What the child needs, prepared by the parent before vfork. */
 struct child_plan {
@@ -41,6 +42,23 @@ struct child_plan {
 	const char *cwd;
 	int fd[3]; /* the child's stdin, stdout, stderr; all >= 3 */
 	bool terminal;
+	/* Bit n-1: signal n's disposition is not the default here (a handler,
+	 * or ignored). The child resets only these, one system call each,
+	 * instead of every signal inside the measured interval. */
+	uint64_t reset;
+};
+
+/* The kernel's sigaction, used directly because the C library's refuses the
+ * signals it reserves for itself (32 and 33 with glibc), which its
+ * posix_spawn leaves ignored in the spawner: every command would inherit
+ * them ignored. Only the handler is read and an all-zero action written, so
+ * the layout of the rest (which varies between architectures) does not
+ * matter. */
+struct kernel_sigaction {
+	void (*handler)(int);
+	unsigned long flags;
+	void (*restorer)(void);
+	uint64_t mask;
 };
 
 /* Written by the vfork child (shared memory) when a step fails. */
@@ -344,6 +362,17 @@ static int open_high(const char *path, int flags, mode_t mode)
 	return high;
 }
 
+/* Sets the signals in set to their default; async-signal-safe. */
+static void default_signals(uint64_t set)
+{
+	struct kernel_sigaction dfl = { SIG_DFL, 0, NULL, 0 };
+	int i;
+
+	for (i = 1; i <= KERNEL_SIGNALS; i++)
+		if (set >> (i - 1) & 1)
+			syscall(SYS_rt_sigaction, i, &dfl, NULL, sizeof(dfl.mask));
+}
+
 static __attribute__((noreturn)) void child_fail(volatile struct child_report *rep, int step)
 {
 	rep->error = errno;
@@ -355,7 +384,6 @@ static __attribute__((noreturn)) void child_fail(volatile struct child_report *r
 static __attribute__((noreturn)) void child_exec(const struct child_plan *plan,
 						 volatile struct child_report *rep)
 {
-	struct sigaction dfl;
 	sigset_t none;
 	int i;
 
@@ -371,10 +399,7 @@ static __attribute__((noreturn)) void child_exec(const struct child_plan *plan,
 	syscall(SYS_close_range, 3u, ~0u, 0u);
 	if (plan->cwd && chdir(plan->cwd) < 0)
 		child_fail(rep, STEP_CHDIR);
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	for (i = 1; i < NSIG; i++)
-		sigaction(i, &dfl, NULL);
+	default_signals(plan->reset);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	execve(plan->path, plan->argv, plan->envp);
@@ -390,6 +415,32 @@ static pid_t start_child(const struct child_plan *plan, volatile struct child_re
 	if (pid == 0)
 		child_exec(plan, rep);
 	return pid;
+}
+
+/* The signals (bit n-1 for signal n) whose disposition is not the default:
+ * those ignored, and unless ignored_only also those with a handler. */
+static uint64_t signals_not_default(bool ignored_only)
+{
+	struct kernel_sigaction sa;
+	uint64_t set = 0;
+	int i;
+
+	for (i = 1; i <= KERNEL_SIGNALS; i++)
+		if (syscall(SYS_rt_sigaction, i, NULL, &sa, sizeof(sa.mask)) == 0 &&
+		    (ignored_only ? sa.handler == SIG_IGN : sa.handler != SIG_DFL))
+			set |= (uint64_t)1 << (i - 1);
+	return set;
+}
+
+void launch_default_ignored_signals(void)
+{
+	default_signals(signals_not_default(true));
+}
+
+void launch_fix_signals(struct launch *l)
+{
+	l->fixed_reset = signals_not_default(false);
+	l->signals_fixed = true;
 }
 
 static void start_failed(struct run_result *res, int step, int error)
@@ -592,15 +643,10 @@ static bool exited(pid_t pid)
 	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
 }
 
-/* A cancel that came with the exit wins: measurer_cancel may have killed
- * the group itself before the engine saw the cancel. */
-static enum wait_outcome exit_outcome(struct launch *l, uint32_t run_id)
-{
-	return read_cancels(l, run_id) ? WAIT_INTERRUPTED : WAIT_EXITED;
-}
-
 /* Waits for the child's exit, a timeout, a cancel or the client's going
- * away, typing keys meanwhile in terminal mode. */
+ * away, typing keys meanwhile in terminal mode. At the exit it returns at
+ * once: the reap and the clock come first, the check for a cancel that came
+ * with the exit after them (see launch_run). */
 static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, int pidfd, pid_t pid,
 				    uint64_t deadline_ns, struct typist *ty,
 				    const sigset_t *poll_mask)
@@ -622,7 +668,7 @@ static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, int pidfd
 		if (ty)
 			pfd[n++] = (struct pollfd){ .fd = ty->master, .events = POLLIN };
 		if (pidfd < 0 && exited(pid))
-			return exit_outcome(l, run_id);
+			return WAIT_EXITED;
 		tsp = NULL;
 		if (deadline_ns || (ty && ty->pos < ty->len) || pidfd < 0) {
 			now = now_ns();
@@ -643,7 +689,7 @@ static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, int pidfd
 			return WAIT_INTERRUPTED;
 		}
 		if (pfd[0].revents && pidfd >= 0)
-			return exit_outcome(l, run_id);
+			return WAIT_EXITED;
 		if (pfd[1].revents && read_cancels(l, run_id))
 			return WAIT_INTERRUPTED;
 		if (pfd[2].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
@@ -753,32 +799,33 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 		goto done;
 	}
 
+	/* Everything the start needs is prepared before the clock starts. */
+	/* Those with a handler, which would otherwise run in the vfork child
+	 * on the parent's memory, and those ignored, which exec keeps. */
+	plan.reset = l->signals_fixed ? l->fixed_reset : signals_not_default(false);
 	sigfillset(&all);
 	reset_own_peak();
 	sigprocmask(SIG_SETMASK, &all, &old);
-	start_ns = now_ns();
-	pid = start_child(&plan, &rep);
-	error = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (pid < 0) {
-		start_failed(res, STEP_START, error);
-		goto done;
-	}
-	if (rep.step != STEP_NONE) {
-		reap(pid, &status, NULL);
-		start_failed(res, rep.step, rep.error);
-		goto done;
-	}
-	if (req->timeout_ns)
-		deadline_ns = start_ns + req->timeout_ns;
 	/* The stop signal stays blocked except inside ppoll, so that it can
 	 * never arrive between the check of *stop and the wait. */
 	poll_mask = waiting = old;
 	if (l->stop_signal) {
 		sigaddset(&waiting, l->stop_signal);
 		sigdelset(&poll_mask, l->stop_signal);
-		sigprocmask(SIG_SETMASK, &waiting, NULL);
 	}
+	start_ns = now_ns();
+	pid = start_child(&plan, &rep);
+	error = errno;
+	sigprocmask(SIG_SETMASK, &waiting, NULL);
+	if (pid < 0 || rep.step != STEP_NONE) {
+		if (pid > 0)
+			reap(pid, &status, NULL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		start_failed(res, pid < 0 ? STEP_START : rep.step, pid < 0 ? error : rep.error);
+		goto done;
+	}
+	if (req->timeout_ns)
+		deadline_ns = start_ns + req->timeout_ns;
 	/* A pidfd wakes the wait at the exit; without one, the wait polls. */
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	l->running_pgid = pid;
@@ -787,17 +834,12 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 	l->running_pgid = 0; /* before the reap: the group id stays valid until then */
 	if (outcome != WAIT_EXITED)
 		kill(-pid, SIGKILL);
-	{
-		struct rusage ru;
-		pid_t r;
-
-		do {
-			r = wait4(pid, &status, 0, &ru);
-		} while (r < 0 && errno == EINTR);
-		res->wall_ns = now_ns() - start_ns;
-		if (r == pid)
-			tally_add(&tally, &ru);
-	}
+	reap(pid, &status, &tally);
+	res->wall_ns = now_ns() - start_ns;
+	/* A cancel that came with the exit wins: measurer_cancel may have
+	 * killed the group itself before the engine saw the cancel. */
+	if (outcome == WAIT_EXITED && read_cancels(l, run_id))
+		outcome = WAIT_INTERRUPTED;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	finish_status(res, outcome, status);
 	kill(-pid, SIGKILL);

@@ -5,10 +5,15 @@
  * cannot start. It uses libc alone and allocates only what a request needs.
  *
  * One run: resolve the program (PATH from the child's environment, or relative
- * to the request's cwd), open the streams, reset the starter's peak RSS
- * (/proc/self/clear_refs), read CLOCK_MONOTONIC, vfork+execve, wait for the
- * child (pidfd), read the clock at the reap, then kill and reap whatever the
- * command left behind. The calling process is a child subreaper, so orphans
+ * to the request's cwd), open the streams, note which signals are not at
+ * their default, reset the starter's peak RSS (/proc/self/clear_refs), read
+ * CLOCK_MONOTONIC, vfork+execve, wait for the child (pidfd), read the clock at
+ * the reap, then check for a cancel, kill and reap whatever the command left
+ * behind. Between the two clock reads only what must happen there happens:
+ * in the child, the process group, three dup2, closing inherited
+ * descriptors, the directory, resetting the signals noted, the signal mask,
+ * execve
+ * (docs/performance.md). The calling process is a child subreaper, so orphans
  * come back to it: their CPU is added and their peak folded into the maximum.
  *
  * Interruption: `cancel_fd` carries 4-byte run ids (a cancel names the run it
@@ -37,6 +42,10 @@ struct launch {
 	 * a signal handler in the same process may kill it directly. */
 	volatile sig_atomic_t running_pgid;
 	bool gone; /* the client went away: stop after this run */
+	/* launch_fix_signals was called: the signals every child must reset
+	 * are fixed_reset (bit n-1 for signal n), not noted again per run. */
+	bool signals_fixed;
+	uint64_t fixed_reset;
 };
 
 /* Makes the calling process a child subreaper and remembers the channels.
@@ -51,6 +60,16 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 void launch_read_cancels(struct launch *l);
 /* Kills and reaps every child of the calling process. */
 void launch_sweep(void);
+/* Sets every signal the calling process ignores back to its default, those
+ * the C library reserves included: the spawner does it once at its start,
+ * since glibc's posix_spawn leaves signals 32 and 33 ignored in it, so that
+ * no run has to reset them inside its measured interval. */
+void launch_default_ignored_signals(void);
+/* Notes once which signals are not at their default, for every later run,
+ * instead of before each run (64 system calls, outside the measured interval
+ * but not free). Only for a caller that changes no disposition afterwards:
+ * the spawner. */
+void launch_fix_signals(struct launch *l);
 /* The calling process's VmHWM in bytes, or 0 when unreadable. */
 uint64_t launch_own_peak_bytes(void);
 

@@ -10,6 +10,7 @@
  *   probe pwd           print the current directory
  *   probe devnull FD    exit 0 if FD is /dev/null, 1 otherwise
  *   probe sleep         sleep until killed
+ *   probe signals       print the SigBlk, SigIgn and SigCgt lines of its status
  */
 #include <signal.h>
 #include <stdio.h>
@@ -49,6 +50,17 @@ int main(int argc, char **argv)
 		if (fstat((int)strtol(arg, NULL, 10), &a) < 0 || stat("/dev/null", &b) < 0)
 			return 1;
 		return !(S_ISCHR(a.st_mode) && a.st_rdev == b.st_rdev);
+	}
+	if (!strcmp(mode, "signals")) {
+		FILE *f = fopen("/proc/self/status", "r");
+		if (!f)
+			return 1;
+		while (fgets(buf, sizeof(buf), f))
+			if (!strncmp(buf, "SigBlk:", 7) || !strncmp(buf, "SigIgn:", 7) ||
+			    !strncmp(buf, "SigCgt:", 7))
+				fputs(buf, stdout);
+		fclose(f);
+		return 0;
 	}
 	if (!strcmp(mode, "sleep")) {
 		for (;;)

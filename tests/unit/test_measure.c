@@ -353,6 +353,52 @@ static void test_measure__streams(void **state)
 	measurer_free(m);
 }
 
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/* The command starts with every signal unblocked and at its default, whatever
+ * the starter catches, ignores or blocks: the child resets only what is not
+ * the default (docs/performance.md, "Starting a tiny static program"). */
+static void test_measure__child_starts_with_default_signals(void **state)
+{
+	struct measurer *m = new_measurer(mode_of(state));
+	char *dir = make_tmpdir();
+	char *out = xasprintf("%s/out", dir);
+	char *probe = helper("probe");
+	char *argv[] = { probe, "signals", NULL };
+	struct run_request req = { .argv = argv, .stdout_path = out };
+	struct sigaction sa, old_usr1, old_usr2;
+	sigset_t block, old_mask;
+	struct run_result res;
+	char *text;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sigaction(SIGUSR1, &sa, &old_usr1);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGUSR2, &sa, &old_usr2);
+	sigemptyset(&block);
+	sigaddset(&block, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &block, &old_mask);
+	run_ok(m, &req, &res);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	sigaction(SIGUSR2, &old_usr2, NULL);
+	sigaction(SIGUSR1, &old_usr1, NULL);
+	assert_int_equal(res.status, RUN_EXITED);
+	assert_int_equal(res.code, 0);
+	text = read_text(out);
+	assert_string_equal(text, "SigBlk:\t0000000000000000\n"
+				  "SigIgn:\t0000000000000000\n"
+				  "SigCgt:\t0000000000000000\n");
+	free(text);
+	free(out);
+	free(probe);
+	remove_tmpdir(dir);
+	measurer_free(m);
+}
+
 static void assert_tree_gone(const char *pidfile, bool use_spawner)
 {
 	int pids[5], i;
@@ -748,6 +794,7 @@ int main(void)
 		BOTH(test_measure__path_lookup_uses_the_childs_path),
 		BOTH(test_measure__relative_program_and_cwd),
 		BOTH(test_measure__streams),
+		BOTH(test_measure__child_starts_with_default_signals),
 		BOTH(test_measure__timeout_kills_the_whole_tree),
 		BOTH(test_measure__exit_kills_what_is_left),
 		BOTH(test_measure__orphan_cpu_is_counted),
