@@ -7,12 +7,12 @@
 
 #include "common/alloc.h"
 #include "render/format.h"
+#include "results/jsonw.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/banned.h"
 
@@ -54,20 +54,6 @@ static const char *str(const char *s)
 static void short_sha(struct strbuf *sb, const char *sha)
 {
 	strbuf_add(sb, str(sha), sha && strlen(sha) > SHORT_SHA ? SHORT_SHA : strlen(str(sha)));
-}
-
-/* A double that reads back bit for bit: the shortest of %.15g..%.17g. */
-static void exact(struct strbuf *sb, double v)
-{
-	char buf[40];
-	int p;
-
-	for (p = 15; p <= 17; p++) {
-		snprintf(buf, sizeof(buf), "%.*g", p, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	strbuf_adds(sb, buf);
 }
 
 static void percent(struct strbuf *sb, double fraction)
@@ -376,7 +362,7 @@ static void csv_num(struct strbuf *sb, bool has, double v)
 {
 	strbuf_addch(sb, ',');
 	if (has)
-		exact(sb, v);
+		jsonw_number_text(sb, v);
 }
 
 static void csv_series(struct strbuf *out, const struct sweep_series *s)
@@ -410,57 +396,23 @@ static void csv_series(struct strbuf *out, const struct sweep_series *s)
 
 /* ---- json ------------------------------------------------------------------ */
 
-static void json_str(struct strbuf *sb, const char *s)
-{
-	if (!s) {
-		strbuf_adds(sb, "null");
-		return;
-	}
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			strbuf_addf(sb, "\\%c", c);
-		else if (c == '\n')
-			strbuf_adds(sb, "\\n");
-		else if (c < 0x20)
-			strbuf_addf(sb, "\\u%04x", c);
-		else
-			strbuf_addch(sb, (char)c);
-	}
-	strbuf_addch(sb, '"');
-}
-
 static void json_num(struct strbuf *sb, const char *key, bool has, double v)
 {
 	strbuf_addf(sb, ", \"%s\": ", key);
-	if (has && isfinite(v))
-		exact(sb, v);
+	if (has)
+		jsonw_num(sb, v);
 	else
 		strbuf_adds(sb, "null");
-}
-
-static void json_time(struct strbuf *sb, int64_t unix_ns)
-{
-	time_t t = (time_t)(unix_ns / 1000000000);
-	struct tm tm;
-	char buf[40];
-
-	if (!gmtime_r(&t, &tm) || !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm)) {
-		strbuf_adds(sb, "null");
-		return;
-	}
-	strbuf_addf(sb, "\"%s\"", buf);
 }
 
 static void json_point(struct strbuf *out, const struct sweep_point *p)
 {
 	strbuf_adds(out, "{\"commit\": ");
-	json_str(out, p->sha);
+	jsonw_str(out, p->sha);
 	strbuf_adds(out, ", \"subject\": ");
-	json_str(out, p->subject);
+	jsonw_str(out, p->subject);
 	strbuf_adds(out, ", \"time\": ");
-	json_time(out, p->time_unix_ns);
+	jsonw_time(out, p->time_unix_ns);
 	strbuf_addf(out, ", \"index\": %llu", (unsigned long long)p->index);
 	json_num(out, "value", p->has_value, p->value);
 	json_num(out, "reference_value", p->has_value, p->reference);
@@ -468,9 +420,9 @@ static void json_point(struct strbuf *out, const struct sweep_point *p)
 	json_num(out, "ratio_low", p->has_ratio, p->ratio_low);
 	json_num(out, "ratio_high", p->has_ratio, p->ratio_high);
 	strbuf_adds(out, ", \"verdict\": ");
-	json_str(out, p->has_value ? verdict_name(p->verdict) : NULL);
+	jsonw_str(out, p->has_value ? verdict_name(p->verdict) : NULL);
 	strbuf_adds(out, ", \"error\": ");
-	json_str(out, p->error);
+	jsonw_str(out, p->error);
 	strbuf_adds(out, "}");
 }
 
@@ -479,13 +431,13 @@ static void json_series(struct strbuf *out, const struct sweep_series *s)
 	size_t i;
 
 	strbuf_adds(out, "{\"suite\": ");
-	json_str(out, s->suite);
+	jsonw_str(out, s->suite);
 	strbuf_adds(out, ", \"benchmark\": ");
-	json_str(out, s->benchmark);
+	jsonw_str(out, s->benchmark);
 	strbuf_adds(out, ", \"command\": ");
-	json_str(out, s->command);
+	jsonw_str(out, s->command);
 	strbuf_addf(out, ", \"metric\": \"%s\", \"reference\": ", metric_info(s->metric)->name);
-	json_str(out, s->reference);
+	jsonw_str(out, s->reference);
 	json_num(out, "max_fraction", true, s->max_percent);
 	json_num(out, "confidence", true, s->confidence);
 	strbuf_addf(out, ", \"searched\": %zu", s->searched);
@@ -501,9 +453,9 @@ static void json_series(struct strbuf *out, const struct sweep_series *s)
 		const struct sweep_change *c = &s->changes[i];
 		strbuf_adds(out, i + 1 < s->n_changes ? ",\n    " : "\n    ");
 		strbuf_adds(out, "{\"first_bad\": ");
-		json_str(out, s->points[c->index].sha);
+		jsonw_str(out, s->points[c->index].sha);
 		strbuf_adds(out, ", \"last_good\": ");
-		json_str(out, s->points[c->index - 1].sha);
+		jsonw_str(out, s->points[c->index - 1].sha);
 		json_num(out, "change", true, c->change);
 		json_num(out, "low", true, c->low);
 		json_num(out, "high", true, c->high);
