@@ -6,6 +6,7 @@
 #include "render/history.h"
 
 #include "common/alloc.h"
+#include "render/escape.h"
 #include "render/format.h"
 #include "results/jsonw.h"
 
@@ -97,8 +98,16 @@ static void title(struct strbuf *sb, const struct sweep_series *s)
 	strbuf_addf(sb, " (tolerance %.1f%%)", s->max_percent * 100);
 }
 
+/* A subject in a terminal cell: control characters become spaces. */
+static void printable(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++)
+		strbuf_addch(sb, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
+}
+
+/* The subject goes through `text`, the escaper of the format. */
 static void change_line(struct strbuf *sb, const struct sweep_series *s,
-			const struct sweep_change *c)
+			const struct sweep_change *c, void (*text)(struct strbuf *, const char *))
 {
 	const struct sweep_point *bad = &s->points[c->index];
 	const struct sweep_point *good = &s->points[c->index - 1];
@@ -109,7 +118,9 @@ static void change_line(struct strbuf *sb, const struct sweep_series *s,
 	short_sha(sb, good->sha);
 	strbuf_adds(sb, ", first bad ");
 	short_sha(sb, bad->sha);
-	strbuf_addf(sb, " \"%s\"", str(bad->subject));
+	strbuf_adds(sb, " \"");
+	text(sb, bad->subject);
+	strbuf_addch(sb, '"');
 }
 
 /* Short ids of the searched commits from the oldest (or newest) end, n of
@@ -168,13 +179,6 @@ static const char *verdict_text(const struct sweep_point *p)
 }
 
 /* ---- table ---------------------------------------------------------------- */
-
-/* A subject in a terminal cell: control characters become spaces. */
-static void printable(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++)
-		strbuf_addch(sb, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
-}
 
 static void pad(struct strbuf *sb, const char *text, size_t width)
 {
@@ -258,7 +262,7 @@ static void table_series(struct strbuf *out, const struct sweep_series *s)
 	}
 	free(cells);
 	for (i = s->n_changes; i-- > 0;) {
-		change_line(out, s, &s->changes[i]);
+		change_line(out, s, &s->changes[i], printable);
 		strbuf_addch(out, '\n');
 	}
 	reach_text(out, s);
@@ -268,15 +272,6 @@ static void table_series(struct strbuf *out, const struct sweep_series *s)
 }
 
 /* ---- markdown ------------------------------------------------------------- */
-
-static void md_text(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++) {
-		if (strchr("|\\`*_[]<>#", *s))
-			strbuf_addch(sb, '\\');
-		strbuf_addch(sb, *s == '\n' ? ' ' : *s);
-	}
-}
 
 static void markdown_series(struct strbuf *out, const struct sweep_series *s)
 {
@@ -288,12 +283,12 @@ static void markdown_series(struct strbuf *out, const struct sweep_series *s)
 	reach_text(&tmp, s);
 
 	strbuf_adds(out, "### ");
-	md_text(out, s->benchmark);
+	rnd_md_text(out, s->benchmark);
 	strbuf_adds(out, " › ");
-	md_text(out, s->command);
+	rnd_md_text(out, s->command);
 	strbuf_addf(out, " (%s)\n\n", metric_info(s->metric)->name);
 	strbuf_adds(out, "Suite ");
-	md_text(out, s->suite);
+	rnd_md_text(out, s->suite);
 	strbuf_adds(out, ", relative to `");
 	short_sha(out, s->reference);
 	strbuf_addf(out, "`, tolerance %.1f%%.\n\n", s->max_percent * 100);
@@ -306,7 +301,7 @@ static void markdown_series(struct strbuf *out, const struct sweep_series *s)
 		strbuf_adds(out, "| `");
 		short_sha(out, p->sha);
 		strbuf_adds(out, "` | ");
-		md_text(out, p->subject);
+		rnd_md_text(out, p->subject);
 		strbuf_adds(out, " | ");
 		value_text(out, s->metric, p->value, p->has_value);
 		strbuf_adds(out, " | ");
@@ -319,7 +314,7 @@ static void markdown_series(struct strbuf *out, const struct sweep_series *s)
 			step_text(out, ch);
 			strbuf_adds(out, " first bad**");
 		} else if (p->error) {
-			md_text(out, p->error);
+			rnd_md_text(out, p->error);
 		}
 		strbuf_adds(out, " |\n");
 	}
@@ -328,35 +323,18 @@ static void markdown_series(struct strbuf *out, const struct sweep_series *s)
 		strbuf_adds(out, "No change point.\n\n");
 	for (i = s->n_changes; i-- > 0;) {
 		strbuf_adds(out, "- ");
-		change_line(out, s, &s->changes[i]);
+		change_line(out, s, &s->changes[i], rnd_md_text);
 		strbuf_addch(out, '\n');
 	}
 	if (s->n_changes)
 		strbuf_addch(out, '\n');
 	reach = strbuf_detach(&tmp, NULL);
-	md_text(out, reach);
+	rnd_md_text(out, reach);
 	free(reach);
 	strbuf_adds(out, ".\n\n");
 }
 
 /* ---- csv ------------------------------------------------------------------- */
-
-static void csv_field(struct strbuf *sb, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		strbuf_adds(sb, s);
-		return;
-	}
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(sb, '"');
-		strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '"');
-}
 
 static void csv_num(struct strbuf *sb, bool has, double v)
 {
@@ -372,13 +350,13 @@ static void csv_series(struct strbuf *out, const struct sweep_series *s)
 	for (i = s->n_points; i-- > 0;) {
 		const struct sweep_point *p = &s->points[i];
 		const struct sweep_change *ch = change_at(s, i);
-		csv_field(out, s->suite);
+		rnd_csv_field(out, s->suite);
 		strbuf_addch(out, ',');
-		csv_field(out, s->benchmark);
+		rnd_csv_field(out, s->benchmark);
 		strbuf_addch(out, ',');
-		csv_field(out, s->command);
+		rnd_csv_field(out, s->command);
 		strbuf_addf(out, ",%s,%s,", metric_info(s->metric)->name, str(p->sha));
-		csv_field(out, p->subject);
+		rnd_csv_field(out, p->subject);
 		strbuf_addf(out, ",%s", str(s->reference));
 		csv_num(out, p->has_value, p->value);
 		csv_num(out, p->has_value, p->reference);
@@ -466,28 +444,6 @@ static void json_series(struct strbuf *out, const struct sweep_series *s)
 
 /* ---- html ------------------------------------------------------------------ */
 
-static void html_text(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<':
-			strbuf_adds(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_adds(sb, "&gt;");
-			break;
-		case '&':
-			strbuf_adds(sb, "&amp;");
-			break;
-		case '"':
-			strbuf_adds(sb, "&quot;");
-			break;
-		default:
-			strbuf_addch(sb, *s);
-		}
-	}
-}
-
 /* The ratios oldest to newest as a polyline; a dashed line at 1 and a red
  * line before each first bad commit. */
 static void html_chart(struct strbuf *out, const struct sweep_series *s)
@@ -542,7 +498,7 @@ static void html_series(struct strbuf *out, const struct sweep_series *s)
 	strbuf_init(&t, 0);
 	title(&t, s);
 	strbuf_adds(out, "<h2>");
-	html_text(out, t.buf);
+	rnd_html_text(out, t.buf);
 	strbuf_adds(out, "</h2>\n");
 	strbuf_release(&t);
 	html_chart(out, s);
@@ -557,7 +513,7 @@ static void html_series(struct strbuf *out, const struct sweep_series *s)
 		strbuf_adds(out, ch ? "<tr class=\"bad\"><td>" : "<tr><td>");
 		short_sha(out, p->sha);
 		strbuf_adds(out, "</td><td>");
-		html_text(out, p->subject);
+		rnd_html_text(out, p->subject);
 		strbuf_adds(out, "</td><td>");
 		value_text(&cell, s->metric, p->value, p->has_value);
 		strbuf_adds(&cell, "</td><td>");
@@ -571,14 +527,14 @@ static void html_series(struct strbuf *out, const struct sweep_series *s)
 		}
 		strbuf_adds(out, cell.buf);
 		if (!ch && p->error)
-			html_text(out, p->error);
+			rnd_html_text(out, p->error);
 		strbuf_adds(out, "</td></tr>\n");
 		strbuf_release(&cell);
 	}
 	strbuf_adds(out, "</table>\n<p>");
 	strbuf_init(&t, 0);
 	reach_text(&t, s);
-	html_text(out, t.buf);
+	rnd_html_text(out, t.buf);
 	strbuf_release(&t);
 	strbuf_adds(out, ".</p>\n");
 }

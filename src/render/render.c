@@ -7,7 +7,7 @@
 
 #include "common/alloc.h"
 #include "render/format.h"
-#include "results/results_internal.h"
+#include "results/jsonw.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -521,13 +521,7 @@ bool rnd_row_is_problem(const struct rnd_row *row)
 
 void rnd_number(struct strbuf *sb, double v)
 {
-	char buf[64];
-
-	if (results_format_double(v, buf, sizeof(buf)) < 0) {
-		strbuf_adds(sb, "");
-		return;
-	}
-	strbuf_adds(sb, buf);
+	jsonw_number_text(sb, v);
 }
 
 void rnd_aggregation(struct strbuf *sb, const struct aggregation *a)
@@ -989,85 +983,6 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 	geomean_notes(r, notes);
 	artifact_notes(r, notes);
 	machine_notes(r, notes);
-}
-
-/* --- escaping ----------------------------------------------------------------- */
-
-static void md_common(struct strbuf *sb, const char *s, bool in_table)
-{
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '\n' || ch == '\r' || ch == '\t' || ch < 0x20 || ch == 0x7f) {
-			strbuf_addch(sb, ' ');
-			continue;
-		}
-		switch (ch) {
-		case '\\':
-		case '`':
-		case '*':
-		case '_':
-		case '[':
-		case ']':
-		case '~':
-		case '#':
-		case '!':
-			strbuf_addch(sb, '\\');
-			strbuf_addch(sb, ch);
-			break;
-		case '@':
-			strbuf_adds(sb, "@\xe2\x80\x8b"); /* U+200B: no mention */
-			break;
-		case '|':
-			strbuf_adds(sb, in_table ? "|" : "\\|");
-			break;
-		case '<':
-			strbuf_adds(sb, in_table ? "<" : "&lt;");
-			break;
-		case '>':
-			strbuf_adds(sb, in_table ? ">" : "&gt;");
-			break;
-		case '&':
-			strbuf_adds(sb, in_table ? "&" : "&amp;");
-			break;
-		default:
-			strbuf_addch(sb, ch);
-		}
-	}
-}
-
-void rnd_md_text(struct strbuf *sb, const char *s)
-{
-	md_common(sb, s ? s : "", false);
-}
-
-void rnd_md_cell(struct strbuf *sb, const char *s)
-{
-	md_common(sb, s ? s : "", true);
-}
-
-void rnd_html_text(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<':
-			strbuf_adds(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_adds(sb, "&gt;");
-			break;
-		case '&':
-			strbuf_adds(sb, "&amp;");
-			break;
-		case '"':
-			strbuf_adds(sb, "&quot;");
-			break;
-		case '\'':
-			strbuf_adds(sb, "&#39;");
-			break;
-		default:
-			strbuf_addch(sb, *s);
-		}
-	}
 }
 
 /* --- sections ------------------------------------------------------------------- */

@@ -6,6 +6,7 @@
 #ifndef HIMORIME_RENDER_RENDER_INTERNAL_H
 #define HIMORIME_RENDER_RENDER_INTERNAL_H
 
+#include "render/escape.h"
 #include "render/render.h"
 
 #include <stdbool.h>
@@ -121,15 +122,6 @@ bool rnd_row_is_problem(const struct rnd_row *row);
 void rnd_number(struct strbuf *sb, double v);
 void rnd_aggregation(struct strbuf *sb, const struct aggregation *a);
 const char *rnd_op(enum bound_op op);
-
-/* Markdown text outside tables: every character that Markdown or HTML would
- * interpret is escaped, newlines become spaces and mentions are broken with
- * a zero-width space ("@\u200b"). In tables, use rnd_md_cell (the table
- * escapes `|`, `<`, `>`, `&` itself). */
-void rnd_md_text(struct strbuf *sb, const char *s);
-void rnd_md_cell(struct strbuf *sb, const char *s);
-/* HTML text and attribute values. */
-void rnd_html_text(struct strbuf *sb, const char *s);
 
 /* A sweep document is rendered as its commits' trends (render_sweep.c) in
  * every format but json and samples-csv. */

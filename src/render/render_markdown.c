@@ -619,46 +619,6 @@ static size_t problem_table(const struct results *r, const struct rnd_rows *rows
 	return n;
 }
 
-/* A label inside a quoted Mermaid string: Mermaid's entity codes for the
- * characters that could end the string, the statement or the code fence. */
-static void mermaid_label(struct strbuf *out, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		switch (ch) {
-		case '"':
-			strbuf_adds(out, "#quot;");
-			break;
-		case '#':
-			strbuf_adds(out, "#35;");
-			break;
-		case ';':
-			strbuf_adds(out, "#59;");
-			break;
-		case '`':
-			strbuf_adds(out, "#96;");
-			break;
-		case '<':
-			strbuf_adds(out, "#lt;");
-			break;
-		case '>':
-			strbuf_adds(out, "#gt;");
-			break;
-		case '&':
-			strbuf_adds(out, "#amp;");
-			break;
-		case '\\':
-			strbuf_adds(out, "#92;");
-			break;
-		case '@':
-			strbuf_adds(out, "@\xe2\x80\x8b"); /* U+200B: no mention */
-			break;
-		default:
-			strbuf_addch(out, ch < 0x20 || ch == 0x7f ? ' ' : ch);
-		}
-	}
-}
-
 static const struct comparison *latency_cmp(const struct results_command *c)
 {
 	size_t j;
@@ -700,9 +660,9 @@ static void chart(const struct rnd_rows *rows, struct strbuf *out)
 			 "    x-axis [");
 	for (i = 0; i < n; i++) {
 		strbuf_adds(out, i ? ", \"" : "\"");
-		mermaid_label(out, rows->v[idx[i]].bench->name);
+		rnd_mermaid_label(out, rows->v[idx[i]].bench->name);
 		strbuf_adds(out, " › ");
-		mermaid_label(out, rows->v[idx[i]].cmd->name);
+		rnd_mermaid_label(out, rows->v[idx[i]].cmd->name);
 		strbuf_adds(out, "\"");
 	}
 	strbuf_addf(out,

@@ -27,9 +27,7 @@ bool results_utf8_valid(const char *s);
 
 /* Report names of metric_info fields that metric.h does not name. */
 const char *results_group_name(enum metric_group g);
-const char *results_scope_name(enum metric_scope s);
 const char *results_side_statistic_name(enum side_statistic s);
-const char *results_bound_op_name(enum bound_op op);
 extern const char *const results_side_statistics[2];
 extern const char *const results_bound_ops[4];
 
@@ -37,8 +35,6 @@ extern const char *const results_bound_ops[4];
  * numbers below 2^53 as integers, others in the shortest of %.15g, %.16g,
  * %.17g that round-trips. Returns -1 for NaN or infinity. */
 int results_format_double(double v, char *buf, size_t size);
-/* A budget aggregation as written: "min", "max", "mean", "median", "p95". */
-int results_format_aggregation(const struct aggregation *a, char *buf, size_t size);
 int results_parse_aggregation(const char *s, struct aggregation *out);
 /* RFC 3339 UTC with nanoseconds: 2026-12-02T17:41:34.123456789Z. */
 int results_format_time(int64_t unix_ns, char *buf, size_t size);
