@@ -6,7 +6,7 @@
  * fields are quoted as RFC 4180 says (only when they hold a comma, a quote
  * or a line break), and lines end in "\n".
  */
-#include "render/render_internal.h"
+#include "render/formats.h"
 
 #include "common/alloc.h"
 #include "results/jsonw.h"

@@ -6,7 +6,7 @@
  * canonical unit) labelled with format.h; every mark carries its exact value
  * in data-value so tests and scripts can check the picture against the data.
  */
-#include "render/render_internal.h"
+#include "render/formats.h"
 
 #include "common/alloc.h"
 #include "render/format.h"

@@ -7,7 +7,7 @@
  * caller's marker, cut to fit). Every string from the document goes through
  * rnd_md_text or rnd_md_cell: a benchmark name can be hostile.
  */
-#include "render/render_internal.h"
+#include "render/formats.h"
 
 #include "common/alloc.h"
 #include "render/format.h"
