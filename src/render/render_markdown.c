@@ -482,6 +482,156 @@ static void entity_problems(const struct results *r, struct table *t, struct str
 	}
 }
 
+/* The text of one problem row, reused from row to row. */
+struct problem_text {
+	struct strbuf label, base, head, change, what;
+};
+
+static void problem_text_init(struct problem_text *p)
+{
+	strbuf_init(&p->label, 0);
+	strbuf_init(&p->base, 0);
+	strbuf_init(&p->head, 0);
+	strbuf_init(&p->change, 0);
+	strbuf_init(&p->what, 0);
+}
+
+static void problem_text_reset(struct problem_text *p, const struct rnd_row *row)
+{
+	cell_label(&p->label, row);
+	strbuf_reset(&p->base);
+	strbuf_reset(&p->head);
+	strbuf_reset(&p->change);
+	strbuf_reset(&p->what);
+}
+
+static void problem_text_release(struct problem_text *p)
+{
+	strbuf_release(&p->label);
+	strbuf_release(&p->base);
+	strbuf_release(&p->head);
+	strbuf_release(&p->change);
+	strbuf_release(&p->what);
+}
+
+static void problem_text_row(struct table *t, const char *icon, enum metric m,
+			     const struct problem_text *p)
+{
+	const char *cells[7];
+
+	cells[0] = icon;
+	cells[1] = p->label.buf;
+	cells[2] = metric_info(m)->name;
+	cells[3] = p->base.buf;
+	cells[4] = p->head.buf;
+	cells[5] = p->change.buf;
+	cells[6] = p->what.buf;
+	problem_row(t, cells);
+}
+
+/* A regression's change in bold with its interval; else as elsewhere. */
+static void problem_change(struct strbuf *sb, const struct comparison *k)
+{
+	if (!(k->has_estimate && k->verdict == VERDICT_REGRESSION)) {
+		rnd_change(sb, k, true);
+		return;
+	}
+	strbuf_adds(sb, "**");
+	fmt_change(sb, k->change_percent, true);
+	strbuf_adds(sb, "**");
+	strbuf_adds(sb, " (");
+	fmt_change(sb, k->ci_low_percent, true);
+	strbuf_adds(sb, " … ");
+	fmt_change(sb, k->ci_high_percent, true);
+	strbuf_adds(sb, ")");
+}
+
+static void comparison_problem(struct table *t, const struct rnd_row *row,
+			       const struct comparison *k, struct problem_text *p)
+{
+	problem_text_reset(p, row);
+	rnd_cmp_value(&p->base, row->cmd, k, false, NULL);
+	rnd_cmp_value(&p->head, row->cmd, k, true, NULL);
+	problem_change(&p->change, k);
+	if (k->verdict == VERDICT_REGRESSION) {
+		strbuf_adds(&p->what, "regression beyond ");
+		rnd_tolerance(&p->what, k);
+		if (k->accepted)
+			strbuf_adds(&p->what, " (accepted)");
+		else if (!k->gate)
+			strbuf_adds(&p->what, " (not gated)");
+	} else {
+		strbuf_adds(&p->what, "inconclusive");
+		if (k->reason[0]) {
+			strbuf_adds(&p->what, ": ");
+			rnd_md_cell(&p->what, k->reason);
+		}
+	}
+	problem_text_row(t, k->accepted || !k->gate ? "⚠️" : problem_icon(k->verdict),
+			 k->metric, p);
+}
+
+static void budget_problem(struct table *t, const struct rnd_row *row,
+			   const struct results_budget *b, struct problem_text *p)
+{
+	problem_text_reset(p, row);
+	if (b->result.has_actual)
+		rnd_value(&p->head, &row->cmd->head.metrics[b->result.metric], b->result.actual,
+			  NULL);
+	else
+		strbuf_adds(&p->head, "—");
+	strbuf_addf(&p->what, "%s: ", rnd_budget_word(b->result.status));
+	rnd_aggregation(&p->what, &b->result.aggregation);
+	strbuf_adds(&p->what, " ");
+	rnd_md_cell(&p->what, b->text ? b->text : rnd_op(b->result.op));
+	if (b->result.reason[0]) {
+		strbuf_adds(&p->what, " (");
+		rnd_md_cell(&p->what, b->result.reason);
+		strbuf_adds(&p->what, ")");
+	}
+	problem_text_row(t, b->result.status == BUDGET_FAIL ? "❌" : "⚠️", b->result.metric, p);
+}
+
+/* A failed command: its error, on the side that has one. */
+static void error_problem(struct table *t, const struct rnd_row *row, struct problem_text *p)
+{
+	const struct results_command *cmd = row->cmd;
+	const struct results_error *e =
+		cmd->head.error.present ? &cmd->head.error : &cmd->base.error;
+	const char *cells[7];
+
+	problem_text_reset(p, row);
+	strbuf_adds(&p->what, rnd_result_word(cmd->result));
+	if (e->present && e->message) {
+		strbuf_adds(&p->what, ": ");
+		rnd_md_cell(&p->what, e->message);
+	}
+	cells[0] = "❌";
+	cells[1] = p->label.buf;
+	cells[2] = e->present && e->has_metric ? metric_info(e->metric)->name : "";
+	cells[3] = cells[4] = cells[5] = "";
+	cells[6] = p->what.buf;
+	problem_row(t, cells);
+}
+
+static void command_problems(struct table *t, const struct rnd_row *row, struct problem_text *p)
+{
+	const struct results_command *cmd = row->cmd;
+	size_t j;
+
+	for (j = 0; j < cmd->n_comparisons; j++) {
+		const struct comparison *k = &cmd->comparisons[j];
+		/* a derived throughput repeats its latency row: once is enough */
+		if (!k->derived && rnd_cmp_is_problem(k))
+			comparison_problem(t, row, k, p);
+	}
+	for (j = 0; j < cmd->n_budgets; j++)
+		if (cmd->budgets[j].result.status != BUDGET_PASS)
+			budget_problem(t, row, &cmd->budgets[j], p);
+	if (cmd->result == RESULT_ERROR || cmd->result == RESULT_METRIC_ERROR)
+		error_problem(t, row, p);
+}
+
 /* The rows that need a look: regressions and inconclusive comparisons, broken
  * or unassessed budgets, failed commands. */
 static size_t problem_table(const struct results *r, const struct rnd_rows *rows,
@@ -492,129 +642,23 @@ static size_t problem_table(const struct results *r, const struct rnd_rows *rows
 	static const char *run_cols[] = { "", "benchmark › command", "metric", ">value",
 					  "what happened" };
 	struct table t;
-	struct strbuf label, base, head, change, what;
-	size_t i, j, n;
+	struct problem_text p;
+	size_t i, n;
 
 	if (r->mode == RESULTS_MODE_COMPARE)
 		table_init(&t, 7, cmp_cols);
 	else
 		table_init(&t, 5, run_cols);
-	strbuf_init(&label, 0);
-	strbuf_init(&base, 0);
-	strbuf_init(&head, 0);
-	strbuf_init(&change, 0);
-	strbuf_init(&what, 0);
-	entity_problems(r, &t, &what);
-	for (i = 0; i < rows->n; i++) {
-		const struct results_command *cmd = rows->v[i].cmd;
-		const char *cells[7];
-		for (j = 0; j < cmd->n_comparisons; j++) {
-			const struct comparison *k = &cmd->comparisons[j];
-			/* a derived throughput repeats its latency row: once is enough */
-			if (k->derived || !rnd_cmp_is_problem(k))
-				continue;
-			cell_label(&label, &rows->v[i]);
-			strbuf_reset(&base);
-			strbuf_reset(&head);
-			strbuf_reset(&change);
-			strbuf_reset(&what);
-			rnd_cmp_value(&base, cmd, k, false, NULL);
-			rnd_cmp_value(&head, cmd, k, true, NULL);
-			if (k->has_estimate && k->verdict == VERDICT_REGRESSION) {
-				strbuf_adds(&change, "**");
-				fmt_change(&change, k->change_percent, true);
-				strbuf_adds(&change, "**");
-				strbuf_adds(&change, " (");
-				fmt_change(&change, k->ci_low_percent, true);
-				strbuf_adds(&change, " … ");
-				fmt_change(&change, k->ci_high_percent, true);
-				strbuf_adds(&change, ")");
-			} else {
-				rnd_change(&change, k, true);
-			}
-			if (k->verdict == VERDICT_REGRESSION) {
-				strbuf_adds(&what, "regression beyond ");
-				rnd_tolerance(&what, k);
-				if (k->accepted)
-					strbuf_adds(&what, " (accepted)");
-				else if (!k->gate)
-					strbuf_adds(&what, " (not gated)");
-			} else {
-				strbuf_adds(&what, "inconclusive");
-				if (k->reason[0]) {
-					strbuf_adds(&what, ": ");
-					rnd_md_cell(&what, k->reason);
-				}
-			}
-			cells[0] = k->accepted || !k->gate ? "⚠️" : problem_icon(k->verdict);
-			cells[1] = label.buf;
-			cells[2] = metric_info(k->metric)->name;
-			cells[3] = base.buf;
-			cells[4] = head.buf;
-			cells[5] = change.buf;
-			cells[6] = what.buf;
-			problem_row(&t, cells);
-		}
-		for (j = 0; j < cmd->n_budgets; j++) {
-			const struct results_budget *b = &cmd->budgets[j];
-			if (b->result.status == BUDGET_PASS)
-				continue;
-			cell_label(&label, &rows->v[i]);
-			strbuf_reset(&head);
-			strbuf_reset(&what);
-			if (b->result.has_actual)
-				rnd_value(&head, &cmd->head.metrics[b->result.metric],
-					  b->result.actual, NULL);
-			else
-				strbuf_adds(&head, "—");
-			strbuf_addf(&what, "%s: ", rnd_budget_word(b->result.status));
-			rnd_aggregation(&what, &b->result.aggregation);
-			strbuf_adds(&what, " ");
-			rnd_md_cell(&what, b->text ? b->text : rnd_op(b->result.op));
-			if (b->result.reason[0]) {
-				strbuf_adds(&what, " (");
-				rnd_md_cell(&what, b->result.reason);
-				strbuf_adds(&what, ")");
-			}
-			cells[0] = b->result.status == BUDGET_FAIL ? "❌" : "⚠️";
-			cells[1] = label.buf;
-			cells[2] = metric_info(b->result.metric)->name;
-			cells[3] = "";
-			cells[4] = head.buf;
-			cells[5] = "";
-			cells[6] = what.buf;
-			problem_row(&t, cells);
-		}
-		if (cmd->result == RESULT_ERROR || cmd->result == RESULT_METRIC_ERROR) {
-			const struct results_error *e =
-				cmd->head.error.present ? &cmd->head.error : &cmd->base.error;
-			cell_label(&label, &rows->v[i]);
-			strbuf_reset(&what);
-			strbuf_adds(&what, rnd_result_word(cmd->result));
-			if (e->present && e->message) {
-				strbuf_adds(&what, ": ");
-				rnd_md_cell(&what, e->message);
-			}
-			cells[0] = "❌";
-			cells[1] = label.buf;
-			cells[2] = e->present && e->has_metric ? metric_info(e->metric)->name : "";
-			cells[3] = "";
-			cells[4] = "";
-			cells[5] = "";
-			cells[6] = what.buf;
-			problem_row(&t, cells);
-		}
-	}
+	problem_text_init(&p);
+	entity_problems(r, &t, &p.what);
+	for (i = 0; i < rows->n; i++)
+		command_problems(&t, &rows->v[i], &p);
 	n = t.nrows;
 	if (n) {
 		table_render_markdown(&t, out);
 		strbuf_addch(out, '\n');
 	}
-	strbuf_release(&label);
-	strbuf_release(&base);
-	strbuf_release(&head);
-	strbuf_release(&change);
-	strbuf_release(&what);
+	problem_text_release(&p);
 	table_release(&t);
 	return n;
 }
