@@ -11,11 +11,41 @@
 
 #include "common/banned.h"
 
+/* The HTML entity of a character HTML would read (quotes only in attribute
+ * context), or NULL. */
+static const char *entity(unsigned char ch, bool quotes)
+{
+	switch (ch) {
+	case '<':
+		return "&lt;";
+	case '>':
+		return "&gt;";
+	case '&':
+		return "&amp;";
+	case '"':
+		return quotes ? "&quot;" : NULL;
+	case '\'':
+		return quotes ? "&#39;" : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* What a character must become inside a Markdown table row, or NULL. */
+static const char *table_char(unsigned char ch)
+{
+	if (ch == '|')
+		return "\\|";
+	if (ch == '\n' || ch == '\r')
+		return " ";
+	return entity(ch, false);
+}
+
 static void md_common(struct strbuf *sb, const char *s, bool in_table)
 {
 	for (; *s; s++) {
 		unsigned char ch = (unsigned char)*s;
-		if (ch == '\n' || ch == '\r' || ch == '\t' || ch < 0x20 || ch == 0x7f) {
+		if (ch < 0x20 || ch == 0x7f) { /* newlines and tabs too */
 			strbuf_addch(sb, ' ');
 			continue;
 		}
@@ -36,16 +66,14 @@ static void md_common(struct strbuf *sb, const char *s, bool in_table)
 			strbuf_adds(sb, "@\xe2\x80\x8b"); /* U+200B: no mention */
 			break;
 		case '|':
-			strbuf_adds(sb, in_table ? "|" : "\\|");
-			break;
 		case '<':
-			strbuf_adds(sb, in_table ? "<" : "&lt;");
-			break;
 		case '>':
-			strbuf_adds(sb, in_table ? ">" : "&gt;");
-			break;
 		case '&':
-			strbuf_adds(sb, in_table ? "&" : "&amp;");
+			/* in a table, rnd_md_table_escape does it */
+			if (in_table)
+				strbuf_addch(sb, ch);
+			else
+				strbuf_adds(sb, table_char(ch));
 			break;
 		default:
 			strbuf_addch(sb, ch);
@@ -63,54 +91,25 @@ void rnd_md_cell(struct strbuf *sb, const char *s)
 	md_common(sb, s ? s : "", true);
 }
 
-void rnd_html_text(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<':
-			strbuf_adds(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_adds(sb, "&gt;");
-			break;
-		case '&':
-			strbuf_adds(sb, "&amp;");
-			break;
-		case '"':
-			strbuf_adds(sb, "&quot;");
-			break;
-		case '\'':
-			strbuf_adds(sb, "&#39;");
-			break;
-		default:
-			strbuf_addch(sb, *s);
-		}
-	}
-}
-
 void rnd_md_table_escape(struct strbuf *out, const char *cell)
 {
 	for (; *cell; cell++) {
-		switch (*cell) {
-		case '|':
-			strbuf_adds(out, "\\|");
-			break;
-		case '\n':
-		case '\r':
-			strbuf_addch(out, ' ');
-			break;
-		case '<':
-			strbuf_adds(out, "&lt;");
-			break;
-		case '>':
-			strbuf_adds(out, "&gt;");
-			break;
-		case '&':
-			strbuf_adds(out, "&amp;");
-			break;
-		default:
+		const char *e = table_char((unsigned char)*cell);
+		if (e)
+			strbuf_adds(out, e);
+		else
 			strbuf_addch(out, *cell);
-		}
+	}
+}
+
+void rnd_html_text(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		const char *e = entity((unsigned char)*s, true);
+		if (e)
+			strbuf_adds(sb, e);
+		else
+			strbuf_addch(sb, *s);
 	}
 }
 
