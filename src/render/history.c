@@ -189,69 +189,55 @@ static void pad(struct strbuf *sb, const char *text, size_t width)
 		strbuf_addch(sb, ' ');
 }
 
-static void table_series(struct strbuf *out, const struct sweep_series *s)
-{
-	static const char *const head[] = { "COMMIT",		"SUBJECT", "VALUE", "REFERENCE",
-					    "RATIO [INTERVAL]", "VERDICT", "" };
-	enum { COLS = 7 };
-	char ***cells = xcalloc(s->n_points + 1, sizeof(*cells));
-	size_t width[COLS] = { 0 }, i, c;
+enum { TABLE_COLS = 7 };
 
-	for (i = 0; i <= s->n_points; i++) {
-		cells[i] = xcalloc(COLS, sizeof(**cells));
-		for (c = 0; c < COLS; c++) {
-			struct strbuf sb;
-			const struct sweep_point *p;
-			const struct sweep_change *ch;
-			strbuf_init(&sb, 0);
-			if (i == 0) {
-				strbuf_adds(&sb, head[c]);
-			} else {
-				size_t at = s->n_points - i; /* newest first */
-				p = &s->points[at];
-				ch = change_at(s, at);
-				switch (c) {
-				case 0:
-					short_sha(&sb, p->sha);
-					break;
-				case 1:
-					printable(&sb, p->subject);
-					break;
-				case 2:
-					value_text(&sb, s->metric, p->value, p->has_value);
-					break;
-				case 3:
-					value_text(&sb, s->metric, p->reference, p->has_value);
-					break;
-				case 4:
-					ratio_text(&sb, p);
-					break;
-				case 5:
-					strbuf_adds(&sb, verdict_text(p));
-					break;
-				default:
-					if (ch) {
-						strbuf_adds(&sb, "<< ");
-						step_text(&sb, ch);
-						strbuf_adds(&sb, " first bad");
-					} else if (p->error) {
-						strbuf_addf(&sb, "(%s)", p->error);
-					}
-					break;
-				}
-			}
-			cells[i][c] = strbuf_detach(&sb, NULL);
-			if (fmt_width(cells[i][c]) > width[c])
-				width[c] = fmt_width(cells[i][c]);
+/* Column c of point `at` in the terminal table. */
+static void table_cell(struct strbuf *sb, const struct sweep_series *s, size_t at, size_t c)
+{
+	const struct sweep_point *p = &s->points[at];
+	const struct sweep_change *ch = change_at(s, at);
+
+	switch (c) {
+	case 0:
+		short_sha(sb, p->sha);
+		break;
+	case 1:
+		printable(sb, p->subject);
+		break;
+	case 2:
+		value_text(sb, s->metric, p->value, p->has_value);
+		break;
+	case 3:
+		value_text(sb, s->metric, p->reference, p->has_value);
+		break;
+	case 4:
+		ratio_text(sb, p);
+		break;
+	case 5:
+		strbuf_adds(sb, verdict_text(p));
+		break;
+	default:
+		if (ch) {
+			strbuf_adds(sb, "<< ");
+			step_text(sb, ch);
+			strbuf_adds(sb, " first bad");
+		} else if (p->error) {
+			strbuf_addf(sb, "(%s)", p->error);
 		}
+		break;
 	}
-	title(out, s);
-	strbuf_addch(out, '\n');
-	for (i = 0; i <= s->n_points; i++) {
+}
+
+/* Prints rows of cells padded to `width`, trailing spaces cut; frees them. */
+static void table_lines(struct strbuf *out, char ***cells, size_t rows, const size_t *width)
+{
+	size_t i, c;
+
+	for (i = 0; i < rows; i++) {
 		size_t len = out->len;
-		for (c = 0; c < COLS; c++) {
-			pad(out, cells[i][c], c + 1 < COLS ? width[c] : 0);
-			if (c + 1 < COLS)
+		for (c = 0; c < TABLE_COLS; c++) {
+			pad(out, cells[i][c], c + 1 < TABLE_COLS ? width[c] : 0);
+			if (c + 1 < TABLE_COLS)
 				strbuf_adds(out, "  ");
 			free(cells[i][c]);
 		}
@@ -261,6 +247,32 @@ static void table_series(struct strbuf *out, const struct sweep_series *s)
 		free(cells[i]);
 	}
 	free(cells);
+}
+
+static void table_series(struct strbuf *out, const struct sweep_series *s)
+{
+	static const char *const head[] = { "COMMIT",		"SUBJECT", "VALUE", "REFERENCE",
+					    "RATIO [INTERVAL]", "VERDICT", "" };
+	char ***cells = xcalloc(s->n_points + 1, sizeof(*cells));
+	size_t width[TABLE_COLS] = { 0 }, i, c;
+
+	for (i = 0; i <= s->n_points; i++) {
+		cells[i] = xcalloc(TABLE_COLS, sizeof(**cells));
+		for (c = 0; c < TABLE_COLS; c++) {
+			struct strbuf sb;
+			strbuf_init(&sb, 0);
+			if (i == 0)
+				strbuf_adds(&sb, head[c]);
+			else
+				table_cell(&sb, s, s->n_points - i, c); /* newest first */
+			cells[i][c] = strbuf_detach(&sb, NULL);
+			if (fmt_width(cells[i][c]) > width[c])
+				width[c] = fmt_width(cells[i][c]);
+		}
+	}
+	title(out, s);
+	strbuf_addch(out, '\n');
+	table_lines(out, cells, s->n_points + 1, width);
 	for (i = s->n_changes; i-- > 0;) {
 		change_line(out, s, &s->changes[i], printable);
 		strbuf_addch(out, '\n');
