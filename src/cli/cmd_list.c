@@ -11,9 +11,9 @@
 
 #include "cli/opts.h"
 #include "common/strbuf.h"
+#include "results/jsonw.h"
 #include "suite/suite.h"
 
-#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,51 +48,7 @@ static void print_text(const struct suite *s, const struct benchmark *b, const s
 	strbuf_release(&sb);
 }
 
-/* ---- JSON ---- */
-
-static void json_str(struct strbuf *sb, const char *s)
-{
-	const unsigned char *p;
-
-	if (!s) {
-		strbuf_adds(sb, "null");
-		return;
-	}
-	strbuf_addch(sb, '"');
-	for (p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			strbuf_adds(sb, "\\\"");
-			break;
-		case '\\':
-			strbuf_adds(sb, "\\\\");
-			break;
-		case '\n':
-			strbuf_adds(sb, "\\n");
-			break;
-		case '\t':
-			strbuf_adds(sb, "\\t");
-			break;
-		case '\r':
-			strbuf_adds(sb, "\\r");
-			break;
-		default:
-			if (*p < 0x20)
-				strbuf_addf(sb, "\\u%04x", *p);
-			else
-				strbuf_addch(sb, (char)*p);
-		}
-	}
-	strbuf_addch(sb, '"');
-}
-
-static void json_num(struct strbuf *sb, double v)
-{
-	if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		strbuf_addf(sb, "%.0f", v);
-	else
-		strbuf_addf(sb, "%.15g", v);
-}
+/* ---- JSON (values through results/jsonw.h, as reports write them) ---- */
 
 static void indent(struct strbuf *sb, int depth)
 {
@@ -108,7 +64,7 @@ static void key(struct strbuf *sb, int depth, bool *first, const char *k)
 		strbuf_addch(sb, ',');
 	*first = false;
 	indent(sb, depth);
-	json_str(sb, k);
+	jsonw_str(sb, k);
 	strbuf_adds(sb, ": ");
 }
 
@@ -120,7 +76,7 @@ static void json_strs(struct strbuf *sb, const char *const *v, size_t n)
 	for (i = 0; i < n; i++) {
 		if (i)
 			strbuf_adds(sb, ", ");
-		json_str(sb, v[i]);
+		jsonw_str(sb, v[i]);
 	}
 	strbuf_addch(sb, ']');
 }
@@ -138,25 +94,25 @@ static void json_exec(struct strbuf *sb, const struct exec *x, int d)
 		break;
 	case EXEC_SHELL:
 		key(sb, d + 1, &first, "shell");
-		json_str(sb, x->shell);
+		jsonw_str(sb, x->shell);
 		break;
 	}
 	key(sb, d + 1, &first, "cwd");
-	json_str(sb, x->cwd);
+	jsonw_str(sb, x->cwd);
 	key(sb, d + 1, &first, "env");
 	strbuf_addch(sb, '{');
 	for (i = 0; i < x->env_count; i++) {
 		if (i)
 			strbuf_adds(sb, ", ");
-		json_str(sb, x->env[i].name);
+		jsonw_str(sb, x->env[i].name);
 		strbuf_adds(sb, ": ");
-		json_str(sb, x->env[i].value);
+		jsonw_str(sb, x->env[i].value);
 	}
 	strbuf_addch(sb, '}');
 	key(sb, d + 1, &first, "timeout_ns");
-	json_num(sb, (double)x->timeout_ns);
+	jsonw_num(sb, (double)x->timeout_ns);
 	key(sb, d + 1, &first, "line");
-	json_num(sb, x->pos.line);
+	jsonw_num(sb, x->pos.line);
 	indent(sb, d);
 	strbuf_addch(sb, '}');
 }
@@ -181,10 +137,10 @@ static void json_output(struct strbuf *sb, const struct output *o)
 {
 	switch (o->kind) {
 	case OUTPUT_DISCARD:
-		json_str(sb, "discard");
+		jsonw_str(sb, "discard");
 		return;
 	case OUTPUT_FILE:
-		json_str(sb, o->path);
+		jsonw_str(sb, o->path);
 		return;
 	}
 }
@@ -193,13 +149,15 @@ static void json_tolerance(struct strbuf *sb, const struct tolerance *t)
 {
 	strbuf_addf(sb,
 		    "{\"statistic\": \"%s\", \"max_percent\": ", side_statistic_name(t->statistic));
-	json_num(sb, t->max_percent);
+	jsonw_num(sb, t->max_percent);
 	strbuf_adds(sb, ", \"min_difference\": ");
 	if (t->has_min_difference)
-		json_num(sb, t->min_difference);
+		jsonw_num(sb, t->min_difference);
 	else
 		strbuf_adds(sb, "null");
-	strbuf_addf(sb, ", \"gate\": %s}", t->gate ? "true" : "false");
+	strbuf_adds(sb, ", \"gate\": ");
+	jsonw_bool(sb, t->gate);
+	strbuf_addch(sb, '}');
 }
 
 static void json_regression(struct strbuf *sb, const struct regression *r, int d)
@@ -208,14 +166,14 @@ static void json_regression(struct strbuf *sb, const struct regression *r, int d
 
 	strbuf_addch(sb, '{');
 	key(sb, d + 1, &first, "confidence");
-	json_num(sb, r->confidence);
+	jsonw_num(sb, r->confidence);
 	key(sb, d + 1, &first, "min_samples");
-	json_num(sb, r->min_samples);
+	jsonw_num(sb, r->min_samples);
 	key(sb, d + 1, &first, "max_cv");
-	json_num(sb, r->max_cv);
+	jsonw_num(sb, r->max_cv);
 	key(sb, d + 1, &first, "max_time_ns");
 	if (r->has_max_time)
-		json_num(sb, (double)r->max_time_ns);
+		jsonw_num(sb, (double)r->max_time_ns);
 	else
 		strbuf_adds(sb, "null");
 	key(sb, d + 1, &first, "commands");
@@ -250,10 +208,10 @@ static void json_budgets(struct strbuf *sb, const struct command *c, int d)
 			    metric_info(b->metric)->name,
 			    aggregation_name(&b->aggregation, buf, sizeof(buf)),
 			    bound_op_name(b->op));
-		json_num(sb, b->limit);
+		jsonw_num(sb, b->limit);
 		strbuf_addf(sb, ", \"unit\": \"%s\", \"text\": ",
 			    metric_unit_name(metric_info(b->metric)->unit));
-		json_str(sb, b->text);
+		jsonw_str(sb, b->text);
 		strbuf_addf(sb, ", \"line\": %u, \"column\": %u}", b->pos.line, b->pos.column);
 	}
 	if (c->budget_count)
@@ -261,119 +219,152 @@ static void json_budgets(struct strbuf *sb, const struct command *c, int d)
 	strbuf_addch(sb, ']');
 }
 
-static void json_command(struct strbuf *sb, const struct suite *s, const struct benchmark *b,
-			 const struct command *c)
+/* The command as written where it stands: suite, benchmark, its exec,
+ * outputs, exit codes and budgets. Keys at depth d, after *first. */
+static void json_command_own(struct strbuf *sb, const struct suite *s, const struct benchmark *b,
+			     const struct command *c, int d, bool *first)
 {
-	bool first = true;
-	const int d = 1;
 	size_t i;
 
-	strbuf_addch(sb, '{');
-	key(sb, d + 1, &first, "suite");
-	json_str(sb, s->path);
-	key(sb, d + 1, &first, "suite_name");
-	json_str(sb, s->name);
-	key(sb, d + 1, &first, "benchmark");
-	json_str(sb, b->name);
-	key(sb, d + 1, &first, "description");
-	json_str(sb, b->description);
-	key(sb, d + 1, &first, "tags");
+	key(sb, d, first, "suite");
+	jsonw_str(sb, s->path);
+	key(sb, d, first, "suite_name");
+	jsonw_str(sb, s->name);
+	key(sb, d, first, "benchmark");
+	jsonw_str(sb, b->name);
+	key(sb, d, first, "description");
+	jsonw_str(sb, b->description);
+	key(sb, d, first, "tags");
 	json_strs(sb, b->tags, b->tag_count);
-	key(sb, d + 1, &first, "command");
-	json_str(sb, c->name);
-	key(sb, d + 1, &first, "line");
-	json_num(sb, c->pos.line);
-	key(sb, d + 1, &first, "exec");
-	json_exec(sb, &c->exec, d + 1);
-	key(sb, d + 1, &first, "stdout");
+	key(sb, d, first, "command");
+	jsonw_str(sb, c->name);
+	key(sb, d, first, "line");
+	jsonw_num(sb, c->pos.line);
+	key(sb, d, first, "exec");
+	json_exec(sb, &c->exec, d);
+	key(sb, d, first, "stdout");
 	json_output(sb, &c->out);
-	key(sb, d + 1, &first, "stderr");
+	key(sb, d, first, "stderr");
 	json_output(sb, &c->err);
-	key(sb, d + 1, &first, "exit_codes");
+	key(sb, d, first, "exit_codes");
 	strbuf_addch(sb, '[');
 	for (i = 0; i < c->exit_code_count; i++)
 		strbuf_addf(sb, "%s%d", i ? ", " : "", c->exit_codes[i]);
 	strbuf_addch(sb, ']');
-	key(sb, d + 1, &first, "budgets");
-	json_budgets(sb, c, d + 1);
-	key(sb, d + 1, &first, "stdin");
-	switch (b->stdin_spec.kind) {
+	key(sb, d, first, "budgets");
+	json_budgets(sb, c, d);
+}
+
+static void json_stdin(struct strbuf *sb, const struct stdin_spec *in)
+{
+	switch (in->kind) {
 	case STDIN_NONE:
 		strbuf_adds(sb, "null");
-		break;
+		return;
 	case STDIN_FILE:
 		strbuf_adds(sb, "{\"file\": ");
-		json_str(sb, b->stdin_spec.value);
-		strbuf_addch(sb, '}');
 		break;
 	case STDIN_CONTENT:
 		strbuf_adds(sb, "{\"content\": ");
-		json_str(sb, b->stdin_spec.value);
-		strbuf_addch(sb, '}');
 		break;
 	}
-	key(sb, d + 1, &first, "terminal");
-	strbuf_adds(sb, b->terminal ? "true" : "false");
-	key(sb, d + 1, &first, "warmup");
+	jsonw_str(sb, in->value);
+	strbuf_addch(sb, '}');
+}
+
+/* How many runs: terminal, warmup, runs, min_runs, max_runs, min_time_ns. */
+static void json_runs(struct strbuf *sb, const struct benchmark *b, int d, bool *first)
+{
+	key(sb, d, first, "terminal");
+	jsonw_bool(sb, b->terminal);
+	key(sb, d, first, "warmup");
 	switch (b->warmup.kind) {
 	case WARMUP_AUTO:
-		json_str(sb, "auto");
+		jsonw_str(sb, "auto");
 		break;
 	case WARMUP_COUNT:
-		json_num(sb, b->warmup.count);
+		jsonw_num(sb, b->warmup.count);
 		break;
 	}
-	key(sb, d + 1, &first, "runs");
+	key(sb, d, first, "runs");
 	if (b->runs)
-		json_num(sb, b->runs);
+		jsonw_num(sb, b->runs);
 	else
 		strbuf_adds(sb, "null");
-	key(sb, d + 1, &first, "min_runs");
-	json_num(sb, b->min_runs);
-	key(sb, d + 1, &first, "max_runs");
-	json_num(sb, b->max_runs);
-	key(sb, d + 1, &first, "max_runs_set");
-	strbuf_adds(sb, b->max_runs_set ? "true" : "false");
-	key(sb, d + 1, &first, "min_time_ns");
-	json_num(sb, (double)b->min_time_ns);
-	key(sb, d + 1, &first, "metrics");
-	strbuf_addf(sb, "{\"cpu\": %s, \"memory\": %s, \"unsupported\": \"%s\", \"work\": ",
-		    b->metrics.cpu ? "true" : "false", b->metrics.memory ? "true" : "false",
-		    b->metrics.unsupported == UNSUPPORTED_FAIL ? "fail" : "skip");
-	switch (b->metrics.work.kind) {
+	key(sb, d, first, "min_runs");
+	jsonw_num(sb, b->min_runs);
+	key(sb, d, first, "max_runs");
+	jsonw_num(sb, b->max_runs);
+	key(sb, d, first, "max_runs_set");
+	jsonw_bool(sb, b->max_runs_set);
+	key(sb, d, first, "min_time_ns");
+	jsonw_num(sb, (double)b->min_time_ns);
+}
+
+static void json_metrics(struct strbuf *sb, const struct metrics *m)
+{
+	strbuf_adds(sb, "{\"cpu\": ");
+	jsonw_bool(sb, m->cpu);
+	strbuf_adds(sb, ", \"memory\": ");
+	jsonw_bool(sb, m->memory);
+	strbuf_addf(sb, ", \"unsupported\": \"%s\", \"work\": ",
+		    m->unsupported == UNSUPPORTED_FAIL ? "fail" : "skip");
+	switch (m->work.kind) {
 	case WORK_NONE:
 		strbuf_adds(sb, "null");
 		break;
 	case WORK_VALUE:
 		strbuf_adds(sb, "{\"value\": ");
-		json_num(sb, b->metrics.work.value);
+		jsonw_num(sb, m->work.value);
 		strbuf_adds(sb, ", \"unit\": ");
-		json_str(sb, b->metrics.work.unit);
+		jsonw_str(sb, m->work.unit);
 		strbuf_addch(sb, '}');
 		break;
 	case WORK_FILE_SIZE:
 		strbuf_adds(sb, "{\"file_size\": ");
-		json_str(sb, b->metrics.work.file);
+		jsonw_str(sb, m->work.file);
 		strbuf_adds(sb, ", \"unit\": \"bytes\"}");
 		break;
 	}
 	strbuf_addch(sb, '}');
-	key(sb, d + 1, &first, "regression");
-	json_regression(sb, &b->regression, d + 1);
-	key(sb, d + 1, &first, "setup");
-	json_execs(sb, b->setup, b->setup_count, d + 1);
-	key(sb, d + 1, &first, "prepare_each");
-	json_execs(sb, b->prepare_each, b->prepare_each_count, d + 1);
-	key(sb, d + 1, &first, "cleanup");
-	json_execs(sb, b->cleanup, b->cleanup_count, d + 1);
-	key(sb, d + 1, &first, "baseline");
-	json_str(sb, b->baseline);
-	key(sb, d + 1, &first, "build");
+}
+
+/* What surrounds the runs: regression settings, hooks, baseline, build. */
+static void json_around(struct strbuf *sb, const struct suite *s, const struct benchmark *b, int d,
+			bool *first)
+{
+	key(sb, d, first, "regression");
+	json_regression(sb, &b->regression, d);
+	key(sb, d, first, "setup");
+	json_execs(sb, b->setup, b->setup_count, d);
+	key(sb, d, first, "prepare_each");
+	json_execs(sb, b->prepare_each, b->prepare_each_count, d);
+	key(sb, d, first, "cleanup");
+	json_execs(sb, b->cleanup, b->cleanup_count, d);
+	key(sb, d, first, "baseline");
+	jsonw_str(sb, b->baseline);
+	key(sb, d, first, "build");
 	if (s->has_build)
-		json_exec(sb, &s->build, d + 1);
+		json_exec(sb, &s->build, d);
 	else
 		strbuf_adds(sb, "null");
-	indent(sb, d);
+}
+
+/* One command's resolved model, an object at depth 1 of the list. */
+static void json_command(struct strbuf *sb, const struct suite *s, const struct benchmark *b,
+			 const struct command *c)
+{
+	bool first = true;
+
+	strbuf_addch(sb, '{');
+	json_command_own(sb, s, b, c, 2, &first);
+	key(sb, 2, &first, "stdin");
+	json_stdin(sb, &b->stdin_spec);
+	json_runs(sb, b, 2, &first);
+	key(sb, 2, &first, "metrics");
+	json_metrics(sb, &b->metrics);
+	json_around(sb, s, b, 2, &first);
+	indent(sb, 1);
 	strbuf_addch(sb, '}');
 }
 

@@ -6,13 +6,14 @@
 #include "render/history.h"
 
 #include "common/alloc.h"
+#include "render/escape.h"
 #include "render/format.h"
+#include "results/jsonw.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/banned.h"
 
@@ -56,20 +57,6 @@ static void short_sha(struct strbuf *sb, const char *sha)
 	strbuf_add(sb, str(sha), sha && strlen(sha) > SHORT_SHA ? SHORT_SHA : strlen(str(sha)));
 }
 
-/* A double that reads back bit for bit: the shortest of %.15g..%.17g. */
-static void exact(struct strbuf *sb, double v)
-{
-	char buf[40];
-	int p;
-
-	for (p = 15; p <= 17; p++) {
-		snprintf(buf, sizeof(buf), "%.*g", p, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	strbuf_adds(sb, buf);
-}
-
 static void percent(struct strbuf *sb, double fraction)
 {
 	fmt_change(sb, fraction * 100, false);
@@ -111,8 +98,16 @@ static void title(struct strbuf *sb, const struct sweep_series *s)
 	strbuf_addf(sb, " (tolerance %.1f%%)", s->max_percent * 100);
 }
 
+/* A subject in a terminal cell: control characters become spaces. */
+static void printable(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++)
+		strbuf_addch(sb, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
+}
+
+/* The subject goes through `text`, the escaper of the format. */
 static void change_line(struct strbuf *sb, const struct sweep_series *s,
-			const struct sweep_change *c)
+			const struct sweep_change *c, void (*text)(struct strbuf *, const char *))
 {
 	const struct sweep_point *bad = &s->points[c->index];
 	const struct sweep_point *good = &s->points[c->index - 1];
@@ -123,7 +118,9 @@ static void change_line(struct strbuf *sb, const struct sweep_series *s,
 	short_sha(sb, good->sha);
 	strbuf_adds(sb, ", first bad ");
 	short_sha(sb, bad->sha);
-	strbuf_addf(sb, " \"%s\"", str(bad->subject));
+	strbuf_adds(sb, " \"");
+	text(sb, bad->subject);
+	strbuf_addch(sb, '"');
 }
 
 /* Short ids of the searched commits from the oldest (or newest) end, n of
@@ -183,13 +180,6 @@ static const char *verdict_text(const struct sweep_point *p)
 
 /* ---- table ---------------------------------------------------------------- */
 
-/* A subject in a terminal cell: control characters become spaces. */
-static void printable(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++)
-		strbuf_addch(sb, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
-}
-
 static void pad(struct strbuf *sb, const char *text, size_t width)
 {
 	size_t w = fmt_width(text);
@@ -199,69 +189,55 @@ static void pad(struct strbuf *sb, const char *text, size_t width)
 		strbuf_addch(sb, ' ');
 }
 
-static void table_series(struct strbuf *out, const struct sweep_series *s)
-{
-	static const char *const head[] = { "COMMIT",		"SUBJECT", "VALUE", "REFERENCE",
-					    "RATIO [INTERVAL]", "VERDICT", "" };
-	enum { COLS = 7 };
-	char ***cells = xcalloc(s->n_points + 1, sizeof(*cells));
-	size_t width[COLS] = { 0 }, i, c;
+enum { TABLE_COLS = 7 };
 
-	for (i = 0; i <= s->n_points; i++) {
-		cells[i] = xcalloc(COLS, sizeof(**cells));
-		for (c = 0; c < COLS; c++) {
-			struct strbuf sb;
-			const struct sweep_point *p;
-			const struct sweep_change *ch;
-			strbuf_init(&sb, 0);
-			if (i == 0) {
-				strbuf_adds(&sb, head[c]);
-			} else {
-				size_t at = s->n_points - i; /* newest first */
-				p = &s->points[at];
-				ch = change_at(s, at);
-				switch (c) {
-				case 0:
-					short_sha(&sb, p->sha);
-					break;
-				case 1:
-					printable(&sb, p->subject);
-					break;
-				case 2:
-					value_text(&sb, s->metric, p->value, p->has_value);
-					break;
-				case 3:
-					value_text(&sb, s->metric, p->reference, p->has_value);
-					break;
-				case 4:
-					ratio_text(&sb, p);
-					break;
-				case 5:
-					strbuf_adds(&sb, verdict_text(p));
-					break;
-				default:
-					if (ch) {
-						strbuf_adds(&sb, "<< ");
-						step_text(&sb, ch);
-						strbuf_adds(&sb, " first bad");
-					} else if (p->error) {
-						strbuf_addf(&sb, "(%s)", p->error);
-					}
-					break;
-				}
-			}
-			cells[i][c] = strbuf_detach(&sb, NULL);
-			if (fmt_width(cells[i][c]) > width[c])
-				width[c] = fmt_width(cells[i][c]);
+/* Column c of point `at` in the terminal table. */
+static void table_cell(struct strbuf *sb, const struct sweep_series *s, size_t at, size_t c)
+{
+	const struct sweep_point *p = &s->points[at];
+	const struct sweep_change *ch = change_at(s, at);
+
+	switch (c) {
+	case 0:
+		short_sha(sb, p->sha);
+		break;
+	case 1:
+		printable(sb, p->subject);
+		break;
+	case 2:
+		value_text(sb, s->metric, p->value, p->has_value);
+		break;
+	case 3:
+		value_text(sb, s->metric, p->reference, p->has_value);
+		break;
+	case 4:
+		ratio_text(sb, p);
+		break;
+	case 5:
+		strbuf_adds(sb, verdict_text(p));
+		break;
+	default:
+		if (ch) {
+			strbuf_adds(sb, "<< ");
+			step_text(sb, ch);
+			strbuf_adds(sb, " first bad");
+		} else if (p->error) {
+			strbuf_addf(sb, "(%s)", p->error);
 		}
+		break;
 	}
-	title(out, s);
-	strbuf_addch(out, '\n');
-	for (i = 0; i <= s->n_points; i++) {
+}
+
+/* Prints rows of cells padded to `width`, trailing spaces cut; frees them. */
+static void table_lines(struct strbuf *out, char ***cells, size_t rows, const size_t *width)
+{
+	size_t i, c;
+
+	for (i = 0; i < rows; i++) {
 		size_t len = out->len;
-		for (c = 0; c < COLS; c++) {
-			pad(out, cells[i][c], c + 1 < COLS ? width[c] : 0);
-			if (c + 1 < COLS)
+		for (c = 0; c < TABLE_COLS; c++) {
+			pad(out, cells[i][c], c + 1 < TABLE_COLS ? width[c] : 0);
+			if (c + 1 < TABLE_COLS)
 				strbuf_adds(out, "  ");
 			free(cells[i][c]);
 		}
@@ -271,8 +247,34 @@ static void table_series(struct strbuf *out, const struct sweep_series *s)
 		free(cells[i]);
 	}
 	free(cells);
+}
+
+static void table_series(struct strbuf *out, const struct sweep_series *s)
+{
+	static const char *const head[] = { "COMMIT",		"SUBJECT", "VALUE", "REFERENCE",
+					    "RATIO [INTERVAL]", "VERDICT", "" };
+	char ***cells = xcalloc(s->n_points + 1, sizeof(*cells));
+	size_t width[TABLE_COLS] = { 0 }, i, c;
+
+	for (i = 0; i <= s->n_points; i++) {
+		cells[i] = xcalloc(TABLE_COLS, sizeof(**cells));
+		for (c = 0; c < TABLE_COLS; c++) {
+			struct strbuf sb;
+			strbuf_init(&sb, 0);
+			if (i == 0)
+				strbuf_adds(&sb, head[c]);
+			else
+				table_cell(&sb, s, s->n_points - i, c); /* newest first */
+			cells[i][c] = strbuf_detach(&sb, NULL);
+			if (fmt_width(cells[i][c]) > width[c])
+				width[c] = fmt_width(cells[i][c]);
+		}
+	}
+	title(out, s);
+	strbuf_addch(out, '\n');
+	table_lines(out, cells, s->n_points + 1, width);
 	for (i = s->n_changes; i-- > 0;) {
-		change_line(out, s, &s->changes[i]);
+		change_line(out, s, &s->changes[i], printable);
 		strbuf_addch(out, '\n');
 	}
 	reach_text(out, s);
@@ -282,15 +284,6 @@ static void table_series(struct strbuf *out, const struct sweep_series *s)
 }
 
 /* ---- markdown ------------------------------------------------------------- */
-
-static void md_text(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++) {
-		if (strchr("|\\`*_[]<>#", *s))
-			strbuf_addch(sb, '\\');
-		strbuf_addch(sb, *s == '\n' ? ' ' : *s);
-	}
-}
 
 static void markdown_series(struct strbuf *out, const struct sweep_series *s)
 {
@@ -302,12 +295,12 @@ static void markdown_series(struct strbuf *out, const struct sweep_series *s)
 	reach_text(&tmp, s);
 
 	strbuf_adds(out, "### ");
-	md_text(out, s->benchmark);
+	rnd_md_text(out, s->benchmark);
 	strbuf_adds(out, " › ");
-	md_text(out, s->command);
+	rnd_md_text(out, s->command);
 	strbuf_addf(out, " (%s)\n\n", metric_info(s->metric)->name);
 	strbuf_adds(out, "Suite ");
-	md_text(out, s->suite);
+	rnd_md_text(out, s->suite);
 	strbuf_adds(out, ", relative to `");
 	short_sha(out, s->reference);
 	strbuf_addf(out, "`, tolerance %.1f%%.\n\n", s->max_percent * 100);
@@ -320,7 +313,7 @@ static void markdown_series(struct strbuf *out, const struct sweep_series *s)
 		strbuf_adds(out, "| `");
 		short_sha(out, p->sha);
 		strbuf_adds(out, "` | ");
-		md_text(out, p->subject);
+		rnd_md_text(out, p->subject);
 		strbuf_adds(out, " | ");
 		value_text(out, s->metric, p->value, p->has_value);
 		strbuf_adds(out, " | ");
@@ -333,7 +326,7 @@ static void markdown_series(struct strbuf *out, const struct sweep_series *s)
 			step_text(out, ch);
 			strbuf_adds(out, " first bad**");
 		} else if (p->error) {
-			md_text(out, p->error);
+			rnd_md_text(out, p->error);
 		}
 		strbuf_adds(out, " |\n");
 	}
@@ -342,41 +335,24 @@ static void markdown_series(struct strbuf *out, const struct sweep_series *s)
 		strbuf_adds(out, "No change point.\n\n");
 	for (i = s->n_changes; i-- > 0;) {
 		strbuf_adds(out, "- ");
-		change_line(out, s, &s->changes[i]);
+		change_line(out, s, &s->changes[i], rnd_md_text);
 		strbuf_addch(out, '\n');
 	}
 	if (s->n_changes)
 		strbuf_addch(out, '\n');
 	reach = strbuf_detach(&tmp, NULL);
-	md_text(out, reach);
+	rnd_md_text(out, reach);
 	free(reach);
 	strbuf_adds(out, ".\n\n");
 }
 
 /* ---- csv ------------------------------------------------------------------- */
 
-static void csv_field(struct strbuf *sb, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		strbuf_adds(sb, s);
-		return;
-	}
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(sb, '"');
-		strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '"');
-}
-
 static void csv_num(struct strbuf *sb, bool has, double v)
 {
 	strbuf_addch(sb, ',');
 	if (has)
-		exact(sb, v);
+		jsonw_number_text(sb, v);
 }
 
 static void csv_series(struct strbuf *out, const struct sweep_series *s)
@@ -386,13 +362,13 @@ static void csv_series(struct strbuf *out, const struct sweep_series *s)
 	for (i = s->n_points; i-- > 0;) {
 		const struct sweep_point *p = &s->points[i];
 		const struct sweep_change *ch = change_at(s, i);
-		csv_field(out, s->suite);
+		rnd_csv_field(out, s->suite);
 		strbuf_addch(out, ',');
-		csv_field(out, s->benchmark);
+		rnd_csv_field(out, s->benchmark);
 		strbuf_addch(out, ',');
-		csv_field(out, s->command);
+		rnd_csv_field(out, s->command);
 		strbuf_addf(out, ",%s,%s,", metric_info(s->metric)->name, str(p->sha));
-		csv_field(out, p->subject);
+		rnd_csv_field(out, p->subject);
 		strbuf_addf(out, ",%s", str(s->reference));
 		csv_num(out, p->has_value, p->value);
 		csv_num(out, p->has_value, p->reference);
@@ -410,57 +386,23 @@ static void csv_series(struct strbuf *out, const struct sweep_series *s)
 
 /* ---- json ------------------------------------------------------------------ */
 
-static void json_str(struct strbuf *sb, const char *s)
-{
-	if (!s) {
-		strbuf_adds(sb, "null");
-		return;
-	}
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			strbuf_addf(sb, "\\%c", c);
-		else if (c == '\n')
-			strbuf_adds(sb, "\\n");
-		else if (c < 0x20)
-			strbuf_addf(sb, "\\u%04x", c);
-		else
-			strbuf_addch(sb, (char)c);
-	}
-	strbuf_addch(sb, '"');
-}
-
 static void json_num(struct strbuf *sb, const char *key, bool has, double v)
 {
 	strbuf_addf(sb, ", \"%s\": ", key);
-	if (has && isfinite(v))
-		exact(sb, v);
+	if (has)
+		jsonw_num(sb, v);
 	else
 		strbuf_adds(sb, "null");
-}
-
-static void json_time(struct strbuf *sb, int64_t unix_ns)
-{
-	time_t t = (time_t)(unix_ns / 1000000000);
-	struct tm tm;
-	char buf[40];
-
-	if (!gmtime_r(&t, &tm) || !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm)) {
-		strbuf_adds(sb, "null");
-		return;
-	}
-	strbuf_addf(sb, "\"%s\"", buf);
 }
 
 static void json_point(struct strbuf *out, const struct sweep_point *p)
 {
 	strbuf_adds(out, "{\"commit\": ");
-	json_str(out, p->sha);
+	jsonw_str(out, p->sha);
 	strbuf_adds(out, ", \"subject\": ");
-	json_str(out, p->subject);
+	jsonw_str(out, p->subject);
 	strbuf_adds(out, ", \"time\": ");
-	json_time(out, p->time_unix_ns);
+	jsonw_time(out, p->time_unix_ns);
 	strbuf_addf(out, ", \"index\": %llu", (unsigned long long)p->index);
 	json_num(out, "value", p->has_value, p->value);
 	json_num(out, "reference_value", p->has_value, p->reference);
@@ -468,9 +410,9 @@ static void json_point(struct strbuf *out, const struct sweep_point *p)
 	json_num(out, "ratio_low", p->has_ratio, p->ratio_low);
 	json_num(out, "ratio_high", p->has_ratio, p->ratio_high);
 	strbuf_adds(out, ", \"verdict\": ");
-	json_str(out, p->has_value ? verdict_name(p->verdict) : NULL);
+	jsonw_str(out, p->has_value ? verdict_name(p->verdict) : NULL);
 	strbuf_adds(out, ", \"error\": ");
-	json_str(out, p->error);
+	jsonw_str(out, p->error);
 	strbuf_adds(out, "}");
 }
 
@@ -479,13 +421,13 @@ static void json_series(struct strbuf *out, const struct sweep_series *s)
 	size_t i;
 
 	strbuf_adds(out, "{\"suite\": ");
-	json_str(out, s->suite);
+	jsonw_str(out, s->suite);
 	strbuf_adds(out, ", \"benchmark\": ");
-	json_str(out, s->benchmark);
+	jsonw_str(out, s->benchmark);
 	strbuf_adds(out, ", \"command\": ");
-	json_str(out, s->command);
+	jsonw_str(out, s->command);
 	strbuf_addf(out, ", \"metric\": \"%s\", \"reference\": ", metric_info(s->metric)->name);
-	json_str(out, s->reference);
+	jsonw_str(out, s->reference);
 	json_num(out, "max_fraction", true, s->max_percent);
 	json_num(out, "confidence", true, s->confidence);
 	strbuf_addf(out, ", \"searched\": %zu", s->searched);
@@ -501,9 +443,9 @@ static void json_series(struct strbuf *out, const struct sweep_series *s)
 		const struct sweep_change *c = &s->changes[i];
 		strbuf_adds(out, i + 1 < s->n_changes ? ",\n    " : "\n    ");
 		strbuf_adds(out, "{\"first_bad\": ");
-		json_str(out, s->points[c->index].sha);
+		jsonw_str(out, s->points[c->index].sha);
 		strbuf_adds(out, ", \"last_good\": ");
-		json_str(out, s->points[c->index - 1].sha);
+		jsonw_str(out, s->points[c->index - 1].sha);
 		json_num(out, "change", true, c->change);
 		json_num(out, "low", true, c->low);
 		json_num(out, "high", true, c->high);
@@ -513,28 +455,6 @@ static void json_series(struct strbuf *out, const struct sweep_series *s)
 }
 
 /* ---- html ------------------------------------------------------------------ */
-
-static void html_text(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<':
-			strbuf_adds(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_adds(sb, "&gt;");
-			break;
-		case '&':
-			strbuf_adds(sb, "&amp;");
-			break;
-		case '"':
-			strbuf_adds(sb, "&quot;");
-			break;
-		default:
-			strbuf_addch(sb, *s);
-		}
-	}
-}
 
 /* The ratios oldest to newest as a polyline; a dashed line at 1 and a red
  * line before each first bad commit. */
@@ -590,7 +510,7 @@ static void html_series(struct strbuf *out, const struct sweep_series *s)
 	strbuf_init(&t, 0);
 	title(&t, s);
 	strbuf_adds(out, "<h2>");
-	html_text(out, t.buf);
+	rnd_html_text(out, t.buf);
 	strbuf_adds(out, "</h2>\n");
 	strbuf_release(&t);
 	html_chart(out, s);
@@ -605,7 +525,7 @@ static void html_series(struct strbuf *out, const struct sweep_series *s)
 		strbuf_adds(out, ch ? "<tr class=\"bad\"><td>" : "<tr><td>");
 		short_sha(out, p->sha);
 		strbuf_adds(out, "</td><td>");
-		html_text(out, p->subject);
+		rnd_html_text(out, p->subject);
 		strbuf_adds(out, "</td><td>");
 		value_text(&cell, s->metric, p->value, p->has_value);
 		strbuf_adds(&cell, "</td><td>");
@@ -619,14 +539,14 @@ static void html_series(struct strbuf *out, const struct sweep_series *s)
 		}
 		strbuf_adds(out, cell.buf);
 		if (!ch && p->error)
-			html_text(out, p->error);
+			rnd_html_text(out, p->error);
 		strbuf_adds(out, "</td></tr>\n");
 		strbuf_release(&cell);
 	}
 	strbuf_adds(out, "</table>\n<p>");
 	strbuf_init(&t, 0);
 	reach_text(&t, s);
-	html_text(out, t.buf);
+	rnd_html_text(out, t.buf);
 	strbuf_release(&t);
 	strbuf_adds(out, ".</p>\n");
 }

@@ -6,10 +6,10 @@
  * fields are quoted as RFC 4180 says (only when they hold a comma, a quote
  * or a line break), and lines end in "\n".
  */
-#include "render/render_internal.h"
+#include "render/formats.h"
 
 #include "common/alloc.h"
-#include "results/results_internal.h"
+#include "results/jsonw.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -125,21 +125,6 @@ static void row_release(struct csv_row *row)
 		strbuf_release(&row->f[i]);
 }
 
-static void field(struct strbuf *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		strbuf_adds(out, s);
-		return;
-	}
-	strbuf_addch(out, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(out, '"');
-		strbuf_addch(out, *s);
-	}
-	strbuf_addch(out, '"');
-}
-
 static void row_emit(struct csv_row *row, struct strbuf *out)
 {
 	size_t i;
@@ -147,7 +132,7 @@ static void row_emit(struct csv_row *row, struct strbuf *out)
 	for (i = 0; i < C__COUNT; i++) {
 		if (i)
 			strbuf_addch(out, ',');
-		field(out, row->f[i].buf);
+		rnd_csv_field(out, row->f[i].buf);
 		strbuf_reset(&row->f[i]);
 	}
 	strbuf_addch(out, '\n');
@@ -215,12 +200,27 @@ static void stat_row(struct ctx *x, const char *side, const struct results_metri
 	row_emit(x->row, x->out);
 }
 
+/* "p95", "p99.9": the percentile written exactly, as reports write it. */
+static void percentile_rows(struct ctx *x, const char *side, const struct results_metric *m)
+{
+	struct strbuf name;
+	size_t i;
+
+	strbuf_init(&name, 0);
+	for (i = 0; i < m->stats.n_percentiles; i++) {
+		strbuf_reset(&name);
+		strbuf_addch(&name, 'p');
+		if (jsonw_number_text(&name, m->stats.percentiles[i].p) < 0)
+			continue;
+		stat_row(x, side, m, name.buf, m->stats.percentiles[i].value);
+	}
+	strbuf_release(&name);
+}
+
 static void metric_rows(struct ctx *x, const char *side, const struct results_metric *m,
 			const struct results_command *c)
 {
 	const struct stats_summary *st = &m->stats;
-	char name[64];
-	size_t i;
 
 	if (m->status == STATUS_NOT_REQUESTED)
 		return;
@@ -241,13 +241,7 @@ static void metric_rows(struct ctx *x, const char *side, const struct results_me
 		stat_row(x, side, m, "stddev", st->stddev);
 		stat_row(x, side, m, "cv", st->cv);
 		stat_row(x, side, m, "robust_cv", st->robust_cv);
-		for (i = 0; i < st->n_percentiles; i++) {
-			char p[40];
-			if (results_format_double(st->percentiles[i].p, p, sizeof(p)) < 0)
-				continue;
-			snprintf(name, sizeof(name), "p%s", p);
-			stat_row(x, side, m, name, st->percentiles[i].value);
-		}
+		percentile_rows(x, side, m);
 	}
 	if (m->has_floor) {
 		stat_row(x, side, m, "floor", (double)m->floor_bytes);
@@ -429,13 +423,15 @@ int rnd_samples_csv(const struct results *r, struct strbuf *out)
 				const struct results_metric *mt = &sd->metrics[m];
 				const struct metric_info *mi = metric_info((enum metric)m);
 				for (k = 0; k < mt->n_samples; k++) {
-					field(out,
-					      rows.v[i].suite->name ? rows.v[i].suite->name : "");
+					rnd_csv_field(out, rows.v[i].suite->name
+								   ? rows.v[i].suite->name
+								   : "");
 					strbuf_addch(out, ',');
-					field(out,
-					      rows.v[i].bench->name ? rows.v[i].bench->name : "");
+					rnd_csv_field(out, rows.v[i].bench->name
+								   ? rows.v[i].bench->name
+								   : "");
 					strbuf_addch(out, ',');
-					field(out, c->name ? c->name : "");
+					rnd_csv_field(out, c->name ? c->name : "");
 					strbuf_addf(out, ",%s,%zu,%s,%s,", side ? "base" : "head",
 						    k + 1, mi->name, metric_unit_name(mi->unit));
 					strbuf_reset(&f);

@@ -6,7 +6,7 @@
  * canonical unit) labelled with format.h; every mark carries its exact value
  * in data-value so tests and scripts can check the picture against the data.
  */
-#include "render/render_internal.h"
+#include "render/formats.h"
 
 #include "common/alloc.h"
 #include "render/format.h"
@@ -400,39 +400,32 @@ static void strip_plot(const struct rnd_row *row, struct strbuf *out)
 	strbuf_release(&label);
 }
 
-int rnd_html(const struct results *r, struct strbuf *out)
+/* The heading: a badge with the outcome and the counts. Words in a
+ * coloured badge, not emoji: a page must not depend on the fonts of the
+ * machine that opens it. */
+static void headline(const struct results *r, struct strbuf *out)
 {
-	struct rnd_rows rows;
-	size_t i;
-	bool any = false;
+	bool check = r->summary.results[RESULT_INCONCLUSIVE] || r->summary.accepted_regressions;
+	struct strbuf h;
 
-	rnd_rows_collect(r, &rows);
-	strbuf_addf(out,
-		    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		    "<meta name=\"viewport\" content=\"width=device-width\">\n"
-		    "<title>himorime report</title>\n<style>%s</style>\n</head>\n<body>\n",
-		    css);
-	/* Words in a coloured badge, not emoji: a page must not depend on the
-	 * fonts of the machine that opens it. */
-	{
-		bool check =
-			r->summary.results[RESULT_INCONCLUSIVE] || r->summary.accepted_regressions;
-		strbuf_addf(out, "<h1><span class=\"badge %s\">%s</span> himorime: ",
-			    r->summary.exit_code ? "bad"
-			    : check		 ? "warn"
-						 : "good",
-			    r->summary.exit_code ? "failed"
-			    : check		 ? "check"
-						 : "passed");
-	}
-	{
-		struct strbuf h;
-		strbuf_init(&h, 0);
-		rnd_headline_counts(&h, r);
-		rnd_html_text(out, h.buf);
-		strbuf_release(&h);
-	}
-	strbuf_adds(out, "</h1>\n<p class=\"context\">himorime ");
+	strbuf_addf(out, "<h1><span class=\"badge %s\">%s</span> himorime: ",
+		    r->summary.exit_code ? "bad"
+		    : check		 ? "warn"
+					 : "good",
+		    r->summary.exit_code ? "failed"
+		    : check		 ? "check"
+					 : "passed");
+	strbuf_init(&h, 0);
+	rnd_headline_counts(&h, r);
+	rnd_html_text(out, h.buf);
+	strbuf_release(&h);
+	strbuf_adds(out, "</h1>\n");
+}
+
+/* "himorime 1.2 · compare · base main 1234567 → head 89abcde · linux x86_64, 4 CPUs" */
+static void context(const struct results *r, struct strbuf *out)
+{
+	strbuf_adds(out, "<p class=\"context\">himorime ");
 	rnd_html_text(out, r->himorime_version);
 	strbuf_addf(out, " · %s", rnd_mode_label(r));
 	if (r->git.present && r->mode == RESULTS_MODE_COMPARE) {
@@ -452,32 +445,53 @@ int rnd_html(const struct results *r, struct strbuf *out)
 	strbuf_adds(out, " ");
 	rnd_html_text(out, r->environment.arch);
 	strbuf_addf(out, ", %u CPUs</p>\n", r->environment.logical_cpus);
+}
+
+/* A strip plot per command that has samples, when any has. */
+static void samples(const struct results *r, const struct rnd_rows *rows, struct strbuf *out)
+{
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < rows->n; i++)
+		if (has_samples(&rows->v[i].cmd->head) || has_samples(&rows->v[i].cmd->base))
+			any = true;
+	if (!any)
+		return;
+	strbuf_adds(out, "<h2>Samples</h2>\n<p>Each mark is one run");
+	if (r->mode == RESULTS_MODE_COMPARE)
+		strbuf_adds(out, ": <span class=\"legend-base\">● base</span>, "
+				 "<span class=\"legend-head\">● head</span>");
+	strbuf_adds(out, ".</p>\n");
+	for (i = 0; i < rows->n; i++)
+		strip_plot(&rows->v[i], out);
+}
+
+int rnd_html(const struct results *r, struct strbuf *out)
+{
+	struct rnd_rows rows;
+	struct strbuf f;
+
+	rnd_rows_collect(r, &rows);
+	strbuf_addf(out,
+		    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		    "<meta name=\"viewport\" content=\"width=device-width\">\n"
+		    "<title>himorime report</title>\n<style>%s</style>\n</head>\n<body>\n",
+		    css);
+	headline(r, out);
+	context(r, out);
 	if (r->mode == RESULTS_MODE_COMPARE)
 		compare_tables(&rows, out);
 	else
 		run_tables(&rows, out);
 	budgets(&rows, out);
 	notes(r, out);
-	for (i = 0; i < rows.n; i++)
-		if (has_samples(&rows.v[i].cmd->head) || has_samples(&rows.v[i].cmd->base))
-			any = true;
-	if (any) {
-		strbuf_adds(out, "<h2>Samples</h2>\n<p>Each mark is one run");
-		if (r->mode == RESULTS_MODE_COMPARE)
-			strbuf_adds(out, ": <span class=\"legend-base\">● base</span>, "
-					 "<span class=\"legend-head\">● head</span>");
-		strbuf_adds(out, ".</p>\n");
-		for (i = 0; i < rows.n; i++)
-			strip_plot(&rows.v[i], out);
-	}
+	samples(r, &rows, out);
 	strbuf_adds(out, "<p class=\"final\">");
-	{
-		struct strbuf f;
-		strbuf_init(&f, 0);
-		rnd_final_line(&f, r);
-		rnd_html_text(out, f.buf);
-		strbuf_release(&f);
-	}
+	strbuf_init(&f, 0);
+	rnd_final_line(&f, r);
+	rnd_html_text(out, f.buf);
+	strbuf_release(&f);
 	strbuf_adds(out, "</p>\n</body>\n</html>\n");
 	rnd_rows_release(&rows);
 	return 0;

@@ -1,11 +1,13 @@
 /*
- * Shared by the render module's own files: walking the document, the words
- * for states and verdicts, values with the floor, notes under the tables,
- * escaping, and the output of each format.
+ * The helpers the formats share (shared.c, notes.c, and escape.h): walking
+ * the document, the words for states and verdicts, values with the floor,
+ * notes under the tables, escaping. They know no format: the formats
+ * (formats.h) include this header, never the other way.
  */
 #ifndef HIMORIME_RENDER_RENDER_INTERNAL_H
 #define HIMORIME_RENDER_RENDER_INTERNAL_H
 
+#include "render/escape.h"
 #include "render/render.h"
 
 #include <stdbool.h>
@@ -42,6 +44,9 @@ struct rnd_notes {
  * the floor, how processes are aggregated, a noisy machine, an interruption. */
 void rnd_notes_collect(const struct results *r, struct rnd_notes *notes);
 void rnd_notes_release(struct rnd_notes *notes);
+
+/* s, or "" for NULL. */
+const char *rnd_str(const char *s);
 
 /* What the document is to a reader: "run", "compare", "sweep", or
  * "calibrate" for a calibration (stored in mode compare). */
@@ -121,26 +126,5 @@ bool rnd_row_is_problem(const struct rnd_row *row);
 void rnd_number(struct strbuf *sb, double v);
 void rnd_aggregation(struct strbuf *sb, const struct aggregation *a);
 const char *rnd_op(enum bound_op op);
-
-/* Markdown text outside tables: every character that Markdown or HTML would
- * interpret is escaped, newlines become spaces and mentions are broken with
- * a zero-width space ("@\u200b"). In tables, use rnd_md_cell (the table
- * escapes `|`, `<`, `>`, `&` itself). */
-void rnd_md_text(struct strbuf *sb, const char *s);
-void rnd_md_cell(struct strbuf *sb, const char *s);
-/* HTML text and attribute values. */
-void rnd_html_text(struct strbuf *sb, const char *s);
-
-/* A sweep document is rendered as its commits' trends (render_sweep.c) in
- * every format but json and samples-csv. */
-bool rnd_sweep_handles(const struct results *r, enum render_format f);
-int rnd_sweep(const struct results *r, enum render_format f, struct strbuf *out, struct err *err);
-
-int rnd_table(const struct results *r, const struct render_options *o, struct strbuf *out);
-int rnd_csv(const struct results *r, struct strbuf *out);
-int rnd_samples_csv(const struct results *r, struct strbuf *out);
-int rnd_markdown(const struct results *r, const struct render_options *o, struct strbuf *out);
-int rnd_github(const struct results *r, const struct render_options *o, struct strbuf *out);
-int rnd_html(const struct results *r, struct strbuf *out);
 
 #endif

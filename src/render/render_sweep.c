@@ -5,7 +5,7 @@
  * per benchmark, command and metric, each commit's id, subject, value, ratio
  * to the reference and verdict, in the order the sweep walked them.
  */
-#include "render/render_internal.h"
+#include "render/formats.h"
 
 #include "common/alloc.h"
 #include "history/sweep.h"

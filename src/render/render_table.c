@@ -4,7 +4,7 @@
  * Colour is optional and only ever wraps the header and the RESULT words, so
  * the uncoloured text is the same with colour codes removed.
  */
-#include "render/render_internal.h"
+#include "render/formats.h"
 
 #include "common/alloc.h"
 #include "render/format.h"

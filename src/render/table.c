@@ -4,6 +4,7 @@
 #include "render/table.h"
 
 #include "common/alloc.h"
+#include "render/escape.h"
 #include "render/format.h"
 
 #include <stdarg.h>
@@ -136,32 +137,6 @@ void table_render_text(const struct table *t, struct strbuf *out)
 	free(width);
 }
 
-void table_md_escape(struct strbuf *out, const char *cell)
-{
-	for (; *cell; cell++) {
-		switch (*cell) {
-		case '|':
-			strbuf_adds(out, "\\|");
-			break;
-		case '\n':
-		case '\r':
-			strbuf_addch(out, ' ');
-			break;
-		case '<':
-			strbuf_adds(out, "&lt;");
-			break;
-		case '>':
-			strbuf_adds(out, "&gt;");
-			break;
-		case '&':
-			strbuf_adds(out, "&amp;");
-			break;
-		default:
-			strbuf_addch(out, *cell);
-		}
-	}
-}
-
 void table_render_markdown(const struct table *t, struct strbuf *out)
 {
 	size_t i, r;
@@ -169,7 +144,7 @@ void table_render_markdown(const struct table *t, struct strbuf *out)
 	strbuf_addch(out, '|');
 	for (i = 0; i < t->ncols; i++) {
 		strbuf_addch(out, ' ');
-		table_md_escape(out, t->header[i]);
+		rnd_md_table_escape(out, t->header[i]);
 		strbuf_adds(out, " |");
 	}
 	strbuf_adds(out, "\n|");
@@ -180,7 +155,7 @@ void table_render_markdown(const struct table *t, struct strbuf *out)
 		strbuf_addch(out, '|');
 		for (i = 0; i < t->ncols; i++) {
 			strbuf_addch(out, ' ');
-			table_md_escape(out, t->cells[r * t->ncols + i]);
+			rnd_md_table_escape(out, t->cells[r * t->ncols + i]);
 			strbuf_adds(out, " |");
 		}
 		strbuf_addch(out, '\n');

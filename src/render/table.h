@@ -34,8 +34,5 @@ void table_add_rowf(struct table *t, const char *fmt, ...) __attribute__((format
 
 void table_render_text(const struct table *t, struct strbuf *out);
 void table_render_markdown(const struct table *t, struct strbuf *out);
-/* Escapes a cell for a Markdown table: `|` → `\|`, newlines → spaces, and
- * HTML-significant `<` `>` `&` to entities. */
-void table_md_escape(struct strbuf *out, const char *cell);
 
 #endif

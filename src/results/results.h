@@ -362,6 +362,7 @@ const char *results_source_name(enum results_source s);
 const char *results_aggregation_name(enum results_aggregation a);
 const char *results_error_kind_name(enum results_error_kind k);
 int results_error_kind_from_name(const char *name, enum results_error_kind *out);
+const char *results_scope_name(enum metric_scope s);
 
 /* True when both documents hold exactly the same values (doubles compared
  * bit for bit). */

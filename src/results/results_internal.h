@@ -27,7 +27,6 @@ bool results_utf8_valid(const char *s);
 
 /* Report names of metric_info fields that metric.h does not name. */
 const char *results_group_name(enum metric_group g);
-const char *results_scope_name(enum metric_scope s);
 
 /* Formats a finite double so that strtod gives it back bit for bit: whole
  * numbers below 2^53 as integers, others in the shortest of %.15g, %.16g,

@@ -137,6 +137,25 @@ class SuiteCliTest(TempDirTest):
         self.assertEqual(doc[0]["warmup"], 1)
         self.assertIsNone(doc[0]["runs"])
 
+    def test_suite_cli__list_json_numbers_read_back_exactly(self):
+        # %.15g would print 0.3 and 0.1 (docs/reports.md, "Numbers, times and
+        # absent values": the shortest form that reads back bit for bit)
+        self.write("s.yaml", 'version: "1"\nname: s\nbenchmarks:\n  - name: b\n'
+                   "    metrics:\n"
+                   "      throughput: {work: {value: 0.30000000000000004, unit: records}}\n"
+                   "    regression:\n"
+                   "      latency: {max_percent: 10.000000000000002%}\n"
+                   "    commands:\n      one: {command: [echo]}\n")
+        res = run(["list", "--format", "json", "s.yaml"], cwd=self.tmp)
+        self.assertExit(res, 0)
+        self.assertIn('    "metrics": {"cpu": false, "memory": false, "unsupported": "fail", '
+                      '"work": {"value": 0.30000000000000004, "unit": "records"}},\n',
+                      res.out)
+        self.assertIn('      "latency": {"statistic": "median", "max_percent": '
+                      '0.10000000000000002, "min_difference": null, "gate": true},\n', res.out)
+        doc = json.loads(res.out)
+        self.assertEqual(doc[0]["metrics"]["work"]["value"], 0.1 + 0.2)
+
     def test_suite_cli__list_usage_errors(self):
         self.suite("s.yaml")
         res = run(["list", "--format", "yaml", "s.yaml"], cwd=self.tmp)

@@ -12,6 +12,7 @@
 
 #include "common/alloc.h"
 #include "common/fsio.h"
+#include "render/history.h"
 #include "render/render.h"
 #include "results/results.h"
 
@@ -615,6 +616,77 @@ static void test_render__html_marks_match_samples(void **state)
 	results_free(r);
 }
 
+/* A commit subject is untrusted text: in a history's Markdown it goes
+ * through the same escaper as every other Markdown (mentions broken with a
+ * zero-width space, control characters as spaces, `|` and `<` escaped), in
+ * the table and in the change line under it. */
+static void test_render__history_markdown_escapes_commit_subjects(void **state)
+{
+	struct sweep_point points[2] = {
+		{ .sha = "aaaaaaaaaaaaaaaa",
+		  .subject = "Start",
+		  .has_value = true,
+		  .value = 2e6,
+		  .reference = 2e6,
+		  .has_ratio = true,
+		  .ratio = 1,
+		  .ratio_low = 0.99,
+		  .ratio_high = 1.01,
+		  .verdict = VERDICT_PASS },
+		{ .sha = "bbbbbbbbbbbbbbbb",
+		  .subject = "Ping @someone\x07 <b>|x",
+		  .has_value = true,
+		  .value = 3e6,
+		  .reference = 2e6,
+		  .has_ratio = true,
+		  .ratio = 1.5,
+		  .ratio_low = 1.4,
+		  .ratio_high = 1.6,
+		  .verdict = VERDICT_REGRESSION },
+	};
+	struct sweep_change change = { .index = 1, .change = 0.5, .low = 0.4, .high = 0.6 };
+	struct sweep_series series = {
+		.suite = "s",
+		.benchmark = "b",
+		.command = "c",
+		.reference = "rrrrrrrrrrrrrrrr",
+		.metric = METRIC_LATENCY,
+		.max_percent = 0.05,
+		.confidence = 0.99,
+		.points = points,
+		.n_points = 2,
+		.changes = &change,
+		.n_changes = 1,
+		.searched = 2,
+		.reach = 0,
+		.needed = 16,
+	};
+	struct sweep_series_list l = { .items = &series, .count = 1 };
+	struct strbuf out;
+	struct err err = ERR_INIT;
+
+	(void)state;
+	strbuf_init(&out, 0);
+	assert_int_equal(history_render(&l, HISTORY_MARKDOWN, &out, &err), 0);
+	assert_string_equal(
+		out.buf,
+		"## himorime history\n\n"
+		"### b › c (latency)\n\n"
+		"Suite s, relative to `rrrrrrrrrrrr`, tolerance 5.0%.\n\n"
+		"| Commit | Subject | Value | Reference | Ratio [interval] | Verdict | Change |\n"
+		"|---|---|---:|---:|---:|---|---|\n"
+		"| `bbbbbbbbbbbb` | Ping @\xe2\x80\x8bsomeone  &lt;b&gt;\\|x | 3.00 ms | 2.00 ms | "
+		"1.500 [1.400, 1.600] | regression | **+50.0% [+40.0%, +60.0%] first bad** |\n"
+		"| `aaaaaaaaaaaa` | Start | 2.00 ms | 2.00 ms | 1.000 [0.990, 1.010] | pass |  |\n"
+		"\n"
+		"- change +50.0% [+40.0%, +60.0%]: last good aaaaaaaaaaaa, first bad bbbbbbbbbbbb "
+		"\"Ping @\xe2\x80\x8bsomeone  &lt;b&gt;\\|x\"\n"
+		"\n"
+		"no step can be called in 2 commits with a ratio at 99% confidence: that takes at "
+		"least 16; each commit's verdict against the reference is in VERDICT.\n\n");
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -638,6 +710,7 @@ int main(void)
 		cmocka_unit_test(test_render__section_replaces_only_its_region),
 		cmocka_unit_test(test_render__section_errors),
 		cmocka_unit_test(test_render__html_marks_match_samples),
+		cmocka_unit_test(test_render__history_markdown_escapes_commit_subjects),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include "common/fsio.h"
 #include "common/rng.h"
 #include "common/strbuf.h"
+#include "results/jsonw.h"
 #include "results/results.h"
 
 #include <fcntl.h>
@@ -851,6 +852,45 @@ static void test_results__files_are_written_atomically_and_read_back(void **stat
 	results_free(r);
 }
 
+/* jsonw writes values as reports write them: exact numbers, cJSON's
+ * string escapes, times with nanoseconds, null for what is absent. */
+static void test_results__jsonw_values_read_as_reports_write_them(void **state)
+{
+	struct strbuf sb;
+
+	(void)state;
+	strbuf_init(&sb, 0);
+	jsonw_num(&sb, 0.1 + 0.2);
+	strbuf_addch(&sb, ' ');
+	jsonw_num(&sb, 2032000);
+	strbuf_addch(&sb, ' ');
+	jsonw_num(&sb, 9007199254740992.0);
+	strbuf_addch(&sb, ' ');
+	jsonw_num(&sb, NAN);
+	strbuf_addch(&sb, ' ');
+	jsonw_num(&sb, -INFINITY);
+	assert_string_equal(sb.buf, "0.30000000000000004 2032000 9.007199254740992e+15 null null");
+	strbuf_reset(&sb);
+	assert_int_equal(jsonw_number_text(&sb, NAN), -1);
+	assert_string_equal(sb.buf, "");
+	jsonw_str(&sb, "a\"b\\c\b\f\n\r\t\x01\x1f\x7f é");
+	strbuf_addch(&sb, ' ');
+	jsonw_str(&sb, NULL);
+	strbuf_addch(&sb, ' ');
+	jsonw_bool(&sb, true);
+	strbuf_addch(&sb, ' ');
+	jsonw_bool(&sb, false);
+	assert_string_equal(sb.buf,
+			    "\"a\\\"b\\\\c\\b\\f\\n\\r\\t\\u0001\\u001f\x7f é\" null true false");
+	strbuf_reset(&sb);
+	jsonw_time(&sb, T0_NS);
+	strbuf_addch(&sb, ' ');
+	jsonw_time(&sb, -1);
+	assert_string_equal(
+		sb.buf, "\"2025-12-02T18:26:40.123456789Z\" \"1969-12-31T23:59:59.999999999Z\"");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -874,6 +914,7 @@ int main(void)
 		cmocka_unit_test(test_results__sweep_round_trips),
 		cmocka_unit_test(test_results__negative_zero_latency_is_refused),
 		cmocka_unit_test(test_results__files_are_written_atomically_and_read_back),
+		cmocka_unit_test(test_results__jsonw_values_read_as_reports_write_them),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

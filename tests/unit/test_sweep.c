@@ -319,7 +319,8 @@ static void test_history__renders_exact_text(void **state)
 	       "0.05, \"confidence\": 0.99, \"searched\": 4, \"shortest_step_side\": null, "
 	       "\"commits_needed\": 16,\n   \"points\": [\n    {\"commit\": "
 	       "\"a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7\", \"subject\": \"c7\", \"time\": "
-	       "\"2023-11-14T22:13:20Z\", \"index\": 7, \"value\": 2032000, \"reference_value\": "
+	       "\"2023-11-14T22:13:20.000000000Z\", \"index\": 7, \"value\": 2032000, "
+	       "\"reference_value\": "
 	       "2000000, \"ratio\": 1.016, \"ratio_low\": 1.006, \"ratio_high\": 1.026, "
 	       "\"verdict\": \"pass\", \"error\": null},\n";
 	assert_true(strncmp(out.buf, want, strlen(want)) == 0);

@@ -1,0 +1,628 @@
+/*
+ * The `github` format: the job summary, the verdict first, the rows that
+ * need a look, a Mermaid chart of head against base, the notes, and
+ * everything else folded in <details>; with `comment` set it is the
+ * pull-request comment (the same content under the caller's marker, cut to
+ * fit). Tables shared with `markdown` come from render_markdown.c. Every
+ * string from the document goes through rnd_md_text or rnd_md_cell: a
+ * benchmark name can be hostile.
+ */
+#include "render/formats.h"
+
+#include "render/format.h"
+#include "render/table.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/banned.h"
+
+#define CHART_MAX_BARS 20
+
+static const char *headline_icon(const struct results *r)
+{
+	if (r->summary.exit_code != 0)
+		return "❌";
+	if (r->summary.results[RESULT_INCONCLUSIVE] || r->summary.not_gated.inconclusive ||
+	    r->summary.accepted_regressions)
+		return "⚠️";
+	/* Neutral: a suite new in head was not compared, so it did not pass. */
+	if (r->summary.new_suites)
+		return "ℹ️";
+	return "✅";
+}
+
+static void context_line(const struct results *r, struct strbuf *out)
+{
+	const struct results_environment *env = &r->environment;
+	unsigned long long nb = r->summary.benchmarks, nc = r->summary.commands;
+
+	if (r->git.present && r->mode == RESULTS_MODE_COMPARE) {
+		strbuf_adds(out, "`");
+		strbuf_adds(out, "base");
+		strbuf_adds(out, "` ");
+		if (rnd_base_name(r)) {
+			rnd_md_text(out, rnd_base_name(r));
+			strbuf_adds(out, " ");
+		}
+		if (r->git.base_sha)
+			strbuf_addf(out, "%.7s", r->git.base_sha);
+		strbuf_adds(out, " → `head` ");
+		if (r->git.head_sha)
+			strbuf_addf(out, "%.7s", r->git.head_sha);
+		if (r->git.dirty)
+			strbuf_adds(out, " (with uncommitted changes)");
+		strbuf_adds(out, " · ");
+	}
+	strbuf_addf(out, "%llu benchmark%s, %llu command%s · ", nb, nb == 1 ? "" : "s", nc,
+		    nc == 1 ? "" : "s");
+	rnd_md_text(out, env->os);
+	strbuf_addch(out, ' ');
+	rnd_md_text(out, env->arch);
+	strbuf_addf(out, ", %u CPUs", env->logical_cpus);
+	if (r->finished_at_unix_ns > r->started_at_unix_ns) {
+		strbuf_adds(out, " · ");
+		fmt_duration(out, (double)(r->finished_at_unix_ns - r->started_at_unix_ns));
+	}
+	strbuf_adds(out, "\n\n");
+}
+
+static const char *problem_icon(enum verdict v)
+{
+	return v == VERDICT_REGRESSION ? "❌" : "⚠️";
+}
+
+/* Adds a problem row given all seven cells; a run's table has no base and
+ * no change column. */
+static void problem_row(struct table *t, const char *const *cells)
+{
+	const char *run[5];
+
+	if (t->ncols == 7) {
+		table_add_row(t, cells);
+		return;
+	}
+	run[0] = cells[0];
+	run[1] = cells[1];
+	run[2] = cells[2];
+	run[3] = cells[4];
+	run[4] = cells[6];
+	table_add_row(t, run);
+}
+
+/* Suites and benchmarks that failed before their commands ran. */
+static void entity_problem(struct table *t, const char *name, const struct results_error *e,
+			   struct strbuf *what)
+{
+	const char *cells[7];
+	struct strbuf label;
+
+	if (!e->present)
+		return;
+	strbuf_init(&label, 0);
+	rnd_md_cell(&label, name);
+	strbuf_reset(what);
+	strbuf_adds(what, rnd_error_words(e->kind));
+	if (e->message) {
+		strbuf_adds(what, ": ");
+		rnd_md_cell(what, e->message);
+	}
+	cells[0] = "❌";
+	cells[1] = label.buf;
+	cells[2] = e->has_metric ? metric_info(e->metric)->name : "";
+	cells[3] = cells[4] = cells[5] = "";
+	cells[6] = what->buf;
+	problem_row(t, cells);
+	strbuf_release(&label);
+}
+
+static void entity_problems(const struct results *r, struct table *t, struct strbuf *what)
+{
+	size_t s, b;
+
+	for (s = 0; s < r->n_suites; s++) {
+		entity_problem(t, r->suites[s].name, &r->suites[s].error, what);
+		for (b = 0; b < r->suites[s].n_benchmarks; b++)
+			entity_problem(t, r->suites[s].benchmarks[b].name,
+				       &r->suites[s].benchmarks[b].error, what);
+	}
+}
+
+/* The text of one problem row, reused from row to row. */
+struct problem_text {
+	struct strbuf label, base, head, change, what;
+};
+
+static void problem_text_init(struct problem_text *p)
+{
+	strbuf_init(&p->label, 0);
+	strbuf_init(&p->base, 0);
+	strbuf_init(&p->head, 0);
+	strbuf_init(&p->change, 0);
+	strbuf_init(&p->what, 0);
+}
+
+static void problem_text_reset(struct problem_text *p, const struct rnd_row *row)
+{
+	rnd_md_cell_label(&p->label, row);
+	strbuf_reset(&p->base);
+	strbuf_reset(&p->head);
+	strbuf_reset(&p->change);
+	strbuf_reset(&p->what);
+}
+
+static void problem_text_release(struct problem_text *p)
+{
+	strbuf_release(&p->label);
+	strbuf_release(&p->base);
+	strbuf_release(&p->head);
+	strbuf_release(&p->change);
+	strbuf_release(&p->what);
+}
+
+static void problem_text_row(struct table *t, const char *icon, enum metric m,
+			     const struct problem_text *p)
+{
+	const char *cells[7];
+
+	cells[0] = icon;
+	cells[1] = p->label.buf;
+	cells[2] = metric_info(m)->name;
+	cells[3] = p->base.buf;
+	cells[4] = p->head.buf;
+	cells[5] = p->change.buf;
+	cells[6] = p->what.buf;
+	problem_row(t, cells);
+}
+
+/* A regression's change in bold with its interval; else as elsewhere. */
+static void problem_change(struct strbuf *sb, const struct comparison *k)
+{
+	if (!(k->has_estimate && k->verdict == VERDICT_REGRESSION)) {
+		rnd_change(sb, k, true);
+		return;
+	}
+	strbuf_adds(sb, "**");
+	fmt_change(sb, k->change_percent, true);
+	strbuf_adds(sb, "**");
+	strbuf_adds(sb, " (");
+	fmt_change(sb, k->ci_low_percent, true);
+	strbuf_adds(sb, " … ");
+	fmt_change(sb, k->ci_high_percent, true);
+	strbuf_adds(sb, ")");
+}
+
+static void comparison_problem(struct table *t, const struct rnd_row *row,
+			       const struct comparison *k, struct problem_text *p)
+{
+	problem_text_reset(p, row);
+	rnd_cmp_value(&p->base, row->cmd, k, false, NULL);
+	rnd_cmp_value(&p->head, row->cmd, k, true, NULL);
+	problem_change(&p->change, k);
+	if (k->verdict == VERDICT_REGRESSION) {
+		strbuf_adds(&p->what, "regression beyond ");
+		rnd_tolerance(&p->what, k);
+		if (k->accepted)
+			strbuf_adds(&p->what, " (accepted)");
+		else if (!k->gate)
+			strbuf_adds(&p->what, " (not gated)");
+	} else {
+		strbuf_adds(&p->what, "inconclusive");
+		if (k->reason[0]) {
+			strbuf_adds(&p->what, ": ");
+			rnd_md_cell(&p->what, k->reason);
+		}
+	}
+	problem_text_row(t, k->accepted || !k->gate ? "⚠️" : problem_icon(k->verdict),
+			 k->metric, p);
+}
+
+static void budget_problem(struct table *t, const struct rnd_row *row,
+			   const struct results_budget *b, struct problem_text *p)
+{
+	problem_text_reset(p, row);
+	if (b->result.has_actual)
+		rnd_value(&p->head, &row->cmd->head.metrics[b->result.metric], b->result.actual,
+			  NULL);
+	else
+		strbuf_adds(&p->head, "—");
+	strbuf_addf(&p->what, "%s: ", rnd_budget_word(b->result.status));
+	rnd_aggregation(&p->what, &b->result.aggregation);
+	strbuf_adds(&p->what, " ");
+	rnd_md_cell(&p->what, b->text ? b->text : rnd_op(b->result.op));
+	if (b->result.reason[0]) {
+		strbuf_adds(&p->what, " (");
+		rnd_md_cell(&p->what, b->result.reason);
+		strbuf_adds(&p->what, ")");
+	}
+	problem_text_row(t, b->result.status == BUDGET_FAIL ? "❌" : "⚠️", b->result.metric, p);
+}
+
+/* A failed command: its error, on the side that has one. */
+static void error_problem(struct table *t, const struct rnd_row *row, struct problem_text *p)
+{
+	const struct results_command *cmd = row->cmd;
+	const struct results_error *e =
+		cmd->head.error.present ? &cmd->head.error : &cmd->base.error;
+	const char *cells[7];
+
+	problem_text_reset(p, row);
+	strbuf_adds(&p->what, rnd_result_word(cmd->result));
+	if (e->present && e->message) {
+		strbuf_adds(&p->what, ": ");
+		rnd_md_cell(&p->what, e->message);
+	}
+	cells[0] = "❌";
+	cells[1] = p->label.buf;
+	cells[2] = e->present && e->has_metric ? metric_info(e->metric)->name : "";
+	cells[3] = cells[4] = cells[5] = "";
+	cells[6] = p->what.buf;
+	problem_row(t, cells);
+}
+
+static void command_problems(struct table *t, const struct rnd_row *row, struct problem_text *p)
+{
+	const struct results_command *cmd = row->cmd;
+	size_t j;
+
+	for (j = 0; j < cmd->n_comparisons; j++) {
+		const struct comparison *k = &cmd->comparisons[j];
+		/* a derived throughput repeats its latency row: once is enough */
+		if (!k->derived && rnd_cmp_is_problem(k))
+			comparison_problem(t, row, k, p);
+	}
+	for (j = 0; j < cmd->n_budgets; j++)
+		if (cmd->budgets[j].result.status != BUDGET_PASS)
+			budget_problem(t, row, &cmd->budgets[j], p);
+	if (cmd->result == RESULT_ERROR || cmd->result == RESULT_METRIC_ERROR)
+		error_problem(t, row, p);
+}
+
+/* The rows that need a look: regressions and inconclusive comparisons, broken
+ * or unassessed budgets, failed commands. */
+static size_t problem_table(const struct results *r, const struct rnd_rows *rows,
+			    struct strbuf *out)
+{
+	static const char *cmp_cols[] = { "",	   "benchmark › command", "metric",	  ">base",
+					  ">head", "change (interval)",	  "what happened" };
+	static const char *run_cols[] = { "", "benchmark › command", "metric", ">value",
+					  "what happened" };
+	struct table t;
+	struct problem_text p;
+	size_t i, n;
+
+	if (r->mode == RESULTS_MODE_COMPARE)
+		table_init(&t, 7, cmp_cols);
+	else
+		table_init(&t, 5, run_cols);
+	problem_text_init(&p);
+	entity_problems(r, &t, &p.what);
+	for (i = 0; i < rows->n; i++)
+		command_problems(&t, &rows->v[i], &p);
+	n = t.nrows;
+	if (n) {
+		table_render_markdown(&t, out);
+		strbuf_addch(out, '\n');
+	}
+	problem_text_release(&p);
+	table_release(&t);
+	return n;
+}
+
+static const struct comparison *latency_cmp(const struct results_command *c)
+{
+	size_t j;
+
+	for (j = 0; j < c->n_comparisons; j++)
+		if (c->comparisons[j].metric == METRIC_LATENCY && c->comparisons[j].base > 0)
+			return &c->comparisons[j];
+	return NULL;
+}
+
+static void chart(const struct rnd_rows *rows, struct strbuf *out)
+{
+	size_t idx[CHART_MAX_BARS], n = 0, i, pass;
+	double lo = 80, hi = 125;
+	struct strbuf v;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < rows->n && n < CHART_MAX_BARS; i++) {
+			const struct comparison *k = latency_cmp(rows->v[i].cmd);
+			if (k && rnd_cmp_is_problem(k) == (pass == 0))
+				idx[n++] = i;
+		}
+	if (!n)
+		return;
+	strbuf_init(&v, 0);
+	for (i = 0; i < n; i++) {
+		const struct comparison *k = latency_cmp(rows->v[idx[i]].cmd);
+		double x = round(k->head / k->base * 1000.0) / 10.0;
+		if (x - 5 < lo)
+			lo = floor((x - 5) / 5) * 5;
+		if (x + 5 > hi)
+			hi = ceil((x + 5) / 5) * 5;
+		strbuf_addf(&v, "%s%.1f", i ? ", " : "", x);
+	}
+	if (lo < 0)
+		lo = 0;
+	strbuf_adds(out, "```mermaid\nxychart-beta\n"
+			 "    title \"Median latency, head relative to base (base = 100)\"\n"
+			 "    x-axis [");
+	for (i = 0; i < n; i++) {
+		strbuf_adds(out, i ? ", \"" : "\"");
+		rnd_mermaid_label(out, rows->v[idx[i]].bench->name);
+		strbuf_adds(out, " › ");
+		rnd_mermaid_label(out, rows->v[idx[i]].cmd->name);
+		strbuf_adds(out, "\"");
+	}
+	strbuf_addf(out,
+		    "]\n    y-axis \"head / base × 100\" %.0f --> %.0f\n    bar [%s]\n    line [",
+		    lo, hi, v.buf);
+	for (i = 0; i < n; i++)
+		strbuf_adds(out, i ? ", 100" : "100");
+	strbuf_adds(out, "]\n```\n\n");
+	strbuf_release(&v);
+}
+
+static void details_open(struct strbuf *out, const char *summary)
+{
+	strbuf_addf(out, "<details>\n<summary>%s</summary>\n\n", summary);
+}
+
+static void details_close(struct strbuf *out)
+{
+	strbuf_adds(out, "</details>\n\n");
+}
+
+/* The tolerances applied per metric, as "latency ±5%, peak_rss ±10%". */
+static void tolerances(const struct rnd_rows *rows, struct strbuf *out)
+{
+	bool seen[METRIC__COUNT] = { false };
+	size_t i, j, n = 0;
+
+	for (i = 0; i < rows->n; i++)
+		for (j = 0; j < rows->v[i].cmd->n_comparisons; j++) {
+			const struct comparison *k = &rows->v[i].cmd->comparisons[j];
+			if (seen[k->metric] || k->verdict == VERDICT_SKIPPED)
+				continue;
+			seen[k->metric] = true;
+			strbuf_adds(out, n++ ? ", " : "");
+			strbuf_addf(out, "%s ", metric_info(k->metric)->name);
+			rnd_tolerance(out, k);
+		}
+	if (!n)
+		strbuf_adds(out, "none compared");
+}
+
+static void how_decided(const struct results *r, const struct rnd_rows *rows, struct strbuf *out)
+{
+	const struct comparison *first = NULL;
+	uint64_t floor_bytes = 0;
+	size_t i, j;
+
+	for (i = 0; i < rows->n; i++) {
+		const struct results_command *c = rows->v[i].cmd;
+		for (j = 0; j < c->n_comparisons && !first; j++)
+			if (c->comparisons[j].looks_planned)
+				first = &c->comparisons[j];
+		if (c->head.present && c->head.metrics[METRIC_PEAK_RSS].floor_bytes > floor_bytes)
+			floor_bytes = c->head.metrics[METRIC_PEAK_RSS].floor_bytes;
+		if (c->base.present && c->base.metrics[METRIC_PEAK_RSS].floor_bytes > floor_bytes)
+			floor_bytes = c->base.metrics[METRIC_PEAK_RSS].floor_bytes;
+	}
+	details_open(out, "How this was decided");
+	if (r->mode == RESULTS_MODE_COMPARE && first) {
+		strbuf_adds(out,
+			    "Base and head ran in pairs, back to back, in random order, on the "
+			    "same machine. Each metric's change is the Hodges–Lehmann estimate "
+			    "of the head/base ratio with a Wilcoxon signed-rank interval, checked "
+			    "at up to ");
+		strbuf_addf(out, "%u planned looks at ", first->looks_planned);
+		rnd_confidence(out, first);
+		strbuf_adds(out, " simultaneous confidence, so that identical revisions are "
+				 "flagged at most ");
+		{
+			double a = (1 - first->confidence) * 100;
+			strbuf_addf(out, "%g%%", round(a * 100) / 100);
+		}
+		strbuf_adds(out, " of the time. A change counts only when its whole interval lies "
+				 "beyond the tolerance (");
+		tolerances(rows, out);
+		strbuf_adds(out, ").");
+	} else if (r->mode == RESULTS_MODE_COMPARE) {
+		strbuf_adds(out,
+			    "No comparison reached a decision procedure (nothing was compared).");
+	} else {
+		strbuf_adds(out, "A plain run: each budget is checked against the statistic it "
+				 "names, computed from every measured run.");
+	}
+	if (floor_bytes) {
+		strbuf_adds(out, " Peak RSS floor: ");
+		fmt_bytes(out, (double)floor_bytes);
+		strbuf_adds(out, ".");
+	}
+	strbuf_adds(out, "\n\n");
+	details_close(out);
+}
+
+static void methods(const struct results *r, const struct rnd_rows *rows, struct strbuf *out)
+{
+	static const char *cols[] = { "metric", "source", "process aggregation", "scope" };
+	const struct results_environment *env = &r->environment;
+	struct table t;
+	size_t i;
+	int m;
+
+	table_init(&t, 4, cols);
+	for (m = 0; m < METRIC__COUNT; m++)
+		for (i = 0; i < rows->n; i++) {
+			const struct results_side *sd = &rows->v[i].cmd->head;
+			const struct results_metric *mt = &sd->metrics[m];
+			const char *cells[4];
+			if (!sd->present || mt->status != STATUS_MEASURED)
+				continue;
+			cells[0] = metric_info((enum metric)m)->name;
+			cells[1] = results_source_name(mt->source);
+			cells[2] = results_aggregation_name(mt->process_aggregation);
+			cells[3] = metric_info((enum metric)m)->scope == SCOPE_WALL_CLOCK
+					   ? "wall_clock"
+					   : "process_tree";
+			table_add_row(&t, cells);
+			break;
+		}
+	details_open(out, "Collection methods and environment");
+	if (t.nrows) {
+		table_render_markdown(&t, out);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_adds(out, "- himorime ");
+	rnd_md_text(out, r->himorime_version);
+	strbuf_addf(out, ", seed %llu\n- ", (unsigned long long)r->seed);
+	rnd_md_text(out, env->os);
+	strbuf_adds(out, " ");
+	rnd_md_text(out, env->arch);
+	if (env->kernel) {
+		strbuf_adds(out, ", kernel ");
+		rnd_md_text(out, env->kernel);
+	}
+	strbuf_addf(out, ", %u logical CPUs", env->logical_cpus);
+	if (env->cpu_model) {
+		strbuf_adds(out, ", ");
+		rnd_md_text(out, env->cpu_model);
+	}
+	strbuf_adds(out, "\n");
+	if (env->compiler || env->libc) {
+		strbuf_adds(out, "- built with ");
+		rnd_md_text(out, env->compiler ? env->compiler : "?");
+		if (env->libc) {
+			strbuf_adds(out, ", ");
+			rnd_md_text(out, env->libc);
+		}
+		strbuf_adds(out, "\n");
+	}
+	for (i = 0; i < env->n_tools; i++) {
+		strbuf_adds(out, "- ");
+		rnd_md_text(out, env->tools[i].name);
+		strbuf_adds(out, " ");
+		rnd_md_text(out, env->tools[i].version);
+		strbuf_adds(out, "\n");
+	}
+	if (r->noise.has_load_average)
+		strbuf_addf(out, "- load average %.2f, %.2f, %.2f\n", r->noise.load_average_1m,
+			    r->noise.load_average_5m, r->noise.load_average_15m);
+	if (r->noise.governor) {
+		strbuf_adds(out, "- CPU governor ");
+		rnd_md_text(out, r->noise.governor);
+		strbuf_adds(out, "\n");
+	}
+	strbuf_adds(out, "\n");
+	details_close(out);
+	table_release(&t);
+}
+
+/* Cuts `body` (from `start`) to at most `cap` bytes at a line boundary,
+ * closes an open code fence and <details>, and says so visibly. */
+static void cap_output(struct strbuf *out, size_t start, size_t cap)
+{
+	static const char note[] = "\n> ⚠️ **Cut:** this report is longer than GitHub shows "
+				   "here; the full report is in the JSON artifact.\n";
+	size_t reserve = sizeof(note) + 64 * 16 + 8, limit, k;
+	const char *p;
+	int fence = 0, open = 0;
+
+	if (out->len - start <= cap)
+		return;
+	limit = cap > reserve ? cap - reserve : 0;
+	while (limit > 0 && out->buf[start + limit - 1] != '\n')
+		limit--;
+	/* UTF-8 is safe: we cut after a newline. */
+	strbuf_setlen(out, start + limit);
+	for (p = out->buf + start; *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		if (len >= 3 && !memcmp(p, "```", 3))
+			fence = !fence;
+		else if (!fence && len >= 9 && !memcmp(p, "<details>", 9))
+			open++;
+		else if (!fence && len >= 10 && !memcmp(p, "</details>", 10) && open > 0)
+			open--;
+		p = eol ? eol + 1 : p + len;
+	}
+	if (fence)
+		strbuf_adds(out, "```\n");
+	for (k = 0; k < (size_t)open && k < 64; k++)
+		strbuf_adds(out, "\n</details>\n");
+	strbuf_adds(out, note);
+}
+
+int rnd_github(const struct results *r, const struct render_options *o, struct strbuf *out)
+{
+	struct rnd_rows rows;
+	size_t start = out->len, cap;
+	struct strbuf part;
+	int g;
+
+	rnd_rows_collect(r, &rows);
+	strbuf_init(&part, 0);
+	if (o->comment && o->marker)
+		strbuf_addf(out, "%s\n", o->marker);
+	strbuf_addf(out, "### %s himorime: ", headline_icon(r));
+	rnd_headline_counts(out, r);
+	strbuf_adds(out, "\n\n");
+	context_line(r, out);
+	problem_table(r, &rows, out);
+	if (r->mode == RESULTS_MODE_COMPARE)
+		chart(&rows, out);
+	rnd_md_notes_list(r, out);
+	if (r->mode == RESULTS_MODE_COMPARE) {
+		size_t n = rnd_md_compare_table(&rows, -1, true, &part);
+		if (n) {
+			char summary[96];
+			snprintf(summary, sizeof(summary), "All comparisons: %zu", n);
+			details_open(out, summary);
+			strbuf_add(out, part.buf, part.len);
+			details_close(out);
+		}
+	}
+	strbuf_reset(&part);
+	for (g = GROUP_LATENCY; g <= GROUP_MEMORY; g++) {
+		struct strbuf one;
+		strbuf_init(&one, 0);
+		if (rnd_md_stats_table(r, &rows, (enum metric_group)g, &one)) {
+			strbuf_addf(&part, "**%s**\n\n", rnd_group_title((enum metric_group)g));
+			strbuf_add(&part, one.buf, one.len);
+		}
+		strbuf_release(&one);
+	}
+	if (part.len) {
+		details_open(out, "Statistics of every run");
+		strbuf_add(out, part.buf, part.len);
+		details_close(out);
+	}
+	strbuf_reset(&part);
+	if (rnd_md_budget_table(&rows, false, &part)) {
+		details_open(out, "Budgets");
+		strbuf_add(out, part.buf, part.len);
+		details_close(out);
+	}
+	how_decided(r, &rows, out);
+	methods(r, &rows, out);
+	if (o->run_url) {
+		strbuf_adds(out, "[Job summary and full report](");
+		/* A URL: only characters that cannot end the link. */
+		for (const char *p = o->run_url; *p; p++)
+			if (*p != ')' && *p != '(' && *p != ' ' && *p != '<' && *p != '>' &&
+			    (unsigned char)*p >= 0x21)
+				strbuf_addch(out, *p);
+		strbuf_adds(out, ") · ");
+	}
+	rnd_final_line(out, r);
+	strbuf_adds(out, "\n");
+	cap = o->max_bytes ? o->max_bytes
+			   : (o->comment ? RENDER_COMMENT_MAX_BYTES : RENDER_GITHUB_MAX_BYTES);
+	cap_output(out, start, cap);
+	strbuf_release(&part);
+	rnd_rows_release(&rows);
+	return 0;
+}

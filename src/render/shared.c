@@ -1,0 +1,525 @@
+/*
+ * What the formats share (see render_internal.h): walking commands, words
+ * for states and verdicts, values with the floor, changes, tolerances and
+ * the cells of a comparison row. Nothing here knows a format; the formats
+ * call in, never the other way (docs/design.md, "Include walls").
+ */
+#include "render/render_internal.h"
+
+#include "common/alloc.h"
+#include "render/format.h"
+#include "results/jsonw.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/banned.h"
+
+/* --- walking the document ------------------------------------------------ */
+
+void rnd_rows_collect(const struct results *r, struct rnd_rows *rows)
+{
+	size_t s, b, c;
+
+	memset(rows, 0, sizeof(*rows));
+	for (s = 0; s < r->n_suites; s++)
+		for (b = 0; b < r->suites[s].n_benchmarks; b++)
+			for (c = 0; c < r->suites[s].benchmarks[b].n_commands; c++) {
+				struct rnd_row *row;
+				rows->v =
+					xgrow(rows->v, &rows->alloc, rows->n + 1, sizeof(*rows->v));
+				row = &rows->v[rows->n++];
+				row->suite = &r->suites[s];
+				row->bench = &r->suites[s].benchmarks[b];
+				row->cmd = &r->suites[s].benchmarks[b].commands[c];
+			}
+}
+
+void rnd_rows_release(struct rnd_rows *rows)
+{
+	if (!rows)
+		return;
+	free(rows->v);
+	memset(rows, 0, sizeof(*rows));
+}
+
+const char *rnd_str(const char *s)
+{
+	return s ? s : "";
+}
+
+const char *rnd_mode_label(const struct results *r)
+{
+	return r->calibration.present ? "calibrate" : results_mode_name(r->mode);
+}
+
+const char *rnd_base_name(const struct results *r)
+{
+	const char *name = r->git.base_ref, *sha = r->git.base_sha;
+	size_t n;
+
+	if (!name || !*name)
+		return NULL;
+	n = strlen(name);
+	if (sha && n >= 4 && n <= strlen(sha) && strspn(name, "0123456789abcdefABCDEF") == n &&
+	    !strncasecmp(name, sha, n))
+		return NULL;
+	return name;
+}
+
+void rnd_label(struct strbuf *sb, const struct rnd_row *row)
+{
+	strbuf_addf(sb, "%s › %s", rnd_str(row->bench->name), rnd_str(row->cmd->name));
+}
+
+/* --- words ------------------------------------------------------------------ */
+
+const char *rnd_result_word(enum result_state s)
+{
+	switch (s) {
+	case RESULT_PASS:
+		return "pass";
+	case RESULT_NEW_SUITE:
+		return "new suite";
+	case RESULT_IMPROVED:
+		return "improved";
+	case RESULT_INCONCLUSIVE:
+		return "inconclusive";
+	case RESULT_OVER_BUDGET:
+		return "over budget";
+	case RESULT_REGRESSION:
+		return "regression";
+	case RESULT_METRIC_ERROR:
+		return "metric error";
+	case RESULT_ERROR:
+		return "error";
+	}
+	return "?";
+}
+
+void rnd_result_count(struct strbuf *sb, enum result_state s, unsigned long long n)
+{
+	const char *plural = n == 1 ? "" : "s";
+
+	switch (s) {
+	case RESULT_PASS:
+		strbuf_addf(sb, "%llu passed", n);
+		return;
+	case RESULT_NEW_SUITE:
+		strbuf_addf(sb, "%llu measured on head only", n);
+		return;
+	case RESULT_IMPROVED:
+		strbuf_addf(sb, "%llu improved", n);
+		return;
+	case RESULT_INCONCLUSIVE:
+		strbuf_addf(sb, "%llu inconclusive", n);
+		return;
+	case RESULT_OVER_BUDGET:
+		strbuf_addf(sb, "%llu over budget", n);
+		return;
+	case RESULT_REGRESSION:
+		strbuf_addf(sb, "%llu regression%s", n, plural);
+		return;
+	case RESULT_METRIC_ERROR:
+		strbuf_addf(sb, "%llu metric error%s", n, plural);
+		return;
+	case RESULT_ERROR:
+		strbuf_addf(sb, "%llu failed", n);
+		return;
+	}
+}
+
+/* Problem states first, worst first, then the good ones; an accepted
+ * regression (ACCEPTED) sits after everything that still fails the job. */
+#define ACCEPTED (-1)
+static const int count_order[] = {
+	RESULT_ERROR,	     RESULT_METRIC_ERROR, RESULT_REGRESSION, RESULT_OVER_BUDGET, ACCEPTED,
+	RESULT_INCONCLUSIVE, RESULT_IMPROVED,	  RESULT_PASS,	     RESULT_NEW_SUITE,
+};
+
+static uint64_t count_of(const struct results *r, int slot)
+{
+	return slot == ACCEPTED ? r->summary.accepted_regressions : r->summary.results[slot];
+}
+
+/* Every non-zero count in counting form ("2 regressions", "1 accepted
+ * regression", "3 passed"), worst first or best first; how many it wrote. */
+static size_t counts(struct strbuf *sb, const struct results *r, bool worst_first)
+{
+	size_t k, n = ARRAY_SIZE(count_order), shown = 0;
+
+	for (k = 0; k < n; k++) {
+		int slot = count_order[worst_first ? k : n - 1 - k];
+		uint64_t c = count_of(r, slot);
+		if (!c)
+			continue;
+		if (shown++)
+			strbuf_adds(sb, " · ");
+		if (slot == ACCEPTED)
+			strbuf_addf(sb, "%llu accepted regression%s", (unsigned long long)c,
+				    c == 1 ? "" : "s");
+		else
+			rnd_result_count(sb, (enum result_state)slot, c);
+	}
+	return shown;
+}
+
+void rnd_headline_counts(struct strbuf *sb, const struct results *r)
+{
+	if (!counts(sb, r, true))
+		strbuf_adds(sb, "no commands");
+}
+
+void rnd_final_line(struct strbuf *sb, const struct results *r)
+{
+	unsigned long long nb = r->summary.benchmarks;
+
+	if (counts(sb, r, false))
+		strbuf_adds(sb, " · ");
+	strbuf_addf(sb, "%llu benchmark%s · seed %llu · exit %d", nb, nb == 1 ? "" : "s",
+		    (unsigned long long)r->seed, r->summary.exit_code);
+	if (r->summary.interrupted)
+		strbuf_adds(sb, " · interrupted");
+}
+
+/* --- metrics and values ----------------------------------------------------- */
+
+static bool side_measured(const struct results_side *side, enum metric m)
+{
+	return side->present && side->metrics[m].status == STATUS_MEASURED;
+}
+
+bool rnd_metric_measured(const struct results *r, enum metric m)
+{
+	size_t s, b, c;
+
+	for (s = 0; s < r->n_suites; s++)
+		for (b = 0; b < r->suites[s].n_benchmarks; b++)
+			for (c = 0; c < r->suites[s].benchmarks[b].n_commands; c++) {
+				const struct results_command *cmd =
+					&r->suites[s].benchmarks[b].commands[c];
+				if (side_measured(&cmd->head, m) || side_measured(&cmd->base, m))
+					return true;
+			}
+	return false;
+}
+
+size_t rnd_group_metrics(enum metric_group g, enum metric *out, size_t cap)
+{
+	size_t n = 0;
+	int m;
+
+	for (m = 0; m < METRIC__COUNT; m++)
+		if (metric_info((enum metric)m)->group == g && n < cap)
+			out[n++] = (enum metric)m;
+	return n;
+}
+
+bool rnd_group_measured(const struct results *r, enum metric_group g)
+{
+	enum metric ms[METRIC__COUNT];
+	size_t i, n = rnd_group_metrics(g, ms, METRIC__COUNT);
+
+	for (i = 0; i < n; i++)
+		if (rnd_metric_measured(r, ms[i]))
+			return true;
+	return false;
+}
+
+const char *rnd_group_title(enum metric_group g)
+{
+	switch (g) {
+	case GROUP_LATENCY:
+		return "Latency";
+	case GROUP_THROUGHPUT:
+		return "Throughput";
+	case GROUP_CPU:
+		return "CPU";
+	case GROUP_MEMORY:
+		return "Memory";
+	}
+	return "?";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+bool rnd_summary(const struct results_metric *m, struct rnd_summary *out)
+{
+	double *v, sum = 0, sq = 0;
+	size_t i, n = m->n_samples;
+
+	memset(out, 0, sizeof(*out));
+	if (m->status != STATUS_MEASURED)
+		return false;
+	if (m->has_stats) {
+		out->count = m->stats.count;
+		out->min = m->stats.min;
+		out->max = m->stats.max;
+		out->mean = m->stats.mean;
+		out->median = m->stats.median;
+		out->stddev = m->stats.stddev;
+		return true;
+	}
+	if (!n)
+		return false;
+	v = xcalloc(n, sizeof(*v));
+	memcpy(v, m->samples, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_double);
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	out->count = n;
+	out->min = v[0];
+	out->max = v[n - 1];
+	out->mean = sum / (double)n;
+	out->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	for (i = 0; i < n; i++)
+		sq += (v[i] - out->mean) * (v[i] - out->mean);
+	out->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
+	free(v);
+	return true;
+}
+
+const char *rnd_work_unit(const struct results_metric *m)
+{
+	if (m->work.present && m->work.unit)
+		return m->work.unit;
+	return "operations";
+}
+
+void rnd_value(struct strbuf *sb, const struct results_metric *m, double v, bool *at_floor)
+{
+	if (m->metric == METRIC_PEAK_RSS && m->has_floor && v <= (double)m->floor_bytes) {
+		strbuf_adds(sb, "≤ ");
+		fmt_bytes(sb, (double)m->floor_bytes);
+		if (at_floor)
+			*at_floor = true;
+		return;
+	}
+	fmt_metric(sb, m->metric, v, rnd_work_unit(m));
+}
+
+void rnd_cmp_value(struct strbuf *sb, const struct results_command *c, const struct comparison *k,
+		   bool head, bool *at_floor)
+{
+	const struct results_side *side = head ? &c->head : &c->base;
+
+	if (!side->present) {
+		strbuf_adds(sb, "—");
+		return;
+	}
+	rnd_value(sb, &side->metrics[k->metric], head ? k->head : k->base, at_floor);
+}
+
+void rnd_change(struct strbuf *sb, const struct comparison *k, bool typographic)
+{
+	if (!k->has_estimate) {
+		strbuf_adds(sb, "—");
+		return;
+	}
+	fmt_change(sb, k->change_percent, typographic);
+	strbuf_adds(sb, " (");
+	fmt_change(sb, k->ci_low_percent, typographic);
+	strbuf_adds(sb, " … ");
+	fmt_change(sb, k->ci_high_percent, typographic);
+	strbuf_adds(sb, ")");
+}
+
+static void percent_number(struct strbuf *sb, double pct)
+{
+	double r = round(pct * 10.0) / 10.0;
+
+	if (r == floor(r))
+		strbuf_addf(sb, "%.0f%%", r);
+	else
+		strbuf_addf(sb, "%.1f%%", r);
+}
+
+/* A derived throughput's band is the latency band turned over: 1/1.05 and
+ * 1/0.952 give -4.8% and +5%, not a symmetric ±; shown as its two bounds. */
+static void band_bounds(struct strbuf *sb, const struct comparison *k)
+{
+	percent_number(sb, k->band_low_percent);
+	strbuf_adds(sb, " / ");
+	if (k->band_high_infinite) {
+		strbuf_adds(sb, "+∞");
+		return;
+	}
+	strbuf_addch(sb, '+');
+	percent_number(sb, k->band_high_percent);
+}
+
+void rnd_tolerance(struct strbuf *sb, const struct comparison *k)
+{
+	/* a band never formed (a skipped comparison) keeps the tolerance */
+	if (k->derived && !k->band_low_infinite && fabs(k->band_high_percent) < 1e6) {
+		band_bounds(sb, k);
+		return;
+	}
+	strbuf_adds(sb, "±");
+	percent_number(sb, k->max_percent * 100.0);
+	if (k->has_min_difference && k->min_difference > 0) {
+		strbuf_adds(sb, " or ");
+		fmt_metric(sb, k->metric, k->min_difference, NULL);
+	}
+}
+
+void rnd_confidence(struct strbuf *sb, const struct comparison *k)
+{
+	if (k->confidence <= 0) {
+		strbuf_adds(sb, "—");
+		return;
+	}
+	percent_number(sb, k->confidence * 100.0);
+}
+
+const char *rnd_verdict_cell(const struct comparison *k)
+{
+	if (k->accepted)
+		return "regression (accepted)";
+	if (!k->gate && k->verdict == VERDICT_REGRESSION)
+		return "regression (not gated)";
+	return verdict_name(k->verdict);
+}
+
+static const char *budgets_result(const struct results_command *c, enum metric m)
+{
+	const char *word = NULL;
+	size_t i;
+
+	for (i = 0; i < c->n_budgets; i++) {
+		const struct budget_result *b = &c->budgets[i].result;
+		if (b->metric != m)
+			continue;
+		/* a stored document keeps no metric_error flag: a required budget
+		 * that could not be assessed left its command metric_error */
+		if (b->metric_error ||
+		    (c->result == RESULT_METRIC_ERROR && b->status == BUDGET_SKIPPED))
+			return rnd_result_word(RESULT_METRIC_ERROR);
+		if (b->status == BUDGET_FAIL)
+			word = rnd_result_word(RESULT_OVER_BUDGET);
+		else if (!word)
+			word = rnd_budget_word(b->status);
+	}
+	return word;
+}
+
+const char *rnd_metric_result(const struct results_command *c, enum metric m)
+{
+	const char *word;
+	size_t i;
+
+	if (c->result == RESULT_ERROR)
+		return rnd_result_word(RESULT_ERROR);
+	for (i = 0; i < c->n_comparisons; i++)
+		if (c->comparisons[i].metric == m)
+			return rnd_verdict_cell(&c->comparisons[i]);
+	word = budgets_result(c, m);
+	return word ? word : "—";
+}
+
+bool rnd_cmp_is_problem(const struct comparison *k)
+{
+	switch (k->verdict) {
+	case VERDICT_REGRESSION:
+	case VERDICT_INCONCLUSIVE:
+		return true;
+	case VERDICT_PASS:
+	case VERDICT_IMPROVED:
+	case VERDICT_SKIPPED:
+		return false;
+	}
+	return false;
+}
+
+bool rnd_row_is_problem(const struct rnd_row *row)
+{
+	switch (row->cmd->result) {
+	case RESULT_PASS:
+	case RESULT_NEW_SUITE:
+	case RESULT_IMPROVED:
+		return false;
+	case RESULT_INCONCLUSIVE:
+	case RESULT_OVER_BUDGET:
+	case RESULT_REGRESSION:
+	case RESULT_METRIC_ERROR:
+	case RESULT_ERROR:
+		return true;
+	}
+	return true;
+}
+
+void rnd_number(struct strbuf *sb, double v)
+{
+	jsonw_number_text(sb, v);
+}
+
+void rnd_aggregation(struct strbuf *sb, const struct aggregation *a)
+{
+	char buf[64];
+
+	if (aggregation_name(a, buf, sizeof(buf)))
+		strbuf_adds(sb, buf);
+}
+
+const char *rnd_op(enum bound_op op)
+{
+	return bound_op_name(op);
+}
+
+const char *rnd_budget_word(enum budget_status s)
+{
+	switch (s) {
+	case BUDGET_PASS:
+		return "pass";
+	case BUDGET_FAIL:
+		return "over budget";
+	case BUDGET_SKIPPED:
+		return "skipped";
+	case BUDGET_NO_DATA:
+		return "no data";
+	}
+	return "?";
+}
+
+void rnd_cmp_cells_init(struct rnd_cmp_cells *c)
+{
+	strbuf_init(&c->base, 0);
+	strbuf_init(&c->head, 0);
+	strbuf_init(&c->change, 0);
+	strbuf_init(&c->confidence, 0);
+	strbuf_init(&c->tolerance, 0);
+	strbuf_init(&c->pairs, 0);
+}
+
+void rnd_cmp_cells_fill(struct rnd_cmp_cells *c, const struct results_command *cmd,
+			const struct comparison *k)
+{
+	strbuf_reset(&c->base);
+	strbuf_reset(&c->head);
+	strbuf_reset(&c->change);
+	strbuf_reset(&c->confidence);
+	strbuf_reset(&c->tolerance);
+	strbuf_reset(&c->pairs);
+	rnd_cmp_value(&c->base, cmd, k, false, NULL);
+	rnd_cmp_value(&c->head, cmd, k, true, NULL);
+	rnd_change(&c->change, k, true);
+	rnd_confidence(&c->confidence, k);
+	rnd_tolerance(&c->tolerance, k);
+	strbuf_addf(&c->pairs, "%u", k->pairs);
+}
+
+void rnd_cmp_cells_release(struct rnd_cmp_cells *c)
+{
+	strbuf_release(&c->base);
+	strbuf_release(&c->head);
+	strbuf_release(&c->change);
+	strbuf_release(&c->confidence);
+	strbuf_release(&c->tolerance);
+	strbuf_release(&c->pairs);
+}
