@@ -356,7 +356,7 @@ class ThreeTimesTest(RepoTest):
     def test_bisect__names_the_commit_that_made_it_3x_slower(self):
         shas = self.repo.shas
         res = self.repo.run("bisect", "--good", shas[self.STEP - 6], "--bad", shas[self.STEP + 5],
-                            "--metric", "cpu_total", "--runs", "30", "--seed", "4", "-q", code=0)
+                            "--metric", "cpu_total", "--runs", "60", "--seed", "4", "-q", code=0)
         self.assertTrue(res.out.startswith(
             "bisect: 11 candidates between %s (good) and %s (bad); each step at 99.75%% "
             "confidence\n" % (shas[self.STEP - 6][:12], shas[self.STEP + 5][:12])), res.out)
@@ -367,8 +367,8 @@ class ThreeTimesTest(RepoTest):
         self.assertLessEqual(len(steps), 4)  # ceil(log2 11)
         self.assertIn("step 1: %s c%d\n  work › work: cpu_total " % (shas[self.STEP - 1][:12],
                                                                       self.STEP - 1), res.out)
-        self.assertIn("at 99.75%, 30 pairs: regression\n  => bad\n", res.out)
-        self.assertIn("at 99.75%, 30 pairs: pass\n  => good\n", res.out)
+        self.assertIn("at 99.75%, 60 pairs: regression\n  => bad\n", res.out)
+        self.assertIn("at 99.75%, 60 pairs: pass\n  => good\n", res.out)
         self.assertEqual(self.repo.user_state(), self.before)
 
     def test_bisect__refuses_what_it_cannot_search(self):
