@@ -8,7 +8,8 @@
  * measured interval, steadier on a loaded machine than whole-tool medians.
  *
  *   cc -O2 -static -D_GNU_SOURCE -Isrc -o /tmp/engine-pairs \
- *      bench/engine-pairs.c src/spawner/launch.c
+ *      bench/engine-pairs.c src/spawner/launch.c src/spawner/files.c \
+ *      src/spawner/terminal.c
  *   /tmp/engine-pairs N PROGRAM
  */
 #include "spawner/launch.h"

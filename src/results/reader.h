@@ -101,4 +101,21 @@ int reader_enter_object(struct reader *rd, const cJSON *obj, const char *key, co
 int reader_get_array(struct reader *rd, const cJSON *obj, const char *key, size_t max,
 		     const cJSON **out, size_t *n);
 
+/* The parts of a document around its suites (read_context.c): each reads the
+ * object at its key of root (or of a suite, for the commit) when present. */
+struct results;
+struct results_environment;
+struct results_git;
+struct results_noise;
+struct results_commit;
+struct results_sweep;
+struct results_summary;
+int reader_environment(struct reader *rd, const cJSON *root, struct results_environment *e);
+int reader_git(struct reader *rd, const cJSON *root, struct results_git *g);
+int reader_noise(struct reader *rd, const cJSON *root, struct results_noise *n);
+int reader_commit(struct reader *rd, const cJSON *suite, struct results_commit *c);
+int reader_sweep(struct reader *rd, const cJSON *root, struct results_sweep *s);
+int reader_calibration(struct reader *rd, const cJSON *root, struct results *r);
+int reader_summary(struct reader *rd, const cJSON *root, struct results_summary *s);
+
 #endif

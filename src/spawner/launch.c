@@ -4,6 +4,8 @@
  * reports a failed step through memory it shares with the parent until exec.
  */
 #include "spawner/launch.h"
+#include "spawner/files.h"
+#include "spawner/terminal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +20,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,10 +27,7 @@
 
 #define MIB		   (1024u * 1024u)
 #define PATH_CAP	   4096
-#define TYPED_INPUT_MAX	   (1u << 20) /* terminal mode: at most 1 MiB of keys */
-#define KEY_POLL_NS	   250000     /* terminal mode: how often readiness is checked */
-#define EXIT_POLL_NS	   200000     /* without pidfds: how often the exit is checked */
-#define TREE_MAX	   64	      /* terminal mode: processes checked for readiness */
+#define EXIT_POLL_NS	   200000 /* without pidfds: how often the exit is checked */
 #define DEFAULT_CHILD_PATH "/bin:/usr/bin"
 #define ARRAY_LEN(a)	   (sizeof(a) / sizeof((a)[0]))
 #define KERNEL_SIGNALS	   64 /* signals 1..64, the kernel's sigset on Linux */
@@ -65,17 +63,6 @@ struct kernel_sigaction {
 struct child_report {
 	int step;
 	int error;
-};
-
-/* A terminal-mode run: the pty and the keys still to type. */
-struct typist {
-	int master;
-	int slave;
-	int out;
-	char *keys;
-	size_t len, pos;
-	bool waiting_for_read; /* a key was typed and not yet seen read */
-	uint64_t reads_at_key;
 };
 
 /* CPU and peak of every process reaped for one run. */
@@ -116,35 +103,13 @@ static pid_t reap(pid_t pid, int *status, struct tally *t)
 	return r;
 }
 
-/* Reads a whole small /proc file into buf (NUL-terminated); length or -1. */
-static ssize_t read_small(const char *path, char *buf, size_t cap)
-{
-	size_t len = 0;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	while (len + 1 < cap) {
-		n = read(fd, buf + len, cap - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return (ssize_t)len;
-}
-
 uint64_t launch_own_peak_bytes(void)
 {
 	char buf[4096];
 	const char *p;
 	unsigned long long kib;
 
-	if (read_small("/proc/self/status", buf, sizeof(buf)) < 0)
+	if (files_read_small("/proc/self/status", buf, sizeof(buf)) < 0)
 		return 0;
 	p = strstr(buf, "\nVmHWM:");
 	if (!p)
@@ -167,32 +132,6 @@ static void reset_own_peak(void)
 	close(fd);
 }
 
-/* Appends the numbers in a /proc children file to pids. */
-static size_t read_children(const char *path, pid_t *pids, size_t n, size_t cap)
-{
-	char buf[8192];
-	char *p, *end;
-	ssize_t len = read_small(path, buf, sizeof(buf));
-
-	if (len <= 0)
-		return n;
-	if ((size_t)len == sizeof(buf) - 1) {
-		/* Drop a number the buffer may have cut; the next round finds it. */
-		p = strrchr(buf, ' ');
-		if (p)
-			*p = '\0';
-	}
-	for (p = buf; n < cap;) {
-		long v = strtol(p, &end, 10);
-		if (end == p)
-			break;
-		if (v > 0)
-			pids[n++] = (pid_t)v;
-		p = end;
-	}
-	return n;
-}
-
 static size_t list_children(pid_t *pids, size_t cap)
 {
 	char path[64];
@@ -200,10 +139,10 @@ static size_t list_children(pid_t *pids, size_t cap)
 	size_t n;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)pid);
-	n = read_children(path, pids, 0, cap);
+	n = files_read_children(path, pids, 0, cap);
 	if (tid != pid) {
 		snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)tid);
-		n = read_children(path, pids, n, cap);
+		n = files_read_children(path, pids, n, cap);
 	}
 	return n;
 }
@@ -341,27 +280,6 @@ static int resolve_program(const struct run_request *req, char *out)
 	}
 }
 
-/* Opens without blocking (a FIFO with no writer or reader would stop the
- * spawner where no timeout reaches it), then makes the descriptor blocking
- * again for the child. */
-static int open_high(const char *path, int flags, mode_t mode)
-{
-	int fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, mode);
-	int high;
-
-	if (fd >= 0 && fcntl(fd, F_SETFL, flags & O_APPEND) < 0) {
-		int e = errno;
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	if (fd < 0 || fd >= 3)
-		return fd;
-	high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	close(fd);
-	return high;
-}
-
 /* Sets the signals in set to their default; async-signal-safe. */
 static void default_signals(uint64_t set)
 {
@@ -450,188 +368,6 @@ static void start_failed(struct run_result *res, int step, int error)
 	res->code = error;
 }
 
-/* Reads the keys to type; returns 0 or an errno value. */
-static int read_keys(const char *path, struct typist *ty)
-{
-	struct stat st;
-	ssize_t n;
-	int fd;
-
-	ty->keys = NULL;
-	ty->len = ty->pos = 0;
-	if (!path)
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
-		return errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return EINVAL;
-	}
-	if (st.st_size < 0 || (uint64_t)st.st_size > TYPED_INPUT_MAX) {
-		close(fd);
-		return EFBIG;
-	}
-	ty->keys = malloc((size_t)st.st_size + 1);
-	if (!ty->keys) {
-		close(fd);
-		return ENOMEM;
-	}
-	while (ty->len < (size_t)st.st_size) {
-		n = read(fd, ty->keys + ty->len, (size_t)st.st_size - ty->len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		ty->len += (size_t)n;
-	}
-	close(fd);
-	return 0;
-}
-
-/* Opens an 80x24 pseudo-terminal; returns 0 or an errno value. */
-static int open_terminal(struct typist *ty)
-{
-	struct winsize ws = { .ws_row = 24, .ws_col = 80 };
-	char name[128];
-	int fd;
-
-	ty->master = ty->slave = -1;
-	fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	ty->master = fd;
-	if (grantpt(fd) < 0 || unlockpt(fd) < 0 || ptsname_r(fd, name, sizeof(name)) != 0)
-		return errno ? errno : EIO;
-	ty->slave = open_high(name, O_RDWR | O_NOCTTY, 0);
-	if (ty->slave < 0)
-		return errno;
-	if (ioctl(ty->slave, TIOCSWINSZ, &ws) < 0)
-		return errno;
-	if (fcntl(ty->master, F_SETFL, O_NONBLOCK) < 0)
-		return errno;
-	return 0;
-}
-
-/* Copies whatever the terminal has written to the stdout destination. */
-static void drain_terminal(struct typist *ty)
-{
-	char buf[4096];
-	ssize_t n;
-
-	for (;;) {
-		n = read(ty->master, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		if (write(ty->out, buf, (size_t)n) < 0) {
-			/* a full disk loses terminal output, not the measurement */
-		}
-	}
-}
-
-/* Adds pid and its descendants (breadth first) to tree. */
-static size_t collect_tree(pid_t pid, pid_t *tree, size_t cap)
-{
-	char path[64];
-	size_t n = 0, i;
-
-	tree[n++] = pid;
-	for (i = 0; i < n && n < cap; i++) {
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)tree[i],
-			 (int)tree[i]);
-		n = read_children(path, tree, n, cap);
-	}
-	return n;
-}
-
-static bool is_read_syscall(long nr)
-{
-	static const long reads[] = {
-		SYS_read,	SYS_readv, SYS_pread64, SYS_ppoll, SYS_pselect6, SYS_epoll_pwait,
-#ifdef SYS_poll
-		SYS_poll,
-#endif
-#ifdef SYS_select
-		SYS_select,
-#endif
-#ifdef SYS_epoll_wait
-		SYS_epoll_wait,
-#endif
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_LEN(reads); i++)
-		if (reads[i] == nr)
-			return true;
-	return false;
-}
-
-/* Whether any process of the tree is blocked in a read-like system call, and
- * the sum of the read calls the tree has completed (/proc/PID/io syscr). */
-static bool tree_reading(pid_t pid, uint64_t *reads)
-{
-	pid_t tree[TREE_MAX];
-	char path[64], buf[1024];
-	size_t n = collect_tree(pid, tree, TREE_MAX), i;
-	bool blocked = false;
-	const char *p;
-
-	*reads = 0;
-	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "/proc/%d/io", (int)tree[i]);
-		if (read_small(path, buf, sizeof(buf)) > 0 && (p = strstr(buf, "syscr:")))
-			*reads += strtoull(p + 6, NULL, 10);
-		snprintf(path, sizeof(path), "/proc/%d/syscall", (int)tree[i]);
-		if (read_small(path, buf, sizeof(buf)) > 0 && buf[0] >= '0' && buf[0] <= '9' &&
-		    is_read_syscall(strtol(buf, NULL, 10)))
-			blocked = true;
-	}
-	return blocked;
-}
-
-/* In canonical mode the program cannot read a key before its line ends, so
- * the keys of a line are typed without waiting for reads. */
-static bool line_buffered(int slave, unsigned char c)
-{
-	struct termios t;
-
-	if (tcgetattr(slave, &t) < 0 || !(t.c_lflag & ICANON))
-		return false;
-	return c != '\n' && c != '\r' && c != t.c_cc[VEOF] && c != t.c_cc[VEOL] &&
-	       c != t.c_cc[VEOL2];
-}
-
-/* Types the next key when the program has read the previous one and is
- * blocked reading again with nothing left in its input queue. */
-static void type_key(struct typist *ty, pid_t pid)
-{
-	uint64_t reads;
-	int queued = 0;
-	size_t len = 1;
-	unsigned char c;
-
-	if (ty->pos >= ty->len)
-		return;
-	if (ioctl(ty->slave, FIONREAD, &queued) < 0 || queued > 0)
-		return;
-	if (!tree_reading(pid, &reads))
-		return;
-	if (ty->waiting_for_read && reads == ty->reads_at_key)
-		return;
-	c = (unsigned char)ty->keys[ty->pos];
-	if (c >= 0xc0) /* a UTF-8 lead byte: the character is one key */
-		while (ty->pos + len < ty->len && len < 4 &&
-		       ((unsigned char)ty->keys[ty->pos + len] & 0xc0) == 0x80)
-			len++;
-	if (write(ty->master, ty->keys + ty->pos, len) == (ssize_t)len) {
-		ty->pos += len;
-		ty->waiting_for_read = !line_buffered(ty->slave, c);
-		ty->reads_at_key = reads;
-	}
-}
-
 enum wait_outcome { WAIT_EXITED, WAIT_TIMED_OUT, WAIT_INTERRUPTED };
 
 /* Without pidfds (Linux before 5.3): whether the child is waitable yet. */
@@ -675,8 +411,8 @@ static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, int pidfd
 			if (deadline_ns && now >= deadline_ns)
 				return WAIT_TIMED_OUT;
 			left = deadline_ns ? deadline_ns - now : UINT64_MAX;
-			if (ty && ty->pos < ty->len && left > KEY_POLL_NS)
-				left = KEY_POLL_NS;
+			if (ty && ty->pos < ty->len && left > TERMINAL_KEY_POLL_NS)
+				left = TERMINAL_KEY_POLL_NS;
 			if (pidfd < 0 && left > EXIT_POLL_NS)
 				left = EXIT_POLL_NS;
 			ts.tv_sec = (time_t)(left / 1000000000u);
@@ -697,8 +433,8 @@ static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, int pidfd
 			return WAIT_INTERRUPTED;
 		}
 		if (ty) {
-			drain_terminal(ty);
-			type_key(ty, pid);
+			terminal_drain(ty);
+			terminal_type_key(ty, pid);
 		}
 	}
 }
@@ -742,28 +478,76 @@ static int open_streams(const struct run_request *req, struct child_plan *plan, 
 
 	if (req->terminal) {
 		/* The pty is all three streams; its output is copied to stdout. */
-		ty->out = open_high(out, out_flags, 0644);
+		ty->out = files_open_high(out, out_flags, 0644);
 		if (ty->out < 0)
 			return *error = errno, STEP_STDOUT;
-		*error = read_keys(req->stdin_path, ty);
+		*error = terminal_read_keys(req->stdin_path, ty);
 		if (*error)
 			return STEP_STDIN;
-		*error = open_terminal(ty);
+		*error = terminal_open(ty);
 		if (*error)
 			return STEP_TERMINAL;
 		plan->fd[0] = plan->fd[1] = plan->fd[2] = ty->slave;
 		return STEP_NONE;
 	}
-	plan->fd[1] = open_high(out, out_flags, 0644);
+	plan->fd[1] = files_open_high(out, out_flags, 0644);
 	if (plan->fd[1] < 0)
 		return *error = errno, STEP_STDOUT;
-	plan->fd[0] = open_high(req->stdin_path ? req->stdin_path : "/dev/null", O_RDONLY, 0);
+	plan->fd[0] = files_open_high(req->stdin_path ? req->stdin_path : "/dev/null", O_RDONLY, 0);
 	if (plan->fd[0] < 0)
 		return *error = errno, STEP_STDIN;
-	plan->fd[2] = open_high(req->stderr_path ? req->stderr_path : "/dev/null", out_flags, 0644);
+	plan->fd[2] =
+		files_open_high(req->stderr_path ? req->stderr_path : "/dev/null", out_flags, 0644);
 	if (plan->fd[2] < 0)
 		return *error = errno, STEP_STDERR;
 	return STEP_NONE;
+}
+
+/* Everything a run needs before its clock starts: no cancel pending, the
+ * program found, the streams open. Returns false with *res filled when the
+ * run ends here. */
+static bool prepare_run(struct launch *l, uint32_t run_id, const struct run_request *req,
+			struct child_plan *plan, char *path, struct typist *ty,
+			struct run_result *res)
+{
+	int error = 0, step;
+
+	if (read_cancels(l, run_id) || l->cancelled_id == run_id || l->gone) {
+		res->status = RUN_INTERRUPTED;
+		return false;
+	}
+	error = resolve_program(req, path);
+	if (error) {
+		start_failed(res, STEP_LOOKUP, error);
+		return false;
+	}
+	plan->path = path;
+	step = open_streams(req, plan, ty, &error);
+	if (step != STEP_NONE) {
+		start_failed(res, step, error);
+		return false;
+	}
+	/* Those with a handler, which would otherwise run in the vfork child
+	 * on the parent's memory, and those ignored, which exec keeps. */
+	plan->reset = l->signals_fixed ? l->fixed_reset : signals_not_default(false);
+	return true;
+}
+
+/* Closes what the run opened; the floor is read last, after its peak. */
+static void release_run(const struct run_request *req, struct child_plan *plan, struct typist *ty,
+			int *pidfd, struct run_result *res)
+{
+	close_fd(pidfd);
+	if (!req->terminal) {
+		close_fd(&plan->fd[0]);
+		close_fd(&plan->fd[1]);
+		close_fd(&plan->fd[2]);
+	}
+	close_fd(&ty->out);
+	close_fd(&ty->slave);
+	close_fd(&ty->master);
+	free(ty->keys);
+	res->floor_bytes = launch_own_peak_bytes() + MIB;
 }
 
 void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req,
@@ -777,32 +561,16 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 	enum wait_outcome outcome = WAIT_EXITED;
 	sigset_t all, old, waiting, poll_mask;
 	uint64_t start_ns, deadline_ns = 0;
-	int pidfd = -1, status = 0, error = 0, step;
+	int pidfd = -1, status = 0, error;
 	pid_t pid;
 
 	memset(res, 0, sizeof(*res));
 	plan.fd[0] = plan.fd[1] = plan.fd[2] = -1;
 	plan.terminal = req->terminal;
-	if (read_cancels(l, run_id) || l->cancelled_id == run_id || l->gone) {
-		res->status = RUN_INTERRUPTED;
+	if (!prepare_run(l, run_id, req, &plan, path, &ty, res))
 		goto done;
-	}
-	error = resolve_program(req, path);
-	if (error) {
-		start_failed(res, STEP_LOOKUP, error);
-		goto done;
-	}
-	plan.path = path;
-	step = open_streams(req, &plan, &ty, &error);
-	if (step != STEP_NONE) {
-		start_failed(res, step, error);
-		goto done;
-	}
 
 	/* Everything the start needs is prepared before the clock starts. */
-	/* Those with a handler, which would otherwise run in the vfork child
-	 * on the parent's memory, and those ignored, which exec keeps. */
-	plan.reset = l->signals_fixed ? l->fixed_reset : signals_not_default(false);
 	sigfillset(&all);
 	reset_own_peak();
 	sigprocmask(SIG_SETMASK, &all, &old);
@@ -845,20 +613,10 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 	kill(-pid, SIGKILL);
 	sweep(&tally);
 	if (req->terminal)
-		drain_terminal(&ty);
+		terminal_drain(&ty);
 	res->user_ns = tally.user_ns;
 	res->system_ns = tally.system_ns;
 	res->peak_rss_bytes = tally.maxrss_bytes;
 done:
-	close_fd(&pidfd);
-	if (!req->terminal) {
-		close_fd(&plan.fd[0]);
-		close_fd(&plan.fd[1]);
-		close_fd(&plan.fd[2]);
-	}
-	close_fd(&ty.out);
-	close_fd(&ty.slave);
-	close_fd(&ty.master);
-	free(ty.keys);
-	res->floor_bytes = launch_own_peak_bytes() + MIB;
+	release_run(req, &plan, &ty, &pidfd, res);
 }
