@@ -190,6 +190,19 @@ int exec_prepare(const struct exec *x, const struct vars *vars, const char *root
 	return 0;
 }
 
+void exec_default_env(struct prepared *p, const struct exec *x, const char *name, const char *value)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < x->env_count; i++)
+		if (!strcmp(x->env[i].name, name))
+			return;
+	while (p->envp[n])
+		n++;
+	env_set(&p->envp, &n, name, value);
+	p->req.envp = p->envp;
+}
+
 static void free_vec(char **v)
 {
 	size_t i;

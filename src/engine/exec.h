@@ -41,6 +41,11 @@ int exec_prepare(const struct exec *x, const struct vars *vars, const char *root
 		 const struct hidden_env *hidden, struct prepared *out, struct err *err);
 void exec_release(struct prepared *p);
 
+/* Sets name=value in the prepared environment unless the exec's own `env`
+ * sets name (the suite's word wins). */
+void exec_default_env(struct prepared *p, const struct exec *x, const char *name,
+		      const char *value);
+
 /* "a/b" relative to base, unless absolute. A heap string. */
 char *exec_resolve_path(const char *base, const char *path);
 

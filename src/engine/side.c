@@ -31,15 +31,20 @@ void side_vars(const struct side *s, struct vars *v)
 
 /* Runs a hook, build step or version probe to completion. Its stdout goes to
  * stdout_path (NULL: discarded); a failure is described in *why (with the
- * stderr tail) and returns ERR_EXEC. */
+ * stderr tail) and returns ERR_EXEC. The step's TMPDIR (unless its `env`
+ * sets one) is a directory of the side's own, removed after the step: a
+ * compiler killed by an interrupt or a timeout leaves its temporary files
+ * there, not in the user's TMPDIR. */
 static int run_step(struct runner *r, const struct exec *x, const struct side *s,
 		    const char *stdout_path, struct strbuf *why, struct strbuf *tail)
 {
+	const char *dir = s->priv ? s->priv : s->build_dir;
 	struct prepared p;
 	struct run_result res;
-	struct err err = ERR_INIT;
+	struct err err = ERR_INIT, gone = ERR_INIT;
 	struct vars v;
-	char *stderr_path = xasprintf("%s/step-stderr", s->priv ? s->priv : s->build_dir);
+	char *stderr_path = xasprintf("%s/step-stderr", dir);
+	char *tmp = xasprintf("%s/tmp", dir);
 	int rc;
 
 	side_vars(s, &v);
@@ -48,6 +53,8 @@ static int run_step(struct runner *r, const struct exec *x, const struct side *s
 		strbuf_adds(why, err.msg);
 		goto done;
 	}
+	if (mkdir(tmp, 0700) == 0 || errno == EEXIST)
+		exec_default_env(&p, x, "TMPDIR", tmp);
 	p.req.stdout_path = stdout_path;
 	p.req.stderr_path = stderr_path;
 	rc = r->m.run(r->m.ctx, &p.req, &res, &err);
@@ -64,6 +71,8 @@ done:
 	exec_release(&p);
 	unlink(stderr_path);
 	free(stderr_path);
+	fsio_remove_tree(tmp, &gone);
+	free(tmp);
 	return rc;
 }
 

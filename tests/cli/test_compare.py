@@ -430,6 +430,52 @@ benchmarks:
         self.assertIn("himorime: exit 4: interrupted", err)
         self.assertTrue(json.loads(out)["summary"]["interrupted"])
 
+    def test_compare__interrupted_build_leaves_no_temporary_file(self):
+        # a build killed by the interrupt leaves what it put in TMPDIR, as an
+        # interrupted compiler leaves its .s files: that TMPDIR is himorime's own
+        self.write("repo/himorime.yaml", SUITE.replace(
+            'command: [cc, -O1, -o, "${artifact}", work.c]',
+            'command: \'echo "$TMPDIR" > "$HIMORIME_TEST_MARK"; touch "$TMPDIR/cc1.s"; sleep 60\'\n'
+            '  shell: true'))
+        self.git("commit", "-qam", "a slow build")
+        mark = os.path.join(self.tmp, "mark")
+        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp, HIMORIME_TEST_MARK=mark)
+        p = subprocess.Popen([HIMORIME, "compare", "--format", "json", "--against", "HEAD~1"],
+                             cwd=self.repo, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 30
+        while not os.path.exists(mark) or not open(mark).read().endswith("\n"):
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.05)
+        step_tmp = open(mark).read().strip()
+        self.assertTrue(step_tmp.startswith(os.path.join(self.private_tmp, "himorime-build-")),
+                        step_tmp)
+        self.assertTrue(step_tmp.endswith("/tmp"), step_tmp)
+        while not os.path.exists(os.path.join(step_tmp, "cc1.s")):
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 4, err)
+        self.assertIn("himorime: exit 4: interrupted", err)
+        self.assertFalse(os.path.exists(step_tmp))
+        # tearDown checks that the private TMPDIR is empty again
+
+    def test_compare__a_suite_env_tmpdir_is_kept_for_builds(self):
+        mine = os.path.join(self.tmp, "my-tmp")
+        os.makedirs(mine)
+        mark = os.path.join(self.tmp, "mark")
+        self.write("repo/himorime.yaml", SUITE.replace(
+            'command: [cc, -O1, -o, "${artifact}", work.c]',
+            'command: \'echo "$TMPDIR" >> "$HIMORIME_TEST_MARK" && cc -O1 -o ${artifact} work.c\'\n'
+            '  shell: true\n'
+            '  env: {TMPDIR: "%s"}' % mine))
+        self.git("add", "-A")
+        self.git("commit", "-qm", "own TMPDIR")
+        res = self.run_h(["compare", "--format", "json", "--seed", "3", "--against", "HEAD"],
+                         cwd=self.repo, env={"HIMORIME_TEST_MARK": mark})
+        self.assertExit(res, 0)
+        self.assertEqual(open(mark).read(), "%s\n%s\n" % (mine, mine))
 
 if __name__ == "__main__":
     unittest.main()
