@@ -17,19 +17,10 @@
 #include "common/rng.h"
 #include "measure/sysinfo.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/banned.h"
-
-uint64_t engine_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
-}
 
 /* The real measurer behind the seam: measure/'s, as it is. */
 static int real_run(void *ctx, const struct run_request *req, struct run_result *res,
@@ -102,21 +93,6 @@ void runner_interrupt(struct runner *r)
 bool runner_interrupted(const struct runner *r)
 {
 	return r->interrupted != 0;
-}
-
-void engine_progress(struct runner *r, const char *fmt, ...)
-{
-	struct strbuf sb;
-	va_list ap;
-
-	if (!r->o.progress)
-		return;
-	strbuf_init(&sb, 0);
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	r->o.progress(r->o.progress_ctx, sb.buf);
-	strbuf_release(&sb);
 }
 
 /* ---- a benchmark ---------------------------------------------------------- */

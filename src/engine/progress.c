@@ -1,0 +1,36 @@
+/*
+ * The engine's clock and its progress lines, which every part of the engine
+ * uses: here, below them all, so that rounds and sides need not reach back
+ * up into the runner.
+ */
+#include "engine/internal.h"
+
+#include "common/strbuf.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "common/banned.h"
+
+uint64_t engine_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+void engine_progress(struct runner *r, const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+
+	if (!r->o.progress)
+		return;
+	strbuf_init(&sb, 0);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	r->o.progress(r->o.progress_ctx, sb.buf);
+	strbuf_release(&sb);
+}
