@@ -19,6 +19,7 @@
 #include "common/strbuf.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -265,28 +266,53 @@ static int check_filters(const struct vcs_sha *sha, git_repository *repo, git_in
 
 /* Git trusts an index entry's stat data only when the file is older than the
  * index file; entries from the same second are "racily clean" and re-hashed
- * by every `git status`. Waiting for the second to pass, then writing the
- * index again, makes them trusted. */
-static int refresh_index(git_index *index, struct err *err)
+ * by every `git status` (and `git describe --dirty` in a build). Rather than
+ * wait for the next second, every checked-out file is dated two seconds back
+ * and its entry takes the new stat data; the index written now is newer than
+ * all of them. A later change to a file gives it a newer time than its
+ * entry's, which git sees. */
+static int settle_index(const char *dir, git_index *index, struct err *err)
 {
-	struct timespec now, nap;
+	struct timespec now, times[2];
+	size_t i, n = git_index_entrycount(index);
+	struct strbuf path;
+	int rc = 0;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	nap.tv_sec = 0;
-	nap.tv_nsec = 1000000000L - now.tv_nsec + 10000000L; /* into the next second, +10 ms */
-	if (nap.tv_nsec >= 1000000000L) {
-		nap.tv_sec = 1;
-		nap.tv_nsec -= 1000000000L;
+	times[0].tv_sec = times[1].tv_sec = now.tv_sec - 2;
+	times[0].tv_nsec = times[1].tv_nsec = 0;
+	strbuf_init(&path, 0);
+	for (i = 0; i < n && rc == 0; i++) {
+		const git_index_entry *e = git_index_get_byindex(index, i);
+		git_index_entry copy;
+		struct stat st;
+
+		if (e->mode == GIT_FILEMODE_COMMIT)
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir, e->path);
+		if (utimensat(AT_FDCWD, path.buf, times, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    lstat(path.buf, &st) < 0) {
+			rc = err_set(err, ERR_EXEC, "cannot date \"%s\": %s", path.buf,
+				     strerror(errno));
+			break;
+		}
+		copy = *e;
+		copy.mtime.seconds = (int32_t)st.st_mtim.tv_sec;
+		copy.mtime.nanoseconds = (uint32_t)st.st_mtim.tv_nsec;
+		copy.ctime.seconds = (int32_t)st.st_ctim.tv_sec;
+		copy.ctime.nanoseconds = (uint32_t)st.st_ctim.tv_nsec;
+		if (git_index_add(index, &copy) < 0)
+			rc = vcs_lg_error(err, "cannot update the temporary index");
 	}
-	while (nanosleep(&nap, &nap) < 0 && errno == EINTR)
-		;
-	if (git_index_write(index) < 0)
-		return vcs_lg_error(err, "cannot write the temporary index");
-	return 0;
+	strbuf_release(&path);
+	if (rc == 0 && git_index_write(index) < 0)
+		rc = vcs_lg_error(err, "cannot write the temporary index");
+	return rc;
 }
 
 static int populate(struct vcs *vcs, const struct vcs_sha *sha, git_repository *repo,
-		    struct err *err)
+		    const char *dir, struct err *err)
 {
 	git_checkout_options co;
 	git_commit *commit = NULL;
@@ -318,7 +344,7 @@ static int populate(struct vcs *vcs, const struct vcs_sha *sha, git_repository *
 		rc = vcs_lg_error(err, "cannot check out the temporary tree");
 		goto done;
 	}
-	rc = refresh_index(index, err);
+	rc = settle_index(dir, index, err);
 done:
 	git_index_free(index);
 	git_tree_free(tree);
@@ -340,7 +366,7 @@ int vcs_materialise(struct vcs *vcs, const struct vcs_sha *sha, struct vcs_tree 
 	if (rc == 0)
 		rc = copy_tags(vcs, repo, err);
 	if (rc == 0)
-		rc = populate(vcs, sha, repo, err);
+		rc = populate(vcs, sha, repo, dir, err);
 	git_repository_free(repo);
 	if (rc < 0) {
 		struct err ignored = ERR_INIT;
