@@ -668,6 +668,25 @@ static int read_calibration(struct reader *rd, const cJSON *root, struct results
 	return rc;
 }
 
+static int read_timings(struct reader *rd, const cJSON *root, struct results_timings *t)
+{
+	const cJSON *o;
+	size_t old;
+	int p, rc;
+
+	if ((rc = reader_enter_object(rd, root, "timings", &o, &old)) <= 0)
+		return rc;
+	t->present = true;
+	rc = reader_get_uint(rd, o, "total_ns", &t->total_ns);
+	for (p = 0; p < RESULTS_PHASE__COUNT && !rc; p++) {
+		char key[32];
+		snprintf(key, sizeof(key), "%s_ns", results_phase_name((enum results_phase)p));
+		rc = reader_get_uint(rd, o, key, &t->phase_ns[p]);
+	}
+	reader_pop(rd, old);
+	return rc;
+}
+
 static int read_suite(struct reader *rd, const cJSON *o, enum results_mode mode,
 		      struct results_suite *s)
 {
@@ -773,7 +792,7 @@ static int read_root(struct reader *rd, const cJSON *root, struct results *r)
 		reader_pop(rd, o2);
 	}
 	return rc || read_summary(rd, root, &r->summary) || read_sweep(rd, root, &r->sweep) ||
-	       read_calibration(rd, root, r);
+	       read_calibration(rd, root, r) || read_timings(rd, root, &r->timings);
 }
 
 int results_from_json(const char *data, size_t len, const char *name, struct results **out,
