@@ -138,14 +138,17 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 	struct vcs_tree *tree = NULL;
 	struct err err = ERR_INIT, gone = ERR_INIT;
 	enum step_outcome out = STEP_GOOD;
+	uint64_t t;
 	size_t i, j, k;
 	int rc;
 
 	memset(&info, 0, sizeof(info));
 	b->steps++;
 	rc = vcs_commit_info(b->rv.vcs, sha, &info, &err);
+	t = session_now_ns();
 	if (rc == 0)
 		rc = vcs_materialise(b->rv.vcs, sha, &tree, &err);
+	session_phase(s, RESULTS_PHASE_MATERIALISE_HEAD, t);
 	if (rc == 0)
 		printf("step %u: %.12s %s\n", b->steps, sha->hex, info.subject);
 	for (i = 0; i < s->suites.count && rc == 0; i++) {
@@ -159,9 +162,10 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 		if (!head || !base || !fixtures)
 			rc = err_set(&err, ERR_EXEC, "suite \"%s\" is not inside the repository",
 				     suite->path);
-		else if (any)
-			rc = runner_run_suite(s->runner, suite, b->selected[i], head, base,
-					      fixtures, doc, &err);
+		else if (any) {
+			struct runner_roots roots = { head, base, fixtures, NULL, NULL };
+			rc = runner_run_suite(s->runner, suite, b->selected[i], &roots, doc, &err);
+		}
 		free(fixtures);
 		free(head);
 		free(base);
@@ -189,6 +193,8 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 done:
 	vcs_tree_remove(tree, &gone);
 	vcs_commit_info_release(&info);
+	for (k = 0; k < RESULTS_PHASE__COUNT; k++) /* the step's phases are the session's */
+		s->doc->timings.phase_ns[k] += doc->timings.phase_ns[k];
 	results_free(doc);
 	return out;
 }
@@ -330,6 +336,8 @@ int cmd_bisect(int argc, char **argv)
 	}
 	if (code == EXIT_OK)
 		code = search(&b, good, bad);
+	if (s.doc)
+		session_print_timings(&s);
 	revisions_release(&b.rv);
 	session_selection_free(b.selected, s.suites.count);
 	session_release(&s);

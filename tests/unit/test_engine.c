@@ -147,6 +147,7 @@ static void run_suite(struct fake *f, const char *yaml, bool compare, struct out
 {
 	struct runner_options o = RUNNER_OPTIONS_INIT;
 	struct runner_measurer m = { fake_run, fake_cancel, fake_fallback_reason, f };
+	struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
 	struct suite_diags diags;
 	struct suite *s = NULL;
 	struct err err = ERR_INIT;
@@ -170,8 +171,9 @@ static void run_suite(struct fake *f, const char *yaml, bool compare, struct out
 		assert_int_equal(runner_plan_looks(&o, &s->benchmarks[0], &out->plan, &err), 0);
 	runner_new_with(&o, &m, &f->runner);
 	out->doc = results_new(compare ? RESULTS_MODE_COMPARE : RESULTS_MODE_RUN);
-	out->rc = runner_run_suite(f->runner, s, selected, HEAD_ROOT, compare ? BASE_ROOT : NULL,
-				   NULL, out->doc, &out->err);
+	roots.head = HEAD_ROOT;
+	roots.base = compare ? BASE_ROOT : NULL;
+	out->rc = runner_run_suite(f->runner, s, selected, &roots, out->doc, &out->err);
 	runner_free(f->runner);
 	f->runner = NULL;
 	suite_free(s);
