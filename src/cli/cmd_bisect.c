@@ -32,6 +32,7 @@ struct bisect {
 	bool **selected;
 	enum metric metric;
 	struct vcs_tree *good_tree;
+	struct vcs_sha good_tree_id; /* its build is kept: built once per bisect */
 	unsigned steps;
 };
 
@@ -138,6 +139,7 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 	struct vcs_tree *tree = NULL;
 	struct err err = ERR_INIT, gone = ERR_INIT;
 	enum step_outcome out = STEP_GOOD;
+	struct vcs_sha tree_id;
 	uint64_t t;
 	size_t i, j, k;
 	int rc;
@@ -145,6 +147,8 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 	memset(&info, 0, sizeof(info));
 	b->steps++;
 	rc = vcs_commit_info(b->rv.vcs, sha, &info, &err);
+	if (rc == 0)
+		rc = vcs_tree_id(b->rv.vcs, sha, &tree_id, &err);
 	t = session_now_ns();
 	if (rc == 0)
 		rc = vcs_materialise(b->rv.vcs, sha, &tree, &err);
@@ -163,7 +167,8 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 			rc = err_set(&err, ERR_EXEC, "suite \"%s\" is not inside the repository",
 				     suite->path);
 		else if (any) {
-			struct runner_roots roots = { head, base, fixtures, NULL, NULL };
+			struct runner_roots roots = { head, base, fixtures, tree_id.hex,
+						      b->good_tree_id.hex };
 			rc = runner_run_suite(s->runner, suite, b->selected[i], &roots, doc, &err);
 		}
 		free(fixtures);
@@ -265,7 +270,8 @@ static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
 	       line.count, line.count == 1 ? "" : "s", good.hex, bad.hex, confidence * 100);
 	code = session_runner(b->s, b->rv.hidden, b->rv.n_hidden);
 	if (code == EXIT_OK && line.count > 1 &&
-	    vcs_materialise(b->rv.vcs, &good, &b->good_tree, &err) < 0)
+	    (vcs_tree_id(b->rv.vcs, &good, &b->good_tree_id, &err) < 0 ||
+	     vcs_materialise(b->rv.vcs, &good, &b->good_tree, &err) < 0))
 		code = cli_fail(&err);
 	while (code == EXIT_OK && hi - lo > 1) {
 		long mid = lo + (hi - lo) / 2;

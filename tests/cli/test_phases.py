@@ -190,3 +190,22 @@ class PhasesTest(GitRepoTest):
             # many commits the shard measures
             self.assertEqual(built.count(first), 1, built)
             self.assertEqual(len(built), 3 if k == 2 else 2, built)
+
+    def test_phases__bisect_builds_the_good_commit_once(self):
+        self.program(2000000)
+        good = self.commit("good")
+        self.program(20000000)
+        first_bad = self.commit("ten times the work")
+        for name in ("A", "B"):
+            self.write("repo/" + name, name + "\n")
+            self.commit("docs " + name)
+        self.builds()
+        res = self.run_h(["bisect", "--good", good, "--bad", "HEAD",
+                          "--runs", "30", "--seed", "4", "-q"], cwd=self.repo)
+        self.assertExit(res, 0)
+        self.assertIn("first bad commit: %s ten times the work\n" % first_bad, res.out)
+        steps = [l for l in res.out.splitlines() if l.startswith("step ")]
+        built = self.builds()
+        # the good commit once, each step's candidate once
+        self.assertEqual(built.count(good), 1, built)
+        self.assertEqual(len(built), 1 + len(steps), built)
