@@ -1,6 +1,8 @@
 /*
  * The runner: turns a suite into measurements. For each selected benchmark it
- * builds (once per suite and revision), runs setup, warms up, measures rounds
+ * builds (once per suite and tree: one build for two sides that are one tree,
+ * and a base tree's build kept for the runner's lifetime), runs setup, warms
+ * up, measures rounds
  * of every command in a seeded shuffled order (in a comparison each command's
  * turn is a base run and a head run back to back, in coin-flipped order),
  * runs cleanup whatever happened, and records everything in a results
@@ -9,7 +11,8 @@
  * rounds.
  *
  * The runner never sees git, the network or the token: the CLI materialises
- * revisions and passes their roots, and names the environment variables that
+ * revisions and passes their roots (and their tree ids, opaque strings it
+ * only compares), and names the environment variables that
  * children must never see.
  *
  *     struct runner_options o = RUNNER_OPTIONS_INIT;
