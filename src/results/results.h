@@ -395,7 +395,9 @@ const char *results_scope_name(enum metric_scope s);
 const char *results_phase_name(enum results_phase p);
 
 /* True when both documents hold exactly the same values (doubles compared
- * bit for bit). */
+ * bit for bit). The timings are left out: they say how long this session's
+ * phases took, which is no result (two sessions that measured the same
+ * never took the same time); their round trip is checked on the JSON. */
 bool results_equal(const struct results *a, const struct results *b);
 
 /* JSON: *out is a heap string ending in a newline. ERR_INTERNAL for values

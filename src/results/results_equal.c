@@ -312,12 +312,6 @@ static bool same_summary(const struct results_summary *a, const struct results_s
 	       a->interrupted == b->interrupted;
 }
 
-static bool same_timings(const struct results_timings *a, const struct results_timings *b)
-{
-	return a->present == b->present && a->total_ns == b->total_ns &&
-	       !memcmp(a->phase_ns, b->phase_ns, sizeof(a->phase_ns));
-}
-
 bool results_equal(const struct results *a, const struct results *b)
 {
 	size_t i;
@@ -328,8 +322,7 @@ bool results_equal(const struct results *a, const struct results *b)
 	    !same_environment(&a->environment, &b->environment) || !same_git(&a->git, &b->git) ||
 	    !same_noise(&a->noise, &b->noise) || a->n_suites != b->n_suites ||
 	    !same_summary(&a->summary, &b->summary) || !same_sweep(&a->sweep, &b->sweep) ||
-	    !same_calibration(&a->calibration, &b->calibration) ||
-	    !same_timings(&a->timings, &b->timings))
+	    !same_calibration(&a->calibration, &b->calibration))
 		return false;
 	for (i = 0; i < a->n_suites; i++)
 		if (!same_suite(&a->suites[i], &b->suites[i]))
