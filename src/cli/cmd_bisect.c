@@ -32,6 +32,7 @@ struct bisect {
 	bool **selected;
 	enum metric metric;
 	struct vcs_tree *good_tree;
+	struct vcs_sha good_tree_id; /* its build is kept: built once per bisect */
 	unsigned steps;
 };
 
@@ -138,6 +139,8 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 	struct vcs_tree *tree = NULL;
 	struct err err = ERR_INIT, gone = ERR_INIT;
 	enum step_outcome out = STEP_GOOD;
+	struct vcs_sha tree_id;
+	uint64_t t;
 	size_t i, j, k;
 	int rc;
 
@@ -145,7 +148,11 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 	b->steps++;
 	rc = vcs_commit_info(b->rv.vcs, sha, &info, &err);
 	if (rc == 0)
+		rc = vcs_tree_id(b->rv.vcs, sha, &tree_id, &err);
+	t = session_now_ns();
+	if (rc == 0)
 		rc = vcs_materialise(b->rv.vcs, sha, &tree, &err);
+	session_phase(s, RESULTS_PHASE_MATERIALISE_HEAD, t);
 	if (rc == 0)
 		printf("step %u: %.12s %s\n", b->steps, sha->hex, info.subject);
 	for (i = 0; i < s->suites.count && rc == 0; i++) {
@@ -159,9 +166,11 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 		if (!head || !base || !fixtures)
 			rc = err_set(&err, ERR_EXEC, "suite \"%s\" is not inside the repository",
 				     suite->path);
-		else if (any)
-			rc = runner_run_suite(s->runner, suite, b->selected[i], head, base,
-					      fixtures, doc, &err);
+		else if (any) {
+			struct runner_roots roots = { head, base, fixtures, tree_id.hex,
+						      b->good_tree_id.hex };
+			rc = runner_run_suite(s->runner, suite, b->selected[i], &roots, doc, &err);
+		}
 		free(fixtures);
 		free(head);
 		free(base);
@@ -189,6 +198,8 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 done:
 	vcs_tree_remove(tree, &gone);
 	vcs_commit_info_release(&info);
+	for (k = 0; k < RESULTS_PHASE__COUNT; k++) /* the step's phases are the session's */
+		s->doc->timings.phase_ns[k] += doc->timings.phase_ns[k];
 	results_free(doc);
 	return out;
 }
@@ -259,7 +270,8 @@ static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
 	       line.count, line.count == 1 ? "" : "s", good.hex, bad.hex, confidence * 100);
 	code = session_runner(b->s, b->rv.hidden, b->rv.n_hidden);
 	if (code == EXIT_OK && line.count > 1 &&
-	    vcs_materialise(b->rv.vcs, &good, &b->good_tree, &err) < 0)
+	    (vcs_tree_id(b->rv.vcs, &good, &b->good_tree_id, &err) < 0 ||
+	     vcs_materialise(b->rv.vcs, &good, &b->good_tree, &err) < 0))
 		code = cli_fail(&err);
 	while (code == EXIT_OK && hi - lo > 1) {
 		long mid = lo + (hi - lo) / 2;
@@ -330,6 +342,8 @@ int cmd_bisect(int argc, char **argv)
 	}
 	if (code == EXIT_OK)
 		code = search(&b, good, bad);
+	if (s.doc)
+		session_print_timings(&s);
 	revisions_release(&b.rv);
 	session_selection_free(b.selected, s.suites.count);
 	session_release(&s);

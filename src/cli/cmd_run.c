@@ -59,6 +59,7 @@ int cmd_run(int argc, char **argv)
 	record_git(s.doc, s.suites.v[0]->dir);
 	for (i = 0; i < n; i++) {
 		char root[PATH_MAX];
+		struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
 		bool any = false;
 		size_t k;
 
@@ -71,8 +72,9 @@ int cmd_run(int argc, char **argv)
 			code = cli_fail(&err);
 			goto done;
 		}
-		if (runner_run_suite(s.runner, s.suites.v[i], selected[i], root, NULL, NULL, s.doc,
-				     &err) == ERR_INTERRUPTED) {
+		roots.head = root;
+		if (runner_run_suite(s.runner, s.suites.v[i], selected[i], &roots, s.doc, &err) ==
+		    ERR_INTERRUPTED) {
 			session_not_started(&s, selected, i + 1);
 			break;
 		}

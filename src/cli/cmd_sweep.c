@@ -38,7 +38,7 @@ struct sweep_run {
 	char (*suite_hash)[SWEEP_HASH_HEX + 1];
 	char settings_hash[SWEEP_HASH_HEX + 1];
 	const char *ref;
-	struct vcs_sha reference;
+	struct vcs_sha reference, reference_tree_id;
 	struct vcs_tree *reference_tree;
 	struct store_docs history;
 	unsigned failed, measured, skipped;
@@ -163,57 +163,83 @@ static void mark_suite(struct results_suite *rs, const struct vcs_commit_info *i
 	results_set_str(&rs->commit.suite_hash, suite_hash);
 }
 
+/* One suite of a commit, against the reference's tree: the reference's
+ * build is kept by the runner and reused while its tree is the same
+ * (docs/sweeps.md). */
+static int measure_suite(struct sweep_run *w, size_t i, const char *tree_path,
+			 const struct vcs_sha *tree_id, const struct vcs_commit_info *info,
+			 uint64_t index, struct err *err)
+{
+	struct session *s = w->s;
+	const struct suite *suite = s->suites.v[i];
+	char *head = suite_root(&w->rv, suite, tree_path);
+	char *base = suite_root(&w->rv, suite, vcs_tree_path(w->reference_tree));
+	char *fixtures = suite_root(&w->rv, suite, vcs_workdir(w->rv.vcs));
+	struct runner_roots roots = { head, base, fixtures, tree_id->hex,
+				      w->reference_tree_id.hex };
+	struct results_suite *rs;
+	int rc;
+
+	if (!head || !base || !fixtures) {
+		rc = err_set(err, ERR_EXEC, "suite \"%s\" is not inside the repository",
+			     suite->path);
+	} else {
+		rc = runner_run_suite(s->runner, suite, w->selected[i], &roots, s->doc, err);
+		rs = &s->doc->suites[s->doc->n_suites - 1];
+		mark_suite(rs, info, index, w->suite_hash[i]);
+		if (rs->result == RESULT_ERROR || rs->error.present)
+			w->failed++;
+	}
+	free(fixtures);
+	free(head);
+	free(base);
+	return rc;
+}
+
 /* Measures one commit against the reference, suite by suite, and appends
- * its documents to the history. */
+ * its documents to the history. A commit with the reference's tree is not
+ * materialised again: it is measured in the reference's tree. */
 static int measure_commit(struct sweep_run *w, const struct vcs_sha *sha, uint64_t index,
 			  bool *interrupted)
 {
 	struct session *s = w->s;
 	struct vcs_commit_info info;
 	struct vcs_tree *tree = NULL;
+	struct vcs_sha tree_id;
 	struct err err = ERR_INIT, gone = ERR_INIT;
 	size_t i, first = s->doc->n_suites;
+	uint64_t t = session_now_ns();
 	int rc;
 
 	memset(&info, 0, sizeof(info));
 	rc = vcs_commit_info(w->rv.vcs, sha, &info, &err);
 	if (rc == 0)
+		rc = vcs_tree_id(w->rv.vcs, sha, &tree_id, &err);
+	t = session_phase(s, RESULTS_PHASE_RESOLVE, t);
+	if (rc == 0 && strcmp(tree_id.hex, w->reference_tree_id.hex))
 		rc = vcs_materialise(w->rv.vcs, sha, &tree, &err);
+	session_phase(s, RESULTS_PHASE_MATERIALISE_HEAD, t);
 	if (rc < 0)
 		goto done;
 	if (!s->quiet)
 		fprintf(stderr, "himorime: sweep: measuring %.12s %s\n", sha->hex, info.subject);
-	for (i = 0; i < s->suites.count && rc == 0; i++) {
-		const struct suite *suite = s->suites.v[i];
-		char *head = suite_root(&w->rv, suite, vcs_tree_path(tree));
-		char *base = suite_root(&w->rv, suite, vcs_tree_path(w->reference_tree));
-		char *fixtures = suite_root(&w->rv, suite, vcs_workdir(w->rv.vcs));
-		struct results_suite *rs;
-		if (!head || !base || !fixtures) {
-			rc = err_set(&err, ERR_EXEC, "suite \"%s\" is not inside the repository",
-				     suite->path);
-		} else {
-			rc = runner_run_suite(s->runner, suite, w->selected[i], head, base,
-					      fixtures, s->doc, &err);
-			rs = &s->doc->suites[s->doc->n_suites - 1];
-			mark_suite(rs, &info, index, w->suite_hash[i]);
-			if (rs->result == RESULT_ERROR || rs->error.present)
-				w->failed++;
-		}
-		free(fixtures);
-		free(head);
-		free(base);
-	}
+	for (i = 0; i < s->suites.count && rc == 0; i++)
+		rc = measure_suite(w, i, vcs_tree_path(tree ? tree : w->reference_tree), &tree_id,
+				   &info, index, &err);
 	*interrupted = rc == ERR_INTERRUPTED;
 	if (rc < 0)
 		goto done;
 	/* The history gets this commit now, so an interrupted sweep keeps what
 	 * it measured before. */
 	s->doc->finished_at_unix_ns = now_ns();
+	t = session_now_ns();
 	rc = store_append(w->rv.vcs, w->ref, s->doc, first, s->doc->n_suites - first, &err);
+	session_phase(s, RESULTS_PHASE_PUBLISHING, t);
 	w->measured++;
 done:
+	t = session_now_ns();
 	vcs_tree_remove(tree, &gone);
+	session_phase(s, RESULTS_PHASE_CLEANUP, t);
 	vcs_commit_info_release(&info);
 	if (rc < 0 && !*interrupted)
 		return cli_fail(&err);
@@ -338,6 +364,7 @@ static int report(struct sweep_run *w, const struct sweep_selection *sel)
 	enum history_format f = HISTORY_TABLE;
 	struct err err = ERR_INIT;
 	struct strbuf out;
+	uint64_t t;
 	int rc;
 
 	s->doc->finished_at_unix_ns = now_ns();
@@ -345,6 +372,8 @@ static int report(struct sweep_run *w, const struct sweep_selection *sel)
 	 * commits' verdicts are history, not a gate. */
 	(void)runner_summarize(s->doc, false);
 	s->doc->summary.exit_code = w->failed ? EXIT_EXEC : EXIT_OK;
+	session_timings_total(s);
+	t = session_now_ns();
 	if (s->out.output && results_write_file(s->doc, s->out.output, &err) < 0)
 		return cli_fail(&err);
 	history_format_from_name(s->out.format, &f);
@@ -358,8 +387,10 @@ static int report(struct sweep_run *w, const struct sweep_selection *sel)
 	sweep_series_release(&l);
 	if (rc < 0)
 		return cli_fail(&err);
+	session_phase(s, RESULTS_PHASE_RENDERING, t);
 	fprintf(stderr, "himorime: sweep: %u measured, %u already in the history\n", w->measured,
 		w->skipped);
+	session_print_timings(s);
 	return EXIT_OK;
 }
 
@@ -372,9 +403,11 @@ static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every,
 	struct err err = ERR_INIT;
 	size_t begin = 0, end = 0, i;
 	bool interrupted = false;
+	uint64_t t;
 	int code;
 
 	code = revisions_open(w->s, &req, &w->rv);
+	t = session_now_ns();
 	if (code == EXIT_OK)
 		code = hash_suites(w);
 	if (code == EXIT_OK)
@@ -386,13 +419,17 @@ static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every,
 		code = cli_fail(&err);
 		goto done;
 	}
+	session_phase(w->s, RESULTS_PHASE_RESOLVE, t);
 	code = session_runner(w->s, w->rv.hidden, w->rv.n_hidden);
 	if (code != EXIT_OK)
 		goto done;
-	if (vcs_materialise(w->rv.vcs, &w->reference, &w->reference_tree, &err) < 0) {
+	t = session_now_ns();
+	if (vcs_tree_id(w->rv.vcs, &w->reference, &w->reference_tree_id, &err) < 0 ||
+	    vcs_materialise(w->rv.vcs, &w->reference, &w->reference_tree, &err) < 0) {
 		code = cli_fail(&err);
 		goto done;
 	}
+	session_phase(w->s, RESULTS_PHASE_MATERIALISE_BASE, t);
 	for (i = begin; i < end && !interrupted && code == EXIT_OK; i++) {
 		if (!f->force && in_history(w, &walk.items[i])) {
 			w->skipped++;

@@ -31,11 +31,71 @@ static int fail(const struct err *err)
 	return cli_fail(err);
 }
 
+/* The commits of both sides, and their trees' ids. */
+static int resolve(struct session *s, const struct revisions_request *req, struct revisions *rv,
+		   struct err *err)
+{
+	if (req->head) {
+		if (vcs_resolve(rv->vcs, req->head, &rv->head, err) < 0)
+			return -1;
+	} else if (vcs_head(rv->vcs, &rv->head, err) < 0 ||
+		   vcs_is_dirty(rv->vcs, &rv->dirty, err) < 0) {
+		return -1;
+	}
+	if (req->against) {
+		if (vcs_resolve(rv->vcs, req->against, &rv->base, err) < 0)
+			return -1;
+		if (req->merge_base) {
+			struct vcs_sha mb;
+			if (vcs_merge_base(rv->vcs, &rv->base, &rv->head, &mb, err) < 0)
+				return -1;
+			rv->base = mb;
+		}
+	} else {
+		rv->base = rv->head;
+	}
+	if (vcs_tree_id(rv->vcs, &rv->base, &rv->base_tree_id, err) < 0 ||
+	    (!rv->dirty && vcs_tree_id(rv->vcs, &rv->head, &rv->head_tree_id, err) < 0))
+		return -1;
+	rv->same_tree = !rv->dirty && !s->ro.separate_artifacts &&
+			!strcmp(rv->base_tree_id.hex, rv->head_tree_id.hex);
+	return 0;
+}
+
+/* Head's tree (a commit with --head), then the base's: not a second copy
+ * when both trees are the same, nor when the base is the working tree. */
+static int materialise(struct session *s, const struct revisions_request *req, struct revisions *rv,
+		       struct err *err)
+{
+	uint64_t t = session_now_ns();
+
+	if (req->head) {
+		if (vcs_materialise(rv->vcs, &rv->head, &rv->head_tree, err) < 0)
+			return -1;
+		rv->head_dir = vcs_tree_path(rv->head_tree);
+	} else {
+		rv->head_dir = vcs_workdir(rv->vcs);
+	}
+	t = session_phase(s, RESULTS_PHASE_MATERIALISE_HEAD, t);
+	if ((req->against || req->head) && !rv->same_tree) {
+		if (vcs_materialise(rv->vcs, &rv->base, &rv->base_tree, err) < 0)
+			return -1;
+		rv->base_dir = vcs_tree_path(rv->base_tree);
+	} else {
+		/* A/A on the working tree, or identical trees: base is head's
+		 * tree (built again only for calibrate) */
+		rv->base_dir = rv->head_dir;
+	}
+	session_phase(s, RESULTS_PHASE_MATERIALISE_BASE, t);
+	return 0;
+}
+
 int revisions_open(struct session *s, const struct revisions_request *req, struct revisions *rv)
 {
 	struct err err = ERR_INIT;
 	char dir[PATH_MAX];
 	size_t swept = 0;
+	uint64_t t = session_now_ns();
 
 	memset(rv, 0, sizeof(*rv));
 	hide_names(rv);
@@ -44,42 +104,11 @@ int revisions_open(struct session *s, const struct revisions_request *req, struc
 		err_set(&err, ERR_EXEC, "cannot resolve \"%s\"", s->suites.v[0]->dir);
 		return fail(&err);
 	}
-	if (vcs_open(dir, &rv->vcs, &err) < 0)
+	if (vcs_open(dir, &rv->vcs, &err) < 0 || resolve(s, req, rv, &err) < 0)
 		return fail(&err);
-	if (req->head) {
-		if (vcs_resolve(rv->vcs, req->head, &rv->head, &err) < 0)
-			return fail(&err);
-	} else if (vcs_head(rv->vcs, &rv->head, &err) < 0 ||
-		   vcs_is_dirty(rv->vcs, &rv->dirty, &err) < 0) {
+	session_phase(s, RESULTS_PHASE_RESOLVE, t);
+	if (materialise(s, req, rv, &err) < 0)
 		return fail(&err);
-	}
-	if (req->against) {
-		if (vcs_resolve(rv->vcs, req->against, &rv->base, &err) < 0)
-			return fail(&err);
-		if (req->merge_base) {
-			struct vcs_sha mb;
-			if (vcs_merge_base(rv->vcs, &rv->base, &rv->head, &mb, &err) < 0)
-				return fail(&err);
-			rv->base = mb;
-		}
-	} else {
-		rv->base = rv->head;
-	}
-	if (req->head) {
-		if (vcs_materialise(rv->vcs, &rv->head, &rv->head_tree, &err) < 0)
-			return fail(&err);
-		rv->head_dir = vcs_tree_path(rv->head_tree);
-	} else {
-		rv->head_dir = vcs_workdir(rv->vcs);
-	}
-	if (req->against || req->head) {
-		if (vcs_materialise(rv->vcs, &rv->base, &rv->base_tree, &err) < 0)
-			return fail(&err);
-		rv->base_dir = vcs_tree_path(rv->base_tree);
-	} else {
-		/* A/A on the working tree: base is the same tree, built again. */
-		rv->base_dir = rv->head_dir;
-	}
 	s->doc->git.present = true;
 	results_set_str(&s->doc->git.head_sha, rv->head.hex);
 	s->doc->git.dirty = rv->dirty;
@@ -205,6 +234,7 @@ static int measure_suite(struct session *s, struct revisions *rv, size_t i, cons
 	char *head_root = join(rv->head_dir, rel), *base_root = join(rv->base_dir, rel);
 	char *base_file = xasprintf("%s/%s", base_root, name ? name + 1 : suite->path);
 	struct suite *from_base = NULL;
+	struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
 	bool *sel = NULL, is_new = false;
 	struct err err = ERR_INIT;
 	int code = EXIT_OK, rc = 0;
@@ -216,6 +246,10 @@ static int measure_suite(struct session *s, struct revisions *rv, size_t i, cons
 	case REVISIONS_SUITE_HEAD:
 		break;
 	case REVISIONS_SUITE_BASE:
+		/* the working tree, unchanged, is the base's tree: its suite,
+		 * loaded already, is the base's */
+		if (rv->same_tree && !rv->head_tree)
+			break;
 		from_base = base_suite(rv, base_file, suite, &code);
 		if (!from_base)
 			goto done;
@@ -226,8 +260,12 @@ static int measure_suite(struct session *s, struct revisions *rv, size_t i, cons
 		selected = sel;
 		break;
 	}
-	rc = runner_run_suite(s->runner, suite, selected, head_root, is_new ? NULL : base_root,
-			      NULL, s->doc, &err);
+	roots.head = head_root;
+	roots.base = is_new ? NULL : base_root;
+	roots.head_tree = rv->head_tree_id.hex[0] ? rv->head_tree_id.hex : NULL;
+	/* a working tree as base (calibrate) is not the base commit's tree */
+	roots.base_tree = rv->base_tree || rv->same_tree ? rv->base_tree_id.hex : NULL;
+	rc = runner_run_suite(s->runner, suite, selected, &roots, s->doc, &err);
 	if (is_new)
 		runner_mark_new_in_head(s->doc);
 	if (from_base) /* the suite's path, not the temporary tree's */
@@ -302,7 +340,13 @@ int revisions_compare(struct session *s, const struct revisions_request *req)
 		code = revisions_measure(s, &rv, selected);
 	/* The trees go before the report is written: nothing is left behind
 	 * even when writing fails. */
-	revisions_release(&rv);
+	if (s->doc) {
+		uint64_t t = session_now_ns();
+		revisions_release(&rv);
+		session_phase(s, RESULTS_PHASE_CLEANUP, t);
+	} else {
+		revisions_release(&rv);
+	}
 	if (code == EXIT_OK)
 		code = session_finish(s);
 	session_selection_free(selected, s->suites.count);

@@ -27,6 +27,11 @@ struct revisions {
 	struct vcs *vcs;
 	struct vcs_tree *base_tree, *head_tree;
 	struct vcs_sha base, head;
+	/* The trees' ids (vcs_tree_id); head's hex is "" for a working tree
+	 * with changes. same_tree: both known and equal (and not calibrate's
+	 * two builds), so one tree is materialised and built for both sides. */
+	struct vcs_sha base_tree_id, head_tree_id;
+	bool same_tree;
 	bool dirty;
 	const char *head_dir; /* the working tree, or head_tree's path */
 	const char *base_dir; /* base_tree's path; NULL for none */

@@ -83,6 +83,8 @@ size_t session_flags(struct session *s, struct opt *out, size_t cap)
 		  "compare: stop the rounds when spent" },
 		{ "fail-on-inconclusive", 0, OPT_FLAG, &s->fail_on_inconclusive, NULL,
 		  "compare: exit 1 when a gated comparison is inconclusive" },
+		{ "verbose", 'v', OPT_FLAG, &s->verbose, NULL,
+		  "the wall time of each phase on stderr at the end" },
 		{ "report", 0, OPT_STRING, &s->out.format, "FORMAT", "alias of --format" },
 	};
 	size_t i;
@@ -127,6 +129,53 @@ static void progress_line(void *ctx, const char *line)
 }
 
 static int64_t wall_now_ns(void);
+
+uint64_t session_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t session_phase(struct session *s, enum results_phase p, uint64_t since_ns)
+{
+	uint64_t now = session_now_ns();
+
+	s->doc->timings.phase_ns[p] += now - since_ns;
+	return now;
+}
+
+void session_timings_total(struct session *s)
+{
+	s->doc->timings.total_ns = session_now_ns() - s->started_ns;
+}
+
+void session_print_timings(const struct session *s)
+{
+	const struct results_timings *t = &s->doc->timings;
+	double total = (double)(session_now_ns() - s->started_ns), sum = 0, own;
+	int p;
+
+	if (!s->verbose)
+		return;
+	fprintf(stderr, "himorime: phases (wall clock, CLOCK_MONOTONIC):\n");
+	for (p = 0; p < RESULTS_PHASE__COUNT; p++) {
+		double ns = (double)t->phase_ns[p];
+		sum += ns;
+		fprintf(stderr, "himorime:   %-17s %10.1f ms %6.2f%%\n",
+			results_phase_name((enum results_phase)p), ns / 1e6, 100.0 * ns / total);
+	}
+	fprintf(stderr, "himorime:   %-17s %10.1f ms %6.2f%%\n", "other",
+		(total > sum ? total - sum : 0) / 1e6,
+		total > sum ? 100.0 * (total - sum) / total : 0);
+	fprintf(stderr, "himorime:   %-17s %10.1f ms\n", "total", total / 1e6);
+	own = total -
+	      (double)(t->phase_ns[RESULTS_PHASE_BUILD_HEAD] +
+		       t->phase_ns[RESULTS_PHASE_BUILD_BASE] + t->phase_ns[RESULTS_PHASE_WARMUP] +
+		       t->phase_ns[RESULTS_PHASE_ROUNDS]);
+	fprintf(stderr, "himorime:   %-17s %10.1f ms %6.2f%% (all but builds, warmup and rounds)\n",
+		"himorime's own", own / 1e6, 100.0 * own / total);
+}
 
 void session_log(const struct session *s, const char *fmt, ...)
 {
@@ -258,12 +307,14 @@ int session_start_with(struct session *s, const char *cmd, enum results_mode mod
 	struct opt all[SESSION_FLAG_COUNT + 16];
 	struct runner_options ro = RUNNER_OPTIONS_INIT;
 	struct err err = ERR_INIT;
+	uint64_t loaded;
 	size_t n;
 	int code;
 
 	const struct cli_output out = CLI_OUTPUT_INIT;
 
 	memset(s, 0, sizeof(*s));
+	s->started_ns = session_now_ns();
 	s->out = out;
 	s->cmd = cmd;
 	s->ro = ro;
@@ -279,11 +330,14 @@ int session_start_with(struct session *s, const char *cmd, enum results_mode mod
 		code = take_leading(s, n_leading);
 	if (code != EXIT_OK)
 		return code;
+	loaded = session_now_ns();
 	code = cli_load_suites(&s->operands, &s->suites);
 	if (code != EXIT_OK)
 		return code;
 	s->progress_tty = !s->quiet && isatty(STDERR_FILENO);
 	s->doc = results_new(mode);
+	s->doc->timings.present = true;
+	session_phase(s, RESULTS_PHASE_LOAD, loaded);
 	s->doc->seed = s->ro.seed;
 	s->doc->started_at_unix_ns = wall_now_ns();
 	fill_environment(s->doc);
@@ -384,6 +438,7 @@ int session_runner(struct session *s, const char *const *hidden, size_t n_hidden
 {
 	struct err err = ERR_INIT;
 	const char *fallback;
+	uint64_t t = session_now_ns();
 	size_t swept;
 
 	/* What a killed run left behind (its pid is in the names). */
@@ -408,6 +463,7 @@ int session_runner(struct session *s, const char *const *hidden, size_t n_hidden
 			fallback);
 	signal_target = s->runner;
 	install_signals();
+	session_phase(s, RESULTS_PHASE_SETUP, t);
 	return EXIT_OK;
 }
 
@@ -544,28 +600,53 @@ int cli_summarize(struct results *doc, bool fail_on_inconclusive)
 	return doc->summary.exit_code;
 }
 
+/* Renders and writes the report and the suites' report.outputs. The
+ * document's timings end where its rendering begins: a document cannot hold
+ * the time spent writing it (docs/reports.md#timings). */
+static int write_outputs(struct session *s, struct err *err)
+{
+	uint64_t t = session_now_ns();
+	int rc;
+
+	session_timings_total(s);
+	rc = cli_output_write(s->doc, &s->out, err);
+	if (rc == 0)
+		rc = write_suite_outputs(s, err);
+	session_phase(s, RESULTS_PHASE_RENDERING, t);
+	return rc;
+}
+
 int session_finish(struct session *s)
 {
 	struct err err = ERR_INIT;
 	struct strbuf why;
+	uint64_t t;
 	int code;
 
 	if (s->progress_tty)
 		fputs("\r\033[K", stderr);
 	s->doc->finished_at_unix_ns = wall_now_ns();
+	t = session_now_ns();
 	code = cli_summarize(s->doc, s->fail_on_inconclusive);
 	if (s->complete)
 		s->complete(s);
-	if (cli_output_write(s->doc, &s->out, &err) < 0 || write_suite_outputs(s, &err) < 0) {
+	session_phase(s, RESULTS_PHASE_JUDGING, t);
+	if (write_outputs(s, &err) < 0) {
 		if (!cli_reader_gone())
 			fprintf(stderr, "himorime: error: %s [HMR4003]\n", err.msg);
 		s->doc->summary.exit_code = EXIT_EXEC;
 		return cli_exit(EXIT_EXEC, "the report could not be written");
 	}
 	if (s->epilogue) {
-		int after = s->epilogue(s);
+		int after;
+		t = session_now_ns();
+		after = s->epilogue(s);
+		session_phase(s, RESULTS_PHASE_PUBLISHING, t);
+		session_print_timings(s);
 		if (after != EXIT_OK)
 			return cli_exit(after, "%s", s->epilogue_failure);
+	} else {
+		session_print_timings(s);
 	}
 	if (code == EXIT_OK)
 		return EXIT_OK;

@@ -24,7 +24,7 @@ struct session {
 	const char *runs_text, *warmup_text, *max_time_text;
 	struct strlist tags, skip_tags, operands;
 	struct strlist leading; /* operands before the PATHs (sweep's REV_RANGE) */
-	bool quiet, fail_on_inconclusive;
+	bool quiet, fail_on_inconclusive, verbose;
 	/* derived */
 	struct selection sel;
 	bool progress_tty;
@@ -34,6 +34,7 @@ struct session {
 	struct cli_suites suites;
 	char *spawner_path;
 	const char *cmd;
+	uint64_t started_ns; /* CLOCK_MONOTONIC when the session started */
 	/* Runs after the report is written, before the last line: calibrate's
 	 * summary, ci's publishing. A non-zero return is an exit code that
 	 * overrides the verdict's, and `epilogue_failure` says why. */
@@ -46,7 +47,7 @@ struct session {
 };
 
 /* The flags every measuring command takes; `extra` adds the command's own. */
-#define SESSION_FLAG_COUNT 15
+#define SESSION_FLAG_COUNT 16
 size_t session_flags(struct session *s, struct opt *out, size_t cap);
 
 /* Parses argv with the shared flags plus `extra`, checks their values, loads
@@ -82,6 +83,17 @@ void session_not_started(struct session *s, bool **selected, size_t from);
  * shows life (docs/comparison.md). Nothing otherwise. */
 void session_log(const struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* CLOCK_MONOTONIC in ns: what the phases of doc->timings are timed with. */
+uint64_t session_now_ns(void);
+/* Adds the time since since_ns to phase p of the document's timings and
+ * returns now, the start of the next phase (docs/reports.md#timings). */
+uint64_t session_phase(struct session *s, enum results_phase p, uint64_t since_ns);
+/* Sets the timings' total to the time since the session started. */
+void session_timings_total(struct session *s);
+/* With --verbose: the phases of the timings on stderr, each with its share
+ * of the total, and what himorime itself spent (all but the builds, warmup
+ * and rounds). Nothing otherwise. */
+void session_print_timings(const struct session *s);
 /* Creates the runner (once the hidden environment names are known). */
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden);
 /* Renders and writes every requested output, sets the summary, prints the

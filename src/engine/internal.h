@@ -26,6 +26,13 @@
 #define HEAD 0
 #define BASE 1
 
+/* A base build kept for the runner's lifetime: the next suite measured
+ * against the same tree and root reuses it (side.c). */
+struct kept_build {
+	char *key; /* tree id, root, suite file and build command */
+	char *build_dir, *artifact;
+};
+
 struct runner {
 	struct runner_options o;
 	struct hidden_env hidden;
@@ -33,6 +40,8 @@ struct runner {
 	struct measurer *owned; /* runner_new's real measurer, behind m */
 	volatile sig_atomic_t interrupted;
 	uint64_t deadline_ns; /* --max-time, on CLOCK_MONOTONIC; 0: none */
+	struct kept_build *kept;
+	size_t n_kept;
 };
 
 /* One revision's side of a suite or benchmark. */
@@ -41,7 +50,8 @@ struct side {
 	const char *head_root; /* the same in the working tree */
 	char *build_dir;       /* holds ${artifact}; NULL without build */
 	char *artifact;
-	char *priv; /* private directory of the benchmark: work/, stdin, stderr files */
+	bool kept_build; /* build_dir is a kept build's: the runner removes it */
+	char *priv;	 /* private directory of the benchmark: work/, stdin, stderr files */
 	char *workdir;
 	char *stdin_path; /* what stdin reopens per run; NULL: /dev/null */
 	bool failed;	  /* setup failed: nothing of this side runs */
@@ -79,10 +89,14 @@ struct bench_run {
 	struct judge_plan plan;
 	unsigned next_look;
 	bool time_ran_out;
+	uint64_t judging_ns; /* spent in the looks while measuring rounds */
 };
 
 /* runner.c */
 uint64_t engine_now_ns(void); /* CLOCK_MONOTONIC */
+/* Adds the time since `since_ns` (engine_now_ns) to a phase of
+ * doc->timings; returns now, the start of the next phase. */
+uint64_t engine_phase(struct results *doc, enum results_phase p, uint64_t since_ns);
 /* A progress line through the options' callback, if any. */
 void engine_progress(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -97,13 +111,16 @@ int side_open(struct bench_run *br, struct side *s, struct err *err);
 /* Runs the cleanup hooks (always, also after an interrupt) and removes the
  * side's private directory. */
 void side_cleanup(struct bench_run *br, int side);
-int side_open_build(struct side *s, const struct suite *suite, struct err *err);
-int side_build(struct runner *r, const struct suite *suite, struct side *s, int side,
-	       struct results_suite *rs);
+/* The build directories, the version probes and the builds of both sides
+ * (base may be NULL), ${artifact} shared where the rules allow
+ * (docs/comparison.md#one-file-when-the-builds-are-identical). A failure
+ * is the suite's error in rs and returns its code. */
+int side_build_all(struct runner *r, const struct suite *suite, struct side *sides[2],
+		   const struct runner_roots *roots, struct results *doc, struct results_suite *rs,
+		   struct err *err);
 void side_release_build(struct side *s);
-bool side_share_artifact(const struct side *head, const struct side *base);
-int side_probe_versions(struct runner *r, const struct suite *s, struct side *head,
-			struct results *doc, struct results_suite *rs);
+/* Removes the builds the runner kept (runner_free). */
+void side_release_kept(struct runner *r);
 
 /* rounds.c */
 int rounds_warm_up(struct bench_run *br);

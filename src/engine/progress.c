@@ -1,7 +1,7 @@
 /*
- * The engine's clock and its progress lines, which every part of the engine
- * uses: here, below them all, so that rounds and sides need not reach back
- * up into the runner.
+ * The engine's clock, the phases it times and its progress lines, which
+ * every part of the engine uses: here, below them all, so that rounds and
+ * sides need not reach back up into the runner.
  */
 #include "engine/internal.h"
 
@@ -18,6 +18,14 @@ uint64_t engine_now_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t engine_phase(struct results *doc, enum results_phase p, uint64_t since_ns)
+{
+	uint64_t now = engine_now_ns();
+
+	doc->timings.phase_ns[p] += now - since_ns;
+	return now;
 }
 
 void engine_progress(struct runner *r, const char *fmt, ...)

@@ -441,6 +441,7 @@ static bool compare_done(struct bench_run *br, unsigned pairs)
 {
 	bool all_final = true;
 	bool look = br->next_look < br->plan.n_looks && pairs == br->plan.looks[br->next_look];
+	uint64_t t = engine_now_ns();
 	size_t i;
 	int m;
 
@@ -459,6 +460,7 @@ static bool compare_done(struct bench_run *br, unsigned pairs)
 	}
 	if (look)
 		br->next_look++;
+	br->judging_ns += engine_now_ns() - t;
 	if (br->next_look >= br->plan.n_looks)
 		return true;
 	if (br->r->deadline_ns && engine_now_ns() >= br->r->deadline_ns) {

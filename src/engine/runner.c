@@ -75,6 +75,7 @@ void runner_free(struct runner *r)
 {
 	if (!r)
 		return;
+	side_release_kept(r);
 	measurer_free(r->owned);
 	free(r);
 }
@@ -327,6 +328,7 @@ static int run_benchmark(struct runner *r, const struct suite *suite, const stru
 {
 	struct bench_run br;
 	struct sysinfo_sample before;
+	uint64_t t = engine_now_ns();
 	size_t i;
 	int side, rc = 0;
 
@@ -343,17 +345,25 @@ static int run_benchmark(struct runner *r, const struct suite *suite, const stru
 	sysinfo_sample(&before);
 	open_sides(&br, err);
 	fail_unmeasurable_units(&br);
+	t = engine_phase(doc, RESULTS_PHASE_SETUP, t);
 	if (!r->interrupted)
 		rc = rounds_warm_up(&br);
+	t = engine_phase(doc, RESULTS_PHASE_WARMUP, t);
 	if (rc == 0 && !r->interrupted)
 		rc = rounds_measure(&br);
+	t = engine_phase(doc, RESULTS_PHASE_ROUNDS, t);
+	/* the looks taken between rounds are judging, not rounds */
+	doc->timings.phase_ns[RESULTS_PHASE_ROUNDS] -= br.judging_ns;
+	doc->timings.phase_ns[RESULTS_PHASE_JUDGING] += br.judging_ns;
 	if (r->interrupted)
 		rc = ERR_INTERRUPTED;
 	for (side = HEAD; side <= BASE; side++)
 		side_cleanup(&br, side);
+	t = engine_phase(doc, RESULTS_PHASE_CLEANUP, t);
 	finish_benchmark(&br, rc);
 	note_noise(doc, &before);
 	units_release(&br);
+	engine_phase(doc, RESULTS_PHASE_JUDGING, t);
 	if (rc == ERR_INTERRUPTED)
 		err_set(err, ERR_INTERRUPTED, "interrupted");
 	return rc;
@@ -390,41 +400,27 @@ void runner_not_started(const struct suite *s, const bool *selected, struct resu
 }
 
 int runner_run_suite(struct runner *r, const struct suite *s, const bool *selected,
-		     const char *head_root, const char *base_root, const char *fixture_root,
-		     struct results *doc, struct err *err)
+		     const struct runner_roots *roots, struct results *doc, struct err *err)
 {
 	struct side head, base;
-	struct side *sides[2] = { &head, base_root ? &base : NULL };
+	struct side *sides[2] = { &head, roots->base ? &base : NULL };
 	struct results_suite *rs = results_add_suite(doc, s->name);
 	size_t i, next = 0;
-	int side, rc = 0;
+	int rc;
 
 	memset(&head, 0, sizeof(head));
 	memset(&base, 0, sizeof(base));
-	head.root = head_root;
-	head.head_root = fixture_root ? fixture_root : head_root;
-	base.root = base_root;
+	head.root = roots->head;
+	head.head_root = roots->fixture ? roots->fixture : roots->head;
+	base.root = roots->base;
 	base.head_root = head.head_root;
 	results_set_str(&rs->description, s->description);
 	results_set_str(&rs->file, s->path);
 	rs->result = RESULT_PASS;
 
-	for (side = HEAD; side <= BASE && rc == 0; side++)
-		if (sides[side])
-			rc = side_open_build(sides[side], s, err);
-	if (rc < 0)
+	rc = side_build_all(r, s, sides, roots, doc, rs, err);
+	if (rc < 0 || rs->result == RESULT_ERROR)
 		goto done;
-	rc = side_probe_versions(r, s, &head, doc, rs);
-	for (side = HEAD; side <= BASE && rc == 0; side++)
-		if (sides[side])
-			rc = side_build(r, s, sides[side], side, rs);
-	if (rc < 0) {
-		rs->result = RESULT_ERROR;
-		rc = r->interrupted ? ERR_INTERRUPTED : 0;
-		goto done;
-	}
-	if (base_root && s->has_build && !r->o.separate_artifacts)
-		rs->shared_artifact = side_share_artifact(&head, &base);
 	for (i = 0; i < s->benchmark_count && rc == 0; i++) {
 		if (!selected[i])
 			continue;
@@ -433,7 +429,7 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 		next = i + 1;
 	}
 	if (rc == 0)
-		runner_geometric_mean(rs, base_root != NULL);
+		runner_geometric_mean(rs, roots->base != NULL);
 done:
 	if (rc == ERR_INTERRUPTED)
 		not_started(s, selected, next, rs);

@@ -1,6 +1,8 @@
 /*
  * The runner: turns a suite into measurements. For each selected benchmark it
- * builds (once per suite and revision), runs setup, warms up, measures rounds
+ * builds (once per suite and tree: one build for two sides that are one tree,
+ * and a base tree's build kept for the runner's lifetime), runs setup, warms
+ * up, measures rounds
  * of every command in a seeded shuffled order (in a comparison each command's
  * turn is a base run and a head run back to back, in coin-flipped order),
  * runs cleanup whatever happened, and records everything in a results
@@ -9,13 +11,15 @@
  * rounds.
  *
  * The runner never sees git, the network or the token: the CLI materialises
- * revisions and passes their roots, and names the environment variables that
+ * revisions and passes their roots (and their tree ids, opaque strings it
+ * only compares), and names the environment variables that
  * children must never see.
  *
  *     struct runner_options o = RUNNER_OPTIONS_INIT;
  *     o.seed = seed; o.spawner_path = path;
  *     runner_new(&o, &r, &err);
- *     runner_run_suite(r, suite, selected, head_root, base_root, NULL, doc, &err);
+ *     struct runner_roots roots = { head_root, base_root, NULL, NULL, NULL };
+ *     runner_run_suite(r, suite, selected, &roots, doc, &err);
  *     outcome = runner_summarize(doc, fail_on_inconclusive);
  *     runner_free(r);
  */
@@ -109,20 +113,33 @@ const char *runner_fallback_reason(const struct runner *r);
 void runner_interrupt(struct runner *r);
 bool runner_interrupted(const struct runner *r);
 
+/* Where a suite is measured: its directory in each side's tree, and what
+ * identifies each tree's content. */
+struct runner_roots {
+	const char *head; /* the suite's directory in the tree measured as head (absolute) */
+	const char *base; /* the same in the base revision's tree; NULL for a plain run */
+	/* What ${head_root} names on both sides: the suite's directory in the
+	 * working tree (docs/configuration.md), or NULL for `head` (sweep and
+	 * bisect measure commits, not the working tree). */
+	const char *fixture;
+	/* The trees' content ids (git tree ids: the engine only compares them),
+	 * or NULL when unknown (a working tree with changes). Equal ids build
+	 * once and both sides run that one ${artifact}; a base tree this runner
+	 * built before (the same id, root and suite build) reuses that build: a
+	 * sweep's reference is built once (docs/comparison.md). */
+	const char *head_tree, *base_tree;
+};
+
 /*
  * Measures the benchmarks of `s` for which selected[i] is true into a new
- * suite of `doc`. head_root is the suite's directory in the tree measured as
- * head (absolute); base_root the same in the base revision's tree, or NULL
- * for a plain run; fixture_root what ${head_root} names on both sides, the
- * suite's directory in the working tree (docs/configuration.md), or NULL for
- * head_root (sweep and bisect measure commits, not the working tree). Commands that fail are
- * recorded in the document, not returned as errors: the return is 0, or ERR_INTERRUPTED, or
- * ERR_EXEC for a failure of himorime itself (no spawner and no fallback, a temporary directory that
- * cannot be made).
+ * suite of `doc`, adding the wall time of each phase to doc->timings.
+ * Commands that fail are recorded in the document, not returned as errors:
+ * the return is 0, or ERR_INTERRUPTED, or ERR_EXEC for a failure of himorime
+ * itself (no spawner and no fallback, a temporary directory that cannot be
+ * made).
  */
 int runner_run_suite(struct runner *r, const struct suite *s, const bool *selected,
-		     const char *head_root, const char *base_root, const char *fixture_root,
-		     struct results *doc, struct err *err);
+		     const struct runner_roots *roots, struct results *doc, struct err *err);
 
 /* Adds `s` to doc with every selected benchmark never started: the run was
  * interrupted before the suite's turn. */

@@ -1,8 +1,10 @@
 /*
  * A side of a suite or benchmark (see internal.h): its private directory,
  * ${workdir} and stdin; setup, prepare_each and cleanup hooks; the build of
- * ${artifact}, shared between the sides when byte-identical; the version
- * probes of report.versions. Every step runs to completion through the
+ * ${artifact}, shared between the sides when byte-identical, built once when
+ * both sides are one tree, and kept for the runner's lifetime for a base
+ * tree that comes again (a sweep's reference); the version probes of
+ * report.versions. Every step runs to completion through the
  * measurer and a failure is recorded in the document, never printed.
  */
 #include "engine/internal.h"
@@ -123,11 +125,12 @@ void side_release_build(struct side *s)
 {
 	struct err err = ERR_INIT;
 
-	if (s->build_dir)
+	if (s->build_dir && !s->kept_build)
 		fsio_remove_tree(s->build_dir, &err);
 	free(s->build_dir);
 	free(s->artifact);
 	s->build_dir = s->artifact = NULL;
+	s->kept_build = false;
 }
 
 static char *private_prefix(const char *what)
@@ -239,8 +242,8 @@ static void first_line(const char *text, struct strbuf *out)
 /* report.versions: each tool once, no shell, in the suite's directory, with
  * LC_ALL=C and a 30 s limit; the first non-empty line of stdout (else
  * stderr) is its version. */
-int side_probe_versions(struct runner *r, const struct suite *s, struct side *head,
-			struct results *doc, struct results_suite *rs)
+static int probe_versions(struct runner *r, const struct suite *s, struct side *head,
+			  struct results *doc, struct results_suite *rs)
 {
 	size_t i, j;
 	int rc = 0;
@@ -296,7 +299,7 @@ int side_probe_versions(struct runner *r, const struct suite *s, struct side *he
 	return rc;
 }
 
-int side_open_build(struct side *s, const struct suite *suite, struct err *err)
+static int open_build(struct side *s, const struct suite *suite, struct err *err)
 {
 	char *prefix = private_prefix("build");
 	int rc = fsio_mkdtemp(prefix, &s->build_dir, err);
@@ -310,8 +313,8 @@ int side_open_build(struct side *s, const struct suite *suite, struct err *err)
 }
 
 /* Builds ${artifact} on one side; a failure is the suite's error. */
-int side_build(struct runner *r, const struct suite *suite, struct side *s, int side,
-	       struct results_suite *rs)
+static int build(struct runner *r, const struct suite *suite, struct side *s, int side,
+		 struct results_suite *rs)
 {
 	struct strbuf why, tail;
 	struct stat st;
@@ -349,7 +352,7 @@ int side_build(struct runner *r, const struct suite *suite, struct side *s, int 
  * as no change. Only the file is shared: each side keeps its own root, hooks
  * and variables. Any failure leaves the two files as they were.
  */
-bool side_share_artifact(const struct side *head, const struct side *base)
+static bool share_artifact(const struct side *head, const struct side *base)
 {
 	struct stat a, b;
 	char *tmp;
@@ -368,4 +371,123 @@ bool side_share_artifact(const struct side *head, const struct side *base)
 		unlink(tmp);
 	free(tmp);
 	return ok;
+}
+
+/* ---- builds kept and shared ------------------------------------------------ */
+
+/* What makes two builds of a base the same: its tree, its roots, the suite
+ * file and its build command. */
+static char *kept_key(const struct suite *suite, const struct side *s, const char *tree)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "%s\n%s\n%s\n%s\n", tree, s->root, s->head_root, suite->path);
+	suite_exec_text(&suite->build, &sb);
+	return strbuf_detach(&sb, NULL);
+}
+
+static struct kept_build *find_kept(struct runner *r, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_kept; i++)
+		if (!strcmp(r->kept[i].key, key))
+			return &r->kept[i];
+	return NULL;
+}
+
+/* The base's build directory: a kept one (*reused set), or a new one. */
+static int open_base_build(struct runner *r, const struct suite *suite, struct side *base,
+			   const char *key, bool *reused, struct err *err)
+{
+	struct kept_build *k = key ? find_kept(r, key) : NULL;
+
+	*reused = k != NULL;
+	if (!k)
+		return open_build(base, suite, err);
+	base->build_dir = xstrdup(k->build_dir);
+	base->artifact = xstrdup(k->artifact);
+	base->kept_build = true;
+	return 0;
+}
+
+/* Hands a finished base build to the runner, which removes it at the end. */
+static void keep_build(struct runner *r, struct side *base, char *key)
+{
+	struct kept_build *k;
+
+	r->kept = xrealloc(r->kept, (r->n_kept + 1) * sizeof(*r->kept));
+	k = &r->kept[r->n_kept++];
+	k->key = key;
+	k->build_dir = xstrdup(base->build_dir);
+	k->artifact = xstrdup(base->artifact);
+	base->kept_build = true;
+}
+
+void side_release_kept(struct runner *r)
+{
+	struct err err = ERR_INIT;
+	size_t i;
+
+	for (i = 0; i < r->n_kept; i++) {
+		fsio_remove_tree(r->kept[i].build_dir, &err);
+		free(r->kept[i].key);
+		free(r->kept[i].build_dir);
+		free(r->kept[i].artifact);
+	}
+	free(r->kept);
+	r->kept = NULL;
+	r->n_kept = 0;
+}
+
+/*
+ * Identical trees need one build: when both sides' tree ids are known and
+ * equal, only the base is built and head runs its ${artifact} (the
+ * shared-artifact rule without a second build). A base build is kept for the
+ * runner's lifetime when its tree is known, so the next suite measured
+ * against the same tree (a sweep's reference, commit after commit) reuses
+ * it. calibrate's separate_artifacts builds both sides every time.
+ */
+int side_build_all(struct runner *r, const struct suite *suite, struct side *sides[2],
+		   const struct runner_roots *roots, struct results *doc, struct results_suite *rs,
+		   struct err *err)
+{
+	struct side *head = sides[HEAD], *base = sides[BASE];
+	bool keep = base && suite->has_build && roots->base_tree && !r->o.separate_artifacts;
+	bool same = keep && roots->head_tree && !strcmp(roots->head_tree, roots->base_tree);
+	char *key = keep ? kept_key(suite, base, roots->base_tree) : NULL;
+	bool reused = false;
+	uint64_t t = engine_now_ns();
+	int rc = open_build(head, suite, err);
+
+	if (rc == 0 && base)
+		rc = open_base_build(r, suite, base, key, &reused, err);
+	if (rc < 0) {
+		free(key);
+		return rc;
+	}
+	rc = probe_versions(r, suite, head, doc, rs);
+	if (rc == 0 && !same)
+		rc = build(r, suite, head, HEAD, rs);
+	t = engine_phase(doc, RESULTS_PHASE_BUILD_HEAD, t);
+	if (rc == 0 && base && !reused)
+		rc = build(r, suite, base, BASE, rs);
+	engine_phase(doc, RESULTS_PHASE_BUILD_BASE, t);
+	if (rc == 0 && keep && !reused)
+		keep_build(r, base, key);
+	else
+		free(key);
+	if (rc < 0) { /* recorded in rs->error */
+		rs->result = RESULT_ERROR;
+		return r->interrupted ? ERR_INTERRUPTED : 0;
+	}
+	if (same) {
+		free(head->artifact);
+		head->artifact = xstrdup(base->artifact);
+		rs->shared_artifact = true;
+	} else if (base && suite->has_build && !r->o.separate_artifacts) {
+		rs->shared_artifact = share_artifact(head, base);
+	}
+	return 0;
 }

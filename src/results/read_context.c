@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/banned.h"
@@ -203,6 +204,25 @@ int reader_summary(struct reader *rd, const cJSON *root, struct results_summary 
 	rc = rc || reader_get_uint(rd, o, "skipped", &s->skipped) ||
 	     reader_get_uint(rd, o, "new_suites", &s->new_suites) ||
 	     reader_get_bool(rd, o, "interrupted", &s->interrupted);
+	reader_pop(rd, old);
+	return rc;
+}
+
+int reader_timings(struct reader *rd, const cJSON *root, struct results_timings *t)
+{
+	const cJSON *o;
+	size_t old;
+	int p, rc;
+
+	if ((rc = reader_enter_object(rd, root, "timings", &o, &old)) <= 0)
+		return rc;
+	t->present = true;
+	rc = reader_get_uint(rd, o, "total_ns", &t->total_ns);
+	for (p = 0; p < RESULTS_PHASE__COUNT && !rc; p++) {
+		char key[32];
+		snprintf(key, sizeof(key), "%s_ns", results_phase_name((enum results_phase)p));
+		rc = reader_get_uint(rd, o, key, &t->phase_ns[p]);
+	}
 	reader_pop(rd, old);
 	return rc;
 }

@@ -101,7 +101,7 @@ int reader_enter_object(struct reader *rd, const cJSON *obj, const char *key, co
 int reader_get_array(struct reader *rd, const cJSON *obj, const char *key, size_t max,
 		     const cJSON **out, size_t *n);
 
-/* The parts of a document around its suites (read_context.c): each reads the
+/* The parts of a document around its suites (read_context.c), timings included: each reads the
  * object at its key of root (or of a suite, for the commit) when present. */
 struct results;
 struct results_environment;
@@ -110,6 +110,7 @@ struct results_noise;
 struct results_commit;
 struct results_sweep;
 struct results_summary;
+struct results_timings;
 int reader_environment(struct reader *rd, const cJSON *root, struct results_environment *e);
 int reader_git(struct reader *rd, const cJSON *root, struct results_git *g);
 int reader_noise(struct reader *rd, const cJSON *root, struct results_noise *n);
@@ -117,5 +118,6 @@ int reader_commit(struct reader *rd, const cJSON *suite, struct results_commit *
 int reader_sweep(struct reader *rd, const cJSON *root, struct results_sweep *s);
 int reader_calibration(struct reader *rd, const cJSON *root, struct results *r);
 int reader_summary(struct reader *rd, const cJSON *root, struct results_summary *s);
+int reader_timings(struct reader *rd, const cJSON *root, struct results_timings *t);
 
 #endif

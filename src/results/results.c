@@ -59,6 +59,28 @@ static const char *const error_kinds[] = {
 _Static_assert(ARRAY_SIZE(error_kinds) == RESULTS_ERROR_METRIC_COLLECTION_FAILED + 1,
 	       "error kind table incomplete");
 
+static const char *const phases[] = {
+	[RESULTS_PHASE_LOAD] = "load",
+	[RESULTS_PHASE_RESOLVE] = "resolve",
+	[RESULTS_PHASE_MATERIALISE_HEAD] = "materialise_head",
+	[RESULTS_PHASE_MATERIALISE_BASE] = "materialise_base",
+	[RESULTS_PHASE_BUILD_HEAD] = "build_head",
+	[RESULTS_PHASE_BUILD_BASE] = "build_base",
+	[RESULTS_PHASE_SETUP] = "setup",
+	[RESULTS_PHASE_WARMUP] = "warmup",
+	[RESULTS_PHASE_ROUNDS] = "rounds",
+	[RESULTS_PHASE_JUDGING] = "judging",
+	[RESULTS_PHASE_CLEANUP] = "cleanup",
+	[RESULTS_PHASE_RENDERING] = "rendering",
+	[RESULTS_PHASE_PUBLISHING] = "publishing",
+};
+_Static_assert(ARRAY_SIZE(phases) == RESULTS_PHASE__COUNT, "phase table incomplete");
+
+const char *results_phase_name(enum results_phase p)
+{
+	return phases[p];
+}
+
 const char *results_mode_name(enum results_mode m)
 {
 	return modes[m];

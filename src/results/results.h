@@ -307,6 +307,33 @@ struct results_calibration {
 	size_t n_rows, alloc_rows;
 };
 
+/* Where a session's wall time went (docs/reports.md#timings), per phase, on
+ * CLOCK_MONOTONIC; phases do not overlap, so their sum is at most total_ns.
+ * Written only when present (documents of a measuring session); absent in
+ * older documents, which read as before. */
+enum results_phase {
+	RESULTS_PHASE_LOAD,		/* reading and validating the suites */
+	RESULTS_PHASE_RESOLVE,		/* opening the repository, resolving revisions */
+	RESULTS_PHASE_MATERIALISE_HEAD, /* checking out head's tree (--head, sweeps) */
+	RESULTS_PHASE_MATERIALISE_BASE,
+	RESULTS_PHASE_BUILD_HEAD, /* build: and report.versions */
+	RESULTS_PHASE_BUILD_BASE,
+	RESULTS_PHASE_SETUP, /* private directories, stdin, setup hooks */
+	RESULTS_PHASE_WARMUP,
+	RESULTS_PHASE_ROUNDS,  /* measured rounds, without the looks */
+	RESULTS_PHASE_JUDGING, /* the looks, statistics, budgets, verdicts */
+	RESULTS_PHASE_CLEANUP, /* cleanup hooks, removing temporary trees */
+	RESULTS_PHASE_RENDERING,
+	RESULTS_PHASE_PUBLISHING, /* the pull-request comment and status; a sweep's history */
+	RESULTS_PHASE__COUNT,
+};
+
+struct results_timings {
+	bool present;
+	uint64_t total_ns; /* from the start of the session to its last phase */
+	uint64_t phase_ns[RESULTS_PHASE__COUNT];
+};
+
 struct results {
 	enum results_mode mode;
 	char *himorime_version;
@@ -320,6 +347,7 @@ struct results {
 	struct results_summary summary;
 	struct results_sweep sweep;
 	struct results_calibration calibration;
+	struct results_timings timings;
 };
 
 /* A fresh document: mode, this himorime's version, every metric of every
@@ -363,9 +391,13 @@ const char *results_aggregation_name(enum results_aggregation a);
 const char *results_error_kind_name(enum results_error_kind k);
 int results_error_kind_from_name(const char *name, enum results_error_kind *out);
 const char *results_scope_name(enum metric_scope s);
+/* "load", "resolve", "materialise_head", ...: the JSON keys are these + "_ns". */
+const char *results_phase_name(enum results_phase p);
 
 /* True when both documents hold exactly the same values (doubles compared
- * bit for bit). */
+ * bit for bit). The timings are left out: they say how long this session's
+ * phases took, which is no result (two sessions that measured the same
+ * never took the same time); their round trip is checked on the JSON. */
 bool results_equal(const struct results *a, const struct results *b);
 
 /* JSON: *out is a heap string ending in a newline. ERR_INTERNAL for values

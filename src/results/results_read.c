@@ -581,7 +581,7 @@ static int read_root(struct reader *rd, const cJSON *root, struct results *r)
 		reader_pop(rd, o2);
 	}
 	return rc || reader_summary(rd, root, &r->summary) || reader_sweep(rd, root, &r->sweep) ||
-	       reader_calibration(rd, root, r);
+	       reader_calibration(rd, root, r) || reader_timings(rd, root, &r->timings);
 }
 
 int results_from_json(const char *data, size_t len, const char *name, struct results **out,

@@ -563,6 +563,23 @@ static void put_calibration(struct writer *w, cJSON *root, const struct results_
 	}
 }
 
+static void put_timings(struct writer *w, cJSON *root, const struct results_timings *t)
+{
+	cJSON *o;
+	int p;
+
+	/* written only by measuring sessions: other documents stay as they were */
+	if (!t->present)
+		return;
+	o = add(root, "timings", cJSON_CreateObject());
+	put_uint(w, o, "total_ns", t->total_ns);
+	for (p = 0; p < RESULTS_PHASE__COUNT; p++) {
+		char key[32];
+		snprintf(key, sizeof(key), "%s_ns", results_phase_name((enum results_phase)p));
+		put_uint(w, o, key, t->phase_ns[p]);
+	}
+}
+
 static void put_summary(struct writer *w, cJSON *root, const struct results_summary *s)
 {
 	cJSON *o = add(root, "summary", cJSON_CreateObject());
@@ -611,6 +628,7 @@ int results_to_json(const struct results *r, char **out, size_t *len, struct err
 	put_summary(&w, root, &r->summary);
 	put_sweep(&w, root, &r->sweep);
 	put_calibration(&w, root, &r->calibration);
+	put_timings(&w, root, &r->timings);
 	if (w.rc)
 		goto done;
 	text = cJSON_Print(root);

@@ -347,6 +347,21 @@ int vcs_commit_info(struct vcs *vcs, const struct vcs_sha *sha, struct vcs_commi
 	return 0;
 }
 
+int vcs_tree_id(struct vcs *vcs, const struct vcs_sha *commit, struct vcs_sha *out, struct err *err)
+{
+	git_commit *c = NULL;
+	git_oid oid;
+
+	out->hex[0] = '\0';
+	if (vcs_oid_from_sha(&oid, commit, err) < 0)
+		return err->code;
+	if (git_commit_lookup(&c, vcs->repo, &oid) < 0)
+		return vcs_missing_rev_error(vcs, commit->hex, err);
+	vcs_sha_from_oid(out, git_commit_tree_id(c));
+	git_commit_free(c);
+	return 0;
+}
+
 void vcs_commit_info_release(struct vcs_commit_info *info)
 {
 	if (!info)

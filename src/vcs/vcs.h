@@ -62,6 +62,10 @@ struct vcs_commit_info {
 int vcs_commit_info(struct vcs *vcs, const struct vcs_sha *sha, struct vcs_commit_info *out,
 		    struct err *err);
 void vcs_commit_info_release(struct vcs_commit_info *info);
+/* The id of a commit's tree: two commits with the same tree id have the same
+ * files, byte for byte (a revert, a commit compared with itself). */
+int vcs_tree_id(struct vcs *vcs, const struct vcs_sha *commit, struct vcs_sha *out,
+		struct err *err);
 
 struct vcs_walk_opts {
 	bool first_parent; /* follow only first parents from the range's tip */

@@ -60,6 +60,9 @@ struct fake {
 	char names[MAX_COMMANDS][32];
 	size_t runs[MAX_COMMANDS][2]; /* [command][0: head, 1: base] */
 	size_t n_names;
+	/* `touch PATH` (a build) creates PATH; every run's first argument,
+	 * per side, is kept in last_arg. */
+	char last_arg[2][512];
 };
 
 static size_t *run_counter(struct fake *f, const char *name, bool head)
@@ -112,6 +115,10 @@ static int fake_run(void *ctx, const struct run_request *req, struct run_result 
 		return 0;
 	}
 	n = run_counter(f, name, head);
+	if (req->argv[1])
+		snprintf(f->last_arg[head ? 0 : 1], sizeof(f->last_arg[0]), "%s", req->argv[1]);
+	if (!strcmp(name, "touch"))
+		write_stderr(req->argv[1], "");
 	res->status = RUN_EXITED;
 	if (f->fail_command && head && !strcmp(name, f->fail_command) && *n == f->fail_at) {
 		res->code = f->fail_code;
@@ -147,6 +154,7 @@ static void run_suite(struct fake *f, const char *yaml, bool compare, struct out
 {
 	struct runner_options o = RUNNER_OPTIONS_INIT;
 	struct runner_measurer m = { fake_run, fake_cancel, fake_fallback_reason, f };
+	struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
 	struct suite_diags diags;
 	struct suite *s = NULL;
 	struct err err = ERR_INIT;
@@ -170,8 +178,9 @@ static void run_suite(struct fake *f, const char *yaml, bool compare, struct out
 		assert_int_equal(runner_plan_looks(&o, &s->benchmarks[0], &out->plan, &err), 0);
 	runner_new_with(&o, &m, &f->runner);
 	out->doc = results_new(compare ? RESULTS_MODE_COMPARE : RESULTS_MODE_RUN);
-	out->rc = runner_run_suite(f->runner, s, selected, HEAD_ROOT, compare ? BASE_ROOT : NULL,
-				   NULL, out->doc, &out->err);
+	roots.head = HEAD_ROOT;
+	roots.base = compare ? BASE_ROOT : NULL;
+	out->rc = runner_run_suite(f->runner, s, selected, &roots, out->doc, &out->err);
 	runner_free(f->runner);
 	f->runner = NULL;
 	suite_free(s);
@@ -630,6 +639,70 @@ static void test_engine__interrupt_stops_the_run_and_marks_the_rest(void **state
 	results_free(o.doc);
 }
 
+/* Builds: two sides of one tree build once, on the base, and both run that
+ * artifact; a base tree the runner built before is not built again, and the
+ * runner removes that build when it is freed (docs/comparison.md). */
+static void test_engine__one_tree_builds_once_and_a_base_build_is_kept(void **state)
+{
+	struct fake f = { steady_10ms, NULL,  NULL, 0,	       0,	  NULL, 0,
+			  NULL,	       false, 0,    { { 0 } }, { { 0 } }, 0,	{ { 0 } } };
+	struct runner_options o = RUNNER_OPTIONS_INIT;
+	struct runner_measurer m = { fake_run, fake_cancel, fake_fallback_reason, &f };
+	struct runner_roots roots = { HEAD_ROOT, BASE_ROOT, NULL, "tree-2", "tree-1" };
+	struct suite_diags diags;
+	struct suite *s = NULL;
+	struct results *doc = results_new(RESULTS_MODE_COMPARE);
+	struct err err = ERR_INIT;
+	char *dir = NULL, *path, *kept;
+	const char *yaml = "version: \"1\"\nname: b\nbuild:\n  command: [touch, \"${artifact}\"]\n"
+			   "benchmarks:\n  - name: one\n    runs: 10\n    commands:\n"
+			   "      one: {command: [run, \"${artifact}\"]}\n";
+	bool selected[1] = { true };
+
+	(void)state;
+	assert_int_equal(fsio_mkdtemp("himorime-engine-", &dir, &err), 0);
+	path = xasprintf("%s/himorime.yaml", dir);
+	assert_int_equal(fsio_write_atomic(path, yaml, strlen(yaml), &err), 0);
+	suite_diags_init(&diags);
+	if (suite_load(path, &s, &diags, &err) < 0)
+		fail_msg("suite: %s", err.msg);
+	o.seed = 42;
+	runner_new_with(&o, &m, &f.runner);
+	/* two trees: both built */
+	assert_int_equal(runner_run_suite(f.runner, s, selected, &roots, doc, &err), 0);
+	assert_int_equal(runs_of(&f, "touch", true), 1);
+	assert_int_equal(runs_of(&f, "touch", false), 1);
+	assert_string_not_equal(f.last_arg[0], f.last_arg[1]);
+	/* the same base tree again: only head is built */
+	roots.head_tree = "tree-3";
+	assert_int_equal(runner_run_suite(f.runner, s, selected, &roots, doc, &err), 0);
+	assert_int_equal(runs_of(&f, "touch", true), 2);
+	assert_int_equal(runs_of(&f, "touch", false), 1);
+	/* head is the base's tree: nothing is built, both run the kept artifact */
+	roots.head_tree = "tree-1";
+	assert_int_equal(runner_run_suite(f.runner, s, selected, &roots, doc, &err), 0);
+	assert_int_equal(runs_of(&f, "touch", true), 2);
+	assert_int_equal(runs_of(&f, "touch", false), 1);
+	assert_string_equal(f.last_arg[0], f.last_arg[1]);
+	assert_int_equal(doc->n_suites, 3);
+	/* two empty files are byte-identical: linked as one after two builds */
+	assert_true(doc->suites[0].shared_artifact);
+	assert_true(doc->suites[2].shared_artifact);
+	assert_int_equal(doc->suites[2].result, RESULT_PASS);
+	kept = xstrdup(f.last_arg[1]);
+	assert_int_equal(access(kept, F_OK), 0);
+	runner_free(f.runner);
+	assert_int_equal(access(kept, F_OK), -1);
+	free(kept);
+	results_free(doc);
+	suite_free(s);
+	suite_diags_release(&diags);
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+	free(path);
+	free(dir);
+}
+
 static void test_engine__budgets_pass_and_fail(void **state)
 {
 	struct fake f = { .wall = fast_and_slow };
@@ -666,6 +739,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_engine__fixed_runs_make_exactly_that_many_rounds),
+		cmocka_unit_test(test_engine__one_tree_builds_once_and_a_base_build_is_kept),
 		cmocka_unit_test(test_engine__adaptive_run_stops_when_every_command_has_min_time),
 		cmocka_unit_test(test_engine__adaptive_run_waits_for_min_runs),
 		cmocka_unit_test(test_engine__adaptive_run_stops_at_max_runs),

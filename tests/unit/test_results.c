@@ -288,6 +288,42 @@ static void test_results__compare_round_trips(void **state)
 	results_free(r);
 }
 
+/* A session's timings are written only when present, in a fixed key order,
+ * and come back as they were; a document without them has no such key;
+ * results_equal leaves them out. */
+static void test_results__timings_round_trip(void **state)
+{
+	struct results *r = make_compare(), *other = make_compare(), *back;
+	char *text = to_json(r), *text2;
+	int p;
+
+	(void)state;
+	assert_null(strstr(text, "\"timings\""));
+	free(text);
+	r->timings.present = true;
+	r->timings.total_ns = 9007199254740991ULL;
+	for (p = 0; p < RESULTS_PHASE__COUNT; p++)
+		r->timings.phase_ns[p] = 1000u * (unsigned)p;
+	text = to_json(r);
+	assert_non_null(strstr(text, "\"timings\":\t{\n\t\t\"total_ns\":\t9007199254740991,\n"
+				     "\t\t\"load_ns\":\t0,\n\t\t\"resolve_ns\":\t1000,\n"));
+	assert_non_null(strstr(text, "\t\t\"rendering_ns\":\t11000,\n"
+				     "\t\t\"publishing_ns\":\t12000\n\t}\n}\n"));
+	free(text);
+	check_round_trip(r);
+	back = from_json(text2 = to_json(r));
+	assert_true(back->timings.present);
+	assert_int_equal(back->timings.total_ns, r->timings.total_ns);
+	assert_memory_equal(back->timings.phase_ns, r->timings.phase_ns,
+			    sizeof(r->timings.phase_ns));
+	free(text2);
+	results_free(back);
+	/* no result depends on how long the session took */
+	assert_true(results_equal(r, other));
+	results_free(other);
+	results_free(r);
+}
+
 static void test_results__equal_notices_a_changed_value(void **state)
 {
 	struct results *a = make_compare(), *b = make_compare();
@@ -485,6 +521,7 @@ static void test_results__fixture_minimal_old_shape(void **state)
 	assert_null(r->environment.kernel);
 	assert_false(r->git.present);
 	assert_false(r->noise.has_load_average);
+	assert_false(r->timings.present);
 	assert_int_equal(r->n_suites, 1);
 	assert_int_equal(r->suites[0].n_benchmarks, 1);
 	c = &r->suites[0].benchmarks[0].commands[0];
@@ -573,6 +610,9 @@ static const struct bad_case bad_cases[] = {
 	  "\"2026-01-02T03:04:05+01:00\"}",
 	  "report.json: $.started_at: expected an RFC 3339 UTC time such as "
 	  "\"2026-01-02T03:04:05.5Z\", got \"2026-01-02T03:04:05+01:00\"" },
+	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"timings\": {\"rounds_ns\": -5}}",
+	  "report.json: $.timings.rounds_ns: expected an integer from 0 to 9007199254740991, got "
+	  "-5" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"suites\": {}}",
 	  "report.json: $.suites: expected an array, got an object" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"suites\": [{\"benchmarks\": [{}, "
@@ -896,6 +936,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_results__run_round_trips),
 		cmocka_unit_test(test_results__compare_round_trips),
+		cmocka_unit_test(test_results__timings_round_trip),
 		cmocka_unit_test(test_results__equal_notices_a_changed_value),
 		cmocka_unit_test(test_results__numbers_are_exact),
 		cmocka_unit_test(test_results__numbers_are_written_shortest),

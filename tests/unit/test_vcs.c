@@ -466,6 +466,57 @@ static void test_vcs__materialise_is_a_real_git_tree(void **state)
 	vcs_free(vcs);
 }
 
+/* A commit no attribute file reaches is written straight from its blobs:
+ * directories, an executable, a symbolic link, contents as committed; git
+ * sees a clean tree and trusts the index as written. */
+static void test_vcs__materialise_writes_modes_links_and_directories(void **state)
+{
+	struct err err = ERR_INIT;
+	struct vcs *vcs;
+	struct vcs_tree *t = NULL;
+	struct vcs_sha shapes;
+	struct stat st;
+	char *s, *path, *before;
+
+	(void)state;
+	assert_int_equal(
+		sh("set -e; cd %s; git checkout -q -b shapes main; mkdir -p d/e;"
+		   "printf 'deep\\n' > d/e/f.txt; printf '#!/bin/sh\\necho ran\\n' > run.sh;"
+		   "chmod 755 run.sh; ln -s d/e/f.txt link; git add -A;"
+		   "git commit -q -m shapes; git checkout -q main",
+		   repo),
+		0);
+	sha_of(&shapes, repo, "shapes");
+	vcs = open_repo(repo);
+	assert_int_equal(vcs_materialise(vcs, &shapes, &t, &err), 0);
+	path = xstrdup(vcs_tree_path(t));
+	s = tree_file(t, "d/e/f.txt");
+	assert_string_equal(s, "deep\n");
+	free(s);
+	s = out("cd %s && ./run.sh && readlink link && cat link", path);
+	assert_string_equal(s, "ran\nd/e/f.txt\ndeep");
+	free(s);
+	s = xasprintf("%s/run.sh", path);
+	assert_int_equal(stat(s, &st), 0);
+	assert_true(st.st_mode & S_IXUSR);
+	free(s);
+	s = xasprintf("%s/a.txt", path);
+	assert_int_equal(stat(s, &st), 0);
+	assert_false(st.st_mode & S_IXUSR);
+	free(s);
+	before = out("sha1sum < %s/.git/index", path);
+	s = out("git -C %s status --porcelain", path);
+	assert_string_equal(s, "");
+	free(s);
+	s = out("sha1sum < %s/.git/index", path);
+	assert_string_equal(s, before);
+	free(s);
+	free(before);
+	assert_int_equal(vcs_tree_remove(t, &err), 0);
+	free(path);
+	vcs_free(vcs);
+}
+
 /* c1's .gitattributes asks for CRLF; HEAD has none. The commit's own
  * attributes apply, whatever the working tree has. */
 static void test_vcs__materialise_applies_the_commits_attributes(void **state)
@@ -886,6 +937,7 @@ int main(void)
 		cmocka_unit_test(test_vcs__merge_base),
 		cmocka_unit_test(test_vcs__walks_ranges),
 		cmocka_unit_test(test_vcs__materialise_is_a_real_git_tree),
+		cmocka_unit_test(test_vcs__materialise_writes_modes_links_and_directories),
 		cmocka_unit_test(test_vcs__materialise_applies_the_commits_attributes),
 		cmocka_unit_test(test_vcs__materialise_refuses_filter_drivers),
 		cmocka_unit_test(test_vcs__materialise_with_relative_tmpdir),
