@@ -61,7 +61,7 @@ size_t session_flags(struct session *s, struct opt *out, size_t cap)
 {
 	const struct opt flags[SESSION_FLAG_COUNT] = {
 		{ "filter", 0, OPT_STRING, &s->filter, "REGEXP",
-		  "measure benchmarks whose name matches" },
+		  "measure benchmarks whose name matches, or cases NAME[k=v,...]" },
 		{ "tag", 0, OPT_LIST, &s->tags, "TAG", "keep benchmarks with any of these tags" },
 		{ "skip-tag", 0, OPT_LIST, &s->skip_tags, "TAG",
 		  "drop benchmarks with any of these tags (wins over --tag)" },

@@ -131,7 +131,8 @@ static void parse_work(struct loader *l, const struct ynode *n, const char *path
 	}
 	w->file = check_str(l, file, check_child(l, path, "file_size"));
 	if (!w->file ||
-	    !check_template(l, file, check_child(l, path, "file_size"), w->file, false, NULL) ||
+	    !(w->file = check_template(l, file, check_child(l, path, "file_size"), w->file, false,
+				       false)) ||
 	    !check_path(l, file, check_child(l, path, "file_size"), w->file, PATH_PROJECT))
 		return;
 	if (u && strcmp(u, "bytes")) {
@@ -250,7 +251,7 @@ void parse_env(struct loader *l, const struct ynode *n, const char *path, bool i
 			continue;
 		}
 		v = check_str(l, n->items[i], p);
-		if (!v || !check_template(l, n->items[i], p, v, in_build, NULL))
+		if (!v || !(v = check_template(l, n->items[i], p, v, in_build, false)))
 			continue;
 		(*out)[*count].name = k;
 		(*out)[(*count)++].value = v;
@@ -324,7 +325,7 @@ bool parse_setting(struct loader *l, const char *k, const struct ynode *v, const
 		ly->has_timeout = check_duration(l, v, p, true, &ly->timeout_ns);
 	} else if (!strcmp(k, "cwd")) {
 		const char *s = check_str(l, v, p);
-		if (s && check_template(l, v, p, s, false, NULL) &&
+		if (s && (s = check_template(l, v, p, s, false, false)) &&
 		    check_path(l, v, p, s, PATH_PROJECT))
 			ly->cwd = s;
 	} else if (!strcmp(k, "env")) {

@@ -25,6 +25,7 @@
 #include "common/strbuf.h"
 #include "common/types.h"
 #include "suite/arena.h"
+#include "suite/params.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,8 +34,9 @@
 /* Limits on untrusted suites besides those of yamltree.h. */
 #define SUITE_MAX_FILE_BYTES (4 * 1024 * 1024)
 #define SUITE_MAX_BENCHMARKS 1000
-#define SUITE_MAX_COMMANDS   1000 /* in one file, all benchmarks together */
-#define SUITE_MAX_DIAGS	     1000 /* then one "too many problems" line */
+#define SUITE_MAX_COMMANDS   1000  /* in one file, all benchmarks together */
+#define SUITE_MAX_DIAGS	     1000  /* then one "too many problems" line */
+#define SUITE_MAX_CASES	     10000 /* benchmarks after expansion, all together */
 
 /* Defaults (docs/configuration.md and docs/comparison.md win over the reference tool's where they
  * differ). */
@@ -180,8 +182,20 @@ struct command {
 	struct suite_pos pos; /* of the command's name */
 };
 
+/*
+ * A benchmark with `parameters:` or `sizes:` is expanded by the loader into
+ * one benchmark per case (docs/configuration.md, "Parameters and sizes"),
+ * named by its label "bench[level=1,size=64k]", its templates with the
+ * case's values substituted. Later stages see ordinary benchmarks; these
+ * fields say which case one is.
+ */
 struct benchmark {
-	const char *name;
+	const char *name;		   /* the label of a case: "bench[level=1,mode=compress]" */
+	const char *base_name;		   /* the name as written: "bench" */
+	const struct params_value *params; /* the case's values in declared order */
+	size_t param_count;		   /* 0: not a case */
+	bool has_size;			   /* a case of `sizes:` */
+	double size;			   /* its size as a count ("64k" is 64000) */
 	const char *description;
 	const char *const *tags;
 	size_t tag_count;
