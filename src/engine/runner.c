@@ -275,6 +275,20 @@ static void fail_unmeasurable_units(struct bench_run *br)
 }
 
 /* The benchmark's entry in the document and the seeded order of its rounds. */
+/* What case of a benchmark with parameters b is, if it is one. */
+static void add_case(struct results_benchmark *rb, const struct benchmark *b)
+{
+	size_t i;
+
+	if (!b->param_count)
+		return;
+	results_set_str(&rb->base_name, b->base_name);
+	for (i = 0; i < b->param_count; i++)
+		results_add_param(rb, b->params[i].name, b->params[i].value);
+	rb->has_size = b->has_size;
+	rb->size = b->size;
+}
+
 static void bench_begin(struct bench_run *br, struct runner *r, const struct suite *suite,
 			const struct benchmark *b, struct side *sides[2], struct results_suite *rs)
 {
@@ -289,6 +303,7 @@ static void bench_begin(struct bench_run *br, struct runner *r, const struct sui
 	br->sides[BASE] = sides[BASE];
 	br->compare = sides[BASE] != NULL;
 	br->rb = results_add_benchmark(rs, b->name);
+	add_case(br->rb, b);
 	results_set_str(&br->rb->description, b->description);
 	results_set_str(&br->rb->baseline, b->baseline);
 	for (i = 0; i < b->tag_count; i++)
@@ -397,6 +412,7 @@ static void not_started(const struct suite *s, const bool *selected, size_t from
 		if (!selected[i])
 			continue;
 		rb = results_add_benchmark(rs, s->benchmarks[i].name);
+		add_case(rb, &s->benchmarks[i]);
 		results_set_error(&rb->error, RESULTS_ERROR_INTERRUPTED, RESULTS_NOT_STARTED, NULL,
 				  0);
 		rb->result = RESULT_ERROR;
@@ -458,6 +474,8 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 	}
 	if (rc == 0)
 		runner_geometric_mean(rs, base_root != NULL);
+	if (rc == 0)
+		runner_growth(rs, base_root != NULL);
 done:
 	if (rc == ERR_INTERRUPTED)
 		not_started(s, selected, next, rs);

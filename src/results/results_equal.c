@@ -170,9 +170,56 @@ static bool same_command(const struct results_command *a, const struct results_c
 	return true;
 }
 
+static bool same_case(const struct results_benchmark *a, const struct results_benchmark *b)
+{
+	size_t i;
+
+	if (!same_str(a->base_name, b->base_name) || a->n_params != b->n_params ||
+	    a->has_size != b->has_size || (a->has_size && !same_double(a->size, b->size)))
+		return false;
+	for (i = 0; i < a->n_params; i++)
+		if (!same_str(a->params[i].name, b->params[i].name) ||
+		    !same_str(a->params[i].value, b->params[i].value))
+			return false;
+	return true;
+}
+
+static bool same_fit(const struct results_fit *a, const struct results_fit *b)
+{
+	if (a->present != b->present)
+		return false;
+	return !a->present ||
+	       (same_double(a->exponent, b->exponent) &&
+		same_double(a->coefficient, b->coefficient) &&
+		same_double(a->r_squared, b->r_squared) && a->has_interval == b->has_interval &&
+		(!a->has_interval || (same_double(a->exponent_low, b->exponent_low) &&
+				      same_double(a->exponent_high, b->exponent_high))) &&
+		a->sizes == b->sizes && a->runs == b->runs && same_str(a->from, b->from) &&
+		same_str(a->to, b->to));
+}
+
+static bool same_growth(const struct results_suite *a, const struct results_suite *b)
+{
+	size_t i;
+
+	if (a->n_growth != b->n_growth)
+		return false;
+	for (i = 0; i < a->n_growth; i++)
+		if (!same_str(a->growth[i].benchmark, b->growth[i].benchmark) ||
+		    !same_str(a->growth[i].command, b->growth[i].command) ||
+		    a->growth[i].metric != b->growth[i].metric ||
+		    !same_fit(&a->growth[i].head, &b->growth[i].head) ||
+		    !same_fit(&a->growth[i].base, &b->growth[i].base))
+			return false;
+	return true;
+}
+
 static bool same_benchmark(const struct results_benchmark *a, const struct results_benchmark *b)
 {
 	size_t i;
+
+	if (!same_case(a, b))
+		return false;
 
 	if (!same_str(a->name, b->name) || !same_str(a->description, b->description) ||
 	    a->n_tags != b->n_tags || !same_str(a->baseline, b->baseline) ||
@@ -208,6 +255,8 @@ static bool same_suite(const struct results_suite *a, const struct results_suite
 	for (i = 0; i < a->n_benchmarks; i++)
 		if (!same_benchmark(&a->benchmarks[i], &b->benchmarks[i]))
 			return false;
+	if (!same_growth(a, b))
+		return false;
 	if (!a->has_geometric_mean)
 		return true;
 	if (!same_str(a->geometric_mean_reference, b->geometric_mean_reference) ||

@@ -9,7 +9,9 @@
 #include "suite/loader.h"
 
 #include "common/alloc.h"
+#include "suite/units.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,7 +94,6 @@ static bool read_parameters(struct loader *l, const struct ynode *v, const char 
 		check_problem(l, v, path, NULL, "expected at least one parameter, got none");
 		return false;
 	}
-	spec->params = arena_array(l->a, v->count + 1, sizeof(*spec->params));
 	for (i = 0; i < v->count; i++) {
 		const struct ynode *k = v->keys[i];
 		const char *p = check_child(l, path, k->text);
@@ -103,6 +104,12 @@ static bool read_parameters(struct loader *l, const struct ynode *v, const char 
 			continue;
 		}
 		if (reserved_name(l, k, p)) {
+			ok = false;
+			continue;
+		}
+		if (!strcmp(k->text, "size")) {
+			check_problem(l, k, p, "list the sizes under sizes: [1k, 10k, ...]",
+				      "a parameter cannot be named \"size\": sizes: declares it");
 			ok = false;
 			continue;
 		}
@@ -117,6 +124,83 @@ static bool read_parameters(struct loader *l, const struct ynode *v, const char 
 		spec->n++;
 	}
 	return ok;
+}
+
+/* A size: a count such as 64k (units_count), greater than 0. */
+static bool read_size(struct loader *l, const struct ynode *v, const char *path, const char **text,
+		      double *count)
+{
+	struct err e = ERR_INIT;
+
+	if (v->kind != YNODE_SCALAR ||
+	    (ynode_type(v) != YSCALAR_STR && ynode_type(v) != YSCALAR_INT &&
+	     ynode_type(v) != YSCALAR_FLOAT)) {
+		check_problem(l, v, path, NULL, "expected a size such as 1k, 64k or 1M, got %s",
+			      check_found(l, v));
+		return false;
+	}
+	if (units_count(v->text, count, &e) < 0 || !(*count > 0)) {
+		check_problem(l, v, path, "sizes are counts: 100, 64k, 1.5M, 2G (10^3, 10^6, 10^9)",
+			      "expected a size greater than 0 such as 1k, 64k or 1M, got %s%s%s%s",
+			      check_found(l, v), *e.msg ? " (" : "", e.msg, *e.msg ? ")" : "");
+		return false;
+	}
+	*text = v->text;
+	return true;
+}
+
+/* `sizes:`: the parameter "size", last; ${size} is the count in digits. */
+static bool read_size_list(struct loader *l, const struct ynode *v, const char *path,
+			   struct case_spec *spec)
+{
+	struct param *p = &spec->params[spec->n];
+	const char **text, **digits;
+	double *counts;
+	size_t i, j;
+
+	if (!check_seq(l, v, path, "a list of sizes such as [1k, 10k, 100k]"))
+		return false;
+	if (!v->count) {
+		check_problem(l, v, path, NULL, "expected at least one size, got []");
+		return false;
+	}
+	text = arena_array(l->a, v->count, sizeof(*text));
+	digits = arena_array(l->a, v->count, sizeof(*digits));
+	counts = arena_array(l->a, v->count, sizeof(*counts));
+	for (i = 0; i < v->count; i++) {
+		const char *ip = check_index(l, path, i);
+		if (!read_size(l, v->items[i], ip, &text[i], &counts[i]))
+			return false;
+		for (j = 0; j < i; j++)
+			if (counts[j] == counts[i]) {
+				check_problem(l, v->items[i], ip, NULL,
+					      "the size %s twice (first at %u:%u)", text[i],
+					      v->items[j]->line, v->items[j]->column);
+				return false;
+			}
+		digits[i] = arena_printf(l->a, "%.15g", counts[i]);
+	}
+	p->name = "size";
+	p->values = text;
+	p->n = v->count;
+	spec->size_param = spec->n++;
+	spec->size_counts = counts;
+	spec->size_digits = digits;
+	return true;
+}
+
+static bool read_sizes(struct loader *l, const struct ynode *v, const char *path,
+		       struct case_spec *spec)
+{
+	static const char *const placeholder[] = { "1" };
+
+	if (read_size_list(l, v, path, spec))
+		return true;
+	/* still a name ${size} may use; the benchmark is read once */
+	spec->params[spec->n].name = "size";
+	spec->params[spec->n].values = placeholder;
+	spec->params[spec->n++].n = 1;
+	return false;
 }
 
 /* The index of parameter `name`, or spec->n. */
@@ -287,28 +371,42 @@ static bool expand(struct loader *l, const struct ynode *pn, const struct ynode 
 
 size_t cases_read(struct loader *l, const struct ynode *n, const char *path, struct case_spec *spec)
 {
-	const struct ynode *pn, *xn, *cn;
-	bool ok;
+	const struct ynode *pn = NULL, *sn = NULL, *xn = NULL, *cn = NULL;
+	bool ok = true;
 
 	memset(spec, 0, sizeof(*spec));
-	if (n->kind != YNODE_MAP || !(pn = ynode_get(n, "parameters"))) {
-		l->total_cases++;
-		if (n->kind == YNODE_MAP && (xn = ynode_get(n, "exclude")))
+	spec->size_param = SIZE_MAX;
+	if (n->kind == YNODE_MAP) {
+		pn = ynode_get(n, "parameters");
+		sn = ynode_get(n, "sizes");
+		xn = ynode_get(n, "exclude");
+		cn = ynode_get(n, "cases");
+	}
+	if (!pn && !sn) {
+		if (xn)
 			check_problem(l, xn, check_child(l, path, "exclude"),
-				      "declare parameters: first", "exclude without parameters");
-		if (n->kind == YNODE_MAP && (cn = ynode_get(n, "cases")))
+				      "declare parameters: or sizes: first",
+				      "exclude without parameters");
+		if (cn)
 			check_problem(l, cn, check_child(l, path, "cases"),
-				      "declare parameters: first", "cases without parameters");
+				      "declare parameters: or sizes: first",
+				      "cases without parameters");
+		l->total_cases++;
 		return 1;
 	}
-	ok = read_parameters(l, pn, check_child(l, path, "parameters"), spec);
-	if (ok && (xn = ynode_get(n, "exclude")))
+	spec->params = arena_array(l->a, (pn && pn->kind == YNODE_MAP ? pn->count : 0) + 2,
+				   sizeof(*spec->params));
+	if (pn)
+		ok = read_parameters(l, pn, check_child(l, path, "parameters"), spec);
+	if (sn)
+		ok = read_sizes(l, sn, check_child(l, path, "sizes"), spec) && ok;
+	if (ok && xn)
 		ok = read_exclude(l, xn, check_child(l, path, "exclude"), spec);
 	else
 		xn = NULL;
-	if (spec->n && (cn = ynode_get(n, "cases")))
+	if (spec->n && cn)
 		read_overrides(l, cn, check_child(l, path, "cases"), spec);
-	if (ok && expand(l, pn, xn, path, spec))
+	if (ok && expand(l, pn ? pn : sn, xn, path, spec))
 		return spec->e.count;
 	spec->failed = true;
 	return 1;
@@ -340,6 +438,8 @@ static void bind(struct loader *l, const struct case_spec *spec, size_t c, struc
 		size_t v = spec->failed ? 0 : spec->e.index[c * spec->n + p];
 		names[p] = pv[p].name = spec->params[p].name;
 		values[p] = pv[p].value = spec->params[p].values[v];
+		if (p == spec->size_param && !spec->failed)
+			values[p] = spec->size_digits[v];
 	}
 	cx->vp.names = names;
 	cx->vp.values = values;
@@ -379,6 +479,10 @@ bool cases_parse(struct loader *l, const struct ynode *n, const char *path,
 	strbuf_release(&sb);
 	b->params = cx.values;
 	b->param_count = spec->n;
+	if (spec->size_param != SIZE_MAX) {
+		b->has_size = true;
+		b->size = spec->size_counts[spec->e.index[c * spec->n + spec->size_param]];
+	}
 	return l->problems == before;
 }
 

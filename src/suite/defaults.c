@@ -7,6 +7,8 @@
  */
 #include "suite/loader.h"
 
+#include "suite/units.h"
+
 #include <limits.h>
 #include <string.h>
 
@@ -99,6 +101,26 @@ static void parse_regression(struct loader *l, const struct ynode *n, const char
 
 static const char *const work_keys[] = { "value", "file_size", "unit", NULL };
 
+/* work.value: a number, or in a case a template such as "${size}" whose
+ * substitution is a count (docs/configuration.md, "Sizes"). */
+static bool parse_work_value(struct loader *l, const struct ynode *v, const char *path, double *out)
+{
+	struct err e = ERR_INIT;
+	const char *t;
+
+	if (!l->params || v->kind != YNODE_SCALAR || ynode_type(v) != YSCALAR_STR ||
+	    !strstr(v->text, "${"))
+		return check_number(l, v, path, 0, 1e300, out);
+	if (!(t = check_template(l, v, path, v->text, false, false)))
+		return false;
+	if (units_count(t, out, &e) < 0) {
+		check_problem(l, v, path, NULL, "expected a number, got \"%s\" from %s (%s)", t,
+			      check_found(l, v), e.msg);
+		return false;
+	}
+	return true;
+}
+
 static void parse_work(struct loader *l, const struct ynode *n, const char *path, struct work *w)
 {
 	const struct ynode *value = ynode_get(n, "value"), *file = ynode_get(n, "file_size"),
@@ -117,7 +139,7 @@ static void parse_work(struct loader *l, const struct ynode *n, const char *path
 	if (unit)
 		u = check_name(l, unit, check_child(l, path, "unit"));
 	if (value) {
-		if (!check_number(l, value, check_child(l, path, "value"), 0, 1e300, &w->value))
+		if (!parse_work_value(l, value, check_child(l, path, "value"), &w->value))
 			return;
 		if (w->value <= 0) {
 			check_problem(l, value, check_child(l, path, "value"), NULL,

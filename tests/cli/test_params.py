@@ -3,9 +3,12 @@ benchmark expands into cases that run as real processes with their values
 substituted, --filter picks cases with the bracketed form, and list shows
 every case."""
 import json
+import os
+import re
 import unittest
 
-from harness import PrivateTmpTest, suite
+from harness import HELPERS, PrivateTmpTest, suite
+from test_report_schema import SCHEMA, load, validate
 
 CODES = """
 benchmarks:
@@ -77,6 +80,88 @@ benchmarks:
         self.assertEqual(res.err.splitlines()[0],
                          f"{path}:8:41: benchmarks[0].commands.sh.command[2]: "
                          "unknown variable ${cod} [HMR2001]")
+
+
+
+def grow_suite(helpers):
+    """Peak RSS that grows as size (linear) and as size² (quadratic): memory
+    is what the runs can make exact, so the exponents are asserted."""
+    return f"""
+benchmarks:
+  - name: grow
+    sizes: [32, 64, 128]
+    runs: 3
+    warmup: 0
+    metrics: {{memory: true}}
+    commands:
+      linear: {{command: ["{helpers}/alloc", "${{size}}"]}}
+      quadratic: {{command: "{helpers}/alloc $((${{size}} * ${{size}} / 64))", shell: true}}
+"""
+
+
+class SizesTest(PrivateTmpTest):
+    def test_sizes__growth_is_fitted_recorded_and_shown(self):
+        path = self.write("himorime.yaml", suite(grow_suite(HELPERS)))
+        out = os.path.join(self.tmp, "out.json")
+        res = self.run_h(["run", "--format", "json", "-o", out, "--seed", "7", path])
+        self.assertExit(res, 0)
+        with open(out) as f:
+            doc = json.load(f)
+        schema = load(SCHEMA)
+        self.assertEqual(validate(schema, doc, schema), [])
+        s = doc["suites"][0]
+        self.assertEqual([b["name"] for b in s["benchmarks"]],
+                         ["grow[size=32]", "grow[size=64]", "grow[size=128]"])
+        self.assertEqual(s["benchmarks"][1]["case"],
+                         {"benchmark": "grow", "parameters": {"size": "64"}, "size": 64})
+        fits = {(g["command"], g["metric"]): g for g in s["growth"]}
+        self.assertEqual(sorted(fits), [("linear", "latency"), ("linear", "peak_rss"),
+                                        ("quadratic", "latency"), ("quadratic", "peak_rss")])
+        linear, quadratic = fits["linear", "peak_rss"], fits["quadratic", "peak_rss"]
+        self.assertAlmostEqual(linear["head"]["exponent"], 1, delta=0.1)
+        self.assertAlmostEqual(quadratic["head"]["exponent"], 2, delta=0.1)
+        self.assertEqual((linear["head"]["sizes"], linear["head"]["runs"],
+                          linear["head"]["from"], linear["head"]["to"]), (3, 9, "32", "128"))
+        self.assertIsNone(linear["base"])
+        # the saved report renders the same lines again, in every format
+        text = self.run_h(["report", out])
+        self.assertExit(text, 0)
+        lines = text.out.split("Growth with input size\n")[1].split("\n\n")[0].splitlines()
+        self.assertEqual(len(lines), 4)
+        line = (r"  grow › quadratic: peak_rss grows as size\^(\d\.\d\d) "
+                r"\((\d\.\d\d)…(\d\.\d\d)\) over sizes 32…128")
+        m = re.fullmatch(line, lines[3])
+        self.assertIsNotNone(m, lines)
+        self.assertEqual(m.group(1), f"{quadratic['head']['exponent']:.2f}")
+        md = self.run_h(["report", "--format", "markdown", out])
+        self.assertIn("### Growth with input size\n\n- grow › linear: latency grows as size^",
+                      md.out)
+        self.assertIn('```mermaid\nxychart-beta\n    title "grow › linear: median latency by '
+                      'size"\n    x-axis ["32", "64", "128"]\n    y-axis "ms"\n    line [',
+                      md.out)
+        html = self.run_h(["report", "--format", "html", out])
+        self.assertIn("<h2>Growth with input size</h2>\n<ul class=\"growth\">\n<li>grow › linear: "
+                      "latency grows as size^", html.out)
+
+    def test_sizes__substitute_counts_and_label_as_written(self):
+        path = self.write("himorime.yaml", suite("""
+benchmarks:
+  - name: scan
+    parameters: {mode: [a, b]}
+    sizes: [1k, 1.5M]
+    exclude: [{mode: b, size: 1.5M}]
+    metrics: {throughput: {work: {value: "${size}", unit: records}}}
+    commands:
+      run: {command: [echo, "${mode}", "${size}"]}
+"""))
+        res = self.run_h(["list", path])
+        self.assertExit(res, 0)
+        self.assertEqual(res.out, f"{path}\tscan[mode=a,size=1k]\t-\t-\trun\techo a 1000\n"
+                                  f"{path}\tscan[mode=a,size=1.5M]\t-\t-\trun\techo a 1500000\n"
+                                  f"{path}\tscan[mode=b,size=1k]\t-\t-\trun\techo b 1000\n")
+        doc = json.loads(self.run_h(["list", "--format", "json", path]).out)
+        self.assertEqual(doc[1]["metrics"]["work"], {"value": 1500000, "unit": "records"})
+        self.assertEqual(doc[1]["parameters"], {"mode": "a", "size": "1.5M"})
 
 
 if __name__ == "__main__":

@@ -1,0 +1,146 @@
+/*
+ * Growth with input size in every format (docs/reports.md, "Cases and
+ * growth"): one line per command and metric, "latency grows as size^1.02
+ * (0.98…1.06) over sizes 1k…64k", with base's exponent beside head's in a
+ * comparison, and in Markdown a Mermaid chart of the median latency per
+ * size. The fit itself is in the report (engine/growth.c); this only says it.
+ */
+#include "render/render_internal.h"
+
+#include "render/escape.h"
+
+#include <string.h>
+
+#include "common/banned.h"
+
+static void exponent(struct strbuf *sb, const struct results_fit *f)
+{
+	strbuf_addf(sb, "size^%.2f", f->exponent);
+	if (f->has_interval)
+		strbuf_addf(sb, " (%.2f…%.2f)", f->exponent_low, f->exponent_high);
+}
+
+void rnd_growth_line(struct strbuf *sb, const struct results_growth *g)
+{
+	const struct results_fit *f = g->head.present ? &g->head : &g->base;
+
+	strbuf_addf(sb, "%s grows as ", metric_info(g->metric)->name);
+	if (g->head.present)
+		exponent(sb, &g->head);
+	else
+		strbuf_adds(sb, "? (head has no fit)");
+	if (g->base.present) {
+		strbuf_adds(sb, ", base ");
+		exponent(sb, &g->base);
+		strbuf_addch(sb, ',');
+	}
+	strbuf_addf(sb, " over sizes %s…%s", rnd_str(f->from), rnd_str(f->to));
+}
+
+/* "scan › lin: latency grows as ..." for every fit of the document, each
+ * line after `prefix`; escaped as Markdown when md. */
+size_t rnd_growth_lines(const struct results *r, const char *prefix, bool md, struct strbuf *out)
+{
+	struct strbuf line;
+	size_t i, j, n = 0;
+
+	strbuf_init(&line, 0);
+	for (i = 0; i < r->n_suites; i++)
+		for (j = 0; j < r->suites[i].n_growth; j++, n++) {
+			const struct results_growth *g = &r->suites[i].growth[j];
+			strbuf_reset(&line);
+			strbuf_addf(&line, "%s › %s: ", rnd_str(g->benchmark), rnd_str(g->command));
+			rnd_growth_line(&line, g);
+			strbuf_adds(out, prefix);
+			if (md)
+				rnd_md_text(out, line.buf);
+			else
+				strbuf_adds(out, line.buf);
+			strbuf_addch(out, '\n');
+		}
+	strbuf_release(&line);
+	return n;
+}
+
+/* The median of a command's latency in case b, or a negative number. */
+static double median_latency(const struct results_benchmark *b, const char *command)
+{
+	const struct results_metric *m;
+	size_t i;
+
+	for (i = 0; i < b->n_commands; i++)
+		if (!strcmp(b->commands[i].name, command)) {
+			m = &b->commands[i].head.metrics[METRIC_LATENCY];
+			return m->has_stats ? m->stats.median : -1;
+		}
+	return -1;
+}
+
+/* Whether case b belongs to the series of g (its label without the size). */
+static bool in_series(const struct results_benchmark *b, const struct results_growth *g)
+{
+	struct strbuf key;
+	size_t i, n = 0;
+	bool same;
+
+	if (!b->has_size || !b->base_name)
+		return false;
+	strbuf_init(&key, 0);
+	strbuf_adds(&key, b->base_name);
+	for (i = 0; i < b->n_params; i++)
+		if (strcmp(b->params[i].name, "size"))
+			strbuf_addf(&key, "%s%s=%s", n++ ? "," : "[", b->params[i].name,
+				    b->params[i].value);
+	if (n)
+		strbuf_addch(&key, ']');
+	same = g->benchmark && !strcmp(key.buf, g->benchmark);
+	strbuf_release(&key);
+	return same;
+}
+
+static void mermaid_one(const struct results_suite *s, const struct results_growth *g,
+			struct strbuf *out)
+{
+	struct strbuf x, y;
+	size_t i, n = 0;
+
+	strbuf_init(&x, 0);
+	strbuf_init(&y, 0);
+	for (i = 0; i < s->n_benchmarks; i++) {
+		const struct results_benchmark *b = &s->benchmarks[i];
+		const char *size = NULL;
+		double v;
+		size_t k;
+		if (!in_series(b, g) || (v = median_latency(b, g->command)) < 0)
+			continue;
+		for (k = 0; k < b->n_params; k++)
+			if (!strcmp(b->params[k].name, "size"))
+				size = b->params[k].value;
+		strbuf_adds(&x, n ? ", \"" : "\"");
+		rnd_mermaid_label(&x, size ? size : "");
+		strbuf_addch(&x, '"');
+		strbuf_addf(&y, "%s%.4g", n++ ? ", " : "", v / 1e6);
+	}
+	if (n >= 2) {
+		strbuf_adds(out, "```mermaid\nxychart-beta\n    title \"");
+		rnd_mermaid_label(out, g->benchmark);
+		strbuf_adds(out, " › ");
+		rnd_mermaid_label(out, g->command);
+		strbuf_addf(out,
+			    ": median latency by size\"\n    x-axis [%s]\n"
+			    "    y-axis \"ms\"\n    line [%s]\n```\n\n",
+			    x.buf, y.buf);
+	}
+	strbuf_release(&x);
+	strbuf_release(&y);
+}
+
+void rnd_growth_mermaid(const struct results *r, struct strbuf *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->n_suites; i++)
+		for (j = 0; j < r->suites[i].n_growth; j++)
+			if (r->suites[i].growth[j].metric == METRIC_LATENCY)
+				mermaid_one(&r->suites[i], &r->suites[i].growth[j], out);
+}
