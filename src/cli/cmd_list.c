@@ -235,6 +235,10 @@ static void json_params(struct strbuf *sb, const struct benchmark *b, int d, boo
 		jsonw_str(sb, b->params[i].value);
 	}
 	strbuf_addch(sb, '}');
+	if (b->no_compare) {
+		key(sb, d, first, "compare");
+		strbuf_adds(sb, "false");
+	}
 }
 
 /* The command as written where it stands: suite, benchmark, its exec,

@@ -12,6 +12,7 @@
 #include "common/strbuf.h"
 #include "stats/stats.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,10 +112,120 @@ static void fit_side(const struct results_suite *s, const size_t *members, size_
 	free(runs);
 }
 
-/* The growth of one series: per command of its first case, per metric. */
-static void fit_series(struct results_suite *s, const char *key, const size_t *members, size_t n,
-		       bool compare)
+/* The suite's benchmark a case of the document came from. */
+static const struct benchmark *model_of(const struct suite *suite, const char *name)
 {
+	size_t i;
+
+	for (i = 0; i < suite->benchmark_count; i++)
+		if (!strcmp(suite->benchmarks[i].name, name))
+			return &suite->benchmarks[i];
+	return NULL;
+}
+
+static const struct growth_budget *budget_of(const struct benchmark *b, const char *command,
+					     enum metric m)
+{
+	size_t i, j;
+
+	for (i = 0; b && i < b->command_count; i++)
+		if (!strcmp(b->commands[i].name, command))
+			for (j = 0; j < b->commands[i].growth_budget_count; j++)
+				if (b->commands[i].growth_budgets[j].metric == m)
+					return &b->commands[i].growth_budgets[j];
+	return NULL;
+}
+
+static bool bound_holds(double v, enum bound_op op, double limit)
+{
+	switch (op) {
+	case BOUND_LT:
+		return v < limit;
+	case BOUND_LE:
+		return v <= limit;
+	case BOUND_GT:
+		return v > limit;
+	case BOUND_GE:
+		return v >= limit;
+	}
+	return false;
+}
+
+/* head − base of the exponents, with an interval whose half-width is that
+ * of the two fits' intervals combined (independent sides): a regression
+ * when the change exceeds the tolerance and the interval lies above 0. */
+static void compare_exponents(struct results_growth *g, double max_difference)
+{
+	double hh = g->head.has_interval ? (g->head.exponent_high - g->head.exponent_low) / 2 : 0;
+	double hb = g->base.has_interval ? (g->base.exponent_high - g->base.exponent_low) / 2 : 0;
+	double half = sqrt(hh * hh + hb * hb);
+
+	g->compared = true;
+	g->difference = g->head.exponent - g->base.exponent;
+	g->difference_low = g->difference - half;
+	g->difference_high = g->difference + half;
+	g->max_difference = max_difference;
+	if (fabs(g->difference) <= max_difference)
+		g->verdict = VERDICT_PASS;
+	else if (g->difference_low > 0)
+		g->verdict = VERDICT_REGRESSION;
+	else if (g->difference_high < 0)
+		g->verdict = VERDICT_IMPROVED;
+	else
+		g->verdict = VERDICT_INCONCLUSIVE;
+}
+
+static enum result_state worst(enum result_state a, enum result_state b)
+{
+	return a > b ? a : b;
+}
+
+/* A broken exponent budget or an exponent regression is the result of the
+ * command at the largest size of the series, where the growth shows. */
+static void blame_largest(struct results_suite *s, const size_t *members, size_t n,
+			  const char *command, enum result_state state)
+{
+	struct results_benchmark *big = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!big || s->benchmarks[members[i]].size > big->size)
+			big = &s->benchmarks[members[i]];
+	for (i = 0; big && i < big->n_commands; i++)
+		if (!strcmp(big->commands[i].name, command)) {
+			big->commands[i].result = worst(big->commands[i].result, state);
+			big->result = worst(big->result, state);
+			s->result = worst(s->result, state);
+		}
+}
+
+/* The exponent budget and the comparison of exponents of one fit. */
+static void judge_growth(struct results_suite *s, const struct benchmark *model,
+			 const size_t *members, size_t n, struct results_growth *g)
+{
+	const struct growth_budget *gb = budget_of(model, g->command, g->metric);
+
+	if (gb && g->head.present) {
+		g->has_budget = true;
+		g->budget_text = xstrdup(gb->text);
+		g->budget_op = gb->op;
+		g->budget_limit = gb->limit;
+		g->budget_pass = bound_holds(g->head.exponent, gb->op, gb->limit);
+		if (!g->budget_pass)
+			blame_largest(s, members, n, g->command, RESULT_OVER_BUDGET);
+	}
+	if (model && g->head.present && g->base.present) {
+		compare_exponents(g, model->regression.exponent_max_difference);
+		if (g->verdict == VERDICT_REGRESSION)
+			blame_largest(s, members, n, g->command, RESULT_REGRESSION);
+	}
+}
+
+/* The growth of one series: per command of its first case, per metric. */
+static void fit_series(struct results_suite *s, const struct suite *suite, const char *key,
+		       const size_t *members, size_t n, bool compare)
+{
+	const struct benchmark *model = model_of(suite, s->benchmarks[members[0]].name);
 	const struct results_benchmark *first = &s->benchmarks[members[0]];
 	size_t c, m;
 
@@ -133,11 +244,12 @@ static void fit_series(struct results_suite *s, const char *key, const size_t *m
 			g = results_add_growth(s, key, name, growth_metrics[m]);
 			g->head = head;
 			g->base = base;
+			judge_growth(s, model, members, n, g);
 		}
 	}
 }
 
-void runner_growth(struct results_suite *s, bool compare)
+void runner_growth(struct results_suite *s, const struct suite *suite, bool compare)
 {
 	size_t *members = xcalloc(s->n_benchmarks ? s->n_benchmarks : 1, sizeof(*members));
 	char **keys = xcalloc(s->n_benchmarks ? s->n_benchmarks : 1, sizeof(*keys));
@@ -155,7 +267,7 @@ void runner_growth(struct results_suite *s, bool compare)
 		for (n = 0, j = i; j < s->n_benchmarks; j++)
 			if (keys[j] && !strcmp(keys[i], keys[j]))
 				members[n++] = j;
-		fit_series(s, keys[i], members, n, compare);
+		fit_series(s, suite, keys[i], members, n, compare);
 	}
 	for (i = 0; i < s->n_benchmarks; i++)
 		free(keys[i]);

@@ -275,6 +275,9 @@ static void fail_unmeasurable_units(struct bench_run *br)
 }
 
 /* The benchmark's entry in the document and the seeded order of its rounds. */
+/* Why a comparison leaves a case out (docs/configuration.md, "Sizes"). */
+#define NOT_COMPARED_REASON "its size says compare: false (run and sweep measure it)"
+
 /* What case of a benchmark with parameters b is, if it is one. */
 static void add_case(struct results_benchmark *rb, const struct benchmark *b)
 {
@@ -468,6 +471,10 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 	for (i = 0; i < s->benchmark_count && rc == 0; i++) {
 		if (!selected[i])
 			continue;
+		if (doc->mode == RESULTS_MODE_COMPARE && s->benchmarks[i].no_compare) {
+			results_add_not_compared(rs, s->benchmarks[i].name, NOT_COMPARED_REASON);
+			continue;
+		}
 		rc = run_benchmark(r, s, &s->benchmarks[i], sides, rs, doc, err);
 		rs->result = worst(rs->result, rs->benchmarks[rs->n_benchmarks - 1].result);
 		next = i + 1;
@@ -475,7 +482,7 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 	if (rc == 0)
 		runner_geometric_mean(rs, base_root != NULL);
 	if (rc == 0)
-		runner_growth(rs, base_root != NULL);
+		runner_growth(rs, s, base_root != NULL);
 done:
 	if (rc == ERR_INTERRUPTED)
 		not_started(s, selected, next, rs);

@@ -35,6 +35,13 @@ void rnd_growth_line(struct strbuf *sb, const struct results_growth *g)
 		strbuf_addch(sb, ',');
 	}
 	strbuf_addf(sb, " over sizes %s…%s", rnd_str(f->from), rnd_str(f->to));
+	if (g->compared)
+		strbuf_addf(sb, "; exponent change %+.2f (%+.2f…%+.2f), tolerance %.2f: %s",
+			    g->difference, g->difference_low, g->difference_high, g->max_difference,
+			    verdict_name(g->verdict));
+	if (g->has_budget)
+		strbuf_addf(sb, "; budget exponent %s: %s", rnd_str(g->budget_text),
+			    g->budget_pass ? "pass" : "over budget");
 }
 
 /* "scan › lin: latency grows as ..." for every fit of the document, each

@@ -228,6 +228,14 @@ struct results_growth *results_add_growth(struct results_suite *s, const char *b
 	return g;
 }
 
+void results_add_not_compared(struct results_suite *s, const char *benchmark, const char *reason)
+{
+	s->not_compared = xgrow(s->not_compared, &s->alloc_not_compared, s->n_not_compared + 1,
+				sizeof(*s->not_compared));
+	s->not_compared[s->n_not_compared].benchmark = dup_or_null(benchmark);
+	s->not_compared[s->n_not_compared++].reason = dup_or_null(reason);
+}
+
 void results_add_tag(struct results_benchmark *b, const char *tag)
 {
 	b->tags = xgrow(b->tags, &b->alloc_tags, b->n_tags + 1, sizeof(*b->tags));
@@ -476,8 +484,14 @@ static void suite_release(struct results_suite *s)
 		free(s->growth[i].head.to);
 		free(s->growth[i].base.from);
 		free(s->growth[i].base.to);
+		free(s->growth[i].budget_text);
 	}
 	free(s->growth);
+	for (i = 0; i < s->n_not_compared; i++) {
+		free(s->not_compared[i].benchmark);
+		free(s->not_compared[i].reason);
+	}
+	free(s->not_compared);
 	free(s->commit.sha);
 	free(s->commit.subject);
 	free(s->commit.suite_hash);

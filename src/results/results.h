@@ -276,6 +276,23 @@ struct results_growth {
 	char *command;
 	enum metric metric;
 	struct results_fit head, base; /* base.present only when comparing */
+	/* A budget on head's exponent (`exponent: "<= 1.2"`): passes when the
+	 * exponent keeps the bound. */
+	bool has_budget;
+	char *budget_text;
+	enum bound_op budget_op;
+	double budget_limit;
+	bool budget_pass;
+	/* The exponents compared (both fitted): head − base, its interval from
+	 * the two fits' intervals, the tolerance, and the verdict. */
+	bool compared;
+	double difference, difference_low, difference_high, max_difference;
+	enum verdict verdict;
+};
+
+/* A case a comparison left out, and why (docs/reports.md, "Cases and growth"). */
+struct results_not_compared {
+	char *benchmark, *reason;
 };
 
 struct results_suite {
@@ -296,6 +313,8 @@ struct results_suite {
 	char *geometric_mean_unavailable; /* why there is none, or NULL */
 	struct results_growth *growth;
 	size_t n_growth, alloc_growth;
+	struct results_not_compared *not_compared;
+	size_t n_not_compared, alloc_not_compared;
 	struct results_commit commit; /* sweeps only */
 };
 
@@ -378,6 +397,7 @@ void results_add_tool(struct results *r, const char *name, const char *version);
 void results_add_param(struct results_benchmark *b, const char *name, const char *value);
 struct results_growth *results_add_growth(struct results_suite *s, const char *benchmark,
 					  const char *command, enum metric metric);
+void results_add_not_compared(struct results_suite *s, const char *benchmark, const char *reason);
 void results_add_tag(struct results_benchmark *b, const char *tag);
 void results_add_ratio(struct results_suite *s, const char *command, double ratio);
 /* Appends a calibration row and marks the document a calibration. */

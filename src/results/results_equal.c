@@ -198,18 +198,38 @@ static bool same_fit(const struct results_fit *a, const struct results_fit *b)
 		same_str(a->to, b->to));
 }
 
+static bool same_growth_verdicts(const struct results_growth *a, const struct results_growth *b)
+{
+	if (a->has_budget != b->has_budget || a->compared != b->compared)
+		return false;
+	if (a->has_budget &&
+	    (!same_str(a->budget_text, b->budget_text) || a->budget_op != b->budget_op ||
+	     !same_double(a->budget_limit, b->budget_limit) || a->budget_pass != b->budget_pass))
+		return false;
+	return !a->compared ||
+	       (same_double(a->difference, b->difference) &&
+		same_double(a->difference_low, b->difference_low) &&
+		same_double(a->difference_high, b->difference_high) &&
+		same_double(a->max_difference, b->max_difference) && a->verdict == b->verdict);
+}
+
 static bool same_growth(const struct results_suite *a, const struct results_suite *b)
 {
 	size_t i;
 
-	if (a->n_growth != b->n_growth)
+	if (a->n_growth != b->n_growth || a->n_not_compared != b->n_not_compared)
 		return false;
+	for (i = 0; i < a->n_not_compared; i++)
+		if (!same_str(a->not_compared[i].benchmark, b->not_compared[i].benchmark) ||
+		    !same_str(a->not_compared[i].reason, b->not_compared[i].reason))
+			return false;
 	for (i = 0; i < a->n_growth; i++)
 		if (!same_str(a->growth[i].benchmark, b->growth[i].benchmark) ||
 		    !same_str(a->growth[i].command, b->growth[i].command) ||
 		    a->growth[i].metric != b->growth[i].metric ||
 		    !same_fit(&a->growth[i].head, &b->growth[i].head) ||
-		    !same_fit(&a->growth[i].base, &b->growth[i].base))
+		    !same_fit(&a->growth[i].base, &b->growth[i].base) ||
+		    !same_growth_verdicts(&a->growth[i], &b->growth[i]))
 			return false;
 	return true;
 }

@@ -492,12 +492,48 @@ static void put_fit(struct writer *w, cJSON *obj, const char *key, const struct 
 	put_str(w, o, "to", f->to);
 }
 
-/* "growth" of a suite with sizes (absent otherwise). */
+/* "budget" and "comparison" of a growth, or null. */
+static void put_growth_verdicts(struct writer *w, cJSON *o, const struct results_growth *g)
+{
+	cJSON *b;
+
+	if (g->has_budget) {
+		b = add(o, "budget", cJSON_CreateObject());
+		put_str(w, b, "text", g->budget_text);
+		put_str(w, b, "op", bound_op_name(g->budget_op));
+		put_num(w, b, "limit", g->budget_limit);
+		put_bool(b, "pass", g->budget_pass);
+	} else {
+		put_null(o, "budget");
+	}
+	if (!g->compared) {
+		put_null(o, "comparison");
+		return;
+	}
+	b = add(o, "comparison", cJSON_CreateObject());
+	put_num(w, b, "difference", g->difference);
+	put_num(w, b, "difference_low", g->difference_low);
+	put_num(w, b, "difference_high", g->difference_high);
+	put_num(w, b, "max_difference", g->max_difference);
+	put_str(w, b, "verdict", verdict_name(g->verdict));
+}
+
+/* "growth" of a suite with sizes, and "not_compared" of a comparison that
+ * left cases out (absent otherwise). */
 static void put_growth(struct writer *w, cJSON *obj, const struct results_suite *s)
 {
 	cJSON *arr;
 	size_t i;
 
+	if (s->n_not_compared) {
+		arr = add(obj, "not_compared", cJSON_CreateArray());
+		for (i = 0; i < s->n_not_compared; i++) {
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddItemToArray(arr, o);
+			put_str(w, o, "benchmark", s->not_compared[i].benchmark);
+			put_str(w, o, "reason", s->not_compared[i].reason);
+		}
+	}
 	if (!s->n_growth)
 		return;
 	arr = add(obj, "growth", cJSON_CreateArray());
@@ -510,6 +546,7 @@ static void put_growth(struct writer *w, cJSON *obj, const struct results_suite 
 		put_str(w, o, "metric", metric_info(g->metric)->name);
 		put_fit(w, o, "head", &g->head);
 		put_fit(w, o, "base", &g->base);
+		put_growth_verdicts(w, o, g);
 	}
 }
 

@@ -127,16 +127,19 @@ static bool read_parameters(struct loader *l, const struct ynode *v, const char 
 }
 
 /* A size: a count such as 64k (units_count), greater than 0. */
-static bool read_size(struct loader *l, const struct ynode *v, const char *path, const char **text,
-		      double *count)
+static bool read_count(struct loader *l, const struct ynode *v, const char *path, const char **text,
+		       double *count)
 {
 	struct err e = ERR_INIT;
 
 	if (v->kind != YNODE_SCALAR ||
 	    (ynode_type(v) != YSCALAR_STR && ynode_type(v) != YSCALAR_INT &&
 	     ynode_type(v) != YSCALAR_FLOAT)) {
-		check_problem(l, v, path, NULL, "expected a size such as 1k, 64k or 1M, got %s",
-			      check_found(l, v));
+		check_problem(
+			l, v, path, NULL,
+			"expected a size such as 1k, 64k or 1M, or {value: 1M, compare: false}, "
+			"got %s",
+			check_found(l, v));
 		return false;
 	}
 	if (units_count(v->text, count, &e) < 0 || !(*count > 0)) {
@@ -149,6 +152,29 @@ static bool read_size(struct loader *l, const struct ynode *v, const char *path,
 	return true;
 }
 
+/* A size, or {value: size, compare: false} for one that run and sweep
+ * measure and comparisons leave out (docs/configuration.md, "Sizes"). */
+static bool read_size(struct loader *l, const struct ynode *v, const char *path, const char **text,
+		      double *count, bool *no_compare)
+{
+	const struct ynode *value, *cmp;
+	bool compare = true;
+
+	*no_compare = false;
+	if (v->kind != YNODE_MAP)
+		return read_count(l, v, path, text, count);
+	check_keys(l, v, path, (const char *const[]){ "value", "compare", NULL }, path);
+	if (!(value = ynode_get(v, "value"))) {
+		check_problem(l, v, path, NULL, "expected a map with value, got no value");
+		return false;
+	}
+	if ((cmp = ynode_get(v, "compare")) &&
+	    !check_bool(l, cmp, check_child(l, path, "compare"), &compare))
+		return false;
+	*no_compare = !compare;
+	return read_count(l, value, check_child(l, path, "value"), text, count);
+}
+
 /* `sizes:`: the parameter "size", last; ${size} is the count in digits. */
 static bool read_size_list(struct loader *l, const struct ynode *v, const char *path,
 			   struct case_spec *spec)
@@ -156,6 +182,7 @@ static bool read_size_list(struct loader *l, const struct ynode *v, const char *
 	struct param *p = &spec->params[spec->n];
 	const char **text, **digits;
 	double *counts;
+	bool *no_compare;
 	size_t i, j;
 
 	if (!check_seq(l, v, path, "a list of sizes such as [1k, 10k, 100k]"))
@@ -167,9 +194,10 @@ static bool read_size_list(struct loader *l, const struct ynode *v, const char *
 	text = arena_array(l->a, v->count, sizeof(*text));
 	digits = arena_array(l->a, v->count, sizeof(*digits));
 	counts = arena_array(l->a, v->count, sizeof(*counts));
+	no_compare = arena_array(l->a, v->count, sizeof(*no_compare));
 	for (i = 0; i < v->count; i++) {
 		const char *ip = check_index(l, path, i);
-		if (!read_size(l, v->items[i], ip, &text[i], &counts[i]))
+		if (!read_size(l, v->items[i], ip, &text[i], &counts[i], &no_compare[i]))
 			return false;
 		for (j = 0; j < i; j++)
 			if (counts[j] == counts[i]) {
@@ -186,6 +214,7 @@ static bool read_size_list(struct loader *l, const struct ynode *v, const char *
 	spec->size_param = spec->n++;
 	spec->size_counts = counts;
 	spec->size_digits = digits;
+	spec->size_no_compare = no_compare;
 	return true;
 }
 
@@ -480,8 +509,10 @@ bool cases_parse(struct loader *l, const struct ynode *n, const char *path,
 	b->params = cx.values;
 	b->param_count = spec->n;
 	if (spec->size_param != SIZE_MAX) {
+		size_t v = spec->e.index[c * spec->n + spec->size_param];
 		b->has_size = true;
-		b->size = spec->size_counts[spec->e.index[c * spec->n + spec->size_param]];
+		b->size = spec->size_counts[v];
+		b->no_compare = spec->size_no_compare[v];
 	}
 	return l->problems == before;
 }
@@ -505,6 +536,27 @@ void cases_apply_regression(struct loader *l, struct benchmark *b)
 	}
 }
 
+static void merge_growth_budgets(struct loader *l, struct command *c, const struct command *add)
+{
+	struct growth_budget *v;
+	size_t i, j, n = 0;
+
+	if (!add->growth_budget_count)
+		return;
+	v = arena_array(l->a, c->growth_budget_count + add->growth_budget_count, sizeof(*v));
+	for (i = 0; i < c->growth_budget_count; i++) {
+		for (j = 0; j < add->growth_budget_count; j++)
+			if (add->growth_budgets[j].metric == c->growth_budgets[i].metric)
+				break;
+		if (j == add->growth_budget_count)
+			v[n++] = c->growth_budgets[i];
+	}
+	for (j = 0; j < add->growth_budget_count; j++)
+		v[n++] = add->growth_budgets[j];
+	c->growth_budgets = v;
+	c->growth_budget_count = n;
+}
+
 /* c's budgets with those of `add` in place of c's on the same metrics. */
 static void merge_budgets(struct loader *l, struct command *c, const struct command *add)
 {
@@ -522,6 +574,7 @@ static void merge_budgets(struct loader *l, struct command *c, const struct comm
 		v[n++] = add->budgets[j];
 	c->budgets = v;
 	c->budget_count = n;
+	merge_growth_budgets(l, c, add);
 }
 
 /* One entry's `budget:`, a map of command name to the command's budgets. */

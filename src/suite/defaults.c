@@ -53,9 +53,23 @@ static void parse_tolerance(struct loader *l, const struct ynode *n, const char 
 	}
 }
 
-static const char *const regression_keys[] = { "confidence", "min_samples", "max_cv",
-					       "max_time",   "commands",    "latency",
-					       "cpu_total",  "peak_rss",    NULL };
+static const char *const regression_keys[] = { "confidence", "min_samples", "max_cv",	 "max_time",
+					       "commands",   "latency",	    "cpu_total", "peak_rss",
+					       "exponent",   NULL };
+
+/* regression.exponent: {max_difference: 0.1} */
+static void parse_exponent(struct loader *l, const struct ynode *n, const char *path,
+			   struct reg_layer *r)
+{
+	const struct ynode *v;
+
+	if (!check_map(l, n, path, "a map with max_difference"))
+		return;
+	check_keys(l, n, path, (const char *const[]){ "max_difference", NULL }, path);
+	if ((v = ynode_get(n, "max_difference")))
+		r->has_exponent = check_number(l, v, check_child(l, path, "max_difference"), 0, 10,
+					       &r->exponent_max_difference);
+}
 
 static void parse_regression(struct loader *l, const struct ynode *n, const char *path,
 			     bool benchmark_level, struct reg_layer *r)
@@ -95,6 +109,8 @@ static void parse_regression(struct loader *l, const struct ynode *n, const char
 			parse_tolerance(l, v, p, METRIC_CPU_TOTAL, &r->cpu_total);
 		} else if (!strcmp(k, "peak_rss")) {
 			parse_tolerance(l, v, p, METRIC_PEAK_RSS, &r->peak_rss);
+		} else if (!strcmp(k, "exponent")) {
+			parse_exponent(l, v, p, r);
 		}
 	}
 }
@@ -421,6 +437,8 @@ void layer_regression(struct regression *r, const struct reg_layer *o)
 	layer_tolerance(&r->latency, &o->latency);
 	layer_tolerance(&r->cpu_total, &o->cpu_total);
 	layer_tolerance(&r->peak_rss, &o->peak_rss);
+	if (o->has_exponent)
+		r->exponent_max_difference = o->exponent_max_difference;
 }
 
 /* Everything a benchmark's commands inherit, after defaults → benchmark. */
@@ -487,6 +505,7 @@ void regression_defaults(struct regression *r)
 	r->latency.max_percent = r->cpu_total.max_percent = SUITE_DEFAULT_MAX_PERCENT;
 	r->peak_rss.max_percent = SUITE_DEFAULT_MAX_PERCENT_RSS;
 	r->latency.gate = r->cpu_total.gate = r->peak_rss.gate = true;
+	r->exponent_max_difference = SUITE_DEFAULT_EXPONENT_MAX_DIFF;
 }
 
 void resolved_defaults(struct resolved *r)

@@ -43,6 +43,8 @@ struct reg_layer {
 	const struct ynode *commands_node;
 	const char *commands_path;
 	struct tol_layer latency, cpu_total, peak_rss;
+	bool has_exponent;
+	double exponent_max_difference;
 };
 
 struct layer {
@@ -140,10 +142,11 @@ struct case_spec {
 	struct case_override *overrides; /* heap: cases_release */
 	size_t n_overrides;
 	struct params_expansion e;
-	size_t size_param;	   /* the index of `size` (sizes:), or SIZE_MAX */
-	const double *size_counts; /* per size value: the count ("64k" is 64000) */
-	const char **size_digits;  /* per size value: what ${size} gives ("64000") */
-	bool failed;		   /* a problem in the parameters: read the benchmark once */
+	size_t size_param;	     /* the index of `size` (sizes:), or SIZE_MAX */
+	const double *size_counts;   /* per size value: the count ("64k" is 64000) */
+	const char **size_digits;    /* per size value: what ${size} gives ("64000") */
+	const bool *size_no_compare; /* per size value: compare: false */
+	bool failed;		     /* a problem in the parameters: read the benchmark once */
 };
 
 /* The case being read: its values, and the overrides that select it. */

@@ -7,7 +7,7 @@ import os
 import re
 import unittest
 
-from harness import HELPERS, PrivateTmpTest, suite
+from harness import HELPERS, GitRepoTest, PrivateTmpTest, suite
 from test_report_schema import SCHEMA, load, validate
 
 CODES = """
@@ -162,6 +162,113 @@ benchmarks:
         doc = json.loads(self.run_h(["list", "--format", "json", path]).out)
         self.assertEqual(doc[1]["metrics"]["work"], {"value": 1500000, "unit": "records"})
         self.assertEqual(doc[1]["parameters"], {"mode": "a", "size": "1.5M"})
+
+
+
+GROW = r"""#include <stdlib.h>
+#include <string.h>
+/* Touches COST bytes: n KiB (linear) or n*n/16 bytes (quadratic), so that
+ * peak RSS grows exactly as size or size^2 and both agree at 16k. */
+int main(int argc, char **argv) {
+	size_t n = argc > 1 ? strtoul(argv[1], NULL, 10) : 0, bytes = COST;
+	char *p = malloc(bytes);
+	if (!p)
+		return 3;
+	memset(p, 1, bytes);
+	return p[bytes / 2] == 1 ? 0 : 4;
+}
+"""
+
+GROW_SUITE = """version: "1"
+name: growth
+build:
+  command: [cc, -O1, -o, "${artifact}", grow.c]
+benchmarks:
+  - name: grow
+    sizes: [{value: 1k, compare: false}, 16k, 32k, 64k]
+    runs: 8
+    warmup: 0
+    metrics: {memory: true}
+    regression: {max_cv: 0, min_samples: 5, exponent: {max_difference: 0.1}}
+    commands:
+      grow:
+        command: ["${artifact}", "${size}"]
+        budget: {peak_rss: {exponent: "<= 1.2"}}
+"""
+
+
+class GrowthCompareTest(GitRepoTest):
+    """The proof of docs/configuration.md, "Sizes": a program O(n) in one
+    commit and O(n^2) in the next. Exponents are asserted on peak RSS,
+    which the runs make exact; latency is fitted and shown the same way."""
+
+    def setUp(self):
+        super().setUp()
+        self.program("n * 1024")
+        self.write("repo/himorime.yaml", GROW_SUITE)
+        self.git("add", "-A")
+        self.git("commit", "-qm", "linear")
+        self.program("n * n / 16")
+        self.git("commit", "-qam", "quadratic")
+
+    def program(self, cost):
+        self.write("repo/grow.c", GROW.replace("COST", cost))
+
+    def growth(self, doc, metric):
+        return [g for g in doc["suites"][0]["growth"] if g["metric"] == metric][0]
+
+    def test_growth__quadratic_is_a_regression_the_smallest_size_would_pass(self):
+        res = self.run_h(["compare", "--format", "json", "--seed", "3", "--against", "HEAD~1"],
+                         cwd=self.repo)
+        self.assertExit(res, 1)
+        doc = json.loads(res.out)
+        schema = load(SCHEMA)
+        self.assertEqual(validate(schema, doc, schema), [])
+        s = doc["suites"][0]
+        self.assertEqual([b["name"] for b in s["benchmarks"]],
+                         ["grow[size=16k]", "grow[size=32k]", "grow[size=64k]"])
+        self.assertEqual(s["not_compared"], [{
+            "benchmark": "grow[size=1k]",
+            "reason": "its size says compare: false (run and sweep measure it)"}])
+        rss = self.growth(doc, "peak_rss")
+        self.assertAlmostEqual(rss["base"]["exponent"], 1, delta=0.1)
+        self.assertAlmostEqual(rss["head"]["exponent"], 2, delta=0.1)
+        self.assertEqual((rss["head"]["from"], rss["head"]["to"]), ("16k", "64k"))
+        self.assertEqual(rss["comparison"]["verdict"], "regression")
+        self.assertEqual(rss["comparison"]["max_difference"], 0.1)
+        self.assertGreater(rss["comparison"]["difference_low"], 0.1)
+        self.assertEqual((rss["budget"]["text"], rss["budget"]["pass"]), ("<= 1.2", False))
+        self.assertIsNotNone(self.growth(doc, "latency")["comparison"])
+        small, big = s["benchmarks"][0]["commands"][0], s["benchmarks"][2]["commands"][0]
+        self.assertEqual(small["comparisons"]["peak_rss"]["verdict"], "pass")
+        self.assertNotEqual(small["result"], "regression")  # latency may be inconclusive
+        self.assertEqual(big["comparisons"]["peak_rss"]["verdict"], "regression")
+        self.assertEqual(big["result"], "regression")
+        self.assertRegex(res.err, r"himorime: exit 1: 2 regressions\n$")  # 32k and 64k
+        # the table says it, from the saved report too
+        out = os.path.join(self.tmp, "cmp.json")
+        with open(out, "w") as f:
+            f.write(res.out)
+        text = self.run_h(["report", out]).out
+        self.assertIn("  - grow[size=1k]: not compared: its size says compare: false (run and "
+                      "sweep measure it).\n", text)
+        self.assertRegex(text, r"  grow › grow: peak_rss grows as size\^[12]\.\d\d \(\d\.\d\d…\d\.\d\d\), "
+                               r"base size\^[01]\.\d\d \(\d\.\d\d…\d\.\d\d\), over sizes 16k…64k; "
+                               r"exponent change \+\d\.\d\d \(\+\d\.\d\d…\+\d\.\d\d\), tolerance "
+                               r"0\.10: regression; budget exponent <= 1\.2: over budget\n")
+
+    def test_growth__run_measures_every_size_and_keeps_the_budget(self):
+        self.git("checkout", "-q", "HEAD~1")
+        res = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo)
+        self.assertExit(res, 0)
+        doc = json.loads(res.out)
+        s = doc["suites"][0]
+        self.assertEqual([b["name"] for b in s["benchmarks"]],
+                         ["grow[size=1k]", "grow[size=16k]", "grow[size=32k]", "grow[size=64k]"])
+        self.assertNotIn("not_compared", s)
+        rss = self.growth(doc, "peak_rss")
+        self.assertTrue(rss["budget"]["pass"])
+        self.assertIsNone(rss["comparison"])
 
 
 if __name__ == "__main__":

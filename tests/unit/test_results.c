@@ -311,6 +311,18 @@ static void test_results__cases_and_growth_round_trip(void **state)
 	results_set_str(&g->head.from, "1k");
 	results_set_str(&g->head.to, "64k");
 	g->base = (struct results_fit){ true, 1, 12, 0.98, false, 0, 0, 2, 4, NULL, NULL };
+	g->has_budget = true;
+	results_set_str(&g->budget_text, "<= 1.2");
+	g->budget_op = BOUND_LE;
+	g->budget_limit = 1.2;
+	g->budget_pass = false;
+	g->compared = true;
+	g->difference = 1.01;
+	g->difference_low = 0.95;
+	g->difference_high = 1.07;
+	g->max_difference = 0.1;
+	g->verdict = VERDICT_REGRESSION;
+	results_add_not_compared(s, "scan[mode=a,size=1M]", "its size says compare: false");
 	results_set_str(&g->base.from, "1k");
 	results_set_str(&g->base.to, "2k");
 	check_round_trip(r);
@@ -320,6 +332,8 @@ static void test_results__cases_and_growth_round_trip(void **state)
 	back = from_json(text);
 	assert_string_equal(back->suites[0].growth[0].head.to, "64k");
 	assert_true(back->suites[0].benchmarks[s->n_benchmarks - 1].size == 64000);
+	assert_int_equal(back->suites[0].growth[0].verdict, VERDICT_REGRESSION);
+	assert_string_equal(back->suites[0].not_compared[0].benchmark, "scan[mode=a,size=1M]");
 	back->suites[0].growth[0].head.exponent = 2.02;
 	assert_false(results_equal(r, back));
 	free(text);

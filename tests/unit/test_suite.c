@@ -384,6 +384,45 @@ static void test_suite__load_expands_parameters(void **state)
 	unlink(path);
 }
 
+/* Sizes: the count substituted, the label as written, compare: false and
+ * exponent budgets carried to the model. */
+static void test_suite__load_sizes(void **state)
+{
+	const char *path = write_tmp(
+		"version: \"1\"\nname: s\nbenchmarks:\n"
+		"  - name: scan\n"
+		"    sizes: [1k, {value: 1.5M, compare: false}]\n"
+		"    regression: {exponent: {max_difference: 0.1}}\n"
+		"    commands:\n"
+		"      a: {command: [x, \"${size}\"], budget: {latency: {exponent: \"<= 1.2\", "
+		"p95: \"<= 1s\"}}}\n");
+	struct suite_diags diags;
+	struct err err = ERR_INIT;
+	struct suite *s = NULL;
+	const struct benchmark *b;
+
+	(void)state;
+	suite_diags_init(&diags);
+	assert_int_equal(suite_load(path, &s, &diags, &err), 0);
+	assert_int_equal(s->benchmark_count, 2);
+	b = &s->benchmarks[1];
+	assert_string_equal(b->name, "scan[size=1.5M]");
+	assert_true(b->has_size && b->size == 1500000);
+	assert_true(b->no_compare);
+	assert_false(s->benchmarks[0].no_compare);
+	assert_string_equal(b->commands[0].exec.argv[1], "1500000");
+	assert_true(b->regression.exponent_max_difference == 0.1);
+	assert_int_equal(b->commands[0].budget_count, 1);
+	assert_int_equal(b->commands[0].growth_budget_count, 1);
+	assert_int_equal(b->commands[0].growth_budgets[0].metric, METRIC_LATENCY);
+	assert_int_equal(b->commands[0].growth_budgets[0].op, BOUND_LE);
+	assert_true(b->commands[0].growth_budgets[0].limit == 1.2);
+	assert_string_equal(b->commands[0].growth_budgets[0].text, "<= 1.2");
+	suite_free(s);
+	suite_diags_release(&diags);
+	unlink(path);
+}
+
 /* Top-level x-* keys hold anchors the benchmarks share; anywhere else they
  * are still unknown keys. */
 static void test_suite__x_keys_at_top_level_are_ignored(void **state)
@@ -438,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_suite__load_collects_all_problems),
 		cmocka_unit_test(test_suite__x_keys_at_top_level_are_ignored),
 		cmocka_unit_test(test_suite__load_expands_parameters),
+		cmocka_unit_test(test_suite__load_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
