@@ -245,3 +245,16 @@ bool params_selector_matches(const struct params_selector *s, const char *base,
 	}
 	return true;
 }
+
+bool params_selector_matches_label(const struct params_selector *s, const char *label)
+{
+	struct params_selector l;
+	struct err err = ERR_INIT;
+	bool match;
+
+	if (params_selector_parse(label, &l, &err) < 0)
+		return false;
+	match = params_selector_matches(s, l.base, l.pairs, l.n);
+	params_selector_release(&l);
+	return match;
+}

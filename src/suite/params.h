@@ -86,5 +86,8 @@ void params_selector_release(struct params_selector *s);
 /* Whether a case of benchmark `base` with values v[0..n) is selected. */
 bool params_selector_matches(const struct params_selector *s, const char *base,
 			     const struct params_value *v, size_t n);
+/* The same for a case known by its label only ("gz[level=1,mode=fast]", as
+ * reports name it); a name without brackets is no case and never matches. */
+bool params_selector_matches_label(const struct params_selector *s, const char *label);
 
 #endif

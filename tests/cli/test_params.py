@@ -197,10 +197,9 @@ benchmarks:
 """
 
 
-class GrowthCompareTest(GitRepoTest):
-    """The proof of docs/configuration.md, "Sizes": a program O(n) in one
-    commit and O(n^2) in the next. Exponents are asserted on peak RSS,
-    which the runs make exact; latency is fitted and shown the same way."""
+class GrowthRepo(GitRepoTest):
+    """A repository whose program is O(n) in one commit and O(n^2) in the
+    next (GROW, GROW_SUITE)."""
 
     def setUp(self):
         super().setUp()
@@ -216,6 +215,12 @@ class GrowthCompareTest(GitRepoTest):
 
     def growth(self, doc, metric):
         return [g for g in doc["suites"][0]["growth"] if g["metric"] == metric][0]
+
+
+class GrowthCompareTest(GrowthRepo):
+    """The proof of docs/configuration.md, "Sizes". Exponents are asserted
+    on peak RSS, which the runs make exact; latency is fitted and shown the
+    same way."""
 
     def test_growth__quadratic_is_a_regression_the_smallest_size_would_pass(self):
         res = self.run_h(["compare", "--format", "json", "--seed", "3", "--against", "HEAD~1"],
@@ -269,6 +274,39 @@ class GrowthCompareTest(GitRepoTest):
         rss = self.growth(doc, "peak_rss")
         self.assertTrue(rss["budget"]["pass"])
         self.assertIsNone(rss["comparison"])
+
+
+
+class GrowthSweepTest(GrowthRepo):
+    """A sweep measures the sizes pull requests leave out, and history
+    selects one case by its values."""
+
+    def setUp(self):
+        super().setUp()
+        self.write("repo/himorime.yaml", GROW_SUITE.replace(
+            "sizes: [{value: 1k, compare: false}, 16k, 32k, 64k]",
+            "sizes: [{value: 1k, compare: false}, 2k]"))
+        self.git("commit", "-qam", "small sizes")
+
+    def test_sweep__measures_compare_false_sizes_and_history_selects_a_case(self):
+        res = self.run_h(["sweep", "HEAD~1..HEAD", "--runs", "8", "--seed", "1", "-q"],
+                         cwd=self.repo)
+        self.assertExit(res, 0)
+        res = self.run_h(["history", "--benchmark", "grow[size=1k]", "--metric", "peak_rss",
+                          "--format", "json"], cwd=self.repo)
+        self.assertExit(res, 0)
+        series = json.loads(res.out)["series"]
+        self.assertEqual([(x["benchmark"], x["command"], len(x["points"])) for x in series],
+                         [("grow[size=1k]", "grow", 1)])
+        # a regular expression still works, and a selector of no case finds nothing
+        res = self.run_h(["history", "--benchmark", r"^grow\[size=2k\]$", "--metric", "peak_rss",
+                          "--format", "json"], cwd=self.repo)
+        self.assertEqual([x["benchmark"] for x in json.loads(res.out)["series"]],
+                         ["grow[size=2k]"])
+        res = self.run_h(["history", "--benchmark", "grow[size=3k]", "--format", "json"],
+                         cwd=self.repo)
+        self.assertExit(res, 0)
+        self.assertEqual(json.loads(res.out)["series"], [])
 
 
 if __name__ == "__main__":

@@ -192,6 +192,11 @@ static void test_params__selectors(void **state)
 	assert_true(params_selector_matches(&sel, "gz", one, 2));
 	assert_false(params_selector_matches(&sel, "gz", nine, 2));
 	assert_false(params_selector_matches(&sel, "gzip", one, 2));
+	/* a case known by its label only, as reports name it */
+	assert_true(params_selector_matches_label(&sel, "gz[mode=compress,level=1]"));
+	assert_true(params_selector_matches_label(&sel, "gz[level=1,mode=compress,size=1k]"));
+	assert_false(params_selector_matches_label(&sel, "gz[level=9,mode=compress]"));
+	assert_false(params_selector_matches_label(&sel, "gz"));
 	params_selector_release(&sel);
 	/* a subset of the values, and no name: any benchmark */
 	assert_int_equal(params_selector_parse("[mode=compress]", &sel, &err), 0);
