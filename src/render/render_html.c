@@ -261,6 +261,7 @@ static void growth(const struct results *r, struct strbuf *out)
 			strbuf_release(&one);
 		}
 		strbuf_adds(out, "</ul>\n");
+		rnd_growth_svg(r, out);
 	}
 	strbuf_release(&part);
 }

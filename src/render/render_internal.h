@@ -135,5 +135,7 @@ void rnd_growth_line(struct strbuf *sb, const struct results_growth *g);
 size_t rnd_growth_lines(const struct results *r, const char *prefix, bool md, struct strbuf *out);
 /* A Mermaid xychart of the median latency per size, per latency fit. */
 void rnd_growth_mermaid(const struct results *r, struct strbuf *out);
+/* The same as an inline SVG, log–log, with each side's fitted line (HTML). */
+void rnd_growth_svg(const struct results *r, struct strbuf *out);
 
 #endif

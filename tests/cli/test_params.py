@@ -142,6 +142,12 @@ class SizesTest(PrivateTmpTest):
         html = self.run_h(["report", "--format", "html", out])
         self.assertIn("<h2>Growth with input size</h2>\n<ul class=\"growth\">\n<li>grow › linear: "
                       "latency grows as size^", html.out)
+        charts = html.out.split('<figure class="growth-chart">')[1:]
+        self.assertEqual(len(charts), 2)  # latency of each command
+        self.assertIn("<figcaption>grow › linear: median latency by size, log–log, with the "
+                      "fitted power law</figcaption>", charts[0])
+        self.assertEqual(charts[0].count('<circle class="head"'), 3)
+        self.assertEqual(charts[0].count('<line class="fit head"'), 1)
 
     def test_sizes__substitute_counts_and_label_as_written(self):
         path = self.write("himorime.yaml", suite("""
