@@ -283,6 +283,17 @@ class GrowthCompareTest(GrowthRepo):
 
 
 
+    def test_growth__settings_problems_name_the_compared_cases(self):
+        self.write("repo/himorime.yaml", GROW_SUITE.replace("runs: 8", "runs: 6"))
+        self.git("commit", "-qam", "fewer runs")
+        res = self.run_h(["compare", "--against", "HEAD~1"], cwd=self.repo)
+        self.assertExit(res, 2)
+        self.assertEqual(res.err, "".join(
+            f"himorime.yaml:6:5: grow[size={k}]: runs 6 cannot give a 99% confidence interval: "
+            "it needs at least 8 pairs\n" for k in ("16k", "32k", "64k")) +
+            "himorime: exit 2: 3 problems in the comparison settings\n")
+
+
 class GrowthSweepTest(GrowthRepo):
     """A sweep measures the sizes pull requests leave out, and history
     selects one case by its values."""
