@@ -13,6 +13,7 @@
 #include "common/fsio.h"
 #include "history/sweep.h"
 #include "render/history.h"
+#include "suite/params.h"
 
 #include <regex.h>
 #include <stdio.h>
@@ -49,13 +50,17 @@ static int prune(struct vcs *vcs, const struct history_flags *f, const char *ref
 	return EXIT_OK;
 }
 
-/* Keeps the series whose benchmark matches. */
-static void filter(struct sweep_series_list *l, const regex_t *re)
+/* Keeps the series whose benchmark matches: a case selector NAME[k=v,...]
+ * (docs/configuration.md, "Parameters"), else a regular expression. */
+static void filter(struct sweep_series_list *l, const regex_t *re,
+		   const struct params_selector *cases)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < l->count; i++) {
-		if (regexec(re, l->items[i].benchmark ? l->items[i].benchmark : "", 0, NULL, 0)) {
+		const char *name = l->items[i].benchmark ? l->items[i].benchmark : "";
+		if (cases ? !params_selector_matches_label(cases, name)
+			  : regexec(re, name, 0, NULL, 0) != 0) {
 			free(l->items[i].points);
 			free(l->items[i].changes);
 			continue;
@@ -76,7 +81,8 @@ static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 	struct err err = ERR_INIT;
 	struct strbuf out;
 	regex_t re;
-	bool has_re = false;
+	struct params_selector cases;
+	bool has_re = false, has_cases = false;
 	int code = EXIT_OK;
 
 	memset(&l, 0, sizeof(l));
@@ -86,7 +92,12 @@ static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 	if (f->metric && (metric_from_name(f->metric, &m) < 0 ||
 			  (m != METRIC_LATENCY && m != METRIC_CPU_TOTAL && m != METRIC_PEAK_RSS)))
 		return usage("--metric \"%s\": expected latency, cpu_total or peak_rss", f->metric);
-	if (f->benchmark) {
+	memset(&cases, 0, sizeof(cases));
+	if (f->benchmark && params_selector_parse(f->benchmark, &cases, &err) == 0 && *cases.base) {
+		has_cases = true;
+	} else if (f->benchmark) {
+		params_selector_release(&cases);
+		err_clear(&err);
 		if (regcomp(&re, f->benchmark, REG_EXTENDED | REG_NOSUB) != 0)
 			return usage("--benchmark \"%s\": not a valid regular expression",
 				     f->benchmark);
@@ -110,10 +121,13 @@ static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 		goto release;
 	}
 	if (has_re)
-		filter(&l, &re);
+		filter(&l, &re, NULL);
+	if (has_cases)
+		filter(&l, NULL, &cases);
 	if (!l.count)
 		fprintf(stderr, "himorime: history: no %s results under %s%s\n",
-			metric_info(m)->name, ref, has_re ? " for that --benchmark" : "");
+			metric_info(m)->name, ref,
+			has_re || has_cases ? " for that --benchmark" : "");
 	strbuf_init(&out, 0);
 	if (history_render(&l, hf, &out, &err) < 0)
 		code = cli_fail(&err);
@@ -129,6 +143,7 @@ release:
 done:
 	if (has_re)
 		regfree(&re);
+	params_selector_release(&cases);
 	return code;
 }
 
@@ -136,7 +151,8 @@ int cmd_history(int argc, char **argv)
 {
 	struct history_flags f;
 	const struct opt opts[] = {
-		{ "benchmark", 0, OPT_STRING, &f.benchmark, "RE", "benchmarks whose name matches" },
+		{ "benchmark", 0, OPT_STRING, &f.benchmark, "RE",
+		  "benchmarks whose name matches, or cases NAME[k=v,...]" },
 		{ "metric", 0, OPT_STRING, &f.metric, "M",
 		  "latency (default), cpu_total, peak_rss" },
 		{ "format", 0, OPT_STRING, &f.format, "F", "table, markdown, csv, json, html" },

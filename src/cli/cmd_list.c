@@ -219,6 +219,28 @@ static void json_budgets(struct strbuf *sb, const struct command *c, int d)
 	strbuf_addch(sb, ']');
 }
 
+/* "base_name" and "parameters" {name: value as written} of a case. */
+static void json_params(struct strbuf *sb, const struct benchmark *b, int d, bool *first)
+{
+	size_t i;
+
+	key(sb, d, first, "base_name");
+	jsonw_str(sb, b->base_name);
+	key(sb, d, first, "parameters");
+	strbuf_addch(sb, '{');
+	for (i = 0; i < b->param_count; i++) {
+		strbuf_adds(sb, i ? ", " : "");
+		jsonw_str(sb, b->params[i].name);
+		strbuf_adds(sb, ": ");
+		jsonw_str(sb, b->params[i].value);
+	}
+	strbuf_addch(sb, '}');
+	if (b->no_compare) {
+		key(sb, d, first, "compare");
+		strbuf_adds(sb, "false");
+	}
+}
+
 /* The command as written where it stands: suite, benchmark, its exec,
  * outputs, exit codes and budgets. Keys at depth d, after *first. */
 static void json_command_own(struct strbuf *sb, const struct suite *s, const struct benchmark *b,
@@ -232,6 +254,8 @@ static void json_command_own(struct strbuf *sb, const struct suite *s, const str
 	jsonw_str(sb, s->name);
 	key(sb, d, first, "benchmark");
 	jsonw_str(sb, b->name);
+	if (b->param_count) /* a case (docs/configuration.md, "Parameters") */
+		json_params(sb, b, d, first);
 	key(sb, d, first, "description");
 	jsonw_str(sb, b->description);
 	key(sb, d, first, "tags");
@@ -374,7 +398,8 @@ int cmd_list(int argc, char **argv)
 	struct strlist tags = { NULL, 0, 0 }, skip = { NULL, 0, 0 }, operands = { NULL, 0, 0 };
 	const struct opt opts[] = {
 		{ "format", 0, OPT_STRING, &format, "FORMAT", "text (default) or json" },
-		{ "filter", 0, OPT_STRING, &filter, "RE", "benchmarks whose name matches RE" },
+		{ "filter", 0, OPT_STRING, &filter, "RE",
+		  "benchmarks whose name matches RE, or cases NAME[k=v,...]" },
 		{ "tag", 0, OPT_LIST, &tags, "TAG", "benchmarks with any of the tags" },
 		{ "skip-tag", 0, OPT_LIST, &skip, "TAG", "drop benchmarks with any of the tags" },
 	};

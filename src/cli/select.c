@@ -15,6 +15,12 @@ int selection_init(struct selection *sel, const char *filter, const struct strli
 	sel->skip_tags = skip_tags;
 	if (!filter)
 		return 0;
+	if (params_selector_parse(filter, &sel->cases, err) == 0 && *sel->cases.base) {
+		sel->has_cases = true;
+		return 0;
+	}
+	params_selector_release(&sel->cases);
+	err_clear(err);
 	if (regcomp(&sel->re, filter, REG_EXTENDED | REG_NOSUB) != 0)
 		return err_set(err, ERR_USAGE, "--filter \"%s\" is not a valid regular expression",
 			       filter);
@@ -27,7 +33,9 @@ void selection_release(struct selection *sel)
 	if (sel && sel->has_re)
 		regfree(&sel->re);
 	if (sel)
-		sel->has_re = false;
+		params_selector_release(&sel->cases);
+	if (sel)
+		sel->has_re = sel->has_cases = false;
 }
 
 static bool has_any_tag(const struct benchmark *b, const struct strlist *tags)
@@ -44,6 +52,10 @@ static bool has_any_tag(const struct benchmark *b, const struct strlist *tags)
 bool selection_keeps(const struct selection *sel, const struct benchmark *b)
 {
 	if (sel->has_re && regexec(&sel->re, b->name, 0, NULL, 0))
+		return false;
+	if (sel->has_cases &&
+	    (!b->param_count ||
+	     !params_selector_matches(&sel->cases, b->base_name, b->params, b->param_count)))
 		return false;
 	if (sel->tags && sel->tags->n && !has_any_tag(b, sel->tags))
 		return false;

@@ -1,7 +1,10 @@
 /*
  * Which benchmarks a command works on: --filter REGEXP (an unanchored search
  * in the name), --tag (any of), --skip-tag (any of; wins over --tag). Shared
- * by list, run, compare and ci so that they always agree.
+ * by list, run, compare and ci so that they always agree. A filter of the
+ * form NAME[k=v,...] is not a regular expression (its brackets would be a
+ * character class) but a case selector: the cases of NAME with those values
+ * (docs/configuration.md, "Parameters").
  */
 #ifndef HIMORIME_CLI_SELECT_H
 #define HIMORIME_CLI_SELECT_H
@@ -15,6 +18,8 @@
 struct selection {
 	regex_t re;
 	bool has_re;
+	struct params_selector cases;
+	bool has_cases;
 	const struct strlist *tags, *skip_tags;
 };
 

@@ -61,7 +61,7 @@ size_t session_flags(struct session *s, struct opt *out, size_t cap)
 {
 	const struct opt flags[SESSION_FLAG_COUNT] = {
 		{ "filter", 0, OPT_STRING, &s->filter, "REGEXP",
-		  "measure benchmarks whose name matches" },
+		  "measure benchmarks whose name matches, or cases NAME[k=v,...]" },
 		{ "tag", 0, OPT_LIST, &s->tags, "TAG", "keep benchmarks with any of these tags" },
 		{ "skip-tag", 0, OPT_LIST, &s->skip_tags, "TAG",
 		  "drop benchmarks with any of these tags (wins over --tag)" },
@@ -417,15 +417,23 @@ int session_check_looks(const struct session *s, bool **selected, const bool *sk
 			const struct benchmark *b = &s->suites.v[i]->benchmarks[k];
 			struct judge_plan plan;
 			struct err err = ERR_INIT;
-			if (!selected[i][k] || runner_plan_looks(&s->ro, b, &plan, &err) == 0)
+			/* a comparison leaves a compare: false size out (runner.c) */
+			if (!selected[i][k] ||
+			    (b->no_compare && s->doc && s->doc->mode == RESULTS_MODE_COMPARE) ||
+			    runner_plan_looks(&s->ro, b, &plan, &err) == 0)
 				continue;
 			if (s->ro.has_runs) {
 				fprintf(stderr, "himorime: error: --runs %u: %s [HMR3001]\n",
 					s->ro.runs, err.msg);
 				return cli_exit(EXIT_USAGE, "invalid command line");
 			}
-			fprintf(stderr, "%s:%u:%u: benchmarks[%zu]: %s\n", s->suites.v[i]->path,
-				b->pos.line, b->pos.column, k, err.msg);
+			if (b->param_count) /* a case: its label says which */
+				fprintf(stderr, "%s:%u:%u: %s: %s\n", s->suites.v[i]->path,
+					b->pos.line, b->pos.column, b->name, err.msg);
+			else
+				fprintf(stderr, "%s:%u:%u: benchmarks[%zu]: %s\n",
+					s->suites.v[i]->path, b->pos.line, b->pos.column, k,
+					err.msg);
 			problems++;
 		}
 	if (!problems)

@@ -252,6 +252,23 @@ static void fail_unmeasurable_units(struct bench_run *br)
 }
 
 /* The benchmark's entry in the document and the seeded order of its rounds. */
+/* Why a comparison leaves a case out (docs/configuration.md, "Sizes"). */
+#define NOT_COMPARED_REASON "its size says compare: false (run and sweep measure it)"
+
+/* What case of a benchmark with parameters b is, if it is one. */
+static void add_case(struct results_benchmark *rb, const struct benchmark *b)
+{
+	size_t i;
+
+	if (!b->param_count)
+		return;
+	results_set_str(&rb->base_name, b->base_name);
+	for (i = 0; i < b->param_count; i++)
+		results_add_param(rb, b->params[i].name, b->params[i].value);
+	rb->has_size = b->has_size;
+	rb->size = b->size;
+}
+
 static void bench_begin(struct bench_run *br, struct runner *r, const struct suite *suite,
 			const struct benchmark *b, struct side *sides[2], struct results_suite *rs)
 {
@@ -266,6 +283,7 @@ static void bench_begin(struct bench_run *br, struct runner *r, const struct sui
 	br->sides[BASE] = sides[BASE];
 	br->compare = sides[BASE] != NULL;
 	br->rb = results_add_benchmark(rs, b->name);
+	add_case(br->rb, b);
 	results_set_str(&br->rb->description, b->description);
 	results_set_str(&br->rb->baseline, b->baseline);
 	for (i = 0; i < b->tag_count; i++)
@@ -383,6 +401,7 @@ static void not_started(const struct suite *s, const bool *selected, size_t from
 		if (!selected[i])
 			continue;
 		rb = results_add_benchmark(rs, s->benchmarks[i].name);
+		add_case(rb, &s->benchmarks[i]);
 		results_set_error(&rb->error, RESULTS_ERROR_INTERRUPTED, RESULTS_NOT_STARTED, NULL,
 				  0);
 		rb->result = RESULT_ERROR;
@@ -424,12 +443,18 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 	for (i = 0; i < s->benchmark_count && rc == 0; i++) {
 		if (!selected[i])
 			continue;
+		if (doc->mode == RESULTS_MODE_COMPARE && s->benchmarks[i].no_compare) {
+			results_add_not_compared(rs, s->benchmarks[i].name, NOT_COMPARED_REASON);
+			continue;
+		}
 		rc = run_benchmark(r, s, &s->benchmarks[i], sides, rs, doc, err);
 		rs->result = worst(rs->result, rs->benchmarks[rs->n_benchmarks - 1].result);
 		next = i + 1;
 	}
 	if (rc == 0)
 		runner_geometric_mean(rs, roots->base != NULL);
+	if (rc == 0)
+		runner_growth(rs, s, roots->base != NULL);
 done:
 	if (rc == ERR_INTERRUPTED)
 		not_started(s, selected, next, rs);

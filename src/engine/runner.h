@@ -148,6 +148,12 @@ void runner_not_started(const struct suite *s, const bool *selected, struct resu
 /* Fills the last suite's geometric mean: head/base latency ratios when
  * comparing, else medians relative to the baseline or the fastest. */
 void runner_geometric_mean(struct results_suite *s, bool compare);
+/* Fills the last suite's growth with input size: a power law per series of
+ * cases that differ only in their size, per command and metric, for head
+ * (and base when comparing), judged against the commands' exponent budgets
+ * and, comparing, base's exponent; a broken budget or a regression is the
+ * result of the command at the largest size. */
+void runner_growth(struct results_suite *s, const struct suite *suite, bool compare);
 /* Records the last suite as new in head: measured on head only and judged
  * like a run, with RESULT_NEW_SUITE where a run would say pass. */
 void runner_mark_new_in_head(struct results *doc);

@@ -349,6 +349,19 @@ static void new_suite_note(struct rnd_notes *notes, const struct results_suite *
 	note_add(notes, &sb, NULL);
 }
 
+static void not_compared_notes(struct rnd_notes *notes, const struct results_suite *su)
+{
+	struct strbuf sb;
+	size_t i;
+
+	for (i = 0; i < su->n_not_compared; i++) {
+		strbuf_init(&sb, 0);
+		strbuf_addf(&sb, "%s: not compared: %s.", rnd_str(su->not_compared[i].benchmark),
+			    rnd_str(su->not_compared[i].reason));
+		note_add(notes, &sb, NULL);
+	}
+}
+
 static void artifact_notes(const struct results *r, struct rnd_notes *notes)
 {
 	size_t s;
@@ -416,6 +429,7 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 	for (s = 0; s < r->n_suites; s++) {
 		const struct results_suite *su = &r->suites[s];
 		new_suite_note(notes, su);
+		not_compared_notes(notes, su);
 		error_note(notes, rnd_str(su->name), &su->error);
 		for (b = 0; b < su->n_benchmarks; b++)
 			if (!never_started(&su->benchmarks[b])) /* listed once, below */

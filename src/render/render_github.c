@@ -574,6 +574,13 @@ int rnd_github(const struct results *r, const struct render_options *o, struct s
 	problem_table(r, &rows, out);
 	if (r->mode == RESULTS_MODE_COMPARE)
 		chart(&rows, out);
+	if (rnd_growth_lines(r, "- ", true, &part)) {
+		strbuf_adds(out, "**Growth with input size**\n\n");
+		strbuf_add(out, part.buf, part.len);
+		strbuf_addch(out, '\n');
+		rnd_growth_mermaid(r, out);
+	}
+	strbuf_reset(&part);
 	rnd_md_notes_list(r, out);
 	if (r->mode == RESULTS_MODE_COMPARE) {
 		size_t n = rnd_md_compare_table(&rows, -1, true, &part);

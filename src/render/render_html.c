@@ -243,6 +243,29 @@ static void budgets(const struct rnd_rows *rows, struct strbuf *out)
 	table_release(&t);
 }
 
+static void growth(const struct results *r, struct strbuf *out)
+{
+	struct strbuf part;
+	const char *p, *eol;
+
+	strbuf_init(&part, 0);
+	if (rnd_growth_lines(r, "", false, &part)) {
+		strbuf_adds(out, "<h2>Growth with input size</h2>\n<ul class=\"growth\">\n");
+		for (p = part.buf; (eol = strchr(p, '\n')); p = eol + 1) {
+			struct strbuf one;
+			strbuf_init(&one, 0);
+			strbuf_add(&one, p, (size_t)(eol - p));
+			strbuf_adds(out, "<li>");
+			rnd_html_text(out, one.buf);
+			strbuf_adds(out, "</li>\n");
+			strbuf_release(&one);
+		}
+		strbuf_adds(out, "</ul>\n");
+		rnd_growth_svg(r, out);
+	}
+	strbuf_release(&part);
+}
+
 static void notes(const struct results *r, struct strbuf *out)
 {
 	struct rnd_notes n;
@@ -485,6 +508,7 @@ int rnd_html(const struct results *r, struct strbuf *out)
 	else
 		run_tables(&rows, out);
 	budgets(&rows, out);
+	growth(r, out);
 	notes(r, out);
 	samples(r, &rows, out);
 	strbuf_adds(out, "<p class=\"final\">");

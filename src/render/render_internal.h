@@ -127,4 +127,15 @@ void rnd_number(struct strbuf *sb, double v);
 void rnd_aggregation(struct strbuf *sb, const struct aggregation *a);
 const char *rnd_op(enum bound_op op);
 
+/* --- growth.c: growth with input size --- */
+/* "latency grows as size^1.02 (0.98…1.06) over sizes 1k…64k" */
+void rnd_growth_line(struct strbuf *sb, const struct results_growth *g);
+/* Every fit of r as "bench › cmd: <line>", each after prefix (Markdown
+ * escaped when md); returns how many. */
+size_t rnd_growth_lines(const struct results *r, const char *prefix, bool md, struct strbuf *out);
+/* A Mermaid xychart of the median latency per size, per latency fit. */
+void rnd_growth_mermaid(const struct results *r, struct strbuf *out);
+/* The same as an inline SVG, log–log, with each side's fitted line (HTML). */
+void rnd_growth_svg(const struct results *r, struct strbuf *out);
+
 #endif

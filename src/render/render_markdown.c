@@ -350,6 +350,13 @@ int rnd_markdown(const struct results *r, const struct render_options *o, struct
 			strbuf_add(out, part.buf, part.len);
 		}
 		strbuf_reset(&part);
+		if (rnd_growth_lines(r, "- ", true, &part)) {
+			heading(out, h + 1, "Growth with input size");
+			strbuf_add(out, part.buf, part.len);
+			strbuf_addch(out, '\n');
+			rnd_growth_mermaid(r, out);
+		}
+		strbuf_reset(&part);
 		rnd_md_notes_list(r, &part);
 		if (part.len) {
 			heading(out, h + 1, "Notes");

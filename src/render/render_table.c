@@ -398,6 +398,24 @@ static void budgets(const struct rnd_rows *rows, const struct render_options *o,
 	table_release(&t);
 }
 
+static void growth_block(const struct results *r, struct strbuf *out)
+{
+	struct strbuf part;
+
+	const char *p, *eol;
+
+	strbuf_init(&part, 0);
+	if (rnd_growth_lines(r, "  ", false, &part)) {
+		strbuf_adds(out, "Growth with input size\n");
+		for (p = part.buf; (eol = strchr(p, '\n')); p = eol + 1) {
+			add_printable(out, p, (size_t)(eol - p));
+			strbuf_addch(out, '\n');
+		}
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&part);
+}
+
 static void notes_block(const struct results *r, struct strbuf *out)
 {
 	struct rnd_notes notes;
@@ -442,6 +460,7 @@ int rnd_table(const struct results *r, const struct render_options *o, struct st
 			run_group(&rows, (enum metric_group)g, o, out, &floor);
 	}
 	budgets(&rows, o, out, &floor);
+	growth_block(r, out);
 	notes_block(r, out);
 	if (o->color)
 		strbuf_adds(out, r->summary.exit_code ? ANSI_RED : ANSI_GREEN);

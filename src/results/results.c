@@ -229,6 +229,35 @@ void results_add_tool(struct results *r, const char *name, const char *version)
 	t->version = dup_or_null(version);
 }
 
+void results_add_param(struct results_benchmark *b, const char *name, const char *value)
+{
+	b->params = xgrow(b->params, &b->alloc_params, b->n_params + 1, sizeof(*b->params));
+	b->params[b->n_params].name = dup_or_null(name);
+	b->params[b->n_params++].value = dup_or_null(value);
+}
+
+struct results_growth *results_add_growth(struct results_suite *s, const char *benchmark,
+					  const char *command, enum metric metric)
+{
+	struct results_growth *g;
+
+	s->growth = xgrow(s->growth, &s->alloc_growth, s->n_growth + 1, sizeof(*g));
+	g = &s->growth[s->n_growth++];
+	memset(g, 0, sizeof(*g));
+	g->benchmark = dup_or_null(benchmark);
+	g->command = dup_or_null(command);
+	g->metric = metric;
+	return g;
+}
+
+void results_add_not_compared(struct results_suite *s, const char *benchmark, const char *reason)
+{
+	s->not_compared = xgrow(s->not_compared, &s->alloc_not_compared, s->n_not_compared + 1,
+				sizeof(*s->not_compared));
+	s->not_compared[s->n_not_compared].benchmark = dup_or_null(benchmark);
+	s->not_compared[s->n_not_compared++].reason = dup_or_null(reason);
+}
+
 void results_add_tag(struct results_benchmark *b, const char *tag)
 {
 	b->tags = xgrow(b->tags, &b->alloc_tags, b->n_tags + 1, sizeof(*b->tags));
@@ -442,6 +471,12 @@ static void benchmark_release(struct results_benchmark *b)
 		free(b->tags[i]);
 	free(b->tags);
 	free(b->baseline);
+	free(b->base_name);
+	for (i = 0; i < b->n_params; i++) {
+		free(b->params[i].name);
+		free(b->params[i].value);
+	}
+	free(b->params);
 	error_release(&b->error);
 	for (i = 0; i < b->n_commands; i++)
 		command_release(&b->commands[i]);
@@ -464,6 +499,21 @@ static void suite_release(struct results_suite *s)
 		free(s->geometric_mean_values[i].command);
 	free(s->geometric_mean_values);
 	free(s->geometric_mean_unavailable);
+	for (i = 0; i < s->n_growth; i++) {
+		free(s->growth[i].benchmark);
+		free(s->growth[i].command);
+		free(s->growth[i].head.from);
+		free(s->growth[i].head.to);
+		free(s->growth[i].base.from);
+		free(s->growth[i].base.to);
+		free(s->growth[i].budget_text);
+	}
+	free(s->growth);
+	for (i = 0; i < s->n_not_compared; i++) {
+		free(s->not_compared[i].benchmark);
+		free(s->not_compared[i].reason);
+	}
+	free(s->not_compared);
 	free(s->commit.sha);
 	free(s->commit.subject);
 	free(s->commit.suite_hash);

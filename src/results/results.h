@@ -212,8 +212,22 @@ struct results_command {
  * error kind is "interrupted" and it has no commands. */
 #define RESULTS_NOT_STARTED "never started"
 
+/* One value of a case (docs/configuration.md, "Parameters"), as written. */
+struct results_param {
+	char *name, *value;
+};
+
 struct results_benchmark {
 	char *name, *description;
+	/* A case of a benchmark with parameters or sizes: the benchmark as
+	 * written (NULL for any other benchmark), its values in declared order
+	 * and its size as a count. A case's name is its label, stable across
+	 * commits. */
+	char *base_name;
+	struct results_param *params;
+	size_t n_params, alloc_params;
+	bool has_size;
+	double size;
 	char **tags;
 	size_t n_tags, alloc_tags;
 	char *baseline;
@@ -239,6 +253,48 @@ struct results_commit {
 	char *suite_hash;     /* hash of the suite file's bytes (16 hex digits) */
 };
 
+/*
+ * How a cost grows with input size (docs/comparison.md, "Growth with input
+ * size"): the power law cost ≈ a · size^b fitted over the sizes of one
+ * side (stats_power_fit), from the sizes `from` to `to` as written.
+ */
+struct results_fit {
+	bool present;
+	double exponent, coefficient, r_squared;
+	bool has_interval;
+	double exponent_low, exponent_high; /* at RESULTS_GROWTH_CONFIDENCE */
+	uint64_t sizes, runs;
+	char *from, *to;
+};
+
+#define RESULTS_GROWTH_CONFIDENCE 0.95
+
+/* The growth of one command of a benchmark with sizes, for one metric
+ * (latency, cpu_total or peak_rss above the floor). */
+struct results_growth {
+	char *benchmark; /* the cases' label without the size: "scan" or "scan[mode=a]" */
+	char *command;
+	enum metric metric;
+	struct results_fit head, base; /* base.present only when comparing */
+	/* A budget on head's exponent (`exponent: "<= 1.2"`): passes when the
+	 * exponent keeps the bound. */
+	bool has_budget;
+	char *budget_text;
+	enum bound_op budget_op;
+	double budget_limit;
+	bool budget_pass;
+	/* The exponents compared (both fitted): head − base, its interval from
+	 * the two fits' intervals, the tolerance, and the verdict. */
+	bool compared;
+	double difference, difference_low, difference_high, max_difference;
+	enum verdict verdict;
+};
+
+/* A case a comparison left out, and why (docs/reports.md, "Cases and growth"). */
+struct results_not_compared {
+	char *benchmark, *reason;
+};
+
 struct results_suite {
 	char *name, *description, *file;
 	enum result_state result;
@@ -255,7 +311,11 @@ struct results_suite {
 	struct results_ratio *geometric_mean_values;
 	size_t n_geometric_mean_values, alloc_geometric_mean_values;
 	char *geometric_mean_unavailable; /* why there is none, or NULL */
-	struct results_commit commit;	  /* sweeps only */
+	struct results_growth *growth;
+	size_t n_growth, alloc_growth;
+	struct results_not_compared *not_compared;
+	size_t n_not_compared, alloc_not_compared;
+	struct results_commit commit; /* sweeps only */
 };
 
 struct results_not_gated {
@@ -362,6 +422,10 @@ struct results_benchmark *results_add_benchmark(struct results_suite *s, const c
 struct results_command *results_add_command(struct results_benchmark *b, const char *name,
 					    const char *command);
 void results_add_tool(struct results *r, const char *name, const char *version);
+void results_add_param(struct results_benchmark *b, const char *name, const char *value);
+struct results_growth *results_add_growth(struct results_suite *s, const char *benchmark,
+					  const char *command, enum metric metric);
+void results_add_not_compared(struct results_suite *s, const char *benchmark, const char *reason);
 void results_add_tag(struct results_benchmark *b, const char *tag);
 void results_add_ratio(struct results_suite *s, const char *command, double ratio);
 /* Appends a calibration row and marks the document a calibration. */

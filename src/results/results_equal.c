@@ -170,9 +170,76 @@ static bool same_command(const struct results_command *a, const struct results_c
 	return true;
 }
 
+static bool same_case(const struct results_benchmark *a, const struct results_benchmark *b)
+{
+	size_t i;
+
+	if (!same_str(a->base_name, b->base_name) || a->n_params != b->n_params ||
+	    a->has_size != b->has_size || (a->has_size && !same_double(a->size, b->size)))
+		return false;
+	for (i = 0; i < a->n_params; i++)
+		if (!same_str(a->params[i].name, b->params[i].name) ||
+		    !same_str(a->params[i].value, b->params[i].value))
+			return false;
+	return true;
+}
+
+static bool same_fit(const struct results_fit *a, const struct results_fit *b)
+{
+	if (a->present != b->present)
+		return false;
+	return !a->present ||
+	       (same_double(a->exponent, b->exponent) &&
+		same_double(a->coefficient, b->coefficient) &&
+		same_double(a->r_squared, b->r_squared) && a->has_interval == b->has_interval &&
+		(!a->has_interval || (same_double(a->exponent_low, b->exponent_low) &&
+				      same_double(a->exponent_high, b->exponent_high))) &&
+		a->sizes == b->sizes && a->runs == b->runs && same_str(a->from, b->from) &&
+		same_str(a->to, b->to));
+}
+
+static bool same_growth_verdicts(const struct results_growth *a, const struct results_growth *b)
+{
+	if (a->has_budget != b->has_budget || a->compared != b->compared)
+		return false;
+	if (a->has_budget &&
+	    (!same_str(a->budget_text, b->budget_text) || a->budget_op != b->budget_op ||
+	     !same_double(a->budget_limit, b->budget_limit) || a->budget_pass != b->budget_pass))
+		return false;
+	return !a->compared ||
+	       (same_double(a->difference, b->difference) &&
+		same_double(a->difference_low, b->difference_low) &&
+		same_double(a->difference_high, b->difference_high) &&
+		same_double(a->max_difference, b->max_difference) && a->verdict == b->verdict);
+}
+
+static bool same_growth(const struct results_suite *a, const struct results_suite *b)
+{
+	size_t i;
+
+	if (a->n_growth != b->n_growth || a->n_not_compared != b->n_not_compared)
+		return false;
+	for (i = 0; i < a->n_not_compared; i++)
+		if (!same_str(a->not_compared[i].benchmark, b->not_compared[i].benchmark) ||
+		    !same_str(a->not_compared[i].reason, b->not_compared[i].reason))
+			return false;
+	for (i = 0; i < a->n_growth; i++)
+		if (!same_str(a->growth[i].benchmark, b->growth[i].benchmark) ||
+		    !same_str(a->growth[i].command, b->growth[i].command) ||
+		    a->growth[i].metric != b->growth[i].metric ||
+		    !same_fit(&a->growth[i].head, &b->growth[i].head) ||
+		    !same_fit(&a->growth[i].base, &b->growth[i].base) ||
+		    !same_growth_verdicts(&a->growth[i], &b->growth[i]))
+			return false;
+	return true;
+}
+
 static bool same_benchmark(const struct results_benchmark *a, const struct results_benchmark *b)
 {
 	size_t i;
+
+	if (!same_case(a, b))
+		return false;
 
 	if (!same_str(a->name, b->name) || !same_str(a->description, b->description) ||
 	    a->n_tags != b->n_tags || !same_str(a->baseline, b->baseline) ||
@@ -208,6 +275,8 @@ static bool same_suite(const struct results_suite *a, const struct results_suite
 	for (i = 0; i < a->n_benchmarks; i++)
 		if (!same_benchmark(&a->benchmarks[i], &b->benchmarks[i]))
 			return false;
+	if (!same_growth(a, b))
+		return false;
 	if (!a->has_geometric_mean)
 		return true;
 	if (!same_str(a->geometric_mean_reference, b->geometric_mean_reference) ||

@@ -36,4 +36,11 @@ int results_format_double(double v, char *buf, size_t size);
 int results_format_time(int64_t unix_ns, char *buf, size_t size);
 int results_parse_time(const char *s, int64_t *unix_ns);
 
+/* The optional "case" of a benchmark and "growth" of a suite
+ * (results_read_cases.c). */
+struct reader;
+struct cJSON;
+int results_read_case(struct reader *rd, const struct cJSON *bo, struct results_benchmark *b);
+int results_read_growth(struct reader *rd, const struct cJSON *so, struct results_suite *s);
+
 #endif

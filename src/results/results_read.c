@@ -445,7 +445,7 @@ static int read_benchmark(struct reader *rd, const cJSON *o, enum results_mode m
 
 	if (!cJSON_IsObject(o))
 		return reader_expected(rd, "an object", o);
-	rc = reader_get_str(rd, o, "name", &b->name) ||
+	rc = reader_get_str(rd, o, "name", &b->name) || results_read_case(rd, o, b) ||
 	     reader_get_str(rd, o, "description", &b->description) ||
 	     reader_get_array(rd, o, "tags", RESULTS_MAX_ITEMS, &tags, &n);
 	for (v = tags ? tags->child : NULL; !rc && v; v = v->next, i++) {
@@ -532,7 +532,7 @@ static int read_suite(struct reader *rd, const cJSON *o, enum results_mode mode,
 		reader_pop(rd, o3);
 		reader_pop(rd, o2);
 	}
-	return rc || read_geometric_mean(rd, o, s) ||
+	return rc || results_read_growth(rd, o, s) || read_geometric_mean(rd, o, s) ||
 	       reader_get_str(rd, o, "geometric_mean_unavailable",
 			      &s->geometric_mean_unavailable) ||
 	       reader_commit(rd, o, &s->commit);

@@ -455,6 +455,101 @@ static void put_command(struct writer *w, enum results_mode mode, cJSON *arr,
 		put_budget(w, budgets, &c->budgets[i]);
 }
 
+/* "case": the benchmark as written, the values, the size (cases only). */
+static void put_case(struct writer *w, cJSON *obj, const struct results_benchmark *b)
+{
+	cJSON *o, *params;
+	size_t i;
+
+	if (!b->base_name)
+		return;
+	o = add(obj, "case", cJSON_CreateObject());
+	put_str(w, o, "benchmark", b->base_name);
+	params = add(o, "parameters", cJSON_CreateObject());
+	for (i = 0; i < b->n_params; i++)
+		put_str(w, params, b->params[i].name, b->params[i].value);
+	if (b->has_size)
+		put_num(w, o, "size", b->size);
+}
+
+static void put_fit(struct writer *w, cJSON *obj, const char *key, const struct results_fit *f)
+{
+	cJSON *o;
+
+	if (!f->present) {
+		put_null(obj, key);
+		return;
+	}
+	o = add(obj, key, cJSON_CreateObject());
+	put_num(w, o, "exponent", f->exponent);
+	put_opt_num(w, o, "exponent_low", f->has_interval, f->exponent_low);
+	put_opt_num(w, o, "exponent_high", f->has_interval, f->exponent_high);
+	put_num(w, o, "coefficient", f->coefficient);
+	put_num(w, o, "r_squared", f->r_squared);
+	put_uint(w, o, "sizes", f->sizes);
+	put_uint(w, o, "runs", f->runs);
+	put_str(w, o, "from", f->from);
+	put_str(w, o, "to", f->to);
+}
+
+/* "budget" and "comparison" of a growth, or null. */
+static void put_growth_verdicts(struct writer *w, cJSON *o, const struct results_growth *g)
+{
+	cJSON *b;
+
+	if (g->has_budget) {
+		b = add(o, "budget", cJSON_CreateObject());
+		put_str(w, b, "text", g->budget_text);
+		put_str(w, b, "op", bound_op_name(g->budget_op));
+		put_num(w, b, "limit", g->budget_limit);
+		put_bool(b, "pass", g->budget_pass);
+	} else {
+		put_null(o, "budget");
+	}
+	if (!g->compared) {
+		put_null(o, "comparison");
+		return;
+	}
+	b = add(o, "comparison", cJSON_CreateObject());
+	put_num(w, b, "difference", g->difference);
+	put_num(w, b, "difference_low", g->difference_low);
+	put_num(w, b, "difference_high", g->difference_high);
+	put_num(w, b, "max_difference", g->max_difference);
+	put_str(w, b, "verdict", verdict_name(g->verdict));
+}
+
+/* "growth" of a suite with sizes, and "not_compared" of a comparison that
+ * left cases out (absent otherwise). */
+static void put_growth(struct writer *w, cJSON *obj, const struct results_suite *s)
+{
+	cJSON *arr;
+	size_t i;
+
+	if (s->n_not_compared) {
+		arr = add(obj, "not_compared", cJSON_CreateArray());
+		for (i = 0; i < s->n_not_compared; i++) {
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddItemToArray(arr, o);
+			put_str(w, o, "benchmark", s->not_compared[i].benchmark);
+			put_str(w, o, "reason", s->not_compared[i].reason);
+		}
+	}
+	if (!s->n_growth)
+		return;
+	arr = add(obj, "growth", cJSON_CreateArray());
+	for (i = 0; i < s->n_growth; i++) {
+		const struct results_growth *g = &s->growth[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddItemToArray(arr, o);
+		put_str(w, o, "benchmark", g->benchmark);
+		put_str(w, o, "command", g->command);
+		put_str(w, o, "metric", metric_info(g->metric)->name);
+		put_fit(w, o, "head", &g->head);
+		put_fit(w, o, "base", &g->base);
+		put_growth_verdicts(w, o, g);
+	}
+}
+
 static void put_benchmark(struct writer *w, enum results_mode mode, cJSON *arr,
 			  const struct results_benchmark *b)
 {
@@ -464,6 +559,7 @@ static void put_benchmark(struct writer *w, enum results_mode mode, cJSON *arr,
 
 	cJSON_AddItemToArray(arr, o);
 	put_str(w, o, "name", b->name);
+	put_case(w, o, b);
 	put_str(w, o, "description", b->description);
 	tags = add(o, "tags", cJSON_CreateArray());
 	for (i = 0; i < b->n_tags; i++)
@@ -496,6 +592,7 @@ static void put_suite(struct writer *w, enum results_mode mode, cJSON *arr,
 	benches = add(o, "benchmarks", cJSON_CreateArray());
 	for (i = 0; i < s->n_benchmarks; i++)
 		put_benchmark(w, mode, benches, &s->benchmarks[i]);
+	put_growth(w, o, s);
 	if (s->has_geometric_mean) {
 		cJSON *g = add(o, "geometric_mean", cJSON_CreateObject());
 		cJSON *vals;

@@ -14,13 +14,13 @@ static void parse_stdin(struct loader *l, const struct ynode *n, const char *pat
 			struct stdin_spec *s)
 {
 	const struct ynode *v;
-	const char *p;
+	const char *p, *t;
 
 	if (n->kind == YNODE_SCALAR && ynode_type(n) == YSCALAR_STR) {
-		if (check_template(l, n, path, n->text, false, NULL) &&
-		    check_path(l, n, path, n->text, PATH_PROJECT)) {
+		t = check_template(l, n, path, n->text, false, false);
+		if (t && check_path(l, n, path, t, PATH_PROJECT)) {
 			s->kind = STDIN_FILE;
-			s->value = n->text;
+			s->value = t;
 		}
 		return;
 	}
@@ -34,16 +34,16 @@ static void parse_stdin(struct loader *l, const struct ynode *n, const char *pat
 	}
 	v = n->items[0];
 	p = check_child(l, path, n->keys[0]->text);
-	if (!check_str(l, v, p) || !check_template(l, v, p, v->text, false, NULL))
+	if (!check_str(l, v, p) || !(t = check_template(l, v, p, v->text, false, false)))
 		return;
 	if (!strcmp(n->keys[0]->text, "file")) {
-		if (!check_path(l, v, p, v->text, PATH_PROJECT))
+		if (!check_path(l, v, p, t, PATH_PROJECT))
 			return;
 		s->kind = STDIN_FILE;
 	} else {
 		s->kind = STDIN_CONTENT;
 	}
-	s->value = v->text;
+	s->value = t;
 }
 
 static void parse_tags(struct loader *l, const struct ynode *n, const char *path,
@@ -81,10 +81,10 @@ static const struct command *find_command(const struct benchmark *b, const char 
 }
 
 static const char *const benchmark_keys[] = {
-	"name",		"description", "tags",	     "stdin",	 "terminal",   "setup",
-	"prepare_each", "cleanup",     "baseline",   "commands", "warmup",     "runs",
-	"min_runs",	"max_runs",    "min_time",   "timeout",	 "cwd",	       "env",
-	"stdout",	"stderr",      "exit_codes", "metrics",	 "regression", NULL
+	"name",	    "description", "tags",	 "stdin",   "terminal", "setup",    "prepare_each",
+	"cleanup",  "baseline",	   "commands",	 "warmup",  "runs",	"min_runs", "max_runs",
+	"min_time", "timeout",	   "cwd",	 "env",	    "stdout",	"stderr",   "exit_codes",
+	"metrics",  "regression",  "parameters", "exclude", "cases",	"sizes",    NULL
 };
 
 /* Cross-checks of the resolved run counts. runs or max_runs below
@@ -180,7 +180,8 @@ static void parse_commands(struct loader *l, const struct ynode *n, const char *
 	cs = arena_array(l->a, v->count ? v->count : 1, sizeof(*cs));
 	if (!v->count)
 		check_problem(l, v, cp, NULL, "expected at least one command, got none");
-	l->total_commands += v->count;
+	if (!l->case_ctx || !l->case_ctx->repeat)
+		l->total_commands += v->count;
 	if (l->total_commands > SUITE_MAX_COMMANDS) {
 		check_problem(l, v, cp, NULL, "more than %d commands in one suite file (a limit)",
 			      SUITE_MAX_COMMANDS);
@@ -250,7 +251,9 @@ void parse_benchmark(struct loader *l, const struct ynode *n, const char *path,
 		return;
 	check_keys(l, n, path, benchmark_keys, path);
 	resolve_settings(l, n, path, defaults, &own, &r, b);
+	cases_apply_regression(l, b);
 	parse_about(l, n, path, &own, &r, b);
 	parse_commands(l, n, path, &r, b);
+	cases_apply_budgets(l, b);
 	check_references(l, n, path, &own, b);
 }

@@ -174,9 +174,60 @@ static bool parse_bound(struct loader *l, const struct ynode *v, const char *pat
 	return true;
 }
 
+/* Whether the case being read has sizes. */
+static bool has_sizes(const struct loader *l)
+{
+	size_t i;
+
+	for (i = 0; l->params && i < l->params->n; i++)
+		if (!strcmp(l->params->names[i], "size"))
+			return true;
+	return false;
+}
+
+/* `exponent: "<= 1.2"`: a bound on the growth exponent (docs/configuration.md,
+ * "Sizes"). Returns false with a problem recorded. */
+static bool parse_exponent_budget(struct loader *l, const struct ynode *k, const struct ynode *v,
+				  const char *path, enum metric m, struct growth_budget *g)
+{
+	struct err e = ERR_INIT;
+	const char *rest;
+
+	if (m != METRIC_LATENCY && m != METRIC_CPU_TOTAL && m != METRIC_PEAK_RSS) {
+		check_problem(l, k, path, NULL,
+			      "an exponent budget is on latency, cpu_total or peak_rss, not %s",
+			      metric_info(m)->name);
+		return false;
+	}
+	if (!has_sizes(l)) {
+		check_problem(l, k, path, "declare sizes: [1k, 10k, ...] in the benchmark",
+			      "an exponent budget needs the benchmark's sizes");
+		return false;
+	}
+	if (v->kind != YNODE_SCALAR || ynode_type(v) != YSCALAR_STR) {
+		check_problem(l, v, path, "quote the bound: \"<= 1.2\"",
+			      "expected a bound such as \"<= 1.2\", got %s", check_found(l, v));
+		return false;
+	}
+	rest = parse_bound_op(l, v, path, metric_info(m), &g->op);
+	if (!rest)
+		return false;
+	if (units_number(rest, &g->limit, &e) < 0) {
+		check_problem(l, v, path, NULL, "expected a number after the operator, got %s (%s)",
+			      check_found(l, v), e.msg);
+		return false;
+	}
+	g->metric = m;
+	g->text = v->text;
+	g->pos.line = v->line;
+	g->pos.column = v->column;
+	return true;
+}
+
 void parse_budgets(struct loader *l, const struct ynode *n, const char *path,
 		   const struct benchmark *bm, struct command *c)
 {
+	struct growth_budget *gv;
 	struct budget *v;
 	size_t i, j, total = 0, count = 0;
 
@@ -185,6 +236,7 @@ void parse_budgets(struct loader *l, const struct ynode *n, const char *path,
 	for (i = 0; i < n->count; i++)
 		total += n->items[i]->kind == YNODE_MAP ? n->items[i]->count : 0;
 	v = arena_array(l->a, total ? total : 1, sizeof(*v));
+	gv = arena_array(l->a, total ? total : 1, sizeof(*gv));
 	for (i = 0; i < n->count; i++) {
 		const struct ynode *mk = n->keys[i], *mv = n->items[i];
 		const char *mp = check_child(l, path, mk->text);
@@ -212,6 +264,12 @@ void parse_budgets(struct loader *l, const struct ynode *n, const char *path,
 		for (j = 0; j < mv->count; j++) {
 			const char *ap = check_child(l, mp, mv->keys[j]->text);
 			struct budget *b = &v[count];
+			if (!strcmp(mv->keys[j]->text, "exponent")) {
+				if (parse_exponent_budget(l, mv->keys[j], mv->items[j], ap, m,
+							  &gv[c->growth_budget_count]))
+					c->growth_budget_count++;
+				continue;
+			}
 			b->metric = m;
 			if (parse_aggregation(l, mv->keys[j], ap, &b->aggregation) &&
 			    parse_bound(l, mv->items[j], ap, m, &bm->metrics.work, b))
@@ -220,4 +278,5 @@ void parse_budgets(struct loader *l, const struct ynode *n, const char *path,
 	}
 	c->budgets = v;
 	c->budget_count = count;
+	c->growth_budgets = gv;
 }

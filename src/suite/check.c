@@ -448,27 +448,60 @@ static unsigned allowed_vars(const struct loader *l, bool in_build)
 	return v;
 }
 
-bool check_template(struct loader *l, const struct ynode *n, const char *path, const char *tpl,
-		    bool in_build, unsigned *used)
+/* The variables a template may name here, for a hint. */
+static const char *template_hint(struct loader *l)
+{
+	struct strbuf sb;
+	const char *hint;
+	size_t i;
+
+	if (!l->params || !l->params->n)
+		return "variables are ${artifact} ${root} ${head_root} ${workdir} ${exe} "
+		       "${env:NAME}; write $${ for a literal ${";
+	strbuf_init(&sb, 0);
+	strbuf_adds(&sb, "variables are ${artifact} ${root} ${head_root} ${workdir} ${exe} "
+			 "${env:NAME} and the benchmark's parameters");
+	for (i = 0; i < l->params->n; i++)
+		strbuf_addf(&sb, " ${%s}", l->params->names[i]);
+	hint = arena_strdup(l->a, sb.buf);
+	strbuf_release(&sb);
+	return hint;
+}
+
+const char *check_template(struct loader *l, const struct ynode *n, const char *path,
+			   const char *tpl, bool in_build, bool shell)
 {
 	struct err e = ERR_INIT;
+	struct strbuf sb;
 	size_t off = 0;
 	unsigned u = 0;
-	const char *hint = "variables are ${artifact} ${root} ${head_root} ${workdir} ${exe} "
-			   "${env:NAME}; write $${ for a literal ${";
+	const char *hint, *out;
 
-	if (vars_check(tpl, allowed_vars(l, in_build), &u, &off, &e) == 0) {
-		if (used)
-			*used = u;
-		return true;
+	if (vars_check_params(tpl, allowed_vars(l, in_build), l->params, &u, &off, &e) < 0) {
+		hint = template_hint(l);
+		if (strstr(e.msg, "${workdir}") && in_build)
+			hint = "the build runs once per revision, before any benchmark has a "
+			       "workdir";
+		else if (strstr(e.msg, "${artifact}"))
+			hint = "${artifact} is the output of `build:`; add a build step or drop "
+			       "the variable";
+		check_problem_in(l, n, off, path, hint, "%s", e.msg);
+		return NULL;
 	}
-	if (strstr(e.msg, "${workdir}") && in_build)
-		hint = "the build runs once per revision, before any benchmark has a workdir";
-	else if (strstr(e.msg, "${artifact}"))
-		hint = "${artifact} is the output of `build:`; add a build step or drop the "
-		       "variable";
-	check_problem_in(l, n, off, path, hint, "%s", e.msg);
-	return false;
+	if (shell && vars_check_shell(tpl, &off, &e) < 0) {
+		check_problem_in(l, n, off, path,
+				 "himorime quotes substituted values itself; remove the quotes "
+				 "around the variable",
+				 "%s", e.msg);
+		return NULL;
+	}
+	if (!(u & VAR_PARAM))
+		return tpl;
+	strbuf_init(&sb, 0);
+	vars_substitute(tpl, l->params, shell, &sb);
+	out = arena_strdup(l->a, sb.buf);
+	strbuf_release(&sb);
+	return out;
 }
 
 /* Lexically resolves `rel`; returns false when ".." climbs above `limit`

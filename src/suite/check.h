@@ -11,11 +11,14 @@
 #define HIMORIME_SUITE_CHECK_H
 
 #include "suite/suite.h"
+#include "suite/vars.h"
 #include "suite/yamltree.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct case_ctx;
 
 /* The state of loading one file. */
 struct loader {
@@ -28,6 +31,9 @@ struct loader {
 	int project_depth; /* directories between the project root and the suite's */
 	bool has_build;
 	size_t total_commands;
+	const struct vars_params *params; /* of the case being read, or NULL */
+	const struct case_ctx *case_ctx;  /* the same, with its overrides (loader.h) */
+	size_t total_cases;
 };
 
 enum path_mode {
@@ -84,9 +90,11 @@ bool check_is_env_name(const char *s); /* ^[A-Za-z_][A-Za-z0-9_]*$ */
 bool check_is_section(const char *s);  /* ^[a-z0-9][a-z0-9-]*$ */
 
 /* Variables in a template: known, closed, allowed here (${workdir} not in
- * build, ${artifact} only with build). *used may be NULL. */
-bool check_template(struct loader *l, const struct ynode *n, const char *path, const char *tpl,
-		    bool in_build, unsigned *used);
+ * build, ${artifact} only with build), and with shell, none inside the
+ * command's own quotes. Returns the template with the case's parameters
+ * substituted (tpl itself when it names none), or NULL (problem recorded). */
+const char *check_template(struct loader *l, const struct ynode *n, const char *path,
+			   const char *tpl, bool in_build, bool shell);
 /* A path's form for its mode: relative, no ~, ".." not leaving the project
  * or ${workdir}. */
 bool check_path(struct loader *l, const struct ynode *n, const char *path, const char *p,

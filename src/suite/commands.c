@@ -27,7 +27,7 @@ static bool parse_argv(struct loader *l, const struct ynode *cmd, const char *p,
 	for (i = 0; i < cmd->count; i++) {
 		const char *ip = check_index(l, p, i);
 		const char *s = check_str(l, cmd->items[i], ip);
-		if (!s || !check_template(l, cmd->items[i], ip, s, in_build, NULL))
+		if (!s || !(s = check_template(l, cmd->items[i], ip, s, in_build, false)))
 			return false;
 		if (!i && check_blank(s)) {
 			check_problem(l, cmd->items[i], ip, NULL,
@@ -46,8 +46,7 @@ static bool parse_argv(struct loader *l, const struct ynode *cmd, const char *p,
 static bool parse_shell(struct loader *l, const struct ynode *cmd, const char *p, bool in_build,
 			bool shell, struct exec *x)
 {
-	struct err e = ERR_INIT;
-	size_t off;
+	const char *s;
 
 	if (!shell) {
 		check_problem(l, cmd, p,
@@ -60,17 +59,10 @@ static bool parse_shell(struct loader *l, const struct ynode *cmd, const char *p
 		check_problem(l, cmd, p, NULL, "expected a shell command, got a blank string");
 		return false;
 	}
-	if (!check_template(l, cmd, p, cmd->text, in_build, NULL))
+	if (!(s = check_template(l, cmd, p, cmd->text, in_build, true)))
 		return false;
-	if (vars_check_shell(cmd->text, &off, &e) < 0) {
-		check_problem_in(l, cmd, off, p,
-				 "himorime quotes substituted values itself; remove the quotes "
-				 "around the variable",
-				 "%s", e.msg);
-		return false;
-	}
 	x->kind = EXEC_SHELL;
-	x->shell = cmd->text;
+	x->shell = s;
 	return true;
 }
 
@@ -128,7 +120,7 @@ bool parse_exec(struct loader *l, const struct ynode *n, const char *path, bool 
 		const struct ynode *v = n->items[i];
 		if (!strcmp(k, "cwd")) {
 			const char *s = check_str(l, v, p);
-			if (s && check_template(l, v, p, s, in_build, NULL) &&
+			if (s && (s = check_template(l, v, p, s, in_build, false)) &&
 			    check_path(l, v, p, s, PATH_PROJECT))
 				x->cwd = s;
 		} else if (!strcmp(k, "env")) {

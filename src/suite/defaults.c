@@ -7,6 +7,8 @@
  */
 #include "suite/loader.h"
 
+#include "suite/units.h"
+
 #include <limits.h>
 #include <string.h>
 
@@ -51,9 +53,23 @@ static void parse_tolerance(struct loader *l, const struct ynode *n, const char 
 	}
 }
 
-static const char *const regression_keys[] = { "confidence", "min_samples", "max_cv",
-					       "max_time",   "commands",    "latency",
-					       "cpu_total",  "peak_rss",    NULL };
+static const char *const regression_keys[] = { "confidence", "min_samples", "max_cv",	 "max_time",
+					       "commands",   "latency",	    "cpu_total", "peak_rss",
+					       "exponent",   NULL };
+
+/* regression.exponent: {max_difference: 0.1} */
+static void parse_exponent(struct loader *l, const struct ynode *n, const char *path,
+			   struct reg_layer *r)
+{
+	const struct ynode *v;
+
+	if (!check_map(l, n, path, "a map with max_difference"))
+		return;
+	check_keys(l, n, path, (const char *const[]){ "max_difference", NULL }, path);
+	if ((v = ynode_get(n, "max_difference")))
+		r->has_exponent = check_number(l, v, check_child(l, path, "max_difference"), 0, 10,
+					       &r->exponent_max_difference);
+}
 
 static void parse_regression(struct loader *l, const struct ynode *n, const char *path,
 			     bool benchmark_level, struct reg_layer *r)
@@ -93,11 +109,33 @@ static void parse_regression(struct loader *l, const struct ynode *n, const char
 			parse_tolerance(l, v, p, METRIC_CPU_TOTAL, &r->cpu_total);
 		} else if (!strcmp(k, "peak_rss")) {
 			parse_tolerance(l, v, p, METRIC_PEAK_RSS, &r->peak_rss);
+		} else if (!strcmp(k, "exponent")) {
+			parse_exponent(l, v, p, r);
 		}
 	}
 }
 
 static const char *const work_keys[] = { "value", "file_size", "unit", NULL };
+
+/* work.value: a number, or in a case a template such as "${size}" whose
+ * substitution is a count (docs/configuration.md, "Sizes"). */
+static bool parse_work_value(struct loader *l, const struct ynode *v, const char *path, double *out)
+{
+	struct err e = ERR_INIT;
+	const char *t;
+
+	if (!l->params || v->kind != YNODE_SCALAR || ynode_type(v) != YSCALAR_STR ||
+	    !strstr(v->text, "${"))
+		return check_number(l, v, path, 0, 1e300, out);
+	if (!(t = check_template(l, v, path, v->text, false, false)))
+		return false;
+	if (units_count(t, out, &e) < 0) {
+		check_problem(l, v, path, NULL, "expected a number, got \"%s\" from %s (%s)", t,
+			      check_found(l, v), e.msg);
+		return false;
+	}
+	return true;
+}
 
 static void parse_work(struct loader *l, const struct ynode *n, const char *path, struct work *w)
 {
@@ -117,7 +155,7 @@ static void parse_work(struct loader *l, const struct ynode *n, const char *path
 	if (unit)
 		u = check_name(l, unit, check_child(l, path, "unit"));
 	if (value) {
-		if (!check_number(l, value, check_child(l, path, "value"), 0, 1e300, &w->value))
+		if (!parse_work_value(l, value, check_child(l, path, "value"), &w->value))
 			return;
 		if (w->value <= 0) {
 			check_problem(l, value, check_child(l, path, "value"), NULL,
@@ -131,7 +169,8 @@ static void parse_work(struct loader *l, const struct ynode *n, const char *path
 	}
 	w->file = check_str(l, file, check_child(l, path, "file_size"));
 	if (!w->file ||
-	    !check_template(l, file, check_child(l, path, "file_size"), w->file, false, NULL) ||
+	    !(w->file = check_template(l, file, check_child(l, path, "file_size"), w->file, false,
+				       false)) ||
 	    !check_path(l, file, check_child(l, path, "file_size"), w->file, PATH_PROJECT))
 		return;
 	if (u && strcmp(u, "bytes")) {
@@ -250,7 +289,7 @@ void parse_env(struct loader *l, const struct ynode *n, const char *path, bool i
 			continue;
 		}
 		v = check_str(l, n->items[i], p);
-		if (!v || !check_template(l, n->items[i], p, v, in_build, NULL))
+		if (!v || !(v = check_template(l, n->items[i], p, v, in_build, false)))
 			continue;
 		(*out)[*count].name = k;
 		(*out)[(*count)++].value = v;
@@ -324,7 +363,7 @@ bool parse_setting(struct loader *l, const char *k, const struct ynode *v, const
 		ly->has_timeout = check_duration(l, v, p, true, &ly->timeout_ns);
 	} else if (!strcmp(k, "cwd")) {
 		const char *s = check_str(l, v, p);
-		if (s && check_template(l, v, p, s, false, NULL) &&
+		if (s && (s = check_template(l, v, p, s, false, false)) &&
 		    check_path(l, v, p, s, PATH_PROJECT))
 			ly->cwd = s;
 	} else if (!strcmp(k, "env")) {
@@ -398,6 +437,8 @@ void layer_regression(struct regression *r, const struct reg_layer *o)
 	layer_tolerance(&r->latency, &o->latency);
 	layer_tolerance(&r->cpu_total, &o->cpu_total);
 	layer_tolerance(&r->peak_rss, &o->peak_rss);
+	if (o->has_exponent)
+		r->exponent_max_difference = o->exponent_max_difference;
 }
 
 /* Everything a benchmark's commands inherit, after defaults → benchmark. */
@@ -464,6 +505,7 @@ void regression_defaults(struct regression *r)
 	r->latency.max_percent = r->cpu_total.max_percent = SUITE_DEFAULT_MAX_PERCENT;
 	r->peak_rss.max_percent = SUITE_DEFAULT_MAX_PERCENT_RSS;
 	r->latency.gate = r->cpu_total.gate = r->peak_rss.gate = true;
+	r->exponent_max_difference = SUITE_DEFAULT_EXPONENT_MAX_DIFF;
 }
 
 void resolved_defaults(struct resolved *r)

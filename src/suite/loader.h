@@ -11,6 +11,7 @@
  *   commands.c   commands, hooks and the build step
  *   budgets.c    a command's budgets
  *   defaults.c   the settings that layer (defaults, benchmark, command)
+ *   cases.c      parameters: one benchmark read once per case
  *
  * Reading one node as a typed value, and saying what was wrong with it, is
  * check.h's job. Every function here records its problems in the loader and
@@ -42,6 +43,8 @@ struct reg_layer {
 	const struct ynode *commands_node;
 	const char *commands_path;
 	struct tol_layer latency, cpu_total, peak_rss;
+	bool has_exponent;
+	double exponent_max_difference;
 };
 
 struct layer {
@@ -120,6 +123,53 @@ void parse_command(struct loader *l, const struct ynode *n, const char *path,
 /* `budget:` of a command: only metrics that bm measures. */
 void parse_budgets(struct loader *l, const struct ynode *n, const char *path,
 		   const struct benchmark *bm, struct command *c);
+
+/* ---- cases.c ---- */
+
+/* A `cases:` entry: which cases it selects and what it sets. */
+struct case_override {
+	struct params_selector sel;
+	const struct ynode *node;
+	const char *path;
+};
+
+/* A benchmark's parameters as read, and their expansion. */
+struct case_spec {
+	struct param *params;
+	size_t n;
+	size_t **exclusions;
+	size_t n_exclusions;
+	struct case_override *overrides; /* heap: cases_release */
+	size_t n_overrides;
+	struct params_expansion e;
+	size_t size_param;	     /* the index of `size` (sizes:), or SIZE_MAX */
+	const double *size_counts;   /* per size value: the count ("64k" is 64000) */
+	const char **size_digits;    /* per size value: what ${size} gives ("64000") */
+	const bool *size_no_compare; /* per size value: compare: false */
+	bool failed;		     /* a problem in the parameters: read the benchmark once */
+};
+
+/* The case being read: its values, and the overrides that select it. */
+struct case_ctx {
+	struct vars_params vp;
+	const struct params_value *values;
+	const struct case_override *const *over;
+	size_t n_over;
+	bool repeat; /* not the first case: what is counted once is counted */
+};
+
+/* Reads the parameters of benchmark n; returns how many benchmarks it
+ * makes (1 without parameters or with a problem in them). */
+size_t cases_read(struct loader *l, const struct ynode *n, const char *path,
+		  struct case_spec *spec);
+void cases_release(struct case_spec *spec);
+/* Reads case c of benchmark n into b; false when that recorded a problem. */
+bool cases_parse(struct loader *l, const struct ynode *n, const char *path,
+		 const struct layer *defaults, const struct case_spec *spec, size_t c,
+		 struct benchmark *b);
+/* The current case's `cases:` overrides, for parse_benchmark. */
+void cases_apply_regression(struct loader *l, struct benchmark *b);
+void cases_apply_budgets(struct loader *l, struct benchmark *b);
 
 /* ---- benchmark.c ---- */
 

@@ -165,3 +165,96 @@ void params_label(const char *bench, const struct param *params, const struct pa
 			    params[p].values[e->index[c * e->n_params + p]]);
 	strbuf_addch(out, ']');
 }
+
+/* Splits text (writable) at each ',' inside the brackets into k=v pairs. */
+static int split_pairs(char *inner, struct params_selector *out, struct err *err)
+{
+	char *p = inner, *comma, *eq;
+	size_t alloc = 1;
+
+	for (comma = inner; *comma; comma++)
+		alloc += *comma == ',';
+	out->pairs = xcalloc(alloc, sizeof(*out->pairs));
+	for (;;) {
+		comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		eq = strchr(p, '=');
+		if (!eq)
+			return err_set(err, ERR_INVALID, "expected name=value, got \"%s\"", p);
+		*eq = '\0';
+		if (params_check_name(p, err) < 0 || params_check_value(eq + 1, err) < 0)
+			return ERR_INVALID;
+		out->pairs[out->n].name = p;
+		out->pairs[out->n++].value = eq + 1;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+int params_selector_parse(const char *text, struct params_selector *out, struct err *err)
+{
+	size_t len = strlen(text);
+	char *open;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->text = xstrdup(text);
+	open = strchr(out->text, '[');
+	if (!open || len < 2 || text[len - 1] != ']' || strchr(open + 1, '[') ||
+	    strchr(open, ']') != out->text + len - 1) {
+		rc = err_set(err, ERR_INVALID, "expected NAME[name=value,...] or [name=value,...]");
+		goto fail;
+	}
+	*open = '\0';
+	out->text[len - 1] = '\0';
+	out->base = out->text;
+	rc = split_pairs(open + 1, out, err);
+	if (rc)
+		goto fail;
+	return 0;
+fail:
+	params_selector_release(out);
+	return rc;
+}
+
+void params_selector_release(struct params_selector *s)
+{
+	if (!s)
+		return;
+	free(s->pairs);
+	free(s->text);
+	memset(s, 0, sizeof(*s));
+}
+
+bool params_selector_matches(const struct params_selector *s, const char *base,
+			     const struct params_value *v, size_t n)
+{
+	size_t i, j;
+
+	if (*s->base && strcmp(s->base, base))
+		return false;
+	for (i = 0; i < s->n; i++) {
+		for (j = 0; j < n; j++)
+			if (!strcmp(s->pairs[i].name, v[j].name) &&
+			    !strcmp(s->pairs[i].value, v[j].value))
+				break;
+		if (j == n)
+			return false;
+	}
+	return true;
+}
+
+bool params_selector_matches_label(const struct params_selector *s, const char *label)
+{
+	struct params_selector l;
+	struct err err = ERR_INIT;
+	bool match;
+
+	if (params_selector_parse(label, &l, &err) < 0)
+		return false;
+	match = params_selector_matches(s, l.base, l.pairs, l.n);
+	params_selector_release(&l);
+	return match;
+}

@@ -11,6 +11,7 @@
 #include "common/err.h"
 #include "common/strbuf.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,5 +59,35 @@ void params_expansion_release(struct params_expansion *e);
 /* "bench[level=1,mode=compress]" for case c; just "bench" without params. */
 void params_label(const char *bench, const struct param *params, const struct params_expansion *e,
 		  size_t c, struct strbuf *out);
+
+/* One parameter's value in one case, as a benchmark carries it. */
+struct params_value {
+	const char *name;
+	const char *value; /* as written ("64k" for a size) */
+};
+
+/*
+ * A selector picks cases by some of their values: "bench[level=9]" picks
+ * every case of bench with level 9, whatever its other parameters;
+ * "[level=9]" (no name) the cases of any benchmark with level 9. It is how
+ * `--filter` and `cases:` name cases (docs/configuration.md, "Parameters").
+ */
+struct params_selector {
+	char *base; /* "" when the selector has no name */
+	size_t n;
+	struct params_value *pairs; /* the strings point into `text` */
+	char *text;
+};
+
+/* ERR_INVALID when `text` is not NAME[k=v,...] or [k=v,...] with at least
+ * one pair and checked names and values; err says why. */
+int params_selector_parse(const char *text, struct params_selector *out, struct err *err);
+void params_selector_release(struct params_selector *s);
+/* Whether a case of benchmark `base` with values v[0..n) is selected. */
+bool params_selector_matches(const struct params_selector *s, const char *base,
+			     const struct params_value *v, size_t n);
+/* The same for a case known by its label only ("gz[level=1,mode=fast]", as
+ * reports name it); a name without brackets is no case and never matches. */
+bool params_selector_matches_label(const struct params_selector *s, const char *label);
 
 #endif

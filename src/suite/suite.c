@@ -249,27 +249,48 @@ static void parse_shared(struct loader *l, const struct ynode *root, struct laye
 		parse_versions(l, o, "report.versions", s);
 }
 
-/* Each benchmark over the defaults; a name used twice is a problem. */
+/* A benchmark name used twice is a problem (the name as written: the
+ * cases of one benchmark share it). */
+static void check_duplicate(struct loader *l, const struct ynode *n, size_t i,
+			    const struct benchmark *bs, size_t first)
+{
+	size_t j;
+
+	for (j = 0; bs[first].base_name && j < first; j++)
+		if (bs[j].base_name && !strcmp(bs[j].base_name, bs[first].base_name)) {
+			check_problem(l, ynode_get(n, "name"),
+				      arena_printf(l->a, "benchmarks[%zu].name", i), NULL,
+				      "duplicate benchmark name \"%s\" (first at %u:%u)",
+				      bs[first].base_name, bs[j].pos.line, bs[j].pos.column);
+			return;
+		}
+}
+
+/* Each benchmark over the defaults, once per case of its parameters. */
 static void parse_benchmarks(struct loader *l, const struct ynode *v, const struct layer *defaults,
 			     struct suite *s)
 {
-	struct benchmark *bs = arena_array(l->a, v->count, sizeof(*bs));
-	size_t i, j;
+	struct case_spec *specs = xcalloc(v->count, sizeof(*specs));
+	struct benchmark *bs;
+	size_t i, c, total = 0, count = 0;
 
-	for (i = 0; i < v->count; i++) {
-		parse_benchmark(l, v->items[i], check_index(l, "benchmarks", i), defaults, &bs[i]);
-		for (j = 0; bs[i].name && j < i; j++)
-			if (bs[j].name && !strcmp(bs[j].name, bs[i].name)) {
-				const struct ynode *nn = ynode_get(v->items[i], "name");
-				check_problem(l, nn, arena_printf(l->a, "benchmarks[%zu].name", i),
-					      NULL,
-					      "duplicate benchmark name \"%s\" (first at %u:%u)",
-					      bs[i].name, bs[j].pos.line, bs[j].pos.column);
-				break;
-			}
+	for (i = 0; i < v->count; i++)
+		total += cases_read(l, v->items[i], check_index(l, "benchmarks", i), &specs[i]);
+	/* over SUITE_MAX_CASES (a problem already): read no case at all */
+	bs = arena_array(l->a, total <= SUITE_MAX_CASES ? total : 1, sizeof(*bs));
+	for (i = 0; i < v->count && total <= SUITE_MAX_CASES; i++) {
+		size_t first = count, n = specs[i].failed || !specs[i].n ? 1 : specs[i].e.count;
+		const char *p = check_index(l, "benchmarks", i);
+		for (c = 0; c < n; c++)
+			if (!cases_parse(l, v->items[i], p, defaults, &specs[i], c, &bs[count++]))
+				break; /* the other cases would repeat the problem */
+		check_duplicate(l, v->items[i], i, bs, first);
 	}
+	for (i = 0; i < v->count; i++)
+		cases_release(&specs[i]);
+	free(specs);
 	s->benchmarks = bs;
-	s->benchmark_count = v->count;
+	s->benchmark_count = count;
 }
 
 static void parse_suite(struct loader *l, const struct ynode *root, struct suite *s)

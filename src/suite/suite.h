@@ -25,6 +25,7 @@
 #include "common/strbuf.h"
 #include "common/types.h"
 #include "suite/arena.h"
+#include "suite/params.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,24 +34,26 @@
 /* Limits on untrusted suites besides those of yamltree.h. */
 #define SUITE_MAX_FILE_BYTES (4 * 1024 * 1024)
 #define SUITE_MAX_BENCHMARKS 1000
-#define SUITE_MAX_COMMANDS   1000 /* in one file, all benchmarks together */
-#define SUITE_MAX_DIAGS	     1000 /* then one "too many problems" line */
+#define SUITE_MAX_COMMANDS   1000  /* in one file, all benchmarks together */
+#define SUITE_MAX_DIAGS	     1000  /* then one "too many problems" line */
+#define SUITE_MAX_CASES	     10000 /* benchmarks after expansion, all together */
 
 /* Defaults (docs/configuration.md and docs/comparison.md win over the reference tool's where they
  * differ). */
-#define SUITE_DEFAULT_WARMUP	       1
-#define SUITE_DEFAULT_MIN_RUNS	       10
-#define SUITE_DEFAULT_MAX_RUNS	       100
-#define SUITE_COMPARE_MAX_PAIRS	       252 /* comparisons when max_runs is not set */
-#define SUITE_DEFAULT_MIN_TIME_NS      (UINT64_C(2) * 1000000000)
-#define SUITE_DEFAULT_TIMEOUT_NS       (UINT64_C(60) * 1000000000)
-#define SUITE_DEFAULT_HOOK_TIMEOUT_NS  (UINT64_C(300) * 1000000000)
-#define SUITE_DEFAULT_BUILD_TIMEOUT_NS (UINT64_C(600) * 1000000000)
-#define SUITE_DEFAULT_CONFIDENCE       0.99
-#define SUITE_DEFAULT_MIN_SAMPLES      10
-#define SUITE_DEFAULT_MAX_CV	       0.5
-#define SUITE_DEFAULT_MAX_PERCENT      0.05 /* latency, cpu_total */
-#define SUITE_DEFAULT_MAX_PERCENT_RSS  0.10
+#define SUITE_DEFAULT_WARMUP		1
+#define SUITE_DEFAULT_MIN_RUNS		10
+#define SUITE_DEFAULT_MAX_RUNS		100
+#define SUITE_COMPARE_MAX_PAIRS		252 /* comparisons when max_runs is not set */
+#define SUITE_DEFAULT_MIN_TIME_NS	(UINT64_C(2) * 1000000000)
+#define SUITE_DEFAULT_TIMEOUT_NS	(UINT64_C(60) * 1000000000)
+#define SUITE_DEFAULT_HOOK_TIMEOUT_NS	(UINT64_C(300) * 1000000000)
+#define SUITE_DEFAULT_BUILD_TIMEOUT_NS	(UINT64_C(600) * 1000000000)
+#define SUITE_DEFAULT_CONFIDENCE	0.99
+#define SUITE_DEFAULT_MIN_SAMPLES	10
+#define SUITE_DEFAULT_MAX_CV		0.5
+#define SUITE_DEFAULT_MAX_PERCENT	0.05 /* latency, cpu_total */
+#define SUITE_DEFAULT_MAX_PERCENT_RSS	0.10
+#define SUITE_DEFAULT_EXPONENT_MAX_DIFF 0.2
 
 /* Where something was written in the suite file (1-based; columns count
  * characters). */
@@ -157,6 +160,9 @@ struct regression {
 	const char *const *commands; /* names to compare; command_count 0 = all */
 	size_t command_count;
 	struct tolerance latency, cpu_total, peak_rss;
+	/* The largest change of a growth exponent (head − base) that is not a
+	 * regression (docs/comparison.md, "Growth with input size"). */
+	double exponent_max_difference;
 };
 
 /* An absolute budget: `aggregation(metric) op limit`. */
@@ -169,6 +175,16 @@ struct budget {
 	struct suite_pos pos;
 };
 
+/* A budget on growth with input size: `metric: {exponent: "<= 1.2"}`, the
+ * exponent b of cost ≈ a · size^b over a benchmark's sizes. */
+struct growth_budget {
+	enum metric metric; /* latency, cpu_total or peak_rss */
+	enum bound_op op;
+	double limit;
+	const char *text; /* as written: "<= 1.2" */
+	struct suite_pos pos;
+};
+
 struct command {
 	const char *name;
 	struct exec exec;
@@ -177,11 +193,28 @@ struct command {
 	size_t exit_code_count;
 	const struct budget *budgets;
 	size_t budget_count;
+	const struct growth_budget *growth_budgets; /* with sizes only */
+	size_t growth_budget_count;
 	struct suite_pos pos; /* of the command's name */
 };
 
+/*
+ * A benchmark with `parameters:` or `sizes:` is expanded by the loader into
+ * one benchmark per case (docs/configuration.md, "Parameters and sizes"),
+ * named by its label "bench[level=1,size=64k]", its templates with the
+ * case's values substituted. Later stages see ordinary benchmarks; these
+ * fields say which case one is.
+ */
 struct benchmark {
-	const char *name;
+	const char *name;		   /* the label of a case: "bench[level=1,mode=compress]" */
+	const char *base_name;		   /* the name as written: "bench" */
+	const struct params_value *params; /* the case's values in declared order */
+	size_t param_count;		   /* 0: not a case */
+	bool has_size;			   /* a case of `sizes:` */
+	double size;			   /* its size as a count ("64k" is 64000) */
+	/* Its size says compare: false: run and sweep measure it, compare and
+	 * ci leave it out (docs/configuration.md, "Sizes"). */
+	bool no_compare;
 	const char *description;
 	const char *const *tags;
 	size_t tag_count;

@@ -34,10 +34,31 @@ static bool env_name_ok(const char *s, size_t n)
 	return true;
 }
 
+bool vars_is_builtin(const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (!strcmp(names[k].name, name))
+			return true;
+	return !strcmp(name, "env");
+}
+
+/* The index of the parameter named start[0..n), or params->n. */
+static size_t find_param(const struct vars_params *params, const char *start, size_t n)
+{
+	size_t k;
+
+	for (k = 0; params && k < params->n; k++)
+		if (strlen(params->names[k]) == n && !strncmp(params->names[k], start, n))
+			return k;
+	return params ? params->n : 0;
+}
+
 /* Parses the variable at tpl[i] == '$', tpl[i+1] == '{'. Sets *bit, *end (after
- * '}') and, for env, the name span. */
-static int scan_var(const char *tpl, size_t i, enum vars_bit *bit, size_t *end,
-		    const char **env_name, size_t *env_len, struct err *err)
+ * '}') and, for env, the name span; for a parameter, *env_len is its index. */
+static int scan_var(const char *tpl, size_t i, const struct vars_params *params, enum vars_bit *bit,
+		    size_t *end, const char **env_name, size_t *env_len, struct err *err)
 {
 	const char *start = tpl + i + 2;
 	const char *close = strchr(start, '}');
@@ -62,10 +83,20 @@ static int scan_var(const char *tpl, size_t i, enum vars_bit *bit, size_t *end,
 			*bit = names[k].bit;
 			return 0;
 		}
+	if (params && (*env_len = find_param(params, start, n)) < params->n) {
+		*bit = VAR_PARAM;
+		return 0;
+	}
 	return err_set(err, ERR_INVALID, "unknown variable ${%.*s}", (int)n, start);
 }
 
 int vars_check(const char *tpl, unsigned allowed, unsigned *used, size_t *offset, struct err *err)
+{
+	return vars_check_params(tpl, allowed, NULL, used, offset, err);
+}
+
+int vars_check_params(const char *tpl, unsigned allowed, const struct vars_params *params,
+		      unsigned *used, size_t *offset, struct err *err)
 {
 	size_t i = 0, end, env_len;
 	const char *env_name;
@@ -82,9 +113,9 @@ int vars_check(const char *tpl, unsigned allowed, unsigned *used, size_t *offset
 			continue;
 		}
 		*offset = i;
-		if (scan_var(tpl, i, &bit, &end, &env_name, &env_len, err) < 0)
+		if (scan_var(tpl, i, params, &bit, &end, &env_name, &env_len, err) < 0)
 			return ERR_INVALID;
-		if (!(allowed & bit))
+		if (bit != VAR_PARAM && !(allowed & bit))
 			return err_set(err, ERR_INVALID, "${%.*s} is not allowed here",
 				       (int)(end - i - 3), tpl + i + 2);
 		*used |= bit;
@@ -159,7 +190,7 @@ int vars_expand(const char *tpl, const struct vars *values, bool shell_quote, st
 				return err_set(err, ERR_INVALID, "expanded text is too long");
 			continue;
 		}
-		if (scan_var(tpl, i, &bit, &end, &env_name, &env_len, err) < 0)
+		if (scan_var(tpl, i, NULL, &bit, &end, &env_name, &env_len, err) < 0)
 			return err_set(err, ERR_INTERNAL, "unchecked template: %s", err->msg);
 		switch (bit) {
 		case VAR_ARTIFACT:
@@ -177,6 +208,8 @@ int vars_expand(const char *tpl, const struct vars *values, bool shell_quote, st
 		case VAR_EXE:
 			v = values->exe;
 			break;
+		case VAR_PARAM: /* substituted by the loader; scan_var never sets it here */
+			return err_set(err, ERR_INTERNAL, "unsubstituted parameter");
 		case VAR_ENV:
 			if (env_len >= sizeof(name))
 				return err_set(err, ERR_EXEC, "environment variable name too long");
@@ -198,4 +231,57 @@ int vars_expand(const char *tpl, const struct vars *values, bool shell_quote, st
 		i = end;
 	}
 	return 0;
+}
+
+/* A value as one shell word: as is when it has only characters no shell
+ * treats specially, else single-quoted. */
+static int add_param_value(struct strbuf *out, const char *v, bool shell_quote)
+{
+	bool quote =
+		shell_quote && v[strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					   "0123456789_-.,/:+=@%")];
+	const char *p;
+	int rc = 0;
+
+	if (quote)
+		rc |= strbuf_addch(out, '\'');
+	for (p = v; *p; p++) {
+		if (quote && *p == '\'')
+			rc |= strbuf_adds(out, "'\\'");
+		if (p[0] == '$' && p[1] == '{')
+			rc |= strbuf_addch(out, '$');
+		rc |= strbuf_addch(out, *p);
+	}
+	if (quote)
+		rc |= strbuf_addch(out, '\'');
+	return rc;
+}
+
+int vars_substitute(const char *tpl, const struct vars_params *params, bool shell_quote,
+		    struct strbuf *out)
+{
+	size_t i = 0, end, index;
+	const char *env_name;
+	enum vars_bit bit;
+	struct err e = ERR_INIT;
+	int rc = 0;
+
+	while (tpl[i]) {
+		if (tpl[i] == '$' && tpl[i + 1] == '$' && tpl[i + 2] == '{') {
+			rc |= strbuf_adds(out, "$${");
+			i += 3;
+			continue;
+		}
+		if (tpl[i] != '$' || tpl[i + 1] != '{' ||
+		    scan_var(tpl, i, params, &bit, &end, &env_name, &index, &e) < 0) {
+			rc |= strbuf_addch(out, tpl[i++]);
+			continue;
+		}
+		if (bit == VAR_PARAM)
+			rc |= add_param_value(out, params->values[index], shell_quote);
+		else
+			rc |= strbuf_add(out, tpl + i, end - i);
+		i = end;
+	}
+	return rc < 0 ? -1 : 0;
 }

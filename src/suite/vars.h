@@ -11,6 +11,7 @@
 #include "common/strbuf.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Which variables a template uses, or may use (a bit mask). */
 enum vars_bit {
@@ -20,6 +21,7 @@ enum vars_bit {
 	VAR_WORKDIR = 1 << 3,
 	VAR_EXE = 1 << 4,
 	VAR_ENV = 1 << 5,
+	VAR_PARAM = 1 << 6, /* a benchmark's parameter (struct vars_params) */
 };
 #define VARS_ALL (VAR_ARTIFACT | VAR_ROOT | VAR_HEAD_ROOT | VAR_WORKDIR | VAR_EXE | VAR_ENV)
 
@@ -33,11 +35,36 @@ struct vars {
 	const char *exe; /* "" on Linux */
 };
 
+/* The parameters of one case of a benchmark (suite/params.h): ${name}
+ * stands for the value. The loader substitutes them as it reads the case
+ * (vars_substitute), so the suite model never holds one. */
+struct vars_params {
+	const char *const *names;
+	const char *const *values;
+	size_t n;
+};
+
+/* Whether `name` is one of himorime's own variables (a parameter cannot
+ * take it). */
+bool vars_is_builtin(const char *name);
+
 /* Checks a template: every "${" names a known variable and is closed, and
  * only variables in `allowed` appear. On a problem returns ERR_INVALID with
  * err->msg saying what ("unknown variable ${rot}") and *offset at the "$".
  * *used gets the variables found. */
 int vars_check(const char *tpl, unsigned allowed, unsigned *used, size_t *offset, struct err *err);
+/* The same, where the names of `params` (may be NULL) are known too
+ * (VAR_PARAM, which `allowed` need not hold). */
+int vars_check_params(const char *tpl, unsigned allowed, const struct vars_params *params,
+		      unsigned *used, size_t *offset, struct err *err);
+
+/* Appends tpl with each parameter of `params` replaced by its value and
+ * everything else (other variables, $${) as written, so that the result is a
+ * template again: a "${" inside a value becomes "$${". With shell_quote a
+ * value that a shell would split or interpret is single-quoted. The
+ * template must have passed vars_check_params. */
+int vars_substitute(const char *tpl, const struct vars_params *params, bool shell_quote,
+		    struct strbuf *out);
 
 /* A shell-string template: variables must not sit inside the user's own
  * quotes, since himorime quotes substituted values itself. ERR_INVALID with

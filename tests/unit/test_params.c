@@ -176,6 +176,50 @@ static void test_params__names_and_values(void **state)
 	assert_true(params_find_value(&p, "7") == PARAMS_ANY);
 }
 
+static void test_params__selectors(void **state)
+{
+	const struct params_value one[] = { { "level", "1" }, { "mode", "compress" } };
+	const struct params_value nine[] = { { "level", "9" }, { "mode", "compress" } };
+	struct params_selector sel;
+	struct err err = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(params_selector_parse("gz[mode=compress,level=1]", &sel, &err), 0);
+	assert_string_equal(sel.base, "gz");
+	assert_int_equal(sel.n, 2);
+	assert_string_equal(sel.pairs[1].name, "level");
+	assert_string_equal(sel.pairs[1].value, "1");
+	assert_true(params_selector_matches(&sel, "gz", one, 2));
+	assert_false(params_selector_matches(&sel, "gz", nine, 2));
+	assert_false(params_selector_matches(&sel, "gzip", one, 2));
+	/* a case known by its label only, as reports name it */
+	assert_true(params_selector_matches_label(&sel, "gz[mode=compress,level=1]"));
+	assert_true(params_selector_matches_label(&sel, "gz[level=1,mode=compress,size=1k]"));
+	assert_false(params_selector_matches_label(&sel, "gz[level=9,mode=compress]"));
+	assert_false(params_selector_matches_label(&sel, "gz"));
+	params_selector_release(&sel);
+	/* a subset of the values, and no name: any benchmark */
+	assert_int_equal(params_selector_parse("[mode=compress]", &sel, &err), 0);
+	assert_string_equal(sel.base, "");
+	assert_true(params_selector_matches(&sel, "gz", one, 2));
+	assert_true(params_selector_matches(&sel, "other", nine, 2));
+	assert_false(params_selector_matches(&sel, "plain", NULL, 0));
+	params_selector_release(&sel);
+	/* what is not a selector */
+	assert_int_equal(params_selector_parse("gz", &sel, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "expected NAME[name=value,...] or [name=value,...]");
+	assert_int_equal(params_selector_parse("gz[level=1", &sel, &err), ERR_INVALID);
+	assert_int_equal(params_selector_parse("gz[a][b=1]", &sel, &err), ERR_INVALID);
+	assert_int_equal(params_selector_parse("gz[]", &sel, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "expected name=value, got \"\"");
+	assert_int_equal(params_selector_parse("gz[level]", &sel, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "expected name=value, got \"level\"");
+	assert_int_equal(params_selector_parse("gz[9=1]", &sel, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "a parameter's name starts with a letter or '_', got \"9\"");
+	assert_int_equal(params_selector_parse("[a-z]+", &sel, &err), ERR_INVALID);
+	assert_null(sel.text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_params__refusals),
 		cmocka_unit_test(test_params__product_overflow_is_refused),
 		cmocka_unit_test(test_params__names_and_values),
+		cmocka_unit_test(test_params__selectors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

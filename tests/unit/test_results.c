@@ -324,6 +324,59 @@ static void test_results__timings_round_trip(void **state)
 	results_free(r);
 }
 
+/* A case (docs/reports.md, "Cases and growth") and a growth fit of each
+ * side survive writing and reading back; a changed exponent is noticed. */
+static void test_results__cases_and_growth_round_trip(void **state)
+{
+	struct results *r = make_compare();
+	struct results_suite *s = &r->suites[0];
+	struct results_benchmark *b = results_add_benchmark(s, "scan[mode=a,size=64k]");
+	struct results_growth *g;
+	struct results *back;
+	char *text;
+
+	(void)state;
+	results_set_str(&b->base_name, "scan");
+	results_add_param(b, "mode", "a");
+	results_add_param(b, "size", "64k");
+	b->has_size = true;
+	b->size = 64000;
+	g = results_add_growth(s, "scan[mode=a]", "run", METRIC_PEAK_RSS);
+	g->head = (struct results_fit){ true, 2.01, 3.5e-3, 0.999, true, 1.95,
+					2.07, 7,    35,	    NULL,  NULL };
+	results_set_str(&g->head.from, "1k");
+	results_set_str(&g->head.to, "64k");
+	g->base = (struct results_fit){ true, 1, 12, 0.98, false, 0, 0, 2, 4, NULL, NULL };
+	g->has_budget = true;
+	results_set_str(&g->budget_text, "<= 1.2");
+	g->budget_op = BOUND_LE;
+	g->budget_limit = 1.2;
+	g->budget_pass = false;
+	g->compared = true;
+	g->difference = 1.01;
+	g->difference_low = 0.95;
+	g->difference_high = 1.07;
+	g->max_difference = 0.1;
+	g->verdict = VERDICT_REGRESSION;
+	results_add_not_compared(s, "scan[mode=a,size=1M]", "its size says compare: false");
+	results_set_str(&g->base.from, "1k");
+	results_set_str(&g->base.to, "2k");
+	check_round_trip(r);
+	text = to_json(r);
+	assert_non_null(strstr(text, "\"case\":"));
+	assert_non_null(strstr(text, "\"exponent_low\":"));
+	back = from_json(text);
+	assert_string_equal(back->suites[0].growth[0].head.to, "64k");
+	assert_true(back->suites[0].benchmarks[s->n_benchmarks - 1].size == 64000);
+	assert_int_equal(back->suites[0].growth[0].verdict, VERDICT_REGRESSION);
+	assert_string_equal(back->suites[0].not_compared[0].benchmark, "scan[mode=a,size=1M]");
+	back->suites[0].growth[0].head.exponent = 2.02;
+	assert_false(results_equal(r, back));
+	free(text);
+	results_free(back);
+	results_free(r);
+}
+
 static void test_results__equal_notices_a_changed_value(void **state)
 {
 	struct results *a = make_compare(), *b = make_compare();
@@ -938,6 +991,7 @@ int main(void)
 		cmocka_unit_test(test_results__compare_round_trips),
 		cmocka_unit_test(test_results__timings_round_trip),
 		cmocka_unit_test(test_results__equal_notices_a_changed_value),
+		cmocka_unit_test(test_results__cases_and_growth_round_trip),
 		cmocka_unit_test(test_results__numbers_are_exact),
 		cmocka_unit_test(test_results__numbers_are_written_shortest),
 		cmocka_unit_test(test_results__writer_refuses_inexact_values),

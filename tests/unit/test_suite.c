@@ -85,6 +85,47 @@ static void test_suite__vars_expand(void **state)
 	strbuf_release(&sb);
 }
 
+static void test_suite__vars_params(void **state)
+{
+	const char *const names[] = { "level", "mode" };
+	const char *const values[] = { "9", "fast one" };
+	const struct vars_params vp = { names, values, 2 };
+	const char *const odd_values[] = { "it's", "a${b}" };
+	const struct vars_params odd = { names, odd_values, 2 };
+	struct err err = ERR_INIT;
+	struct strbuf sb;
+	unsigned used;
+	size_t off;
+
+	(void)state;
+	strbuf_init(&sb, 0);
+	assert_int_equal(vars_check_params("-${level} ${root}/${mode} $${level}", VARS_ALL, &vp,
+					   &used, &off, &err),
+			 0);
+	assert_int_equal(used, VAR_PARAM | VAR_ROOT);
+	assert_int_equal(vars_check_params("x ${levels}", VARS_ALL, &vp, &used, &off, &err),
+			 ERR_INVALID);
+	assert_string_equal(err.msg, "unknown variable ${levels}");
+	assert_int_equal(off, 2);
+	assert_int_equal(vars_check("${level}", VARS_ALL, &used, &off, &err), ERR_INVALID);
+	assert_true(vars_is_builtin("root") && vars_is_builtin("env") && !vars_is_builtin("size"));
+	/* substituted as text, other variables and $${ left as written */
+	assert_int_equal(vars_substitute("-${level} ${root}/${mode} $${level}", &vp, false, &sb),
+			 0);
+	assert_string_equal(sb.buf, "-9 ${root}/fast one $${level}");
+	strbuf_reset(&sb);
+	assert_int_equal(vars_substitute("echo ${level} ${mode}", &vp, true, &sb), 0);
+	assert_string_equal(sb.buf, "echo 9 'fast one'");
+	strbuf_reset(&sb);
+	/* the result is a template again: a "${" of a value stays literal */
+	assert_int_equal(vars_substitute("${level}${mode}", &odd, false, &sb), 0);
+	assert_string_equal(sb.buf, "it'sa$${b}");
+	strbuf_reset(&sb);
+	assert_int_equal(vars_substitute("echo ${level} ${mode}", &odd, true, &sb), 0);
+	assert_string_equal(sb.buf, "echo 'it'\\''s' 'a$${b}'");
+	strbuf_release(&sb);
+}
+
 static struct ytree parse(struct arena *a, const char *text)
 {
 	struct ytree t;
@@ -287,6 +328,101 @@ static void test_suite__load_collects_all_problems(void **state)
 	unlink(path);
 }
 
+/* A benchmark with parameters is one benchmark per case, in declared order
+ * without the excluded ones, its values substituted and its `cases:`
+ * overrides laid over the cases they select. */
+static void test_suite__load_expands_parameters(void **state)
+{
+	const char *path =
+		write_tmp("version: \"1\"\nname: s\nbenchmarks:\n"
+			  "  - name: gz\n"
+			  "    parameters: {level: [1, 9], mode: [c, d x]}\n"
+			  "    exclude: [{level: 9, mode: d x}]\n"
+			  "    env: {L: \"${level}\"}\n"
+			  "    cases:\n"
+			  "      \"[level=9]\": {regression: {latency: {max_percent: 20%}},\n"
+			  "                    budget: {a: {latency: {p95: \"<= 2s\"}}}}\n"
+			  "    commands:\n"
+			  "      a: {command: [x, \"-${level}\", \"${mode}\"], budget: {latency: "
+			  "{mean: \"<= 1s\"}}}\n"
+			  "      b: {command: \"x ${mode} ${root}\", shell: true}\n"
+			  "  - name: plain\n    commands: {c: {command: [x]}}\n");
+	struct suite_diags diags;
+	struct err err = ERR_INIT;
+	struct suite *s = NULL;
+	const struct benchmark *b;
+
+	(void)state;
+	suite_diags_init(&diags);
+	assert_int_equal(suite_load(path, &s, &diags, &err), 0);
+	assert_int_equal(s->benchmark_count, 4);
+	assert_string_equal(s->benchmarks[0].name, "gz[level=1,mode=c]");
+	assert_string_equal(s->benchmarks[1].name, "gz[level=1,mode=d x]");
+	assert_string_equal(s->benchmarks[2].name, "gz[level=9,mode=c]");
+	assert_string_equal(s->benchmarks[3].name, "plain");
+	assert_string_equal(s->benchmarks[3].base_name, "plain");
+	assert_int_equal(s->benchmarks[3].param_count, 0);
+	b = &s->benchmarks[1];
+	assert_string_equal(b->base_name, "gz");
+	assert_int_equal(b->param_count, 2);
+	assert_string_equal(b->params[1].name, "mode");
+	assert_string_equal(b->params[1].value, "d x");
+	assert_string_equal(b->commands[0].exec.argv[1], "-1");
+	assert_string_equal(b->commands[0].exec.argv[2], "d x");
+	assert_string_equal(b->commands[1].exec.shell, "x 'd x' ${root}");
+	assert_string_equal(b->commands[0].exec.env[0].value, "1");
+	assert_true(b->regression.latency.max_percent == 0.05);
+	assert_int_equal(b->commands[0].budget_count, 1);
+	assert_int_equal(b->commands[0].budgets[0].aggregation.kind, AGG_MEAN);
+	b = &s->benchmarks[2];
+	assert_true(b->regression.latency.max_percent == 0.20);
+	assert_int_equal(b->commands[0].budget_count, 1);
+	assert_int_equal(b->commands[0].budgets[0].aggregation.kind, AGG_PERCENTILE);
+	assert_int_equal(b->commands[0].budgets[0].pos.line, 10);
+	suite_free(s);
+	suite_diags_release(&diags);
+	unlink(path);
+}
+
+/* Sizes: the count substituted, the label as written, compare: false and
+ * exponent budgets carried to the model. */
+static void test_suite__load_sizes(void **state)
+{
+	const char *path = write_tmp(
+		"version: \"1\"\nname: s\nbenchmarks:\n"
+		"  - name: scan\n"
+		"    sizes: [1k, {value: 1.5M, compare: false}]\n"
+		"    regression: {exponent: {max_difference: 0.1}}\n"
+		"    commands:\n"
+		"      a: {command: [x, \"${size}\"], budget: {latency: {exponent: \"<= 1.2\", "
+		"p95: \"<= 1s\"}}}\n");
+	struct suite_diags diags;
+	struct err err = ERR_INIT;
+	struct suite *s = NULL;
+	const struct benchmark *b;
+
+	(void)state;
+	suite_diags_init(&diags);
+	assert_int_equal(suite_load(path, &s, &diags, &err), 0);
+	assert_int_equal(s->benchmark_count, 2);
+	b = &s->benchmarks[1];
+	assert_string_equal(b->name, "scan[size=1.5M]");
+	assert_true(b->has_size && b->size == 1500000);
+	assert_true(b->no_compare);
+	assert_false(s->benchmarks[0].no_compare);
+	assert_string_equal(b->commands[0].exec.argv[1], "1500000");
+	assert_true(b->regression.exponent_max_difference == 0.1);
+	assert_int_equal(b->commands[0].budget_count, 1);
+	assert_int_equal(b->commands[0].growth_budget_count, 1);
+	assert_int_equal(b->commands[0].growth_budgets[0].metric, METRIC_LATENCY);
+	assert_int_equal(b->commands[0].growth_budgets[0].op, BOUND_LE);
+	assert_true(b->commands[0].growth_budgets[0].limit == 1.2);
+	assert_string_equal(b->commands[0].growth_budgets[0].text, "<= 1.2");
+	suite_free(s);
+	suite_diags_release(&diags);
+	unlink(path);
+}
+
 /* Top-level x-* keys hold anchors the benchmarks share; anywhere else they
  * are still unknown keys. */
 static void test_suite__x_keys_at_top_level_are_ignored(void **state)
@@ -331,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_suite__vars_check),
 		cmocka_unit_test(test_suite__vars_check_shell),
 		cmocka_unit_test(test_suite__vars_expand),
+		cmocka_unit_test(test_suite__vars_params),
 		cmocka_unit_test(test_suite__ytree_core_schema),
 		cmocka_unit_test(test_suite__ytree_merge_and_duplicates),
 		cmocka_unit_test(test_suite__ytree_alias_positions_and_cycles),
@@ -339,6 +476,8 @@ int main(void)
 		cmocka_unit_test(test_suite__load_model),
 		cmocka_unit_test(test_suite__load_collects_all_problems),
 		cmocka_unit_test(test_suite__x_keys_at_top_level_are_ignored),
+		cmocka_unit_test(test_suite__load_expands_parameters),
+		cmocka_unit_test(test_suite__load_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,330 @@
+"""Parameters and sizes end to end (docs/configuration.md, "Parameters"): a
+benchmark expands into cases that run as real processes with their values
+substituted, --filter picks cases with the bracketed form, and list shows
+every case."""
+import json
+import os
+import re
+import unittest
+
+from harness import HELPERS, GitRepoTest, PrivateTmpTest, suite
+from test_report_schema import SCHEMA, load, validate
+
+CODES = """
+benchmarks:
+  - name: b
+    runs: 3
+    warmup: 0
+    parameters: {code: [0, 3], mode: [x, "y z"]}
+    exclude: [{code: 3, mode: "y z"}]
+    commands:
+      sh: {command: [/bin/sh, -c, "exit ${code}", "${mode}"]}
+"""
+
+
+class ParamsTest(PrivateTmpTest):
+    def names(self, doc):
+        return [b["name"] for b in doc["suites"][0]["benchmarks"]]
+
+    def test_params__cases_run_with_their_values(self):
+        path = self.write("himorime.yaml", suite(CODES))
+        res = self.run_h(["run", "--format", "json", "--seed", "7", path])
+        self.assertExit(res, 4)
+        doc = json.loads(res.out)
+        self.assertEqual(self.names(doc), ["b[code=0,mode=x]", "b[code=0,mode=y z]",
+                                           "b[code=3,mode=x]"])
+        results = [b["commands"][0]["result"] for b in doc["suites"][0]["benchmarks"]]
+        self.assertEqual(results, ["pass", "pass", "error"])
+
+    def test_params__filter_selects_cases_by_their_values(self):
+        path = self.write("himorime.yaml", suite(CODES))
+        res = self.run_h(["run", "--format", "json", "--seed", "7", "--filter", "b[code=0]", path])
+        self.assertExit(res, 0)
+        self.assertEqual(self.names(json.loads(res.out)), ["b[code=0,mode=x]",
+                                                           "b[code=0,mode=y z]"])
+        # values in any order; the exact label works too
+        res = self.run_h(["list", "--filter", "b[mode=x,code=3]", path])
+        self.assertExit(res, 0)
+        self.assertEqual(res.out, f"{path}\tb[code=3,mode=x]\t-\t-\tsh\t/bin/sh -c 'exit 3' x\n")
+        # a regular expression still searches the label
+        res = self.run_h(["list", "--filter", r"=y z\]$", path])
+        self.assertExit(res, 0)
+        self.assertEqual(res.out, f"{path}\tb[code=0,mode=y z]\t-\t-\tsh\t/bin/sh -c 'exit 0' "
+                                  "'y z'\n")
+        # an excluded or unknown combination selects nothing
+        res = self.run_h(["list", "--filter", "b[code=3,mode=y z]", path])
+        self.assertExit(res, 3)
+        self.assertIn("no benchmark matches the selection", res.err)
+
+    def test_params__list_json_names_the_parameters(self):
+        path = self.write("himorime.yaml", suite(CODES))
+        res = self.run_h(["list", "--format", "json", path])
+        self.assertExit(res, 0)
+        doc = json.loads(res.out)
+        self.assertEqual([(c["benchmark"], c["base_name"], c["parameters"]) for c in doc],
+                         [("b[code=0,mode=x]", "b", {"code": "0", "mode": "x"}),
+                          ("b[code=0,mode=y z]", "b", {"code": "0", "mode": "y z"}),
+                          ("b[code=3,mode=x]", "b", {"code": "3", "mode": "x"})])
+        self.assertEqual(doc[2]["exec"]["argv"], ["/bin/sh", "-c", "exit 3", "x"])
+
+    def test_params__validate_points_at_the_misuse(self):
+        path = self.write("himorime.yaml", suite("""
+benchmarks:
+  - name: b
+    parameters: {code: [0, 3]}
+    commands:
+      sh: {command: [/bin/sh, -c, "exit ${cod}"]}
+"""))
+        res = self.run_h(["validate", path])
+        self.assertExit(res, 2)
+        self.assertEqual(res.err.splitlines()[0],
+                         f"{path}:8:41: benchmarks[0].commands.sh.command[2]: "
+                         "unknown variable ${cod} [HMR2001]")
+
+
+
+def grow_suite(helpers):
+    """Peak RSS that grows as size (linear) and as size² (quadratic): memory
+    is what the runs can make exact, so the exponents are asserted."""
+    return f"""
+benchmarks:
+  - name: grow
+    sizes: [32, 64, 128]
+    runs: 3
+    warmup: 0
+    metrics: {{memory: true}}
+    commands:
+      linear: {{command: ["{helpers}/alloc", "${{size}}"]}}
+      quadratic: {{command: "{helpers}/alloc $((${{size}} * ${{size}} / 64))", shell: true}}
+"""
+
+
+class SizesTest(PrivateTmpTest):
+    def test_sizes__growth_is_fitted_recorded_and_shown(self):
+        path = self.write("himorime.yaml", suite(grow_suite(HELPERS)))
+        out = os.path.join(self.tmp, "out.json")
+        res = self.run_h(["run", "--format", "json", "-o", out, "--seed", "7", path])
+        self.assertExit(res, 0)
+        with open(out) as f:
+            doc = json.load(f)
+        schema = load(SCHEMA)
+        self.assertEqual(validate(schema, doc, schema), [])
+        s = doc["suites"][0]
+        self.assertEqual([b["name"] for b in s["benchmarks"]],
+                         ["grow[size=32]", "grow[size=64]", "grow[size=128]"])
+        self.assertEqual(s["benchmarks"][1]["case"],
+                         {"benchmark": "grow", "parameters": {"size": "64"}, "size": 64})
+        fits = {(g["command"], g["metric"]): g for g in s["growth"]}
+        self.assertEqual(sorted(fits), [("linear", "latency"), ("linear", "peak_rss"),
+                                        ("quadratic", "latency"), ("quadratic", "peak_rss")])
+        linear, quadratic = fits["linear", "peak_rss"], fits["quadratic", "peak_rss"]
+        self.assertAlmostEqual(linear["head"]["exponent"], 1, delta=0.1)
+        self.assertAlmostEqual(quadratic["head"]["exponent"], 2, delta=0.1)
+        self.assertEqual((linear["head"]["sizes"], linear["head"]["runs"],
+                          linear["head"]["from"], linear["head"]["to"]), (3, 9, "32", "128"))
+        self.assertIsNone(linear["base"])
+        # the saved report renders the same lines again, in every format
+        text = self.run_h(["report", out])
+        self.assertExit(text, 0)
+        lines = text.out.split("Growth with input size\n")[1].split("\n\n")[0].splitlines()
+        self.assertEqual(len(lines), 4)
+        line = (r"  grow › quadratic: peak_rss grows as size\^(\d\.\d\d) "
+                r"\((\d\.\d\d)…(\d\.\d\d)\) over sizes 32…128")
+        m = re.fullmatch(line, lines[3])
+        self.assertIsNotNone(m, lines)
+        self.assertEqual(m.group(1), f"{quadratic['head']['exponent']:.2f}")
+        md = self.run_h(["report", "--format", "markdown", out])
+        self.assertIn("### Growth with input size\n\n- grow › linear: latency grows as size^",
+                      md.out)
+        self.assertIn('```mermaid\nxychart-beta\n    title "grow › linear: median latency by '
+                      'size"\n    x-axis ["32", "64", "128"]\n    y-axis "ms"\n    line [',
+                      md.out)
+        html = self.run_h(["report", "--format", "html", out])
+        self.assertIn("<h2>Growth with input size</h2>\n<ul class=\"growth\">\n<li>grow › linear: "
+                      "latency grows as size^", html.out)
+        charts = html.out.split('<figure class="growth-chart">')[1:]
+        self.assertEqual(len(charts), 2)  # latency of each command
+        self.assertIn("<figcaption>grow › linear: median latency by size, log–log, with the "
+                      "fitted power law</figcaption>", charts[0])
+        self.assertEqual(charts[0].count('<circle class="head"'), 3)
+        self.assertEqual(charts[0].count('<line class="fit head"'), 1)
+
+    def test_sizes__substitute_counts_and_label_as_written(self):
+        path = self.write("himorime.yaml", suite("""
+benchmarks:
+  - name: scan
+    parameters: {mode: [a, b]}
+    sizes: [1k, 1.5M]
+    exclude: [{mode: b, size: 1.5M}]
+    metrics: {throughput: {work: {value: "${size}", unit: records}}}
+    commands:
+      run: {command: [echo, "${mode}", "${size}"]}
+"""))
+        res = self.run_h(["list", path])
+        self.assertExit(res, 0)
+        self.assertEqual(res.out, f"{path}\tscan[mode=a,size=1k]\t-\t-\trun\techo a 1000\n"
+                                  f"{path}\tscan[mode=a,size=1.5M]\t-\t-\trun\techo a 1500000\n"
+                                  f"{path}\tscan[mode=b,size=1k]\t-\t-\trun\techo b 1000\n")
+        doc = json.loads(self.run_h(["list", "--format", "json", path]).out)
+        self.assertEqual(doc[1]["metrics"]["work"], {"value": 1500000, "unit": "records"})
+        self.assertEqual(doc[1]["parameters"], {"mode": "a", "size": "1.5M"})
+
+
+
+GROW = r"""#include <stdlib.h>
+#include <string.h>
+/* Touches COST bytes: n KiB (linear) or n*n/16 bytes (quadratic), so that
+ * peak RSS grows exactly as size or size^2 and both agree at 16k. */
+int main(int argc, char **argv) {
+	size_t n = argc > 1 ? strtoul(argv[1], NULL, 10) : 0, bytes = COST;
+	char *p = malloc(bytes);
+	if (!p)
+		return 3;
+	memset(p, 1, bytes);
+	return p[bytes / 2] == 1 ? 0 : 4;
+}
+"""
+
+GROW_SUITE = """version: "1"
+name: growth
+build:
+  command: [cc, -O1, -o, "${artifact}", grow.c]
+benchmarks:
+  - name: grow
+    sizes: [{value: 1k, compare: false}, 16k, 32k, 64k]
+    runs: 8
+    warmup: 0
+    metrics: {memory: true}
+    regression: {max_cv: 0, min_samples: 5, exponent: {max_difference: 0.1}}
+    commands:
+      grow:
+        command: ["${artifact}", "${size}"]
+        budget: {peak_rss: {exponent: "<= 1.2"}}
+"""
+
+
+class GrowthRepo(GitRepoTest):
+    """A repository whose program is O(n) in one commit and O(n^2) in the
+    next (GROW, GROW_SUITE)."""
+
+    def setUp(self):
+        super().setUp()
+        self.program("n * 1024")
+        self.write("repo/himorime.yaml", GROW_SUITE)
+        self.git("add", "-A")
+        self.git("commit", "-qm", "linear")
+        self.program("n * n / 16")
+        self.git("commit", "-qam", "quadratic")
+
+    def program(self, cost):
+        self.write("repo/grow.c", GROW.replace("COST", cost))
+
+    def growth(self, doc, metric):
+        return [g for g in doc["suites"][0]["growth"] if g["metric"] == metric][0]
+
+
+class GrowthCompareTest(GrowthRepo):
+    """The proof of docs/configuration.md, "Sizes". Exponents are asserted
+    on peak RSS, which the runs make exact; latency is fitted and shown the
+    same way."""
+
+    def test_growth__quadratic_is_a_regression_the_smallest_size_would_pass(self):
+        res = self.run_h(["compare", "--format", "json", "--seed", "3", "--against", "HEAD~1"],
+                         cwd=self.repo)
+        self.assertExit(res, 1)
+        doc = json.loads(res.out)
+        schema = load(SCHEMA)
+        self.assertEqual(validate(schema, doc, schema), [])
+        s = doc["suites"][0]
+        self.assertEqual([b["name"] for b in s["benchmarks"]],
+                         ["grow[size=16k]", "grow[size=32k]", "grow[size=64k]"])
+        self.assertEqual(s["not_compared"], [{
+            "benchmark": "grow[size=1k]",
+            "reason": "its size says compare: false (run and sweep measure it)"}])
+        rss = self.growth(doc, "peak_rss")
+        self.assertAlmostEqual(rss["base"]["exponent"], 1, delta=0.1)
+        self.assertAlmostEqual(rss["head"]["exponent"], 2, delta=0.1)
+        self.assertEqual((rss["head"]["from"], rss["head"]["to"]), ("16k", "64k"))
+        self.assertEqual(rss["comparison"]["verdict"], "regression")
+        self.assertEqual(rss["comparison"]["max_difference"], 0.1)
+        self.assertGreater(rss["comparison"]["difference_low"], 0.1)
+        self.assertEqual((rss["budget"]["text"], rss["budget"]["pass"]), ("<= 1.2", False))
+        self.assertIsNotNone(self.growth(doc, "latency")["comparison"])
+        small, big = s["benchmarks"][0]["commands"][0], s["benchmarks"][2]["commands"][0]
+        self.assertEqual(small["comparisons"]["peak_rss"]["verdict"], "pass")
+        self.assertNotEqual(small["result"], "regression")  # latency may be inconclusive
+        self.assertEqual(big["comparisons"]["peak_rss"]["verdict"], "regression")
+        self.assertEqual(big["result"], "regression")
+        self.assertRegex(res.err, r"himorime: exit 1: 2 regressions\n$")  # 32k and 64k
+        # the table says it, from the saved report too
+        out = os.path.join(self.tmp, "cmp.json")
+        with open(out, "w") as f:
+            f.write(res.out)
+        text = self.run_h(["report", out]).out
+        self.assertIn("  - grow[size=1k]: not compared: its size says compare: false (run and "
+                      "sweep measure it).\n", text)
+        self.assertRegex(text, r"  grow › grow: peak_rss grows as size\^[12]\.\d\d \(\d\.\d\d…\d\.\d\d\), "
+                               r"base size\^[01]\.\d\d \(\d\.\d\d…\d\.\d\d\), over sizes 16k…64k; "
+                               r"exponent change \+\d\.\d\d \(\+\d\.\d\d…\+\d\.\d\d\), tolerance "
+                               r"0\.10: regression; budget exponent <= 1\.2: over budget\n")
+
+    def test_growth__run_measures_every_size_and_keeps_the_budget(self):
+        self.git("checkout", "-q", "HEAD~1")
+        res = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo)
+        self.assertExit(res, 0)
+        doc = json.loads(res.out)
+        s = doc["suites"][0]
+        self.assertEqual([b["name"] for b in s["benchmarks"]],
+                         ["grow[size=1k]", "grow[size=16k]", "grow[size=32k]", "grow[size=64k]"])
+        self.assertNotIn("not_compared", s)
+        rss = self.growth(doc, "peak_rss")
+        self.assertTrue(rss["budget"]["pass"])
+        self.assertIsNone(rss["comparison"])
+
+
+
+    def test_growth__settings_problems_name_the_compared_cases(self):
+        self.write("repo/himorime.yaml", GROW_SUITE.replace("runs: 8", "runs: 6"))
+        self.git("commit", "-qam", "fewer runs")
+        res = self.run_h(["compare", "--against", "HEAD~1"], cwd=self.repo)
+        self.assertExit(res, 2)
+        self.assertEqual(res.err, "".join(
+            f"himorime.yaml:6:5: grow[size={k}]: runs 6 cannot give a 99% confidence interval: "
+            "it needs at least 8 pairs\n" for k in ("16k", "32k", "64k")) +
+            "himorime: exit 2: 3 problems in the comparison settings\n")
+
+
+class GrowthSweepTest(GrowthRepo):
+    """A sweep measures the sizes pull requests leave out, and history
+    selects one case by its values."""
+
+    def setUp(self):
+        super().setUp()
+        self.write("repo/himorime.yaml", GROW_SUITE.replace(
+            "sizes: [{value: 1k, compare: false}, 16k, 32k, 64k]",
+            "sizes: [{value: 1k, compare: false}, 2k]"))
+        self.git("commit", "-qam", "small sizes")
+
+    def test_sweep__measures_compare_false_sizes_and_history_selects_a_case(self):
+        res = self.run_h(["sweep", "HEAD~1..HEAD", "--runs", "8", "--seed", "1", "-q"],
+                         cwd=self.repo)
+        self.assertExit(res, 0)
+        res = self.run_h(["history", "--benchmark", "grow[size=1k]", "--metric", "peak_rss",
+                          "--format", "json"], cwd=self.repo)
+        self.assertExit(res, 0)
+        series = json.loads(res.out)["series"]
+        self.assertEqual([(x["benchmark"], x["command"], len(x["points"])) for x in series],
+                         [("grow[size=1k]", "grow", 1)])
+        # a regular expression still works, and a selector of no case finds nothing
+        res = self.run_h(["history", "--benchmark", r"^grow\[size=2k\]$", "--metric", "peak_rss",
+                          "--format", "json"], cwd=self.repo)
+        self.assertEqual([x["benchmark"] for x in json.loads(res.out)["series"]],
+                         ["grow[size=2k]"])
+        res = self.run_h(["history", "--benchmark", "grow[size=3k]", "--format", "json"],
+                         cwd=self.repo)
+        self.assertExit(res, 0)
+        self.assertEqual(json.loads(res.out)["series"], [])
+
+
+if __name__ == "__main__":
+    unittest.main()
