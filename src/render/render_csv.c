@@ -366,6 +366,86 @@ static void command_rows(struct ctx *x)
 		budget_row(x, &c->budgets[i]);
 }
 
+/* The first columns of a row about a growth fit: its cases' label without
+ * the size, the command, the metric. */
+static void growth_where(struct ctx *x, const struct results_growth *g, const char *record,
+			 const char *side)
+{
+	const struct metric_info *mi = metric_info(g->metric);
+
+	set(x->row, C_SUITE, x->s->name);
+	set(x->row, C_BENCHMARK, g->benchmark);
+	set(x->row, C_COMMAND, g->command);
+	set(x->row, C_RECORD, record);
+	set(x->row, C_SIDE, side);
+	set(x->row, C_METRIC, mi->name);
+	set(x->row, C_UNIT, metric_unit_name(mi->unit));
+	set(x->row, C_SCOPE, results_scope_name(mi->scope));
+}
+
+static void growth_stat(struct ctx *x, const struct results_growth *g, const char *side,
+			const struct results_fit *f, const char *statistic, double value)
+{
+	growth_where(x, g, "growth", side);
+	set(x->row, C_STATISTIC, statistic);
+	num(x->row, C_VALUE, value);
+	strbuf_reset(&x->row->f[C_REASON]);
+	strbuf_addf(&x->row->f[C_REASON], "over sizes %s to %s", f->from ? f->from : "?",
+		    f->to ? f->to : "?");
+	row_emit(x->row, x->out);
+}
+
+/* One side's power law fit: cost = coefficient * size^exponent. */
+static void growth_fit_rows(struct ctx *x, const struct results_growth *g, const char *side,
+			    const struct results_fit *f)
+{
+	if (!f->present)
+		return;
+	growth_stat(x, g, side, f, "exponent", f->exponent);
+	if (f->has_interval) {
+		growth_stat(x, g, side, f, "exponent_low", f->exponent_low);
+		growth_stat(x, g, side, f, "exponent_high", f->exponent_high);
+	}
+	growth_stat(x, g, side, f, "coefficient", f->coefficient);
+	growth_stat(x, g, side, f, "r_squared", f->r_squared);
+	growth_stat(x, g, side, f, "sizes", (double)f->sizes);
+	growth_stat(x, g, side, f, "runs", (double)f->runs);
+}
+
+/* A growth's fits, its budget and the comparison of its exponents. */
+static void growth_rows(struct ctx *x, const struct results_growth *g)
+{
+	growth_fit_rows(x, g, "head", &g->head);
+	growth_fit_rows(x, g, "base", &g->base);
+	if (g->has_budget) {
+		growth_where(x, g, "growth_budget", "head");
+		set(x->row, C_STATUS,
+		    budget_status_name(g->budget_pass ? BUDGET_PASS : BUDGET_FAIL));
+		set(x->row, C_STATISTIC, "exponent");
+		if (g->head.present)
+			num(x->row, C_VALUE, g->head.exponent);
+		set(x->row, C_OPERATOR, rnd_op(g->budget_op));
+		num(x->row, C_LIMIT, g->budget_limit);
+		set(x->row, C_BUDGET_TEXT, g->budget_text);
+		row_emit(x->row, x->out);
+	}
+	if (g->compared) {
+		growth_where(x, g, "growth_comparison", "");
+		set(x->row, C_STATISTIC, "exponent");
+		num(x->row, C_BASE, g->base.exponent);
+		num(x->row, C_HEAD, g->head.exponent);
+		num(x->row, C_DIFFERENCE, g->difference);
+		num(x->row, C_LIMIT, g->max_difference); /* regression.exponent.max_difference */
+		set(x->row, C_VERDICT, verdict_name(g->verdict));
+		strbuf_reset(&x->row->f[C_REASON]);
+		strbuf_adds(&x->row->f[C_REASON], "difference interval ");
+		rnd_number(&x->row->f[C_REASON], g->difference_low);
+		strbuf_adds(&x->row->f[C_REASON], " to ");
+		rnd_number(&x->row->f[C_REASON], g->difference_high);
+		row_emit(x->row, x->out);
+	}
+}
+
 int rnd_csv(const struct results *r, struct strbuf *out)
 {
 	struct csv_row row;
@@ -397,6 +477,15 @@ int rnd_csv(const struct results *r, struct strbuf *out)
 				x.c = &x.b->commands[c];
 				command_rows(&x);
 			}
+		}
+		for (i = 0; i < x.s->n_growth; i++)
+			growth_rows(&x, &x.s->growth[i]);
+		for (i = 0; i < x.s->n_not_compared; i++) {
+			set(&row, C_SUITE, x.s->name);
+			set(&row, C_BENCHMARK, x.s->not_compared[i].benchmark);
+			set(&row, C_RECORD, "not_compared");
+			set(&row, C_REASON, x.s->not_compared[i].reason);
+			row_emit(&row, out);
 		}
 	}
 	row_release(&row);

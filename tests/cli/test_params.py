@@ -2,6 +2,8 @@
 benchmark expands into cases that run as real processes with their values
 substituted, --filter picks cases with the bracketed form, and list shows
 every case."""
+import csv
+import io
 import json
 import os
 import re
@@ -267,6 +269,29 @@ class GrowthCompareTest(GrowthRepo):
                                r"base size\^[01]\.\d\d \(\d\.\d\d…\d\.\d\d\), over sizes 16k…64k; "
                                r"exponent change \+\d\.\d\d \(\+\d\.\d\d…\+\d\.\d\d\), tolerance "
                                r"0\.10: regression; budget exponent <= 1\.2: over budget\n")
+        # and the CSV, one row per fitted value, budget, comparison and left-out case
+        rows = list(csv.DictReader(io.StringIO(self.run_h(["report", "--format", "csv",
+                                                             out]).out)))
+        growth = [r for r in rows if r["record"] == "growth" and r["metric"] == "peak_rss"]
+        self.assertEqual([(r["side"], r["statistic"]) for r in growth],
+                         [(side, stat) for side in ("head", "base") for stat in
+                          ("exponent", "exponent_low", "exponent_high", "coefficient",
+                           "r_squared", "sizes", "runs")])
+        self.assertEqual({(r["benchmark"], r["command"], r["reason"]) for r in growth},
+                         {("grow", "grow", "over sizes 16k to 64k")})
+        self.assertEqual(float(growth[0]["value"]), rss["head"]["exponent"])
+        self.assertEqual(float(growth[7]["value"]), rss["base"]["exponent"])
+        budget = [r for r in rows if r["record"] == "growth_budget" and r["metric"] == "peak_rss"]
+        self.assertEqual([(r["status"], r["operator"], r["limit"], r["budget_text"])
+                          for r in budget], [("fail", "<=", "1.2", "<= 1.2")])
+        cmp = [r for r in rows if r["record"] == "growth_comparison" and r["metric"] == "peak_rss"]
+        self.assertEqual(len(cmp), 1)
+        self.assertEqual((cmp[0]["verdict"], cmp[0]["limit"]), ("regression", "0.1"))
+        self.assertEqual(float(cmp[0]["difference"]), rss["comparison"]["difference"])
+        self.assertEqual([(r["benchmark"], r["reason"]) for r in rows
+                          if r["record"] == "not_compared"],
+                         [("grow[size=1k]", "its size says compare: false (run and sweep "
+                           "measure it)")])
 
     def test_growth__run_measures_every_size_and_keeps_the_budget(self):
         self.git("checkout", "-q", "HEAD~1")
