@@ -20,6 +20,8 @@ static const struct metric_info metrics[] = {
 				     SCOPE_PROCESS_TREE },
 	[METRIC_PEAK_RSS] = { "peak_rss", UNIT_BYTES, BETTER_LOWER, GROUP_MEMORY,
 			      SCOPE_PROCESS_TREE },
+	[METRIC_ARTIFACT_SIZE] = { "artifact_size", UNIT_BYTES, BETTER_LOWER, GROUP_COUNTS,
+				   SCOPE_ARTIFACT, true },
 };
 _Static_assert(ARRAY_SIZE(metrics) == METRIC__COUNT, "metric table incomplete");
 

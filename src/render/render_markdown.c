@@ -328,7 +328,7 @@ int rnd_markdown(const struct results *r, const struct render_options *o, struct
 	rnd_rows_collect(r, &rows);
 	heading(out, h, "himorime results");
 	tools_line(r, out);
-	for (g = GROUP_LATENCY; g <= GROUP_MEMORY; g++) {
+	for (g = GROUP_LATENCY; g <= GROUP_COUNTS; g++) {
 		struct strbuf part;
 		strbuf_init(&part, 0);
 		if (r->mode == RESULTS_MODE_COMPARE) {

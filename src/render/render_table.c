@@ -435,7 +435,7 @@ int rnd_table(const struct results *r, const struct render_options *o, struct st
 
 	rnd_rows_collect(r, &rows);
 	header_line(r, out);
-	for (g = GROUP_LATENCY; g <= GROUP_MEMORY; g++) {
+	for (g = GROUP_LATENCY; g <= GROUP_COUNTS; g++) {
 		if (r->mode == RESULTS_MODE_COMPARE)
 			compare_group(r, &rows, (enum metric_group)g, o, out, &floor);
 		else

@@ -238,6 +238,8 @@ const char *rnd_group_title(enum metric_group g)
 		return "CPU";
 	case GROUP_MEMORY:
 		return "Memory";
+	case GROUP_COUNTS:
+		return "Counts";
 	}
 	return "?";
 }
@@ -323,6 +325,9 @@ void rnd_change(struct strbuf *sb, const struct comparison *k, bool typographic)
 		return;
 	}
 	fmt_change(sb, k->change_percent, typographic);
+	/* constant counts have no interval to show */
+	if (k->counts && k->ci_low_percent == k->ci_high_percent)
+		return;
 	strbuf_adds(sb, " (");
 	fmt_change(sb, k->ci_low_percent, typographic);
 	strbuf_adds(sb, " … ");
@@ -371,6 +376,11 @@ void rnd_tolerance(struct strbuf *sb, const struct comparison *k)
 
 void rnd_confidence(struct strbuf *sb, const struct comparison *k)
 {
+	/* a count is decided by the counts rule, not at a confidence */
+	if (k->counts) {
+		strbuf_adds(sb, "exact");
+		return;
+	}
 	if (k->confidence <= 0) {
 		strbuf_adds(sb, "—");
 		return;

@@ -32,6 +32,7 @@ static const char *const sources[] = {
 	[RESULTS_SOURCE_JOB_OBJECT] = "job_object",
 	[RESULTS_SOURCE_PROCESS_MEMORY_COUNTERS] = "process_memory_counters",
 	[RESULTS_SOURCE_UNAVAILABLE] = "unavailable",
+	[RESULTS_SOURCE_ARTIFACT_FILE] = "artifact_file",
 };
 
 static const char *const aggregations[] = {

@@ -56,6 +56,7 @@ enum results_source {
 	RESULTS_SOURCE_JOB_OBJECT,
 	RESULTS_SOURCE_PROCESS_MEMORY_COUNTERS,
 	RESULTS_SOURCE_UNAVAILABLE,
+	RESULTS_SOURCE_ARTIFACT_FILE, /* artifact_size: the file's bytes and ELF section headers */
 };
 
 enum results_aggregation {
@@ -178,6 +179,10 @@ struct results_metric {
 	uint64_t floor_bytes;	  /* the largest floor of the runs */
 	uint64_t samples_at_floor;
 	struct results_trend trend; /* latency and peak_rss only */
+	/* artifact_size only: the text, data and bss of an ELF artifact, as
+	 * `size` counts them (measure/elf.h); absent for other files. */
+	bool has_elf;
+	uint64_t elf_text, elf_data, elf_bss;
 };
 
 /* One side (head or base) of one command. */

@@ -51,9 +51,32 @@ static void parse_tolerance(struct loader *l, const struct ynode *n, const char 
 	}
 }
 
+static const char *const count_tolerance_keys[] = { "max_percent", "gate", NULL };
+
+/* A count's tolerance (docs/comparison.md, "Deciding on counts"): counts are
+ * compared by their medians, with no minimum difference. */
+static void parse_count_tolerance(struct loader *l, const struct ynode *n, const char *path,
+				  struct tol_layer *t)
+{
+	size_t i;
+
+	if (!check_map(l, n, path, "a map of max_percent, gate"))
+		return;
+	check_keys(l, n, path, count_tolerance_keys, path);
+	for (i = 0; i < n->count; i++) {
+		const char *k = n->keys[i]->text, *p = check_child(l, path, k);
+		if (!strcmp(k, "max_percent"))
+			t->has_max_percent =
+				check_percent(l, n->items[i], p, 1000, &t->t.max_percent);
+		else if (!strcmp(k, "gate"))
+			t->has_gate = check_bool(l, n->items[i], p, &t->t.gate);
+	}
+}
+
 static const char *const regression_keys[] = { "confidence", "min_samples", "max_cv",
 					       "max_time",   "commands",    "latency",
-					       "cpu_total",  "peak_rss",    NULL };
+					       "cpu_total",  "peak_rss",    "artifact_size",
+					       NULL };
 
 static void parse_regression(struct loader *l, const struct ynode *n, const char *path,
 			     bool benchmark_level, struct reg_layer *r)
@@ -93,6 +116,8 @@ static void parse_regression(struct loader *l, const struct ynode *n, const char
 			parse_tolerance(l, v, p, METRIC_CPU_TOTAL, &r->cpu_total);
 		} else if (!strcmp(k, "peak_rss")) {
 			parse_tolerance(l, v, p, METRIC_PEAK_RSS, &r->peak_rss);
+		} else if (!strcmp(k, "artifact_size")) {
+			parse_count_tolerance(l, v, p, &r->artifact_size);
 		}
 	}
 }
@@ -144,7 +169,8 @@ static void parse_work(struct loader *l, const struct ynode *n, const char *path
 	w->unit = "bytes";
 }
 
-static const char *const metrics_keys[] = { "cpu", "memory", "unsupported", "throughput", NULL };
+static const char *const metrics_keys[] = { "cpu",	  "memory",	   "unsupported",
+					    "throughput", "artifact_size", NULL };
 
 static void parse_metrics(struct loader *l, const struct ynode *n, const char *path,
 			  bool benchmark_level, struct layer *ly)
@@ -161,6 +187,10 @@ static void parse_metrics(struct loader *l, const struct ynode *n, const char *p
 			ly->has_cpu = check_bool(l, v, p, &ly->cpu);
 		} else if (!strcmp(k, "memory")) {
 			ly->has_memory = check_bool(l, v, p, &ly->memory);
+		} else if (!strcmp(k, "artifact_size")) {
+			ly->has_artifact_size = check_bool(l, v, p, &ly->artifact_size);
+			ly->artifact_size_node = v;
+			ly->artifact_size_path = p;
 		} else if (!strcmp(k, "unsupported")) {
 			const char *s = check_str(l, v, p);
 			if (s && (!strcmp(s, "fail") || !strcmp(s, "skip"))) {
@@ -398,6 +428,7 @@ void layer_regression(struct regression *r, const struct reg_layer *o)
 	layer_tolerance(&r->latency, &o->latency);
 	layer_tolerance(&r->cpu_total, &o->cpu_total);
 	layer_tolerance(&r->peak_rss, &o->peak_rss);
+	layer_tolerance(&r->artifact_size, &o->artifact_size);
 }
 
 /* Everything a benchmark's commands inherit, after defaults → benchmark. */
@@ -419,7 +450,12 @@ void apply_layer(struct loader *l, struct resolved *r, const struct layer *o)
 	TAKE(has_cpu, cpu);
 	TAKE(has_memory, memory);
 	TAKE(has_unsupported, unsupported);
+	TAKE(has_artifact_size, artifact_size);
 #undef TAKE
+	if (o->has_artifact_size) {
+		r->l.artifact_size_node = o->artifact_size_node;
+		r->l.artifact_size_path = o->artifact_size_path;
+	}
 	if (o->has_runs) {
 		r->l.runs_node = o->runs_node;
 		r->l.runs_path = o->runs_path;
@@ -464,6 +500,9 @@ void regression_defaults(struct regression *r)
 	r->latency.max_percent = r->cpu_total.max_percent = SUITE_DEFAULT_MAX_PERCENT;
 	r->peak_rss.max_percent = SUITE_DEFAULT_MAX_PERCENT_RSS;
 	r->latency.gate = r->cpu_total.gate = r->peak_rss.gate = true;
+	r->artifact_size.statistic = SIDE_MEDIAN;
+	r->artifact_size.max_percent = SUITE_DEFAULT_COUNTS_PERCENT;
+	r->artifact_size.gate = true;
 }
 
 void resolved_defaults(struct resolved *r)

@@ -41,7 +41,7 @@ struct reg_layer {
 	const struct ynode *min_samples_node;
 	const struct ynode *commands_node;
 	const char *commands_path;
-	struct tol_layer latency, cpu_total, peak_rss;
+	struct tol_layer latency, cpu_total, peak_rss, artifact_size;
 };
 
 struct layer {
@@ -60,6 +60,9 @@ struct layer {
 	int *exit_codes;
 	size_t exit_code_count;
 	bool has_cpu, cpu, has_memory, memory, has_unsupported;
+	bool has_artifact_size, artifact_size;
+	const struct ynode *artifact_size_node; /* where it was set */
+	const char *artifact_size_path;
 	enum unsupported_policy unsupported;
 	struct work work;
 	const struct ynode *work_node;

@@ -470,6 +470,8 @@ bool benchmark_measures(const struct benchmark *b, enum metric m)
 		return b->metrics.cpu;
 	case METRIC_PEAK_RSS:
 		return b->metrics.memory;
+	case METRIC_ARTIFACT_SIZE:
+		return b->metrics.artifact_size;
 	case METRIC__COUNT:
 		break;
 	}
@@ -485,6 +487,8 @@ const struct tolerance *regression_tolerance(const struct regression *r, enum me
 		return &r->cpu_total;
 	case METRIC_PEAK_RSS:
 		return &r->peak_rss;
+	case METRIC_ARTIFACT_SIZE:
+		return &r->artifact_size;
 	case METRIC_THROUGHPUT:
 	case METRIC_CPU_USER:
 	case METRIC_CPU_SYSTEM:

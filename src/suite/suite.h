@@ -51,6 +51,7 @@
 #define SUITE_DEFAULT_MAX_CV	       0.5
 #define SUITE_DEFAULT_MAX_PERCENT      0.05 /* latency, cpu_total */
 #define SUITE_DEFAULT_MAX_PERCENT_RSS  0.10
+#define SUITE_DEFAULT_COUNTS_PERCENT   0.01 /* counts: docs/comparison.md */
 
 /* Where something was written in the suite file (1-based; columns count
  * characters). */
@@ -135,6 +136,7 @@ struct work {
 
 struct metrics {
 	bool cpu, memory;
+	bool artifact_size; /* needs `build:`; docs/comparison.md, "Deciding on counts" */
 	enum unsupported_policy unsupported;
 	struct work work;
 };
@@ -157,6 +159,9 @@ struct regression {
 	const char *const *commands; /* names to compare; command_count 0 = all */
 	size_t command_count;
 	struct tolerance latency, cpu_total, peak_rss;
+	/* Counts (docs/comparison.md, "Deciding on counts"): max_percent and
+	 * gate only; the statistic is always the median. */
+	struct tolerance artifact_size;
 };
 
 /* An absolute budget: `aggregation(metric) op limit`. */
@@ -248,9 +253,11 @@ int suite_load(const char *path, struct suite **out, struct suite_diags *diags, 
 void suite_free(struct suite *s);
 
 /* Whether a benchmark measures a metric (latency always; CPU metrics with
- * metrics.cpu; peak_rss with metrics.memory; throughput with declared work). */
+ * metrics.cpu; peak_rss with metrics.memory; throughput with declared work;
+ * artifact_size with metrics.artifact_size). */
 bool benchmark_measures(const struct benchmark *b, enum metric m);
-/* The tolerance for latency, cpu_total or peak_rss; NULL for other metrics. */
+/* The tolerance for latency, cpu_total, peak_rss or a count; NULL for other
+ * metrics. */
 const struct tolerance *regression_tolerance(const struct regression *r, enum metric m);
 const char *report_format_name(enum report_format f);
 /* A command as written, for lists and reports: argv words joined with shell

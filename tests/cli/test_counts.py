@@ -1,0 +1,169 @@
+"""The counted metrics end to end (docs/comparison.md, "Deciding on counts"):
+real git repositories whose suite builds a C program on both sides.
+artifact_size: a 5% larger artifact is a regression, an identical one a pass,
+with the ELF sizes in the report, a budget in k/M/G, and every renderer
+showing the sizes."""
+import json
+import re
+
+from harness import GitRepoTest
+
+# PAD bytes of read-only data: 60000 and 64000 give ELF files of about 73 and
+# 77 KB with this toolchain (+5.6%), whatever the page rounding.
+PROGRAM = r"""static const char pad[PAD] = {1};
+int main(int argc, char **argv) { (void)argv; return pad[argc] == 7; }
+"""
+
+SIZE_SUITE = """version: "1"
+name: size
+build:
+  command: [cc, -O1, -o, "${artifact}", work.c]
+benchmarks:
+  - name: tool
+    runs: 10
+    metrics: {artifact_size: true}
+    # the timings are not what these tests look at
+    regression: {max_cv: 0, latency: {gate: false}}
+    commands:
+      tool:
+        command: ["${artifact}"]
+        budget:
+          artifact_size: {median: "<= 2M"}
+"""
+
+
+class ArtifactSizeTest(GitRepoTest):
+    def setUp(self):
+        super().setUp()
+        self.program(60000)
+        self.write("repo/himorime.yaml", SIZE_SUITE)
+        self.git("add", "-A")
+        self.git("commit", "-qm", "base")
+
+    def program(self, pad):
+        self.write("repo/work.c", PROGRAM.replace("PAD", str(pad)))
+
+    def compare(self, *args, code):
+        res = self.run_h(["compare", "--against", "HEAD~1", "--seed", "3", *args],
+                         cwd=self.repo)
+        self.assertExit(res, code)
+        return res
+
+    def command(self, res):
+        return json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]
+
+    def test_counts__a_larger_artifact_is_a_regression_on_artifact_size(self):
+        self.program(64000)
+        self.git("commit", "-qam", "bigger")
+        c = self.command(self.compare("--format", "json", code=1))
+        k = c["comparisons"]["artifact_size"]
+        head = c["head"]["metrics"]["artifact_size"]
+        base = c["base"]["metrics"]["artifact_size"]
+        self.assertEqual(c["result"], "regression")
+        self.assertEqual((k["verdict"], k["statistic"], k["pairs"], k["confidence"],
+                          k["max_percent"], k["spread_percent"], k["reason"]),
+                         ("regression", "median_ratio", 1, 1, 1, 0, ""))
+        self.assertEqual((k["base"], k["head"]), (base["samples"][0], head["samples"][0]))
+        self.assertAlmostEqual(k["change_percent"],
+                               100 * (head["samples"][0] / base["samples"][0] - 1))
+        self.assertGreater(k["change_percent"], 5)
+        self.assertLess(k["change_percent"], 6)
+        self.assertEqual((head["group"], head["scope"], head["source"], head["status"]),
+                         ("counts", "artifact", "artifact_file", "measured"))
+        # the 4000 bytes more are read-only data: text in `size`'s terms
+        self.assertEqual(head["elf"]["text"] - base["elf"]["text"], 4000)
+        self.assertEqual(head["elf"]["data"], base["elf"]["data"])
+        self.assertEqual(head["elf"]["bss"], base["elf"]["bss"])
+        self.assertEqual(c["budgets"][0]["status"], "pass")
+        self.assertEqual(c["budgets"][0]["limit"], 2000000)
+
+    def test_counts__an_identical_artifact_passes(self):
+        self.write("repo/README", "docs only\n")
+        self.git("add", "README")
+        self.git("commit", "-qm", "docs")
+        c = self.command(self.compare("--format", "json", code=0))
+        k = c["comparisons"]["artifact_size"]
+        self.assertEqual((k["verdict"], k["change_percent"], k["base"] == k["head"]),
+                         ("pass", 0, True))
+        self.assertNotIn("artifact_size", [v for v, x in c["comparisons"].items()
+                                          if x["verdict"] != "pass" and v != "latency"])
+
+    def test_counts__every_renderer_shows_the_sizes(self):
+        self.program(64000)
+        self.git("commit", "-qam", "bigger")
+        table = self.compare(code=1).out
+        self.assertRegex(table, r"Counts\nBENCHMARK +COMMAND +BASE +HEAD +CHANGE +CONFIDENCE"
+                                r" +TOLERANCE +PAIRS +RESULT\ntool +tool +71\.\d KiB +75\.\d KiB"
+                                r" +\+5\.\d% +exact +±1% +1 +regression\n")
+        md = self.compare("--format", "markdown", code=1).out
+        self.assertRegex(md, r"\| tool › tool \| artifact_size \| 71\.\d KiB \| 75\.\d KiB \|"
+                             r" \+5\.\d% \| exact \| ±1% \| regression \|")
+        gh = self.compare("--format", "github", code=1).out
+        self.assertRegex(gh, r"\| tool › tool \| artifact_size \| 71\.\d KiB \| 75\.\d KiB \|"
+                             r" \+5\.\d% \| exact \| ±1% \| 1 \| regression \|")
+        self.assertIn("| artifact_size | artifact_file | none | artifact |", gh)
+        csv = self.compare("--format", "csv", code=1).out
+        self.assertRegex(csv, r"size,tool,tool,regression,stat,head,artifact_size,bytes,"
+                              r"artifact,artifact_file,none,measured,median,7\d{4},")
+        html = self.compare("--format", "html", code=1).out
+        self.assertIn("Counts</h2>", html)
+        self.assertRegex(html, r"artifact_size</td>")
+
+    def test_counts__a_budget_on_artifact_size_is_checked(self):
+        suite = SIZE_SUITE.replace('"<= 2M"', '"<= 70k"')
+        self.write("repo/himorime.yaml", suite)
+        res = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo)
+        self.assertExit(res, 1)
+        c = self.command(res)
+        b = c["budgets"][0]
+        self.assertEqual((b["metric"], b["limit"], b["status"], b["text"], c["result"]),
+                         ("artifact_size", 70000, "fail", "<= 70k", "over_budget"))
+        self.assertEqual(b["actual"], c["head"]["metrics"]["artifact_size"]["samples"][0])
+        self.assertIsNone(c["comparisons"])
+
+
+class CountsSuiteTest(GitRepoTest):
+    """The suite keys of the counts, and their errors."""
+
+    def validate(self, body, code):
+        self.write("repo/himorime.yaml", body)
+        res = self.run_h(["validate"], cwd=self.repo)
+        self.assertExit(res, code)
+        return res
+
+    def test_counts__artifact_size_needs_a_build(self):
+        res = self.validate(SIZE_SUITE.replace('build:\n  command: [cc, -O1, -o, "${artifact}", '
+                                               'work.c]\n', '')
+                            .replace('["${artifact}"]', "[\"true\"]"), 2)
+        self.assertEqual(res.err,
+                         "himorime.yaml:6:30: benchmarks[0].metrics.artifact_size: "
+                         "metrics.artifact_size needs a build: step (it measures ${artifact})"
+                         " [HMR2001]\n  hint: add a build: step that writes ${artifact}\n"
+                         "himorime: exit 2: 1 problem in 1 suite file\n")
+
+    def test_counts__tolerance_and_budget_errors_point_at_the_value(self):
+        body = SIZE_SUITE.replace("latency: {gate: false}",
+                                  "artifact_size: {max_percent: 2%, min_difference: 1k}")
+        body = body.replace('"<= 2M"', '"<= 2X"')
+        res = self.validate(body, 2)
+        self.assertEqual(res.err,
+                         "himorime.yaml:10:62: benchmarks[0].regression.artifact_size."
+                         "min_difference: unknown key \"min_difference\" in benchmarks[0]."
+                         "regression.artifact_size [HMR2001]\n"
+                         "himorime.yaml:15:35: benchmarks[0].commands.tool.budget.artifact_size."
+                         "median: expected a count after the operator, got \"<= 2X\" (unknown "
+                         "multiplier \"X\"; expected k, M or G (10^3, 10^6, 10^9)) [HMR2001]\n"
+                         "  hint: write a count with k, M or G (10^3, 10^6, 10^9) or a byte size"
+                         " such as 1.5MiB\n"
+                         "himorime: exit 2: 2 problems in 1 suite file\n")
+
+    def test_counts__budgets_take_k_m_g_and_byte_sizes(self):
+        for text, limit in (("<= 2M", 2000000), ("< 64k", 64000), ("<= 1.5MiB", 1572864),
+                            ("<= 3G", 3e9)):
+            body = SIZE_SUITE.replace('"<= 2M"', '"%s"' % text)
+            self.write("repo/himorime.yaml", body)
+            res = self.run_h(["list", "--format", "json"], cwd=self.repo)
+            self.assertExit(res, 0)
+            doc = json.loads(res.out)
+            found = re.findall(r'"limit": ([0-9.e+]+)', json.dumps(doc))
+            self.assertEqual([float(x) for x in found], [limit], (text, res.out))
