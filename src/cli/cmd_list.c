@@ -201,6 +201,10 @@ static void json_regression(struct strbuf *sb, const struct benchmark *b, int d)
 		key(sb, d + 1, &first, "artifact_size");
 		json_count_tolerance(sb, &r->artifact_size);
 	}
+	if (benchmark_measures(b, METRIC_INSTRUCTIONS)) {
+		key(sb, d + 1, &first, "instructions");
+		json_count_tolerance(sb, &r->instructions);
+	}
 	indent(sb, d);
 	strbuf_addch(sb, '}');
 }
@@ -324,6 +328,12 @@ static void json_metrics(struct strbuf *sb, const struct metrics *m)
 	/* a count only where a suite asks for it, so that other lists stay as they were */
 	if (m->artifact_size)
 		strbuf_adds(sb, ", \"artifact_size\": true");
+	if (m->instructions)
+		strbuf_addf(sb, ", \"instructions\": {\"backend\": \"%s\", \"runs\": %u}",
+			    m->backend == COUNTER_PERF	     ? "perf"
+			    : m->backend == COUNTER_VALGRIND ? "valgrind"
+							     : "auto",
+			    m->count_runs);
 	strbuf_addf(sb, ", \"unsupported\": \"%s\", \"work\": ",
 		    m->unsupported == UNSUPPORTED_FAIL ? "fail" : "skip");
 	switch (m->work.kind) {

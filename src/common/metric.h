@@ -19,12 +19,14 @@ enum metric {
 	METRIC_CPU_UTILIZATION,
 	METRIC_PEAK_RSS,
 	METRIC_ARTIFACT_SIZE, /* bytes of the built ${artifact}: a count */
+	METRIC_INSTRUCTIONS,  /* user-space instructions of the process tree: a count */
 	METRIC__COUNT
 };
 
 /* Canonical units: latency and CPU times in ns, peak RSS and artifact sizes in bytes,
- * utilization in percent, throughput in declared work units per second. */
-enum metric_unit { UNIT_NS, UNIT_BYTES, UNIT_PERCENT, UNIT_WORK_PER_S };
+ * utilization in percent, throughput in declared work units per second,
+ * instructions in plain counts. */
+enum metric_unit { UNIT_NS, UNIT_BYTES, UNIT_PERCENT, UNIT_WORK_PER_S, UNIT_COUNT };
 
 enum better { BETTER_LOWER, BETTER_HIGHER, BETTER_NEUTRAL };
 
@@ -57,7 +59,7 @@ const struct metric_info *metric_info(enum metric m);
 /* Returns 0 and sets *out, or -1 for an unknown name. */
 int metric_from_name(const char *name, enum metric *out);
 
-const char *metric_unit_name(enum metric_unit u); /* "ns", "bytes", "percent", "work/s" */
+const char *metric_unit_name(enum metric_unit u); /* "ns", "bytes", "percent", "work/s", "count" */
 const char *better_name(enum better b);		  /* "lower", "higher", "neutral" */
 const char *metric_status_name(enum metric_status s);
 

@@ -118,6 +118,10 @@ void finish_describe_metrics(const struct benchmark *b, struct results_side *rs)
 			rm->source = RESULTS_SOURCE_ARTIFACT_FILE;
 			rm->process_aggregation = RESULTS_AGG_NONE;
 			break;
+		case METRIC_INSTRUCTIONS:
+			rm->source = RESULTS_SOURCE_VALGRIND;
+			rm->process_aggregation = RESULTS_AGG_SUM_OF_TRACED_PROCESSES;
+			break;
 		case METRIC__COUNT:
 			break;
 		}

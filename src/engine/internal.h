@@ -110,12 +110,17 @@ int side_probe_versions(struct runner *r, const struct suite *s, struct side *he
 int rounds_warm_up(struct bench_run *br);
 /* Measures rounds until the stop rule or the looks say stop. */
 int rounds_measure(struct bench_run *br);
+/* Whether an exit status counts as the command's success. */
+bool rounds_exit_ok(const struct command *c, int code);
 /* Points the judge's inputs of a compared unit at its samples so far. */
 void rounds_point_inputs(struct bench_run *br, struct unit *u);
 
 /* counted.c: the counts of docs/comparison.md, "Deciding on counts" */
 /* Measures a unit's counts on each side it ran: artifact sizes. */
 void counted_measure(struct bench_run *br, struct unit *u);
+/* The untimed phase of counted runs (instructions under valgrind), after
+ * the timed rounds and before cleanup: 0 or ERR_INTERRUPTED. */
+int counted_run(struct bench_run *br);
 /* Appends the comparison of each count both sides measured. */
 void counted_compare(const struct bench_run *br, struct results_command *rc);
 

@@ -371,6 +371,8 @@ static int run_benchmark(struct runner *r, const struct suite *suite, const stru
 		rc = rounds_warm_up(&br);
 	if (rc == 0 && !r->interrupted)
 		rc = rounds_measure(&br);
+	if (rc == 0 && !r->interrupted)
+		rc = counted_run(&br);
 	if (r->interrupted)
 		rc = ERR_INTERRUPTED;
 	for (side = HEAD; side <= BASE; side++)

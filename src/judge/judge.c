@@ -127,6 +127,7 @@ bool judge_metric_compared(enum metric m)
 	case METRIC_CPU_SYSTEM:
 	case METRIC_CPU_UTILIZATION:
 	case METRIC_ARTIFACT_SIZE: /* counts: judge/counts.h */
+	case METRIC_INSTRUCTIONS:
 	case METRIC__COUNT:
 		break;
 	}
@@ -157,6 +158,7 @@ void judge_input_init(struct judge_metric_input *in, enum metric m)
 	case METRIC_THROUGHPUT:
 	case METRIC_CPU_UTILIZATION:
 	case METRIC_ARTIFACT_SIZE:
+	case METRIC_INSTRUCTIONS:
 	case METRIC__COUNT:
 		break;
 	}

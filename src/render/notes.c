@@ -278,6 +278,27 @@ static void elf_notes(struct rnd_notes *notes, const char *label, const struct r
 	note_add(notes, &sb, NULL);
 }
 
+/* How instructions were counted, once: the backend, its version, the event. */
+static void counter_note(const struct rnd_rows *rows, struct rnd_notes *notes)
+{
+	size_t i;
+
+	for (i = 0; i < rows->n; i++) {
+		const struct results_metric *m = &rows->v[i].cmd->head.metrics[METRIC_INSTRUCTIONS];
+		struct strbuf sb;
+		if (!rows->v[i].cmd->head.present || !m->counter_backend)
+			continue;
+		strbuf_init(&sb, 0);
+		strbuf_addf(&sb,
+			    "instructions counted by %s %s (event %s), summed over every process "
+			    "of a run, in separate runs that are not timed",
+			    m->counter_backend, rnd_str(m->counter_version),
+			    rnd_str(m->counter_event));
+		note_add(notes, &sb, NULL);
+		return;
+	}
+}
+
 static void budget_notes(struct rnd_notes *notes, const char *label,
 			 const struct results_command *c)
 {
@@ -487,6 +508,7 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 		budget_notes(notes, label.buf, c);
 		elf_notes(notes, label.buf, c);
 	}
+	counter_note(&rows, notes);
 	rnd_rows_release(&rows);
 	strbuf_release(&label);
 	geomean_notes(r, notes);

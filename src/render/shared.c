@@ -216,6 +216,27 @@ size_t rnd_group_metrics(enum metric_group g, enum metric *out, size_t cap)
 	return n;
 }
 
+size_t rnd_group_metrics_in(const struct rnd_rows *rows, enum metric_group g, enum metric *out,
+			    size_t cap)
+{
+	size_t n = rnd_group_metrics(g, out, cap), i, j, k = 0;
+
+	if (g != GROUP_COUNTS)
+		return n;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < rows->n; j++) {
+			const struct results_command *c = rows->v[j].cmd;
+			if ((c->head.present &&
+			     c->head.metrics[out[i]].status != STATUS_NOT_REQUESTED) ||
+			    (c->base.present &&
+			     c->base.metrics[out[i]].status != STATUS_NOT_REQUESTED)) {
+				out[k++] = out[i];
+				break;
+			}
+		}
+	return k;
+}
+
 bool rnd_group_measured(const struct results *r, enum metric_group g)
 {
 	enum metric ms[METRIC__COUNT];

@@ -88,6 +88,10 @@ static bool same_metric(const struct results_metric *a, const struct results_met
 	if (a->has_floor &&
 	    (a->floor_bytes != b->floor_bytes || a->samples_at_floor != b->samples_at_floor))
 		return false;
+	if (!same_str(a->counter_backend, b->counter_backend) ||
+	    !same_str(a->counter_version, b->counter_version) ||
+	    !same_str(a->counter_event, b->counter_event))
+		return false;
 	if (a->has_elf != b->has_elf ||
 	    (a->has_elf && (a->elf_text != b->elf_text || a->elf_data != b->elf_data ||
 			    a->elf_bss != b->elf_bss)))

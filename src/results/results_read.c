@@ -185,7 +185,7 @@ static int read_stats(struct reader *rd, const cJSON *mo, struct results_metric 
 static int read_samples(struct reader *rd, const cJSON *mo, struct results_metric *m)
 {
 	enum metric_unit unit = metric_info(m->metric)->unit;
-	bool whole = unit == UNIT_NS || unit == UNIT_BYTES;
+	bool whole = unit == UNIT_NS || unit == UNIT_BYTES || unit == UNIT_COUNT;
 	const cJSON *a, *v;
 	size_t old, n, i = 0;
 	int rc = reader_get_array(rd, mo, "samples", RESULTS_MAX_SAMPLES, &a, &n);
@@ -270,6 +270,24 @@ static int read_elf(struct reader *rd, const cJSON *mo, struct results_metric *m
 	return rc;
 }
 
+/* instructions: the backend that counted them, or null. */
+static int read_counter(struct reader *rd, const cJSON *mo, struct results_metric *m)
+{
+	const cJSON *o;
+	size_t old;
+	int rc;
+
+	if ((rc = reader_enter_object(rd, mo, "counter", &o, &old)) <= 0)
+		return rc;
+	rc = reader_get_str(rd, o, "backend", &m->counter_backend) ||
+	     reader_get_str(rd, o, "version", &m->counter_version) ||
+	     reader_get_str(rd, o, "event", &m->counter_event);
+	if (!rc && !m->counter_backend)
+		rc = reader_bad(rd, "missing \"backend\"");
+	reader_pop(rd, old);
+	return rc;
+}
+
 static int read_metric(struct reader *rd, const cJSON *o, struct results_metric *m)
 {
 	const struct metric_info *info = metric_info(m->metric);
@@ -302,7 +320,7 @@ static int read_metric(struct reader *rd, const cJSON *o, struct results_metric 
 		rc = reader_get_uint(rd, o, "floor", &m->floor_bytes) ||
 		     reader_get_uint(rd, o, "samples_at_floor", &m->samples_at_floor);
 	}
-	return rc || read_trend(rd, o, &m->trend) || read_elf(rd, o, m);
+	return rc || read_trend(rd, o, &m->trend) || read_elf(rd, o, m) || read_counter(rd, o, m);
 }
 
 static int read_side(struct reader *rd, const cJSON *co, const char *key, struct results_side *s)

@@ -251,7 +251,7 @@ static bool whole_units(enum metric m)
 {
 	enum metric_unit u = metric_info(m)->unit;
 
-	return u == UNIT_NS || u == UNIT_BYTES;
+	return u == UNIT_NS || u == UNIT_BYTES || u == UNIT_COUNT;
 }
 
 /*
@@ -341,12 +341,20 @@ static void put_metric(struct writer *w, cJSON *metrics, const struct results_me
 		put_null(o, "samples_at_floor");
 	}
 	put_trend(w, o, &m->trend);
-	if (info->counted) {
+	/* the counts' own fields: an artifact's sections, how a run was counted */
+	if (m->metric == METRIC_ARTIFACT_SIZE) {
 		cJSON *e = object_or_null(o, "elf", m->has_elf);
 		if (e) {
 			put_uint(w, e, "text", m->elf_text);
 			put_uint(w, e, "data", m->elf_data);
 			put_uint(w, e, "bss", m->elf_bss);
+		}
+	} else if (info->counted) {
+		cJSON *e = object_or_null(o, "counter", m->counter_backend != NULL);
+		if (e) {
+			put_str(w, e, "backend", m->counter_backend);
+			put_str(w, e, "version", m->counter_version);
+			put_str(w, e, "event", m->counter_event);
 		}
 	}
 }

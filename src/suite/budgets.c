@@ -142,6 +142,8 @@ static bool parse_limit(struct loader *l, const struct ynode *v, const char *pat
 		return true;
 	case UNIT_WORK_PER_S:
 		return parse_rate_limit(l, v, path, text, w, limit);
+	case UNIT_COUNT: /* counts: parse_count_limit() */
+		break;
 	}
 	return false;
 }
@@ -220,7 +222,7 @@ void parse_budgets(struct loader *l, const struct ynode *n, const char *path,
 			check_problem(
 				l, mk, mp,
 				"metrics are latency, throughput, cpu_user, cpu_system, cpu_total, "
-				"cpu_utilization, peak_rss, artifact_size",
+				"cpu_utilization, peak_rss, artifact_size, instructions",
 				"unknown metric \"%s\"", mk->text);
 			continue;
 		}
@@ -229,6 +231,7 @@ void parse_budgets(struct loader *l, const struct ynode *n, const char *path,
 				l, mk, mp,
 				m == METRIC_PEAK_RSS	    ? "set metrics.memory: true"
 				: m == METRIC_ARTIFACT_SIZE ? "set metrics.artifact_size: true"
+				: m == METRIC_INSTRUCTIONS  ? "set metrics.instructions: true"
 				: m == METRIC_THROUGHPUT
 					? "declare metrics.throughput.work in the benchmark"
 					: "set metrics.cpu: true",

@@ -73,10 +73,10 @@ static void parse_count_tolerance(struct loader *l, const struct ynode *n, const
 	}
 }
 
-static const char *const regression_keys[] = { "confidence", "min_samples", "max_cv",
-					       "max_time",   "commands",    "latency",
-					       "cpu_total",  "peak_rss",    "artifact_size",
-					       NULL };
+static const char *const regression_keys[] = { "confidence",   "min_samples", "max_cv",
+					       "max_time",     "commands",    "latency",
+					       "cpu_total",    "peak_rss",    "artifact_size",
+					       "instructions", NULL };
 
 static void parse_regression(struct loader *l, const struct ynode *n, const char *path,
 			     bool benchmark_level, struct reg_layer *r)
@@ -118,6 +118,8 @@ static void parse_regression(struct loader *l, const struct ynode *n, const char
 			parse_tolerance(l, v, p, METRIC_PEAK_RSS, &r->peak_rss);
 		} else if (!strcmp(k, "artifact_size")) {
 			parse_count_tolerance(l, v, p, &r->artifact_size);
+		} else if (!strcmp(k, "instructions")) {
+			parse_count_tolerance(l, v, p, &r->instructions);
 		}
 	}
 }
@@ -170,7 +172,41 @@ static void parse_work(struct loader *l, const struct ynode *n, const char *path
 }
 
 static const char *const metrics_keys[] = { "cpu",	  "memory",	   "unsupported",
-					    "throughput", "artifact_size", NULL };
+					    "throughput", "artifact_size", "instructions",
+					    NULL };
+
+static const char *const counter_keys[] = { "backend", "runs", NULL };
+static const char *const backend_names[] = { "auto", "perf", "valgrind" };
+
+/* `instructions: true`, or a map of backend and runs, which turns it on. */
+static void parse_instructions(struct loader *l, const struct ynode *n, const char *path,
+			       struct layer *ly)
+{
+	const struct ynode *v;
+
+	if (n->kind != YNODE_MAP) {
+		ly->has_instructions = check_bool(l, n, path, &ly->instructions);
+		return;
+	}
+	check_keys(l, n, path, counter_keys, path);
+	ly->has_instructions = ly->instructions = true;
+	if ((v = ynode_get(n, "backend"))) {
+		const char *p = check_child(l, path, "backend"), *s = check_str(l, v, p);
+		size_t i;
+		for (i = 0; s && i < 3 && strcmp(s, backend_names[i]); i++) {
+		}
+		if (s && i < 3) {
+			ly->backend = (enum counter_backend)i;
+			ly->has_backend = true;
+		} else if (s) {
+			check_problem(l, v, p, NULL, "expected auto, perf or valgrind, got %s",
+				      check_found(l, v));
+		}
+	}
+	if ((v = ynode_get(n, "runs")))
+		ly->has_count_runs = check_uint(l, v, check_child(l, path, "runs"), 1,
+						SUITE_MAX_COUNT_RUNS, &ly->count_runs);
+}
 
 static void parse_metrics(struct loader *l, const struct ynode *n, const char *path,
 			  bool benchmark_level, struct layer *ly)
@@ -187,6 +223,8 @@ static void parse_metrics(struct loader *l, const struct ynode *n, const char *p
 			ly->has_cpu = check_bool(l, v, p, &ly->cpu);
 		} else if (!strcmp(k, "memory")) {
 			ly->has_memory = check_bool(l, v, p, &ly->memory);
+		} else if (!strcmp(k, "instructions")) {
+			parse_instructions(l, v, p, ly);
 		} else if (!strcmp(k, "artifact_size")) {
 			ly->has_artifact_size = check_bool(l, v, p, &ly->artifact_size);
 			ly->artifact_size_node = v;
@@ -429,6 +467,7 @@ void layer_regression(struct regression *r, const struct reg_layer *o)
 	layer_tolerance(&r->cpu_total, &o->cpu_total);
 	layer_tolerance(&r->peak_rss, &o->peak_rss);
 	layer_tolerance(&r->artifact_size, &o->artifact_size);
+	layer_tolerance(&r->instructions, &o->instructions);
 }
 
 /* Everything a benchmark's commands inherit, after defaults → benchmark. */
@@ -451,6 +490,9 @@ void apply_layer(struct loader *l, struct resolved *r, const struct layer *o)
 	TAKE(has_memory, memory);
 	TAKE(has_unsupported, unsupported);
 	TAKE(has_artifact_size, artifact_size);
+	TAKE(has_instructions, instructions);
+	TAKE(has_backend, backend);
+	TAKE(has_count_runs, count_runs);
 #undef TAKE
 	if (o->has_artifact_size) {
 		r->l.artifact_size_node = o->artifact_size_node;
@@ -500,9 +542,9 @@ void regression_defaults(struct regression *r)
 	r->latency.max_percent = r->cpu_total.max_percent = SUITE_DEFAULT_MAX_PERCENT;
 	r->peak_rss.max_percent = SUITE_DEFAULT_MAX_PERCENT_RSS;
 	r->latency.gate = r->cpu_total.gate = r->peak_rss.gate = true;
-	r->artifact_size.statistic = SIDE_MEDIAN;
-	r->artifact_size.max_percent = SUITE_DEFAULT_COUNTS_PERCENT;
-	r->artifact_size.gate = true;
+	r->artifact_size.statistic = r->instructions.statistic = SIDE_MEDIAN;
+	r->artifact_size.max_percent = r->instructions.max_percent = SUITE_DEFAULT_COUNTS_PERCENT;
+	r->artifact_size.gate = r->instructions.gate = true;
 }
 
 void resolved_defaults(struct resolved *r)

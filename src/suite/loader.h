@@ -41,7 +41,7 @@ struct reg_layer {
 	const struct ynode *min_samples_node;
 	const struct ynode *commands_node;
 	const char *commands_path;
-	struct tol_layer latency, cpu_total, peak_rss, artifact_size;
+	struct tol_layer latency, cpu_total, peak_rss, artifact_size, instructions;
 };
 
 struct layer {
@@ -63,6 +63,9 @@ struct layer {
 	bool has_artifact_size, artifact_size;
 	const struct ynode *artifact_size_node; /* where it was set */
 	const char *artifact_size_path;
+	bool has_instructions, instructions, has_backend, has_count_runs;
+	enum counter_backend backend;
+	unsigned count_runs;
 	enum unsupported_policy unsupported;
 	struct work work;
 	const struct ynode *work_node;

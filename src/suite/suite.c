@@ -472,6 +472,8 @@ bool benchmark_measures(const struct benchmark *b, enum metric m)
 		return b->metrics.memory;
 	case METRIC_ARTIFACT_SIZE:
 		return b->metrics.artifact_size;
+	case METRIC_INSTRUCTIONS:
+		return b->metrics.instructions;
 	case METRIC__COUNT:
 		break;
 	}
@@ -489,6 +491,8 @@ const struct tolerance *regression_tolerance(const struct regression *r, enum me
 		return &r->peak_rss;
 	case METRIC_ARTIFACT_SIZE:
 		return &r->artifact_size;
+	case METRIC_INSTRUCTIONS:
+		return &r->instructions;
 	case METRIC_THROUGHPUT:
 	case METRIC_CPU_USER:
 	case METRIC_CPU_SYSTEM:

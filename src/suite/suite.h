@@ -134,9 +134,18 @@ struct work {
 	const char *unit; /* "operations" (value default), "bytes" (file_size) or as written */
 };
 
+/* How instructions are counted (docs/comparison.md, "Deciding on counts"). */
+enum counter_backend { COUNTER_AUTO, COUNTER_PERF, COUNTER_VALGRIND };
+
+#define SUITE_DEFAULT_COUNT_RUNS 3 /* counted runs per side to start with */
+#define SUITE_MAX_COUNT_RUNS	 9 /* the counts rule's cap */
+
 struct metrics {
 	bool cpu, memory;
 	bool artifact_size; /* needs `build:`; docs/comparison.md, "Deciding on counts" */
+	bool instructions;
+	enum counter_backend backend; /* instructions */
+	unsigned count_runs;	      /* counted runs per side to start with, 1..9 */
 	enum unsupported_policy unsupported;
 	struct work work;
 };
@@ -161,7 +170,7 @@ struct regression {
 	struct tolerance latency, cpu_total, peak_rss;
 	/* Counts (docs/comparison.md, "Deciding on counts"): max_percent and
 	 * gate only; the statistic is always the median. */
-	struct tolerance artifact_size;
+	struct tolerance artifact_size, instructions;
 };
 
 /* An absolute budget: `aggregation(metric) op limit`. */
@@ -254,7 +263,8 @@ void suite_free(struct suite *s);
 
 /* Whether a benchmark measures a metric (latency always; CPU metrics with
  * metrics.cpu; peak_rss with metrics.memory; throughput with declared work;
- * artifact_size with metrics.artifact_size). */
+ * artifact_size with metrics.artifact_size; instructions with
+ * metrics.instructions). */
 bool benchmark_measures(const struct benchmark *b, enum metric m);
 /* The tolerance for latency, cpu_total, peak_rss or a count; NULL for other
  * metrics. */

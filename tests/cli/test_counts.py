@@ -167,3 +167,142 @@ class CountsSuiteTest(GitRepoTest):
             doc = json.loads(res.out)
             found = re.findall(r'"limit": ([0-9.e+]+)', json.dumps(doc))
             self.assertEqual([float(x) for x in found], [limit], (text, res.out))
+
+
+# 10,000 × FACTOR additions: 100 and 101 are 1% apart in instructions.
+LOOP = r"""#include <stdio.h>
+int main(void) {
+	volatile unsigned long x = 0;
+	for (long i = 0; i < 10000L * FACTOR; i++) x += i;
+	printf("%lu\n", (unsigned long)x);
+	return 0;
+}
+"""
+
+# The parent counts FACTOR, a forked child (no exec) 10 times as much.
+FORK = r"""#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static void spin(long n) { volatile unsigned long x = 0; for (long i = 0; i < n; i++) x += i; }
+int main(void) {
+	pid_t pid = fork();
+	if (pid == 0) { spin(100000L * FACTOR); _exit(0); }
+	spin(10000L * FACTOR);
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+"""
+
+INSTRUCTIONS_SUITE = """version: "1"
+name: ins
+build:
+  command: [cc, -O1, -o, "${artifact}", work.c]
+benchmarks:
+  - name: tool
+    runs: 10
+    metrics: {instructions: true}
+    regression: {max_cv: 0, latency: {gate: false}, instructions: {max_percent: 0.5%}}
+    commands:
+      tool:
+        command: ["${artifact}"]
+"""
+
+
+class InstructionsTest(GitRepoTest):
+    """instructions with the valgrind backend (this machine has no hardware
+    counters: `auto` picks valgrind)."""
+
+    def setUp(self):
+        super().setUp()
+        self.write("repo/himorime.yaml", INSTRUCTIONS_SUITE)
+        self.program(LOOP, 100)
+        self.git("add", "-A")
+        self.git("commit", "-qm", "base")
+
+    def program(self, text, factor):
+        self.write("repo/work.c", text.replace("FACTOR", str(factor)))
+
+    def compare(self, code, *args):
+        res = self.run_h(["compare", "--against", "HEAD~1", "--seed", "3", *args],
+                         cwd=self.repo, timeout=600)
+        self.assertExit(res, code)
+        return res
+
+    def command(self, res):
+        return json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]
+
+    def test_counts__one_percent_more_instructions_is_a_regression(self):
+        self.program(LOOP, 101)
+        self.git("commit", "-qam", "1% more")
+        c = self.command(self.compare(1, "--format", "json"))
+        k = c["comparisons"]["instructions"]
+        head = c["head"]["metrics"]["instructions"]
+        base = c["base"]["metrics"]["instructions"]
+        self.assertEqual((k["verdict"], k["statistic"], k["pairs"], k["unit"], k["reason"]),
+                         ("regression", "median_ratio", 3, "count", ""))
+        self.assertEqual(c["result"], "regression")
+        self.assertGreater(k["change_percent"], 0.9)
+        self.assertLess(k["change_percent"], 1.1)
+        for side in (head, base):
+            self.assertEqual(side["counter"], {"backend": "valgrind", "version": side["counter"]
+                                               ["version"], "event": "Ir"})
+            self.assertRegex(side["counter"]["version"], r"^\d+\.\d+")
+            self.assertEqual((side["source"], side["process_aggregation"], side["unit"],
+                              side["group"], len(side["samples"])),
+                             ("valgrind", "sum_of_traced_processes", "count", "counts", 3))
+            # constant counts: three equal runs
+            self.assertEqual(len(set(side["samples"])), 1)
+        # 10,000 more additions, at a few instructions each
+        self.assertGreater(head["samples"][0] - base["samples"][0], 10000 * 3)
+        table = self.compare(1).out
+        self.assertRegex(table, r"tool +tool +\d\.\d\d M instructions +\d\.\d\d M "
+                                r"instructions +\+1\.0% +exact +±0\.5% +3 +regression\n")
+        self.assertIn("instructions counted by valgrind", table)
+
+    def test_counts__identical_commits_pass_on_instructions(self):
+        self.write("repo/README", "docs only\n")
+        self.git("add", "README")
+        self.git("commit", "-qm", "docs")
+        c = self.command(self.compare(0, "--format", "json"))
+        k = c["comparisons"]["instructions"]
+        # the two checkouts differ in the lengths of their paths: a few
+        # instructions of the loader's string handling, far within the noise
+        # bound, which is never called (docs/comparison.md)
+        self.assertEqual((k["verdict"], k["spread_percent"], k["pairs"]), ("pass", 0, 3))
+        self.assertLess(abs(k["change_percent"]), 0.01)
+
+    def test_counts__a_forked_childs_instructions_are_counted(self):
+        self.program(FORK, 100)
+        self.git("commit", "-qam", "fork")
+        res = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo,
+                         timeout=600)
+        self.assertExit(res, 0)
+        m = self.command(res)["head"]["metrics"]["instructions"]
+        # the child's 10 million additions are in the sum, beside the parent's 1 million
+        self.assertGreater(m["samples"][0], 10000000 * 3)
+        self.assertEqual(len(m["samples"]), 3)
+
+    def test_counts__a_backend_that_cannot_count_is_unsupported(self):
+        """backend: perf on a machine without hardware counters (this one):
+        metrics.unsupported decides between a metric error and a note."""
+        suite = INSTRUCTIONS_SUITE.replace("metrics: {instructions: true}",
+                                           "metrics: {instructions: {backend: perf}}")
+        self.write("repo/himorime.yaml", suite)
+        res = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo)
+        if json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]["head"][
+                "metrics"]["instructions"]["status"] != "unsupported":
+            self.skipTest("this machine opens the instructions counter")
+        self.assertExit(res, 6)
+        c = self.command(res)
+        m = c["head"]["metrics"]["instructions"]
+        self.assertEqual(c["result"], "metric_error")
+        self.assertRegex(m["reason"], r"^backend perf: the instructions counter is not available")
+        self.assertEqual((c["head"]["error"]["kind"], c["head"]["error"]["metric"],
+                          c["head"]["error"]["message"]),
+                         ("metric_unsupported", "instructions", m["reason"]))
+        self.write("repo/himorime.yaml", suite.replace(
+            "{instructions: {backend: perf}}", "{instructions: {backend: perf}, unsupported: skip}"))
+        res = self.run_h(["run", "--seed", "3"], cwd=self.repo)
+        self.assertExit(res, 0)
+        self.assertIn("tool › tool: instructions is not supported here: backend perf: the "
+                      "instructions counter is not available", res.out)

@@ -311,6 +311,14 @@ static void test_results__counts_round_trip(void **state)
 	m->elf_text = 65242;
 	m->elf_data = 528;
 	m->elf_bss = 8;
+	results_add_sample(&c->head, METRIC_INSTRUCTIONS, 6190253);
+	results_add_sample(&c->head, METRIC_INSTRUCTIONS, 6190253);
+	m = &c->head.metrics[METRIC_INSTRUCTIONS];
+	m->source = RESULTS_SOURCE_VALGRIND;
+	m->process_aggregation = RESULTS_AGG_SUM_OF_TRACED_PROCESSES;
+	results_set_str(&m->counter_backend, "valgrind");
+	results_set_str(&m->counter_version, "3.19.0");
+	results_set_str(&m->counter_event, "Ir");
 	memset(&cmp, 0, sizeof(cmp));
 	cmp.metric = METRIC_ARTIFACT_SIZE;
 	cmp.counts = true;
@@ -334,6 +342,9 @@ static void test_results__counts_round_trip(void **state)
 	assert_non_null(strstr(text, "\"spread_percent\":\t0.25"));
 	assert_non_null(strstr(text, "\"elf\":\t{"));
 	assert_non_null(strstr(text, "\"source\":\t\"artifact_file\""));
+	assert_non_null(strstr(text, "\"counter\":\t{\n"));
+	assert_non_null(strstr(text, "\"samples\":\t[6190253, 6190253]"));
+	assert_non_null(strstr(text, "\"unit\":\t\"count\""));
 	back = from_json(text);
 	assert_true(back->suites[0].benchmarks[0].commands[0].comparisons[2].counts);
 	assert_int_equal(back->suites[0]
@@ -342,6 +353,12 @@ static void test_results__counts_round_trip(void **state)
 				 .head.metrics[METRIC_ARTIFACT_SIZE]
 				 .elf_text,
 			 65242);
+	assert_string_equal(back->suites[0]
+				    .benchmarks[0]
+				    .commands[0]
+				    .head.metrics[METRIC_INSTRUCTIONS]
+				    .counter_version,
+			    "3.19.0");
 	/* the base measured it too, without ELF sections: null */
 	assert_false(back->suites[0]
 			     .benchmarks[0]
@@ -594,7 +611,7 @@ static void test_results__unknown_fields_are_ignored(void **state)
 	struct results *r = from_json(
 		"{\"schema_version\": \"1\", \"mode\": \"run\", \"future\": {\"x\": [1, 2]},"
 		" \"suites\": [{\"name\": \"s\", \"later\": true, \"benchmarks\": [{\"commands\":"
-		" [{\"head\": {\"metrics\": {\"instructions\": {\"samples\": [\"?\"]}}}}]}]}]}");
+		" [{\"head\": {\"metrics\": {\"cache_misses\": {\"samples\": [\"?\"]}}}}]}]}]}");
 
 	(void)state;
 	assert_string_equal(r->suites[0].name, "s");

@@ -306,6 +306,47 @@ static void test_suite__artifact_size_layers(void **state)
 	unlink(path);
 }
 
+/* metrics.instructions: true, or a map that turns it on with a backend and
+ * the runs to start with; its tolerance and budgets in counts. */
+static void test_suite__instructions_layer(void **state)
+{
+	const char *path =
+		write_tmp("version: \"1\"\nname: s\n"
+			  "defaults:\n  metrics: {instructions: true}\n"
+			  "  regression: {instructions: {max_percent: 0.5%}}\n"
+			  "benchmarks:\n"
+			  "  - name: a\n    metrics: {instructions: {backend: valgrind, runs: 5}}\n"
+			  "    commands:\n      c:\n        command: [x]\n"
+			  "        budget: {instructions: {median: \"<= 2G\"}}\n"
+			  "  - name: b\n    commands: {c: {command: [x]}}\n"
+			  "  - name: c\n    metrics: {instructions: false}\n"
+			  "    commands: {c: {command: [x]}}\n");
+	struct suite_diags diags;
+	struct err err = ERR_INIT;
+	struct suite *s;
+	const struct benchmark *b;
+
+	(void)state;
+	suite_diags_init(&diags);
+	assert_int_equal(suite_load(path, &s, &diags, &err), 0);
+	b = &s->benchmarks[0];
+	assert_true(benchmark_measures(b, METRIC_INSTRUCTIONS));
+	assert_int_equal(b->metrics.backend, COUNTER_VALGRIND);
+	assert_int_equal(b->metrics.count_runs, 5);
+	assert_true(b->regression.instructions.max_percent == 0.005);
+	assert_true(b->regression.instructions.gate);
+	assert_int_equal(b->commands[0].budgets[0].metric, METRIC_INSTRUCTIONS);
+	assert_true(b->commands[0].budgets[0].limit == 2e9);
+	b = &s->benchmarks[1];
+	assert_true(benchmark_measures(b, METRIC_INSTRUCTIONS));
+	assert_int_equal(b->metrics.backend, COUNTER_AUTO);
+	assert_int_equal(b->metrics.count_runs, 3);
+	assert_false(benchmark_measures(&s->benchmarks[2], METRIC_INSTRUCTIONS));
+	suite_free(s);
+	suite_diags_release(&diags);
+	unlink(path);
+}
+
 static void test_suite__load_collects_all_problems(void **state)
 {
 	const char *path = write_tmp("version: \"1\"\nname: s\nbenchmarks:\n"
@@ -382,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_suite__ytree_limits),
 		cmocka_unit_test(test_suite__load_model),
 		cmocka_unit_test(test_suite__artifact_size_layers),
+		cmocka_unit_test(test_suite__instructions_layer),
 		cmocka_unit_test(test_suite__load_collects_all_problems),
 		cmocka_unit_test(test_suite__x_keys_at_top_level_are_ignored),
 	};
