@@ -205,6 +205,12 @@ static void json_regression(struct strbuf *sb, const struct benchmark *b, int d)
 		key(sb, d + 1, &first, "instructions");
 		json_count_tolerance(sb, &r->instructions);
 	}
+	if (benchmark_measures(b, METRIC_ALLOCATIONS)) {
+		key(sb, d + 1, &first, "allocations");
+		json_count_tolerance(sb, &r->allocations);
+		key(sb, d + 1, &first, "allocated_bytes");
+		json_count_tolerance(sb, &r->allocated_bytes);
+	}
 	indent(sb, d);
 	strbuf_addch(sb, '}');
 }
@@ -334,6 +340,8 @@ static void json_metrics(struct strbuf *sb, const struct metrics *m)
 			    : m->backend == COUNTER_VALGRIND ? "valgrind"
 							     : "auto",
 			    m->count_runs);
+	if (m->allocations)
+		strbuf_adds(sb, ", \"allocations\": true");
 	strbuf_addf(sb, ", \"unsupported\": \"%s\", \"work\": ",
 		    m->unsupported == UNSUPPORTED_FAIL ? "fail" : "skip");
 	switch (m->work.kind) {

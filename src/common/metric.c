@@ -24,6 +24,10 @@ static const struct metric_info metrics[] = {
 				   SCOPE_ARTIFACT, true },
 	[METRIC_INSTRUCTIONS] = { "instructions", UNIT_COUNT, BETTER_LOWER, GROUP_COUNTS,
 				  SCOPE_PROCESS_TREE, true },
+	[METRIC_ALLOCATIONS] = { "allocations", UNIT_COUNT, BETTER_LOWER, GROUP_COUNTS,
+				 SCOPE_PROCESS_TREE, true },
+	[METRIC_ALLOCATED_BYTES] = { "allocated_bytes", UNIT_BYTES, BETTER_LOWER, GROUP_COUNTS,
+				     SCOPE_PROCESS_TREE, true },
 };
 _Static_assert(ARRAY_SIZE(metrics) == METRIC__COUNT, "metric table incomplete");
 

@@ -18,8 +18,10 @@ enum metric {
 	METRIC_CPU_TOTAL,
 	METRIC_CPU_UTILIZATION,
 	METRIC_PEAK_RSS,
-	METRIC_ARTIFACT_SIZE, /* bytes of the built ${artifact}: a count */
-	METRIC_INSTRUCTIONS,  /* user-space instructions of the process tree: a count */
+	METRIC_ARTIFACT_SIZE,	/* bytes of the built ${artifact}: a count */
+	METRIC_INSTRUCTIONS,	/* user-space instructions of the process tree: a count */
+	METRIC_ALLOCATIONS,	/* heap blocks allocated by the process tree: a count */
+	METRIC_ALLOCATED_BYTES, /* heap bytes allocated by the process tree: a count */
 	METRIC__COUNT
 };
 

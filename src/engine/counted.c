@@ -9,7 +9,9 @@
  * - instructions: a separate, untimed phase after the timed runs (before
  *   cleanup): the command under valgrind's cachegrind, base and head runs in
  *   coin-flipped pairs, `runs` per side, then two more at a time while the
- *   counts rule asks, up to its cap. Each side's command gets an
+ *   counts rule asks, up to its cap. allocations and allocated_bytes: the
+ *   same with valgrind's DHAT (heap blocks and bytes allocated). Each side's
+ *   command gets an
  *   environment padded to the other side's size, since the size of argv and
  *   environment moves the stack and, with it, address-dependent code.
  */
@@ -95,7 +97,8 @@ static uint64_t *runs_of(const struct results_metric *rm)
 
 void counted_compare(const struct bench_run *br, struct results_command *rc)
 {
-	static const enum metric counted[] = { METRIC_ARTIFACT_SIZE, METRIC_INSTRUCTIONS };
+	static const enum metric counted[] = { METRIC_ARTIFACT_SIZE, METRIC_INSTRUCTIONS,
+					       METRIC_ALLOCATIONS, METRIC_ALLOCATED_BYTES };
 	size_t k;
 
 	for (k = 0; k < ARRAY_SIZE(counted); k++) {
@@ -127,14 +130,33 @@ void counted_compare(const struct bench_run *br, struct results_command *rc)
 	}
 }
 
-/* ---- instructions ---------------------------------------------------------- */
+/* ---- instructions and allocations ------------------------------------------ */
+
+/* A phase of counted runs: one valgrind tool and the counts it gives. */
+struct phase {
+	enum valgrind_tool tool;
+	const char *what; /* for progress lines */
+	size_t n;
+	enum metric metrics[2];
+	const char *events[2];
+};
+
+static const struct phase phases[] = {
+	{ VALGRIND_CACHEGRIND, "instructions", 1, { METRIC_INSTRUCTIONS }, { "Ir" } },
+	{ VALGRIND_DHAT,
+	  "allocations",
+	  2,
+	  { METRIC_ALLOCATIONS, METRIC_ALLOCATED_BYTES },
+	  { "tbk", "tb" } },
+};
 
 /* Which backend counts instructions here (docs/comparison.md, "Deciding on
  * counts"), decided once per benchmark: valgrind's version in *version, or
  * the reason there is none in *why. The perf counter is probed for `auto`
  * and `perf`; counting with it in the spawner is still to come, so only
  * valgrind counts. */
-static void pick_backend(enum counter_backend want, char **version, char **why)
+static void pick_backend(enum counter_backend want, const struct phase *ph, char **version,
+			 char **why)
 {
 	struct err perf = ERR_INIT, vg = ERR_INIT;
 	struct strbuf sb;
@@ -142,6 +164,8 @@ static void pick_backend(enum counter_backend want, char **version, char **why)
 	bool perf_ok = false;
 
 	*version = *why = NULL;
+	if (ph->tool == VALGRIND_DHAT) /* heap blocks: valgrind's DHAT only */
+		want = COUNTER_VALGRIND;
 	if (want != COUNTER_VALGRIND)
 		perf_ok = perf_probe_instructions(&counted, &perf) == 0;
 	if (want == COUNTER_PERF) {
@@ -163,31 +187,62 @@ static void pick_backend(enum counter_backend want, char **version, char **why)
 
 /* The backend on each side of a unit, or the metric unsupported: an error
  * of the side (exit 6) under `metrics.unsupported: fail`, a note under skip. */
-static void describe_counter(struct bench_run *br, struct unit *u, const char *version,
-			     const char *why)
+static void describe_counter(struct bench_run *br, struct unit *u, const struct phase *ph,
+			     const char *version, const char *why)
 {
 	struct results_command *rc = &br->rb->commands[u->index];
+	size_t k;
 	int side;
 
 	for (side = HEAD; side <= BASE; side++) {
 		struct results_side *rs = side == HEAD ? &rc->head : &rc->base;
-		struct results_metric *rm = &rs->metrics[METRIC_INSTRUCTIONS];
 		if (!u->sides[side])
 			continue;
-		if (version) {
-			results_set_str(&rm->counter_backend, "valgrind");
-			results_set_str(&rm->counter_version, version);
-			results_set_str(&rm->counter_event, "Ir");
-			continue;
+		for (k = 0; k < ph->n; k++) {
+			struct results_metric *rm = &rs->metrics[ph->metrics[k]];
+			if (version) {
+				results_set_str(&rm->counter_backend, "valgrind");
+				results_set_str(&rm->counter_version, version);
+				results_set_str(&rm->counter_event, ph->events[k]);
+				continue;
+			}
+			rm->status = STATUS_UNSUPPORTED;
+			results_set_str(&rm->reason, why);
 		}
-		rm->status = STATUS_UNSUPPORTED;
-		results_set_str(&rm->reason, why);
-		if (br->b->metrics.unsupported == UNSUPPORTED_SKIP || rs->error.present)
+		if (version || br->b->metrics.unsupported == UNSUPPORTED_SKIP || rs->error.present)
 			continue;
 		results_set_error(&rs->error, RESULTS_ERROR_METRIC_UNSUPPORTED, why, NULL, 0);
 		rs->error.has_metric = true;
-		rs->error.metric = METRIC_INSTRUCTIONS;
+		rs->error.metric = ph->metrics[0];
 	}
+}
+
+/* A phase's counts failed on one side: each is the side's metric error. */
+static void phase_failed(struct results_side *rs, const struct phase *ph, const char *why)
+{
+	size_t k;
+
+	for (k = 0; k < ph->n; k++)
+		count_failed(rs, ph->metrics[k], why);
+}
+
+/* Reads one run's counts from its out files into the side. */
+static int read_counts(const char *dir, const struct phase *ph, struct results_side *rs,
+		       struct err *err)
+{
+	struct valgrind_counts vc = { 0, 0, 0, 0 }; /* the readers add to it */
+
+	if (ph->tool == VALGRIND_CACHEGRIND) {
+		if (valgrind_read_instructions(dir, &vc, err) < 0)
+			return -1;
+		results_add_sample(rs, METRIC_INSTRUCTIONS, (double)vc.instructions);
+		return 0;
+	}
+	if (valgrind_read_heap(dir, &vc, err) < 0)
+		return -1;
+	results_add_sample(rs, METRIC_ALLOCATIONS, (double)vc.blocks);
+	results_add_sample(rs, METRIC_ALLOCATED_BYTES, (double)vc.bytes);
+	return 0;
 }
 
 static size_t vec_bytes(char *const *v)
@@ -251,16 +306,16 @@ static void counted_request(const struct bench_run *br, const struct side *s, co
 	req->terminal = br->b->terminal;
 }
 
-/* Runs the command once under cachegrind and adds its instructions, summed
- * over its processes, to the side. A failure is the metric's (exit 6);
+/* Runs the command once under the phase's tool and adds its counts, summed
+ * over its processes, to the side. A failure is the metrics' (exit 6);
  * ERR_INTERRUPTED stops the phase. */
-static int count_once(struct bench_run *br, struct unit *u, int side, size_t pad)
+static int count_once(struct bench_run *br, struct unit *u, int side, size_t pad,
+		      const struct phase *ph)
 {
 	struct runner *r = br->r;
 	struct side *s = br->sides[side];
 	struct results_command *rc = &br->rb->commands[u->index];
 	struct results_side *rs = side == HEAD ? &rc->head : &rc->base;
-	struct valgrind_counts vc = { 0, 0, 0, 0 }; /* the readers add to it */
 	struct err err = ERR_INIT;
 	struct run_request req;
 	struct run_result res;
@@ -282,15 +337,14 @@ static int count_once(struct bench_run *br, struct unit *u, int side, size_t pad
 	if (fsio_remove_tree(dir, &err) == 0 && mkdir(dir, 0700) < 0)
 		err_set(&err, ERR_EXEC, "cannot create \"%s\": %s", dir, strerror(errno));
 	if (err.code || exec_prepare(&u->cmd->exec, &v, s->root, &r->hidden, &p, &err) < 0) {
-		count_failed(rs, METRIC_INSTRUCTIONS, err.msg);
+		phase_failed(rs, ph, err.msg);
 		goto done;
 	}
-	argv = valgrind_argv(COUNTED_VALGRIND, VALGRIND_CACHEGRIND, dir,
-			     (const char *const *)p.argv);
+	argv = valgrind_argv(COUNTED_VALGRIND, ph->tool, dir, (const char *const *)p.argv);
 	envp = padded_env(p.envp, pad);
 	counted_request(br, s, u, &p, argv, envp, stderr_path, &req);
 	if (r->m.run(r->m.ctx, &req, &res, &err) < 0) {
-		count_failed(rs, METRIC_INSTRUCTIONS, err.msg);
+		phase_failed(rs, ph, err.msg);
 	} else if (res.status == RUN_INTERRUPTED || r->interrupted) {
 		rc_ = ERR_INTERRUPTED;
 	} else if (res.status != RUN_EXITED || !rounds_exit_ok(u->cmd, res.code)) {
@@ -298,12 +352,10 @@ static int count_once(struct bench_run *br, struct unit *u, int side, size_t pad
 		strbuf_init(&why, 0);
 		strbuf_adds(&why, "under valgrind, the command ");
 		run_result_describe(&req, &res, &why);
-		count_failed(rs, METRIC_INSTRUCTIONS, why.buf);
+		phase_failed(rs, ph, why.buf);
 		strbuf_release(&why);
-	} else if (valgrind_read_instructions(dir, &vc, &err) < 0) {
-		count_failed(rs, METRIC_INSTRUCTIONS, err.msg);
-	} else {
-		results_add_sample(rs, METRIC_INSTRUCTIONS, (double)vc.instructions);
+	} else if (read_counts(dir, ph, rs, &err) < 0) {
+		phase_failed(rs, ph, err.msg);
 	}
 done:
 	if (envp)
@@ -341,27 +393,30 @@ static void pads(struct bench_run *br, struct unit *u, size_t pad[2])
 	pad[BASE] = bytes[HEAD] > bytes[BASE] ? bytes[HEAD] - bytes[BASE] : 0;
 }
 
-static bool counting(const struct bench_run *br, const struct unit *u, int side)
+static bool counting(const struct bench_run *br, const struct unit *u, int side, enum metric m)
 {
 	const struct results_command *rc = &br->rb->commands[u->index];
 	const struct results_side *rs = side == HEAD ? &rc->head : &rc->base;
 
 	return u->sides[side] && !br->sides[side]->failed &&
-	       rs->metrics[METRIC_INSTRUCTIONS].status != STATUS_FAILED &&
-	       rs->metrics[METRIC_INSTRUCTIONS].status != STATUS_UNSUPPORTED;
+	       rs->metrics[m].status != STATUS_FAILED &&
+	       rs->metrics[m].status != STATUS_UNSUPPORTED;
 }
 
-static size_t counted_runs(const struct bench_run *br, const struct unit *u, int side)
+static size_t counted_runs(const struct bench_run *br, const struct unit *u, int side,
+			   enum metric m)
 {
 	const struct results_command *rc = &br->rb->commands[u->index];
 
-	return (side == HEAD ? &rc->head : &rc->base)->metrics[METRIC_INSTRUCTIONS].n_samples;
+	return (side == HEAD ? &rc->head : &rc->base)->metrics[m].n_samples;
 }
 
 /* Runs of one unit in coin-flipped base/head pairs until each counting side
  * has `want`. */
-static int count_to(struct bench_run *br, struct unit *u, size_t want, const size_t pad[2])
+static int count_to(struct bench_run *br, struct unit *u, size_t want, const size_t pad[2],
+		    const struct phase *ph)
 {
+	enum metric m = ph->metrics[0];
 	int order[2], i, rc;
 
 	while (!u->failed && !br->r->interrupted) {
@@ -369,10 +424,11 @@ static int count_to(struct bench_run *br, struct unit *u, size_t want, const siz
 		order[0] = base_first ? BASE : HEAD;
 		order[1] = base_first ? HEAD : BASE;
 		for (i = 0; i < 2; i++) {
-			if (!counting(br, u, order[i]) || counted_runs(br, u, order[i]) >= want)
+			if (!counting(br, u, order[i], m) ||
+			    counted_runs(br, u, order[i], m) >= want)
 				continue;
 			ran = true;
-			if ((rc = count_once(br, u, order[i], pad[order[i]])) < 0)
+			if ((rc = count_once(br, u, order[i], pad[order[i]], ph)) < 0)
 				return rc;
 		}
 		if (!ran)
@@ -381,12 +437,13 @@ static int count_to(struct bench_run *br, struct unit *u, size_t want, const siz
 	return br->r->interrupted ? ERR_INTERRUPTED : 0;
 }
 
-/* What the counts rule wants next for a compared unit: runs per side, or 0. */
-static unsigned more_wanted(const struct bench_run *br, const struct unit *u)
+/* What the counts rule wants next for one count of a compared unit: runs
+ * per side, or 0. */
+static unsigned more_wanted(const struct bench_run *br, const struct unit *u, enum metric m)
 {
 	const struct results_command *rc = &br->rb->commands[u->index];
-	const struct results_metric *h = &rc->head.metrics[METRIC_INSTRUCTIONS];
-	const struct results_metric *b = &rc->base.metrics[METRIC_INSTRUCTIONS];
+	const struct results_metric *h = &rc->head.metrics[m];
+	const struct results_metric *b = &rc->base.metrics[m];
 	struct counts_input in = COUNTS_INPUT_INIT;
 	struct comparison cmp;
 	uint64_t *hv, *bv;
@@ -401,38 +458,52 @@ static unsigned more_wanted(const struct bench_run *br, const struct unit *u)
 	in.n_head = h->n_samples;
 	in.base = bv;
 	in.n_base = b->n_samples;
-	in.max_percent = br->b->regression.instructions.max_percent;
-	counts_compare(METRIC_INSTRUCTIONS, &in, true, &cmp, &more);
+	in.max_percent = regression_tolerance(&br->b->regression, m)->max_percent;
+	counts_compare(m, &in, true, &cmp, &more);
 	free(hv);
 	free(bv);
 	return more;
 }
 
-int counted_run(struct bench_run *br)
+/* One phase over every unit: `runs` per side, then more while any of the
+ * phase's counts asks. */
+static int run_phase(struct bench_run *br, const struct phase *ph)
 {
 	char *version = NULL, *why = NULL;
-	size_t i, pad[2];
+	size_t i, k, pad[2];
 	int rc = 0;
 
-	if (!benchmark_measures(br->b, METRIC_INSTRUCTIONS))
-		return 0;
-	pick_backend(br->b->metrics.backend, &version, &why);
+	pick_backend(br->b->metrics.backend, ph, &version, &why);
 	for (i = 0; i < br->n_units; i++)
-		describe_counter(br, &br->units[i], version, why);
+		describe_counter(br, &br->units[i], ph, version, why);
 	for (i = 0; i < br->n_units && version && rc == 0; i++) {
 		struct unit *u = &br->units[i];
 		size_t want = br->b->metrics.count_runs;
 		if (u->failed)
 			continue;
-		engine_progress(br->r, "%s › %s: counting instructions under valgrind", br->b->name,
-				u->cmd->name);
+		engine_progress(br->r, "%s › %s: counting %s under valgrind", br->b->name,
+				u->cmd->name, ph->what);
 		pads(br, u, pad);
 		while (rc == 0 && want) {
-			rc = count_to(br, u, want, pad);
-			want = rc == 0 ? more_wanted(br, u) : 0;
+			rc = count_to(br, u, want, pad, ph);
+			for (want = 0, k = 0; rc == 0 && k < ph->n; k++) {
+				unsigned more = more_wanted(br, u, ph->metrics[k]);
+				want = more > want ? more : want;
+			}
 		}
 	}
 	free(version);
 	free(why);
+	return rc;
+}
+
+int counted_run(struct bench_run *br)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < ARRAY_SIZE(phases) && rc == 0; i++)
+		if (benchmark_measures(br->b, phases[i].metrics[0]))
+			rc = run_phase(br, &phases[i]);
 	return rc;
 }

@@ -119,6 +119,8 @@ void finish_describe_metrics(const struct benchmark *b, struct results_side *rs)
 			rm->process_aggregation = RESULTS_AGG_NONE;
 			break;
 		case METRIC_INSTRUCTIONS:
+		case METRIC_ALLOCATIONS:
+		case METRIC_ALLOCATED_BYTES:
 			rm->source = RESULTS_SOURCE_VALGRIND;
 			rm->process_aggregation = RESULTS_AGG_SUM_OF_TRACED_PROCESSES;
 			break;

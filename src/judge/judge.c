@@ -128,6 +128,8 @@ bool judge_metric_compared(enum metric m)
 	case METRIC_CPU_UTILIZATION:
 	case METRIC_ARTIFACT_SIZE: /* counts: judge/counts.h */
 	case METRIC_INSTRUCTIONS:
+	case METRIC_ALLOCATIONS:
+	case METRIC_ALLOCATED_BYTES:
 	case METRIC__COUNT:
 		break;
 	}
@@ -159,6 +161,8 @@ void judge_input_init(struct judge_metric_input *in, enum metric m)
 	case METRIC_CPU_UTILIZATION:
 	case METRIC_ARTIFACT_SIZE:
 	case METRIC_INSTRUCTIONS:
+	case METRIC_ALLOCATIONS:
+	case METRIC_ALLOCATED_BYTES:
 	case METRIC__COUNT:
 		break;
 	}

@@ -278,25 +278,28 @@ static void elf_notes(struct rnd_notes *notes, const char *label, const struct r
 	note_add(notes, &sb, NULL);
 }
 
-/* How instructions were counted, once: the backend, its version, the event. */
+/* How each count of the process tree was counted, once per metric: the
+ * backend, its version, the event. */
 static void counter_note(const struct rnd_rows *rows, struct rnd_notes *notes)
 {
 	size_t i;
+	int m;
 
-	for (i = 0; i < rows->n; i++) {
-		const struct results_metric *m = &rows->v[i].cmd->head.metrics[METRIC_INSTRUCTIONS];
-		struct strbuf sb;
-		if (!rows->v[i].cmd->head.present || !m->counter_backend)
-			continue;
-		strbuf_init(&sb, 0);
-		strbuf_addf(&sb,
-			    "instructions counted by %s %s (event %s), summed over every process "
-			    "of a run, in separate runs that are not timed",
-			    m->counter_backend, rnd_str(m->counter_version),
-			    rnd_str(m->counter_event));
-		note_add(notes, &sb, NULL);
-		return;
-	}
+	for (m = 0; m < METRIC__COUNT; m++)
+		for (i = 0; i < rows->n; i++) {
+			const struct results_metric *mt = &rows->v[i].cmd->head.metrics[m];
+			struct strbuf sb;
+			if (!rows->v[i].cmd->head.present || !mt->counter_backend)
+				continue;
+			strbuf_init(&sb, 0);
+			strbuf_addf(&sb,
+				    "%s counted by %s %s (event %s), summed over every process "
+				    "of a run, in separate runs that are not timed",
+				    metric_info((enum metric)m)->name, mt->counter_backend,
+				    rnd_str(mt->counter_version), rnd_str(mt->counter_event));
+			note_add(notes, &sb, NULL);
+			break;
+		}
 }
 
 static void budget_notes(struct rnd_notes *notes, const char *label,

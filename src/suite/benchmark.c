@@ -125,6 +125,7 @@ static void resolve_settings(struct loader *l, const struct ynode *n, const char
 	b->metrics.unsupported = r->l.unsupported;
 	b->metrics.artifact_size = r->l.artifact_size;
 	b->metrics.instructions = r->l.instructions;
+	b->metrics.allocations = r->l.allocations;
 	b->metrics.backend = r->l.backend;
 	b->metrics.count_runs = r->l.has_count_runs ? r->l.count_runs : SUITE_DEFAULT_COUNT_RUNS;
 	if (b->metrics.artifact_size && !l->has_build)

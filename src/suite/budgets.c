@@ -222,7 +222,9 @@ void parse_budgets(struct loader *l, const struct ynode *n, const char *path,
 			check_problem(
 				l, mk, mp,
 				"metrics are latency, throughput, cpu_user, cpu_system, cpu_total, "
-				"cpu_utilization, peak_rss, artifact_size, instructions",
+				"cpu_utilization, peak_rss, artifact_size, instructions, "
+				"allocations, "
+				"allocated_bytes",
 				"unknown metric \"%s\"", mk->text);
 			continue;
 		}
@@ -232,6 +234,8 @@ void parse_budgets(struct loader *l, const struct ynode *n, const char *path,
 				m == METRIC_PEAK_RSS	    ? "set metrics.memory: true"
 				: m == METRIC_ARTIFACT_SIZE ? "set metrics.artifact_size: true"
 				: m == METRIC_INSTRUCTIONS  ? "set metrics.instructions: true"
+				: m == METRIC_ALLOCATIONS || m == METRIC_ALLOCATED_BYTES
+					? "set metrics.allocations: true"
 				: m == METRIC_THROUGHPUT
 					? "declare metrics.throughput.work in the benchmark"
 					: "set metrics.cpu: true",

@@ -73,10 +73,11 @@ static void parse_count_tolerance(struct loader *l, const struct ynode *n, const
 	}
 }
 
-static const char *const regression_keys[] = { "confidence",   "min_samples", "max_cv",
-					       "max_time",     "commands",    "latency",
-					       "cpu_total",    "peak_rss",    "artifact_size",
-					       "instructions", NULL };
+static const char *const regression_keys[] = {
+	"confidence",  "min_samples",	  "max_cv",   "max_time",      "commands",
+	"latency",     "cpu_total",	  "peak_rss", "artifact_size", "instructions",
+	"allocations", "allocated_bytes", NULL
+};
 
 static void parse_regression(struct loader *l, const struct ynode *n, const char *path,
 			     bool benchmark_level, struct reg_layer *r)
@@ -120,6 +121,10 @@ static void parse_regression(struct loader *l, const struct ynode *n, const char
 			parse_count_tolerance(l, v, p, &r->artifact_size);
 		} else if (!strcmp(k, "instructions")) {
 			parse_count_tolerance(l, v, p, &r->instructions);
+		} else if (!strcmp(k, "allocations")) {
+			parse_count_tolerance(l, v, p, &r->allocations);
+		} else if (!strcmp(k, "allocated_bytes")) {
+			parse_count_tolerance(l, v, p, &r->allocated_bytes);
 		}
 	}
 }
@@ -171,9 +176,10 @@ static void parse_work(struct loader *l, const struct ynode *n, const char *path
 	w->unit = "bytes";
 }
 
-static const char *const metrics_keys[] = { "cpu",	  "memory",	   "unsupported",
-					    "throughput", "artifact_size", "instructions",
-					    NULL };
+static const char *const metrics_keys[] = { "cpu",	     "memory",
+					    "unsupported",   "throughput",
+					    "artifact_size", "instructions",
+					    "allocations",   NULL };
 
 static const char *const counter_keys[] = { "backend", "runs", NULL };
 static const char *const backend_names[] = { "auto", "perf", "valgrind" };
@@ -225,6 +231,8 @@ static void parse_metrics(struct loader *l, const struct ynode *n, const char *p
 			ly->has_memory = check_bool(l, v, p, &ly->memory);
 		} else if (!strcmp(k, "instructions")) {
 			parse_instructions(l, v, p, ly);
+		} else if (!strcmp(k, "allocations")) {
+			ly->has_allocations = check_bool(l, v, p, &ly->allocations);
 		} else if (!strcmp(k, "artifact_size")) {
 			ly->has_artifact_size = check_bool(l, v, p, &ly->artifact_size);
 			ly->artifact_size_node = v;
@@ -468,6 +476,8 @@ void layer_regression(struct regression *r, const struct reg_layer *o)
 	layer_tolerance(&r->peak_rss, &o->peak_rss);
 	layer_tolerance(&r->artifact_size, &o->artifact_size);
 	layer_tolerance(&r->instructions, &o->instructions);
+	layer_tolerance(&r->allocations, &o->allocations);
+	layer_tolerance(&r->allocated_bytes, &o->allocated_bytes);
 }
 
 /* Everything a benchmark's commands inherit, after defaults → benchmark. */
@@ -493,6 +503,7 @@ void apply_layer(struct loader *l, struct resolved *r, const struct layer *o)
 	TAKE(has_instructions, instructions);
 	TAKE(has_backend, backend);
 	TAKE(has_count_runs, count_runs);
+	TAKE(has_allocations, allocations);
 #undef TAKE
 	if (o->has_artifact_size) {
 		r->l.artifact_size_node = o->artifact_size_node;
@@ -545,6 +556,7 @@ void regression_defaults(struct regression *r)
 	r->artifact_size.statistic = r->instructions.statistic = SIDE_MEDIAN;
 	r->artifact_size.max_percent = r->instructions.max_percent = SUITE_DEFAULT_COUNTS_PERCENT;
 	r->artifact_size.gate = r->instructions.gate = true;
+	r->allocations = r->allocated_bytes = r->instructions;
 }
 
 void resolved_defaults(struct resolved *r)

@@ -41,7 +41,8 @@ struct reg_layer {
 	const struct ynode *min_samples_node;
 	const struct ynode *commands_node;
 	const char *commands_path;
-	struct tol_layer latency, cpu_total, peak_rss, artifact_size, instructions;
+	struct tol_layer latency, cpu_total, peak_rss, artifact_size, instructions, allocations,
+		allocated_bytes;
 };
 
 struct layer {
@@ -64,6 +65,7 @@ struct layer {
 	const struct ynode *artifact_size_node; /* where it was set */
 	const char *artifact_size_path;
 	bool has_instructions, instructions, has_backend, has_count_runs;
+	bool has_allocations, allocations;
 	enum counter_backend backend;
 	unsigned count_runs;
 	enum unsupported_policy unsupported;

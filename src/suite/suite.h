@@ -144,6 +144,7 @@ struct metrics {
 	bool cpu, memory;
 	bool artifact_size; /* needs `build:`; docs/comparison.md, "Deciding on counts" */
 	bool instructions;
+	bool allocations;	      /* allocations and allocated_bytes, with valgrind's DHAT */
 	enum counter_backend backend; /* instructions */
 	unsigned count_runs;	      /* counted runs per side to start with, 1..9 */
 	enum unsupported_policy unsupported;
@@ -170,7 +171,7 @@ struct regression {
 	struct tolerance latency, cpu_total, peak_rss;
 	/* Counts (docs/comparison.md, "Deciding on counts"): max_percent and
 	 * gate only; the statistic is always the median. */
-	struct tolerance artifact_size, instructions;
+	struct tolerance artifact_size, instructions, allocations, allocated_bytes;
 };
 
 /* An absolute budget: `aggregation(metric) op limit`. */
@@ -264,7 +265,8 @@ void suite_free(struct suite *s);
 /* Whether a benchmark measures a metric (latency always; CPU metrics with
  * metrics.cpu; peak_rss with metrics.memory; throughput with declared work;
  * artifact_size with metrics.artifact_size; instructions with
- * metrics.instructions). */
+ * metrics.instructions; allocations and allocated_bytes with
+ * metrics.allocations). */
 bool benchmark_measures(const struct benchmark *b, enum metric m);
 /* The tolerance for latency, cpu_total, peak_rss or a count; NULL for other
  * metrics. */

@@ -371,7 +371,7 @@ class ActionTest(TempDirTest):
 
     def valgrind_step(self):
         return [s for s in self.steps if step_field(s, "name") ==
-                "Install valgrind when the suite counts instructions"][0]
+                "Install valgrind when the suite counts instructions or allocations"][0]
 
     def test_inputs_and_token_reach_only_the_ci_step(self):
         for step in self.steps:
@@ -431,6 +431,9 @@ class ActionTest(TempDirTest):
                          "update -qq\ninstall -y -qq --no-install-recommends valgrind\n")
         self.assertEqual(self.run_valgrind_step(plain, False), "")
         self.assertEqual(self.run_valgrind_step(counting, True), "")
+        self.assertEqual(self.run_valgrind_step('"metrics": {"cpu": false, "allocations": true}',
+                                                False),
+                         "update -qq\ninstall -y -qq --no-install-recommends valgrind\n")
 
     def trust_step(self, owner):
         step = [s for s in self.steps

@@ -306,3 +306,65 @@ class InstructionsTest(GitRepoTest):
         self.assertExit(res, 0)
         self.assertIn("tool › tool: instructions is not supported here: backend perf: the "
                       "instructions counter is not available", res.out)
+
+
+# 10 × FACTOR blocks of 64 bytes: 100 and 110 are 10% apart.
+ALLOC = r"""#include <stdlib.h>
+int main(void) {
+	for (int i = 0; i < 10 * FACTOR; i++) { void *p = malloc(64); if (!p) return 1; free(p); }
+	return 0;
+}
+"""
+
+
+class AllocationsTest(GitRepoTest):
+    """allocations and allocated_bytes with valgrind's DHAT."""
+
+    def setUp(self):
+        super().setUp()
+        self.write("repo/himorime.yaml", INSTRUCTIONS_SUITE.replace(
+            "metrics: {instructions: true}", "metrics: {allocations: true}").replace(
+            "instructions: {max_percent: 0.5%}", "allocations: {max_percent: 5%}").replace(
+            "-O1", "-O0"))
+        self.write("repo/work.c", ALLOC.replace("FACTOR", "100"))
+        self.git("add", "-A")
+        self.git("commit", "-qm", "base")
+
+    def test_counts__ten_percent_more_blocks_is_a_regression_on_allocations(self):
+        self.write("repo/work.c", ALLOC.replace("FACTOR", "110"))
+        self.git("commit", "-qam", "10% more blocks")
+        res = self.run_h(["compare", "--against", "HEAD~1", "--seed", "3", "--format", "json"],
+                         cwd=self.repo, timeout=600)
+        self.assertExit(res, 1)
+        c = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]
+        blocks, size = c["comparisons"]["allocations"], c["comparisons"]["allocated_bytes"]
+        self.assertEqual((blocks["base"], blocks["head"], blocks["verdict"], blocks["max_percent"]),
+                         (1000, 1100, "regression", 5))
+        self.assertEqual((size["base"], size["head"], size["verdict"], size["max_percent"]),
+                         (64000, 70400, "regression", 1))
+        self.assertAlmostEqual(blocks["change_percent"], 10)
+        head = c["head"]["metrics"]
+        self.assertEqual((head["allocations"]["counter"]["event"],
+                          head["allocated_bytes"]["counter"]["event"],
+                          head["allocations"]["unit"], head["allocated_bytes"]["unit"]),
+                         ("tbk", "tb", "count", "bytes"))
+        self.assertEqual(head["allocations"]["samples"], [1100, 1100, 1100])
+        self.assertNotIn("instructions", head)
+        saved = self.write("report.json", res.out)
+        res = self.run_h(["report", "--format", "markdown", saved])
+        self.assertExit(res, 0)
+        self.assertRegex(res.out, r"\| tool › tool \| allocations \| 1\.00 k allocations \| "
+                                  r"1\.10 k allocations \| \+10\.0% \| exact \| ±5% \| "
+                                  r"regression \|")
+
+    def test_counts__identical_commits_pass_on_allocations(self):
+        self.write("repo/README", "docs only\n")
+        self.git("add", "README")
+        self.git("commit", "-qm", "docs")
+        res = self.run_h(["compare", "--against", "HEAD~1", "--seed", "3", "--format", "json"],
+                         cwd=self.repo, timeout=600)
+        self.assertExit(res, 0)
+        c = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]
+        for name in ("allocations", "allocated_bytes"):
+            k = c["comparisons"][name]
+            self.assertEqual((k["verdict"], k["change_percent"], k["pairs"]), ("pass", 0, 3))

@@ -319,8 +319,10 @@ static void test_suite__instructions_layer(void **state)
 			  "    commands:\n      c:\n        command: [x]\n"
 			  "        budget: {instructions: {median: \"<= 2G\"}}\n"
 			  "  - name: b\n    commands: {c: {command: [x]}}\n"
-			  "  - name: c\n    metrics: {instructions: false}\n"
-			  "    commands: {c: {command: [x]}}\n");
+			  "  - name: c\n    metrics: {instructions: false, allocations: true}\n"
+			  "    regression: {allocations: {max_percent: 10%}}\n"
+			  "    commands: {c: {command: [x], budget: {allocated_bytes: "
+			  "{max: \"<= 1M\"}}}}\n");
 	struct suite_diags diags;
 	struct err err = ERR_INIT;
 	struct suite *s;
@@ -342,6 +344,13 @@ static void test_suite__instructions_layer(void **state)
 	assert_int_equal(b->metrics.backend, COUNTER_AUTO);
 	assert_int_equal(b->metrics.count_runs, 3);
 	assert_false(benchmark_measures(&s->benchmarks[2], METRIC_INSTRUCTIONS));
+	assert_false(benchmark_measures(&s->benchmarks[0], METRIC_ALLOCATIONS));
+	assert_true(benchmark_measures(&s->benchmarks[2], METRIC_ALLOCATIONS));
+	assert_true(benchmark_measures(&s->benchmarks[2], METRIC_ALLOCATED_BYTES));
+	assert_true(s->benchmarks[2].regression.allocations.max_percent == 0.1);
+	assert_true(s->benchmarks[2].regression.allocated_bytes.max_percent == 0.01);
+	assert_ptr_equal(regression_tolerance(&s->benchmarks[2].regression, METRIC_ALLOCATED_BYTES),
+			 &s->benchmarks[2].regression.allocated_bytes);
 	suite_free(s);
 	suite_diags_release(&diags);
 	unlink(path);
