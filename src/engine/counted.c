@@ -324,13 +324,13 @@ static int count_once(struct bench_run *br, struct unit *u, int side, size_t pad
 	char *dir = xasprintf("%s/counts-%zu", s->priv, u->index);
 	char *stderr_path = xasprintf("%s/stderr-%zu", s->priv, u->index);
 	char **argv = NULL, **envp = NULL;
-	int rc_ = 0;
+	int ret = 0;
 
 	memset(&p, 0, sizeof(p));
 	if (side_run_hooks(r, br->b->prepare_each, br->b->prepare_each_count, s, "prepare_each",
 			   RESULTS_ERROR_PREPARE_EACH_FAILED, &rs->error) < 0) {
 		u->failed = true;
-		rc_ = r->interrupted ? ERR_INTERRUPTED : 0;
+		ret = r->interrupted ? ERR_INTERRUPTED : 0;
 		goto done;
 	}
 	side_vars(s, &v);
@@ -346,7 +346,7 @@ static int count_once(struct bench_run *br, struct unit *u, int side, size_t pad
 	if (r->m.run(r->m.ctx, &req, &res, &err) < 0) {
 		phase_failed(rs, ph, err.msg);
 	} else if (res.status == RUN_INTERRUPTED || r->interrupted) {
-		rc_ = ERR_INTERRUPTED;
+		ret = ERR_INTERRUPTED;
 	} else if (res.status != RUN_EXITED || !rounds_exit_ok(u->cmd, res.code)) {
 		struct strbuf why;
 		strbuf_init(&why, 0);
@@ -367,7 +367,7 @@ done:
 	unlink(stderr_path);
 	free(stderr_path);
 	free(dir);
-	return rc_;
+	return ret;
 }
 
 /* Each side's padding: what the other side's command puts on its stack
