@@ -2,7 +2,9 @@
 # mode) and for CI systems other than GitHub Actions. The build stage runs the
 # README's own commands: set up, build, test; an image exists only for a
 # revision whose tests pass. The runtime stage holds the runtime libraries and
-# the two binaries, and runs as an unprivileged user.
+# the two binaries, and valgrind, which counts instructions for suites that
+# ask for them (docs/github-actions.md, "Gating on counts"), and runs as an
+# unprivileged user.
 #
 #   docker build -t himorime .
 #   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD:/src" -w /src himorime ci --against origin/main
@@ -17,7 +19,7 @@ RUN make test
 FROM debian:12-slim AS runtime
 RUN apt-get update -qq \
 	&& DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-		libyaml-0-2 libcjson1 libgit2-1.5 libcurl4 ca-certificates \
+		libyaml-0-2 libcjson1 libgit2-1.5 libcurl4 ca-certificates valgrind \
 	&& rm -rf /var/lib/apt/lists/*
 RUN useradd --system --uid 10001 --user-group --create-home --home-dir /home/himorime himorime
 # himorime finds its spawner beside itself.

@@ -160,8 +160,18 @@ static void json_tolerance(struct strbuf *sb, const struct tolerance *t)
 	strbuf_addch(sb, '}');
 }
 
-static void json_regression(struct strbuf *sb, const struct regression *r, int d)
+static void json_count_tolerance(struct strbuf *sb, const struct tolerance *t)
 {
+	strbuf_adds(sb, "{\"max_percent\": ");
+	jsonw_num(sb, t->max_percent);
+	strbuf_adds(sb, ", \"gate\": ");
+	jsonw_bool(sb, t->gate);
+	strbuf_addch(sb, '}');
+}
+
+static void json_regression(struct strbuf *sb, const struct benchmark *b, int d)
+{
+	const struct regression *r = &b->regression;
 	bool first = true;
 
 	strbuf_addch(sb, '{');
@@ -187,6 +197,20 @@ static void json_regression(struct strbuf *sb, const struct regression *r, int d
 	json_tolerance(sb, &r->cpu_total);
 	key(sb, d + 1, &first, "peak_rss");
 	json_tolerance(sb, &r->peak_rss);
+	if (benchmark_measures(b, METRIC_ARTIFACT_SIZE)) {
+		key(sb, d + 1, &first, "artifact_size");
+		json_count_tolerance(sb, &r->artifact_size);
+	}
+	if (benchmark_measures(b, METRIC_INSTRUCTIONS)) {
+		key(sb, d + 1, &first, "instructions");
+		json_count_tolerance(sb, &r->instructions);
+	}
+	if (benchmark_measures(b, METRIC_ALLOCATIONS)) {
+		key(sb, d + 1, &first, "allocations");
+		json_count_tolerance(sb, &r->allocations);
+		key(sb, d + 1, &first, "allocated_bytes");
+		json_count_tolerance(sb, &r->allocated_bytes);
+	}
 	indent(sb, d);
 	strbuf_addch(sb, '}');
 }
@@ -331,6 +355,17 @@ static void json_metrics(struct strbuf *sb, const struct metrics *m)
 	jsonw_bool(sb, m->cpu);
 	strbuf_adds(sb, ", \"memory\": ");
 	jsonw_bool(sb, m->memory);
+	/* a count only where a suite asks for it, so that other lists stay as they were */
+	if (m->artifact_size)
+		strbuf_adds(sb, ", \"artifact_size\": true");
+	if (m->instructions)
+		strbuf_addf(sb, ", \"instructions\": {\"backend\": \"%s\", \"runs\": %u}",
+			    m->backend == COUNTER_PERF	     ? "perf"
+			    : m->backend == COUNTER_VALGRIND ? "valgrind"
+							     : "auto",
+			    m->count_runs);
+	if (m->allocations)
+		strbuf_adds(sb, ", \"allocations\": true");
 	strbuf_addf(sb, ", \"unsupported\": \"%s\", \"work\": ",
 		    m->unsupported == UNSUPPORTED_FAIL ? "fail" : "skip");
 	switch (m->work.kind) {
@@ -358,7 +393,7 @@ static void json_around(struct strbuf *sb, const struct suite *s, const struct b
 			bool *first)
 {
 	key(sb, d, first, "regression");
-	json_regression(sb, &b->regression, d);
+	json_regression(sb, b, d);
 	key(sb, d, first, "setup");
 	json_execs(sb, b->setup, b->setup_count, d);
 	key(sb, d, first, "prepare_each");

@@ -20,6 +20,14 @@ static const struct metric_info metrics[] = {
 				     SCOPE_PROCESS_TREE },
 	[METRIC_PEAK_RSS] = { "peak_rss", UNIT_BYTES, BETTER_LOWER, GROUP_MEMORY,
 			      SCOPE_PROCESS_TREE },
+	[METRIC_ARTIFACT_SIZE] = { "artifact_size", UNIT_BYTES, BETTER_LOWER, GROUP_COUNTS,
+				   SCOPE_ARTIFACT, true },
+	[METRIC_INSTRUCTIONS] = { "instructions", UNIT_COUNT, BETTER_LOWER, GROUP_COUNTS,
+				  SCOPE_PROCESS_TREE, true },
+	[METRIC_ALLOCATIONS] = { "allocations", UNIT_COUNT, BETTER_LOWER, GROUP_COUNTS,
+				 SCOPE_PROCESS_TREE, true },
+	[METRIC_ALLOCATED_BYTES] = { "allocated_bytes", UNIT_BYTES, BETTER_LOWER, GROUP_COUNTS,
+				     SCOPE_PROCESS_TREE, true },
 };
 _Static_assert(ARRAY_SIZE(metrics) == METRIC__COUNT, "metric table incomplete");
 
@@ -31,10 +39,9 @@ static const char *const statuses[] = {
 };
 
 static const char *const units[] = {
-	[UNIT_NS] = "ns",
-	[UNIT_BYTES] = "bytes",
-	[UNIT_PERCENT] = "percent",
-	[UNIT_WORK_PER_S] = "work/s",
+	[UNIT_NS] = "ns",	    [UNIT_BYTES] = "bytes",
+	[UNIT_PERCENT] = "percent", [UNIT_WORK_PER_S] = "work/s",
+	[UNIT_COUNT] = "count",
 };
 
 static const char *const betters[] = {

@@ -18,19 +18,26 @@ enum metric {
 	METRIC_CPU_TOTAL,
 	METRIC_CPU_UTILIZATION,
 	METRIC_PEAK_RSS,
+	METRIC_ARTIFACT_SIZE,	/* bytes of the built ${artifact}: a count */
+	METRIC_INSTRUCTIONS,	/* user-space instructions of the process tree: a count */
+	METRIC_ALLOCATIONS,	/* heap blocks allocated by the process tree: a count */
+	METRIC_ALLOCATED_BYTES, /* heap bytes allocated by the process tree: a count */
 	METRIC__COUNT
 };
 
-/* Canonical units: latency and CPU times in ns, peak RSS in bytes,
- * utilization in percent, throughput in declared work units per second. */
-enum metric_unit { UNIT_NS, UNIT_BYTES, UNIT_PERCENT, UNIT_WORK_PER_S };
+/* Canonical units: latency and CPU times in ns, peak RSS and artifact sizes in bytes,
+ * utilization in percent, throughput in declared work units per second,
+ * instructions in plain counts. */
+enum metric_unit { UNIT_NS, UNIT_BYTES, UNIT_PERCENT, UNIT_WORK_PER_S, UNIT_COUNT };
 
 enum better { BETTER_LOWER, BETTER_HIGHER, BETTER_NEUTRAL };
 
-enum metric_group { GROUP_LATENCY, GROUP_THROUGHPUT, GROUP_CPU, GROUP_MEMORY };
+/* GROUP_COUNTS: the deterministic metrics, decided by the counts rule
+ * (docs/comparison.md, "Deciding on counts"). */
+enum metric_group { GROUP_LATENCY, GROUP_THROUGHPUT, GROUP_CPU, GROUP_MEMORY, GROUP_COUNTS };
 
 /* How a metric was collected, for reports: scope, source, aggregation. */
-enum metric_scope { SCOPE_WALL_CLOCK, SCOPE_PROCESS_TREE };
+enum metric_scope { SCOPE_WALL_CLOCK, SCOPE_PROCESS_TREE, SCOPE_ARTIFACT };
 
 enum metric_status {
 	STATUS_MEASURED,
@@ -45,13 +52,16 @@ struct metric_info {
 	enum better better;
 	enum metric_group group;
 	enum metric_scope scope;
+	/* A count (GROUP_COUNTS): decided by the counts rule, not by pairs, and
+	 * absent from a report's sides unless a suite asks for it. */
+	bool counted;
 };
 
 const struct metric_info *metric_info(enum metric m);
 /* Returns 0 and sets *out, or -1 for an unknown name. */
 int metric_from_name(const char *name, enum metric *out);
 
-const char *metric_unit_name(enum metric_unit u); /* "ns", "bytes", "percent", "work/s" */
+const char *metric_unit_name(enum metric_unit u); /* "ns", "bytes", "percent", "work/s", "count" */
 const char *better_name(enum better b);		  /* "lower", "higher", "neutral" */
 const char *metric_status_name(enum metric_status s);
 

@@ -91,6 +91,12 @@ struct comparison {
 	bool sign_test;		 /* above 1000 pairs: sign-test interval */
 	bool base_at_floor;	 /* peak RSS: compared as if it used the whole floor */
 	bool head_at_floor;
+	/* A count (docs/comparison.md, "Deciding on counts"): decided on the
+	 * sides' medians, not on pairs; `pairs` is the runs per side, the
+	 * interval is the change widened by the sides' spreads added, and
+	 * confidence is 1. */
+	bool counts;
+	double spread_percent; /* the larger side's spread, percent of its median */
 };
 
 /* One budget's outcome for one command. */

@@ -114,6 +114,16 @@ void finish_describe_metrics(const struct benchmark *b, struct results_side *rs)
 			rm->source = RESULTS_SOURCE_RUSAGE;
 			rm->process_aggregation = RESULTS_AGG_MAX_OF_SINGLE_PROCESS_PEAKS;
 			break;
+		case METRIC_ARTIFACT_SIZE:
+			rm->source = RESULTS_SOURCE_ARTIFACT_FILE;
+			rm->process_aggregation = RESULTS_AGG_NONE;
+			break;
+		case METRIC_INSTRUCTIONS:
+		case METRIC_ALLOCATIONS:
+		case METRIC_ALLOCATED_BYTES:
+			rm->source = RESULTS_SOURCE_VALGRIND;
+			rm->process_aggregation = RESULTS_AGG_SUM_OF_TRACED_PROCESSES;
+			break;
 		case METRIC__COUNT:
 			break;
 		}
@@ -172,6 +182,7 @@ static void finish_comparisons(struct bench_run *br, struct unit *u, struct resu
 		judge_derive_throughput(&u->cmp[METRIC_LATENCY], &w, &t);
 		results_add_comparison(rc, &t);
 	}
+	counted_compare(br, rc);
 }
 
 static enum result_state command_result(const struct results_command *rc)
@@ -226,6 +237,7 @@ void finish_unit(struct bench_run *br, struct unit *u)
 	struct results_command *rc = &br->rb->commands[u->index];
 	int side, m;
 
+	counted_measure(br, u);
 	for (side = HEAD; side <= BASE; side++) {
 		struct results_side *rs = side == HEAD ? &rc->head : &rc->base;
 		if (!u->sides[side])

@@ -2,7 +2,8 @@
  * What the pieces of the engine share, private to src/engine. runner.c holds
  * the suite and benchmark loops; side.c a side's private directory, hooks,
  * builds, artifacts and version probes; rounds.c one run, warmup, the rounds
- * and the stop rules (plain runs) or looks (comparisons); finish.c the
+ * and the stop rules (plain runs) or looks (comparisons); counted.c the
+ * counts decided by the counts rule (artifact sizes); finish.c the
  * statistics, budgets, verdicts and result states written into the document
  * (beside summary.c and geomean.c, which work on the document alone).
  */
@@ -126,8 +127,19 @@ void side_release_kept(struct runner *r);
 int rounds_warm_up(struct bench_run *br);
 /* Measures rounds until the stop rule or the looks say stop. */
 int rounds_measure(struct bench_run *br);
+/* Whether an exit status counts as the command's success. */
+bool rounds_exit_ok(const struct command *c, int code);
 /* Points the judge's inputs of a compared unit at its samples so far. */
 void rounds_point_inputs(struct bench_run *br, struct unit *u);
+
+/* counted.c: the counts of docs/comparison.md, "Deciding on counts" */
+/* Measures a unit's counts on each side it ran: artifact sizes. */
+void counted_measure(struct bench_run *br, struct unit *u);
+/* The untimed phase of counted runs (instructions under valgrind), after
+ * the timed rounds and before cleanup: 0 or ERR_INTERRUPTED. */
+int counted_run(struct bench_run *br);
+/* Appends the comparison of each count both sides measured. */
+void counted_compare(const struct bench_run *br, struct results_command *rc);
 
 /* finish.c */
 void finish_describe_metrics(const struct benchmark *b, struct results_side *rs);

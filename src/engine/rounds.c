@@ -26,7 +26,7 @@ static void push(double **v, size_t *alloc, size_t n, double x)
 	(*v)[n] = x;
 }
 
-static bool exit_ok(const struct command *c, int code)
+bool rounds_exit_ok(const struct command *c, int code)
 {
 	size_t i;
 
@@ -234,7 +234,7 @@ static int run_once(struct bench_run *br, struct unit *u, int side, bool warmup,
 		goto done;
 	}
 	keep_stderr(s, c, stderr_path);
-	if (res.status == RUN_EXITED && exit_ok(c, res.code)) {
+	if (res.status == RUN_EXITED && rounds_exit_ok(c, res.code)) {
 		*wall_ns = res.wall_ns;
 		if (!warmup)
 			record(br, u, side, &res, work);

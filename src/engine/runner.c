@@ -369,6 +369,8 @@ static int run_benchmark(struct runner *r, const struct suite *suite, const stru
 	t = engine_phase(doc, RESULTS_PHASE_WARMUP, t);
 	if (rc == 0 && !r->interrupted)
 		rc = rounds_measure(&br);
+	if (rc == 0 && !r->interrupted)
+		rc = counted_run(&br);
 	t = engine_phase(doc, RESULTS_PHASE_ROUNDS, t);
 	/* the looks taken between rounds are judging, not rounds */
 	doc->timings.phase_ns[RESULTS_PHASE_ROUNDS] -= br.judging_ns;

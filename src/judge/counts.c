@@ -155,3 +155,33 @@ void counts_decide(const struct counts_input *in, struct counts_decision *out)
 	}
 	quiet(in, runs, spread_base + spread_head, out);
 }
+
+void counts_compare(enum metric m, const struct counts_input *in, bool gate, struct comparison *out,
+		    unsigned *more)
+{
+	struct counts_decision d;
+	double margin = counts_spread(in->base, in->n_base) + counts_spread(in->head, in->n_head);
+
+	counts_decide(in, &d);
+	memset(out, 0, sizeof(*out));
+	out->metric = m;
+	out->counts = true;
+	out->statistic_shown = SIDE_MEDIAN;
+	out->base = d.base_median;
+	out->head = d.head_median;
+	out->has_estimate = d.has_change;
+	out->change_percent = 100 * d.change;
+	out->ci_low_percent = 100 * (d.change - margin);
+	out->ci_high_percent = 100 * (d.change + margin);
+	out->confidence = 1;
+	out->pairs = (unsigned)(in->n_base < in->n_head ? in->n_base : in->n_head);
+	out->max_percent = in->max_percent;
+	out->band_low_percent = -100 * in->max_percent;
+	out->band_high_percent = 100 * in->max_percent;
+	out->verdict = d.verdict;
+	memcpy(out->reason, d.reason, sizeof(out->reason));
+	out->gate = gate;
+	out->final = !d.more_runs;
+	out->spread_percent = 100 * d.spread;
+	*more = d.more_runs ? d.runs_next : 0;
+}

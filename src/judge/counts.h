@@ -64,4 +64,13 @@ double counts_spread(const uint64_t *v, size_t n);
  * counts"). The input must hold at least one run per side. */
 void counts_decide(const struct counts_input *in, struct counts_decision *out);
 
+/* The comparison a report carries for a count (struct comparison with
+ * `counts` set), decided from every run so far as counts_decide() decides:
+ * base and head are the medians, the interval is the change widened by the
+ * sides' spreads added, `pairs` the runs per side, the band [-t, t]. Final
+ * unless the decision asks for more runs (then *more is the runs per side
+ * wanted; 0 otherwise). */
+void counts_compare(enum metric m, const struct counts_input *in, bool gate, struct comparison *out,
+		    unsigned *more);
+
 #endif

@@ -126,6 +126,10 @@ bool judge_metric_compared(enum metric m)
 	case METRIC_CPU_USER:
 	case METRIC_CPU_SYSTEM:
 	case METRIC_CPU_UTILIZATION:
+	case METRIC_ARTIFACT_SIZE: /* counts: judge/counts.h */
+	case METRIC_INSTRUCTIONS:
+	case METRIC_ALLOCATIONS:
+	case METRIC_ALLOCATED_BYTES:
 	case METRIC__COUNT:
 		break;
 	}
@@ -155,6 +159,10 @@ void judge_input_init(struct judge_metric_input *in, enum metric m)
 	case METRIC_LATENCY:
 	case METRIC_THROUGHPUT:
 	case METRIC_CPU_UTILIZATION:
+	case METRIC_ARTIFACT_SIZE:
+	case METRIC_INSTRUCTIONS:
+	case METRIC_ALLOCATIONS:
+	case METRIC_ALLOCATED_BYTES:
 	case METRIC__COUNT:
 		break;
 	}

@@ -70,6 +70,19 @@ void fmt_bytes(struct strbuf *sb, double bytes)
 	scaled(sb, bytes, s, 5);
 }
 
+void fmt_count(struct strbuf *sb, double n, const char *what)
+{
+	static const struct scale s[] = {
+		{ 1, "" }, { 1e3, " k" }, { 1e6, " M" }, { 1e9, " G" }, { 1e12, " T" },
+	};
+	/* below a thousand a count is whole: "812 instructions" */
+	if (fabs(n) < 999.5)
+		strbuf_addf(sb, "%.0f", n);
+	else
+		scaled(sb, n, s, 5);
+	strbuf_addf(sb, " %s", what);
+}
+
 void fmt_rate(struct strbuf *sb, double per_s, const char *unit)
 {
 	static const struct scale bytes[] = {
@@ -124,6 +137,9 @@ void fmt_metric(struct strbuf *sb, enum metric m, double value, const char *work
 		return;
 	case UNIT_WORK_PER_S:
 		fmt_rate(sb, value, work_unit);
+		return;
+	case UNIT_COUNT:
+		fmt_count(sb, value, metric_info(m)->name);
 		return;
 	}
 }

@@ -247,6 +247,61 @@ static void comparison_notes(struct rnd_notes *notes, const char *label,
 	}
 }
 
+static void elf_side(struct strbuf *sb, const char *side, const struct results_metric *m)
+{
+	strbuf_addf(sb, "%s text ", side);
+	fmt_bytes(sb, (double)m->elf_text);
+	strbuf_adds(sb, ", data ");
+	fmt_bytes(sb, (double)m->elf_data);
+	strbuf_adds(sb, ", bss ");
+	fmt_bytes(sb, (double)m->elf_bss);
+}
+
+/* The ELF sections of a measured artifact, per side, as `size` counts them. */
+static void elf_notes(struct rnd_notes *notes, const char *label, const struct results_command *c)
+{
+	const struct results_metric *h = &c->head.metrics[METRIC_ARTIFACT_SIZE];
+	const struct results_metric *b = &c->base.metrics[METRIC_ARTIFACT_SIZE];
+	bool head = c->head.present && h->has_elf, base = c->base.present && b->has_elf;
+	struct strbuf sb;
+
+	if (!head && !base)
+		return;
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "%s: artifact sections: ", label);
+	if (head)
+		elf_side(&sb, "head", h);
+	if (base) {
+		strbuf_adds(&sb, head ? "; " : "");
+		elf_side(&sb, "base", b);
+	}
+	note_add(notes, &sb, NULL);
+}
+
+/* How each count of the process tree was counted, once per metric: the
+ * backend, its version, the event. */
+static void counter_note(const struct rnd_rows *rows, struct rnd_notes *notes)
+{
+	size_t i;
+	int m;
+
+	for (m = 0; m < METRIC__COUNT; m++)
+		for (i = 0; i < rows->n; i++) {
+			const struct results_metric *mt = &rows->v[i].cmd->head.metrics[m];
+			struct strbuf sb;
+			if (!rows->v[i].cmd->head.present || !mt->counter_backend)
+				continue;
+			strbuf_init(&sb, 0);
+			strbuf_addf(&sb,
+				    "%s counted by %s %s (event %s), summed over every process "
+				    "of a run, in separate runs that are not timed",
+				    metric_info((enum metric)m)->name, mt->counter_backend,
+				    rnd_str(mt->counter_version), rnd_str(mt->counter_event));
+			note_add(notes, &sb, NULL);
+			break;
+		}
+}
+
 static void budget_notes(struct rnd_notes *notes, const char *label,
 			 const struct results_command *c)
 {
@@ -468,7 +523,9 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 		trend_notes(notes, label.buf, " (base)", &c->base, &c->head);
 		comparison_notes(notes, label.buf, c);
 		budget_notes(notes, label.buf, c);
+		elf_notes(notes, label.buf, c);
 	}
+	counter_note(&rows, notes);
 	rnd_rows_release(&rows);
 	strbuf_release(&label);
 	geomean_notes(r, notes);

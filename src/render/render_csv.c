@@ -253,6 +253,11 @@ static void metric_rows(struct ctx *x, const char *side, const struct results_me
 		stat_row(x, side, m, "trend_slope_high", m->trend.slope_high);
 		stat_row(x, side, m, "trend_growing", m->trend.growing ? 1.0 : 0.0);
 	}
+	if (m->has_elf) {
+		stat_row(x, side, m, "elf_text", (double)m->elf_text);
+		stat_row(x, side, m, "elf_data", (double)m->elf_data);
+		stat_row(x, side, m, "elf_bss", (double)m->elf_bss);
+	}
 	if (m->work.present) {
 		stat_row(x, side, m, "measured_work_min", m->work.measured_min);
 		stat_row(x, side, m, "measured_work_max", m->work.measured_max);

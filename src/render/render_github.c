@@ -186,6 +186,8 @@ static void problem_change(struct strbuf *sb, const struct comparison *k)
 	strbuf_adds(sb, "**");
 	fmt_change(sb, k->change_percent, true);
 	strbuf_adds(sb, "**");
+	if (k->counts && k->ci_low_percent == k->ci_high_percent)
+		return; /* constant counts: no interval */
 	strbuf_adds(sb, " (");
 	fmt_change(sb, k->ci_low_percent, true);
 	strbuf_adds(sb, " … ");
@@ -395,6 +397,17 @@ static void tolerances(const struct rnd_rows *rows, struct strbuf *out)
 		strbuf_adds(out, "none compared");
 }
 
+static bool any_counts(const struct rnd_rows *rows)
+{
+	size_t i, j;
+
+	for (i = 0; i < rows->n; i++)
+		for (j = 0; j < rows->v[i].cmd->n_comparisons; j++)
+			if (rows->v[i].cmd->comparisons[j].counts)
+				return true;
+	return false;
+}
+
 static void how_decided(const struct results *r, const struct rnd_rows *rows, struct strbuf *out)
 {
 	const struct comparison *first = NULL;
@@ -430,6 +443,10 @@ static void how_decided(const struct results *r, const struct rnd_rows *rows, st
 				 "beyond the tolerance (");
 		tolerances(rows, out);
 		strbuf_adds(out, ").");
+		if (any_counts(rows))
+			strbuf_adds(out, " Counts are not paired: each is decided on the sides' "
+					 "medians against its tolerance, and only when its runs "
+					 "agree within 0.1%.");
 	} else if (r->mode == RESULTS_MODE_COMPARE) {
 		strbuf_adds(out,
 			    "No comparison reached a decision procedure (nothing was compared).");
@@ -465,9 +482,7 @@ static void methods(const struct results *r, const struct rnd_rows *rows, struct
 			cells[0] = metric_info((enum metric)m)->name;
 			cells[1] = results_source_name(mt->source);
 			cells[2] = results_aggregation_name(mt->process_aggregation);
-			cells[3] = metric_info((enum metric)m)->scope == SCOPE_WALL_CLOCK
-					   ? "wall_clock"
-					   : "process_tree";
+			cells[3] = results_scope_name(metric_info((enum metric)m)->scope);
 			table_add_row(&t, cells);
 			break;
 		}
@@ -593,7 +608,7 @@ int rnd_github(const struct results *r, const struct render_options *o, struct s
 		}
 	}
 	strbuf_reset(&part);
-	for (g = GROUP_LATENCY; g <= GROUP_MEMORY; g++) {
+	for (g = GROUP_LATENCY; g <= GROUP_COUNTS; g++) {
 		struct strbuf one;
 		strbuf_init(&one, 0);
 		if (rnd_md_stats_table(r, &rows, (enum metric_group)g, &one)) {

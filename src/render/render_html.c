@@ -98,7 +98,7 @@ static void compare_tables(const struct rnd_rows *rows, struct strbuf *out)
 
 	strbuf_init(&label, 0);
 	rnd_cmp_cells_init(&cc);
-	for (g = GROUP_LATENCY; g <= GROUP_MEMORY; g++) {
+	for (g = GROUP_LATENCY; g <= GROUP_COUNTS; g++) {
 		struct table t;
 		table_init(&t, 9, cols);
 		for (i = 0; i < rows->n; i++) {
@@ -150,7 +150,7 @@ static void run_tables(const struct rnd_rows *rows, struct strbuf *out)
 	strbuf_init(&label, 0);
 	for (k = 0; k < 5; k++)
 		strbuf_init(&c[k], 0);
-	for (g = GROUP_LATENCY; g <= GROUP_MEMORY; g++) {
+	for (g = GROUP_LATENCY; g <= GROUP_COUNTS; g++) {
 		struct table t;
 		table_init(&t, 8, cols);
 		for (i = 0; i < rows->n; i++) {

@@ -75,6 +75,10 @@ bool rnd_metric_measured(const struct results *r, enum metric m);
 bool rnd_group_measured(const struct results *r, enum metric_group g);
 /* The group of each metric, and the metrics in a group, in enum order. */
 size_t rnd_group_metrics(enum metric_group g, enum metric *out, size_t cap);
+/* The same, for the counts only those that some row's side asked for: each
+ * count is asked for on its own, so a table shows only those. */
+size_t rnd_group_metrics_in(const struct rnd_rows *rows, enum metric_group g, enum metric *out,
+			    size_t cap);
 const char *rnd_group_title(enum metric_group g); /* "Latency", "CPU"... */
 
 /* The summary shown for a metric: its stored stats, or for a document that

@@ -70,7 +70,7 @@ bool rnd_md_stats_table(const struct results *r, const struct rnd_rows *rows, en
 			struct strbuf *out)
 {
 	enum metric ms[METRIC__COUNT];
-	size_t nm = rnd_group_metrics(g, ms, METRIC__COUNT), i, j, k;
+	size_t nm = rnd_group_metrics_in(rows, g, ms, METRIC__COUNT), i, j, k;
 	bool cmp = r->mode == RESULTS_MODE_COMPARE, result = show_result_column(r, rows);
 	const char *cols[12];
 	size_t nc = 0;
@@ -328,7 +328,7 @@ int rnd_markdown(const struct results *r, const struct render_options *o, struct
 	rnd_rows_collect(r, &rows);
 	heading(out, h, "himorime results");
 	tools_line(r, out);
-	for (g = GROUP_LATENCY; g <= GROUP_MEMORY; g++) {
+	for (g = GROUP_LATENCY; g <= GROUP_COUNTS; g++) {
 		struct strbuf part;
 		strbuf_init(&part, 0);
 		if (r->mode == RESULTS_MODE_COMPARE) {

@@ -185,7 +185,7 @@ static void run_group(const struct rnd_rows *rows, enum metric_group g,
 	static const char *plain[] = { "BENCHMARK", "COMMAND", ">MEDIAN", ">MEAN",
 				       ">STDDEV",   ">MIN",    ">MAX",	  "RESULT" };
 	enum metric ms[METRIC__COUNT];
-	size_t nm = rnd_group_metrics(g, ms, METRIC__COUNT), i, j;
+	size_t nm = rnd_group_metrics_in(rows, g, ms, METRIC__COUNT), i, j;
 	bool many = nm > 1;
 	struct table t;
 	struct coloured col;
@@ -272,7 +272,7 @@ static void compare_group(const struct results *r, const struct rnd_rows *rows, 
 	static const char *plain[] = { "BENCHMARK",  "COMMAND",	  ">BASE",  ">HEAD", "CHANGE",
 				       "CONFIDENCE", "TOLERANCE", ">PAIRS", "RESULT" };
 	enum metric ms[METRIC__COUNT];
-	size_t nm = rnd_group_metrics(g, ms, METRIC__COUNT), i, j;
+	size_t nm = rnd_group_metrics_in(rows, g, ms, METRIC__COUNT), i, j;
 	bool many = nm > 1;
 	struct table t;
 	struct coloured col;
@@ -453,7 +453,7 @@ int rnd_table(const struct results *r, const struct render_options *o, struct st
 
 	rnd_rows_collect(r, &rows);
 	header_line(r, out);
-	for (g = GROUP_LATENCY; g <= GROUP_MEMORY; g++) {
+	for (g = GROUP_LATENCY; g <= GROUP_COUNTS; g++) {
 		if (r->mode == RESULTS_MODE_COMPARE)
 			compare_group(r, &rows, (enum metric_group)g, o, out, &floor);
 		else

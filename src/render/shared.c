@@ -216,6 +216,27 @@ size_t rnd_group_metrics(enum metric_group g, enum metric *out, size_t cap)
 	return n;
 }
 
+size_t rnd_group_metrics_in(const struct rnd_rows *rows, enum metric_group g, enum metric *out,
+			    size_t cap)
+{
+	size_t n = rnd_group_metrics(g, out, cap), i, j, k = 0;
+
+	if (g != GROUP_COUNTS)
+		return n;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < rows->n; j++) {
+			const struct results_command *c = rows->v[j].cmd;
+			if ((c->head.present &&
+			     c->head.metrics[out[i]].status != STATUS_NOT_REQUESTED) ||
+			    (c->base.present &&
+			     c->base.metrics[out[i]].status != STATUS_NOT_REQUESTED)) {
+				out[k++] = out[i];
+				break;
+			}
+		}
+	return k;
+}
+
 bool rnd_group_measured(const struct results *r, enum metric_group g)
 {
 	enum metric ms[METRIC__COUNT];
@@ -238,6 +259,8 @@ const char *rnd_group_title(enum metric_group g)
 		return "CPU";
 	case GROUP_MEMORY:
 		return "Memory";
+	case GROUP_COUNTS:
+		return "Counts";
 	}
 	return "?";
 }
@@ -323,6 +346,9 @@ void rnd_change(struct strbuf *sb, const struct comparison *k, bool typographic)
 		return;
 	}
 	fmt_change(sb, k->change_percent, typographic);
+	/* constant counts have no interval to show */
+	if (k->counts && k->ci_low_percent == k->ci_high_percent)
+		return;
 	strbuf_adds(sb, " (");
 	fmt_change(sb, k->ci_low_percent, typographic);
 	strbuf_adds(sb, " … ");
@@ -371,6 +397,11 @@ void rnd_tolerance(struct strbuf *sb, const struct comparison *k)
 
 void rnd_confidence(struct strbuf *sb, const struct comparison *k)
 {
+	/* a count is decided by the counts rule, not at a confidence */
+	if (k->counts) {
+		strbuf_adds(sb, "exact");
+		return;
+	}
 	if (k->confidence <= 0) {
 		strbuf_adds(sb, "—");
 		return;

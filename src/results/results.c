@@ -32,6 +32,8 @@ static const char *const sources[] = {
 	[RESULTS_SOURCE_JOB_OBJECT] = "job_object",
 	[RESULTS_SOURCE_PROCESS_MEMORY_COUNTERS] = "process_memory_counters",
 	[RESULTS_SOURCE_UNAVAILABLE] = "unavailable",
+	[RESULTS_SOURCE_ARTIFACT_FILE] = "artifact_file",
+	[RESULTS_SOURCE_VALGRIND] = "valgrind",
 };
 
 static const char *const aggregations[] = {
@@ -40,6 +42,7 @@ static const char *const aggregations[] = {
 	[RESULTS_AGG_SUM_OF_JOB_PROCESSES] = "sum_of_job_processes",
 	[RESULTS_AGG_MAX_OF_SINGLE_PROCESS_PEAKS] = "max_of_single_process_peaks",
 	[RESULTS_AGG_STARTED_PROCESS_ONLY] = "started_process_only",
+	[RESULTS_AGG_SUM_OF_TRACED_PROCESSES] = "sum_of_traced_processes",
 };
 
 static const char *const error_kinds[] = {
@@ -443,6 +446,9 @@ static void side_release(struct results_side *side)
 		free(rm->samples);
 		free(rm->work.file_size);
 		free(rm->work.unit);
+		free(rm->counter_backend);
+		free(rm->counter_version);
+		free(rm->counter_event);
 	}
 	error_release(&side->error);
 }

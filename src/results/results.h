@@ -56,6 +56,8 @@ enum results_source {
 	RESULTS_SOURCE_JOB_OBJECT,
 	RESULTS_SOURCE_PROCESS_MEMORY_COUNTERS,
 	RESULTS_SOURCE_UNAVAILABLE,
+	RESULTS_SOURCE_ARTIFACT_FILE, /* artifact_size: the file's bytes and ELF section headers */
+	RESULTS_SOURCE_VALGRIND,      /* instructions: a separate phase of runs under valgrind */
 };
 
 enum results_aggregation {
@@ -64,6 +66,7 @@ enum results_aggregation {
 	RESULTS_AGG_SUM_OF_JOB_PROCESSES,
 	RESULTS_AGG_MAX_OF_SINGLE_PROCESS_PEAKS,
 	RESULTS_AGG_STARTED_PROCESS_ONLY,
+	RESULTS_AGG_SUM_OF_TRACED_PROCESSES, /* valgrind --trace-children: one file each */
 };
 
 /* The reference's error kinds, by name in reports. */
@@ -178,6 +181,14 @@ struct results_metric {
 	uint64_t floor_bytes;	  /* the largest floor of the runs */
 	uint64_t samples_at_floor;
 	struct results_trend trend; /* latency and peak_rss only */
+	/* artifact_size only: the text, data and bss of an ELF artifact, as
+	 * `size` counts them (measure/elf.h); absent for other files. */
+	bool has_elf;
+	uint64_t elf_text, elf_data, elf_bss;
+	/* instructions only: how they were counted ("valgrind", its version
+	 * "3.19.0", the event "Ir"); NULL when not counted. Counts of two
+	 * backends are never compared. */
+	char *counter_backend, *counter_version, *counter_event;
 };
 
 /* One side (head or base) of one command. */

@@ -88,6 +88,14 @@ static bool same_metric(const struct results_metric *a, const struct results_met
 	if (a->has_floor &&
 	    (a->floor_bytes != b->floor_bytes || a->samples_at_floor != b->samples_at_floor))
 		return false;
+	if (!same_str(a->counter_backend, b->counter_backend) ||
+	    !same_str(a->counter_version, b->counter_version) ||
+	    !same_str(a->counter_event, b->counter_event))
+		return false;
+	if (a->has_elf != b->has_elf ||
+	    (a->has_elf && (a->elf_text != b->elf_text || a->elf_data != b->elf_data ||
+			    a->elf_bss != b->elf_bss)))
+		return false;
 	for (i = 0; i < a->n_samples; i++)
 		if (!same_double(a->samples[i], b->samples[i]))
 			return false;
@@ -131,7 +139,8 @@ static bool same_comparison(const struct comparison *a, const struct comparison 
 	       a->pairs == b->pairs && same_double(a->max_percent, b->max_percent) &&
 	       same_double(a->band_high_percent, b->band_high_percent) &&
 	       a->verdict == b->verdict && !strcmp(a->reason, b->reason) && a->gate == b->gate &&
-	       a->accepted == b->accepted;
+	       a->accepted == b->accepted && a->counts == b->counts &&
+	       (!a->counts || same_double(a->spread_percent, b->spread_percent));
 }
 
 static bool same_budget(const struct results_budget *a, const struct results_budget *b)

@@ -16,15 +16,14 @@
 #include "common/banned.h"
 
 static const char *const groups[] = {
-	[GROUP_LATENCY] = "latency",
-	[GROUP_THROUGHPUT] = "throughput",
-	[GROUP_CPU] = "cpu",
-	[GROUP_MEMORY] = "memory",
+	[GROUP_LATENCY] = "latency", [GROUP_THROUGHPUT] = "throughput", [GROUP_CPU] = "cpu",
+	[GROUP_MEMORY] = "memory",   [GROUP_COUNTS] = "counts",
 };
 
 static const char *const scopes[] = {
 	[SCOPE_WALL_CLOCK] = "wall_clock",
 	[SCOPE_PROCESS_TREE] = "process_tree",
+	[SCOPE_ARTIFACT] = "artifact",
 };
 
 const char *results_group_name(enum metric_group g)

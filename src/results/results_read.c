@@ -105,7 +105,7 @@ static int read_stats(struct reader *rd, const cJSON *mo, struct results_metric 
 static int read_samples(struct reader *rd, const cJSON *mo, struct results_metric *m)
 {
 	enum metric_unit unit = metric_info(m->metric)->unit;
-	bool whole = unit == UNIT_NS || unit == UNIT_BYTES;
+	bool whole = unit == UNIT_NS || unit == UNIT_BYTES || unit == UNIT_COUNT;
 	const cJSON *a, *v;
 	size_t old, n, i = 0;
 	int rc = reader_get_array(rd, mo, "samples", RESULTS_MAX_SAMPLES, &a, &n);
@@ -173,6 +173,41 @@ static int read_trend(struct reader *rd, const cJSON *mo, struct results_trend *
 	return rc;
 }
 
+/* artifact_size: text, data and bss of an ELF artifact, or null. */
+static int read_elf(struct reader *rd, const cJSON *mo, struct results_metric *m)
+{
+	const cJSON *o;
+	size_t old;
+	int rc;
+
+	if ((rc = reader_enter_object(rd, mo, "elf", &o, &old)) <= 0)
+		return rc;
+	m->has_elf = true;
+	rc = reader_get_uint(rd, o, "text", &m->elf_text) ||
+	     reader_get_uint(rd, o, "data", &m->elf_data) ||
+	     reader_get_uint(rd, o, "bss", &m->elf_bss);
+	reader_pop(rd, old);
+	return rc;
+}
+
+/* instructions: the backend that counted them, or null. */
+static int read_counter(struct reader *rd, const cJSON *mo, struct results_metric *m)
+{
+	const cJSON *o;
+	size_t old;
+	int rc;
+
+	if ((rc = reader_enter_object(rd, mo, "counter", &o, &old)) <= 0)
+		return rc;
+	rc = reader_get_str(rd, o, "backend", &m->counter_backend) ||
+	     reader_get_str(rd, o, "version", &m->counter_version) ||
+	     reader_get_str(rd, o, "event", &m->counter_event);
+	if (!rc && !m->counter_backend)
+		rc = reader_bad(rd, "missing \"backend\"");
+	reader_pop(rd, old);
+	return rc;
+}
+
 static int read_metric(struct reader *rd, const cJSON *o, struct results_metric *m)
 {
 	const struct metric_info *info = metric_info(m->metric);
@@ -205,7 +240,7 @@ static int read_metric(struct reader *rd, const cJSON *o, struct results_metric 
 		rc = reader_get_uint(rd, o, "floor", &m->floor_bytes) ||
 		     reader_get_uint(rd, o, "samples_at_floor", &m->samples_at_floor);
 	}
-	return rc || read_trend(rd, o, &m->trend);
+	return rc || read_trend(rd, o, &m->trend) || read_elf(rd, o, m) || read_counter(rd, o, m);
 }
 
 static int read_side(struct reader *rd, const cJSON *co, const char *key, struct results_side *s)
@@ -266,7 +301,8 @@ static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, str
 {
 	const struct metric_info *info = metric_info(m);
 	const char *derived_names[1] = { "latency" };
-	int statistic = 0, verdict = 0, derived = -1;
+	const char *kinds[2] = { "hodges_lehmann_ratio", "median_ratio" };
+	int statistic = 0, verdict = 0, derived = -1, kind = 0;
 	size_t n_statistics, n_verdicts;
 	const char *const *statistics = vocab_names(VOCAB_SIDE_STATISTIC, &n_statistics);
 	const char *const *verdicts = vocab_names(VOCAB_VERDICT, &n_verdicts);
@@ -281,7 +317,7 @@ static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, str
 		return reader_expected(rd, "an object", o);
 	rc = reader_check_const(rd, o, "metric", info->name) ||
 	     reader_get_name(rd, o, "derived_from", derived_names, 1, &derived) ||
-	     reader_check_const(rd, o, "statistic", "hodges_lehmann_ratio") ||
+	     reader_get_name(rd, o, "statistic", kinds, 2, &kind) ||
 	     reader_get_name(rd, o, "side_statistic", statistics, n_statistics, &statistic) ||
 	     reader_check_const(rd, o, "unit", metric_unit_name(info->unit)) ||
 	     reader_check_const(rd, o, "better", better_name(info->better)) ||
@@ -304,6 +340,9 @@ static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, str
 	     reader_get_chars(rd, o, "reason", c->reason, sizeof(c->reason)) ||
 	     reader_get_bool(rd, o, "gate", &c->gate) ||
 	     reader_get_bool(rd, o, "accepted", &c->accepted);
+	c->counts = kind == 1;
+	if (!rc && c->counts)
+		rc = reader_get_num(rd, o, "spread_percent", &c->spread_percent);
 	c->band_low_infinite = !reader_field(o, "band_low_percent");
 	c->derived = derived == 0;
 	c->statistic_shown = (enum side_statistic)statistic;

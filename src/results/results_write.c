@@ -251,7 +251,7 @@ static bool whole_units(enum metric m)
 {
 	enum metric_unit u = metric_info(m)->unit;
 
-	return u == UNIT_NS || u == UNIT_BYTES;
+	return u == UNIT_NS || u == UNIT_BYTES || u == UNIT_COUNT;
 }
 
 /*
@@ -341,6 +341,22 @@ static void put_metric(struct writer *w, cJSON *metrics, const struct results_me
 		put_null(o, "samples_at_floor");
 	}
 	put_trend(w, o, &m->trend);
+	/* the counts' own fields: an artifact's sections, how a run was counted */
+	if (m->metric == METRIC_ARTIFACT_SIZE) {
+		cJSON *e = object_or_null(o, "elf", m->has_elf);
+		if (e) {
+			put_uint(w, e, "text", m->elf_text);
+			put_uint(w, e, "data", m->elf_data);
+			put_uint(w, e, "bss", m->elf_bss);
+		}
+	} else if (info->counted) {
+		cJSON *e = object_or_null(o, "counter", m->counter_backend != NULL);
+		if (e) {
+			put_str(w, e, "backend", m->counter_backend);
+			put_str(w, e, "version", m->counter_version);
+			put_str(w, e, "event", m->counter_event);
+		}
+	}
 }
 
 static void put_side(struct writer *w, cJSON *obj, const char *key, const struct results_side *s)
@@ -355,8 +371,12 @@ static void put_side(struct writer *w, cJSON *obj, const char *key, const struct
 	put_uint(w, o, "warmups", s->warmups);
 	put_str(w, o, "plan", results_plan_name(s->plan));
 	metrics = add(o, "metrics", cJSON_CreateObject());
+	/* A count is written only when a suite asked for it, so that documents
+	 * of suites that do not ask stay as they were. */
 	for (m = 0; m < METRIC__COUNT; m++)
-		put_metric(w, metrics, &s->metrics[m]);
+		if (!metric_info((enum metric)m)->counted ||
+		    s->metrics[m].status != STATUS_NOT_REQUESTED)
+			put_metric(w, metrics, &s->metrics[m]);
 	put_error(w, o, &s->error);
 }
 
@@ -367,7 +387,7 @@ static void put_comparison(struct writer *w, cJSON *obj, const struct comparison
 
 	put_str(w, o, "metric", info->name);
 	put_str(w, o, "derived_from", c->derived ? "latency" : NULL);
-	put_str(w, o, "statistic", "hodges_lehmann_ratio");
+	put_str(w, o, "statistic", c->counts ? "median_ratio" : "hodges_lehmann_ratio");
 	put_str(w, o, "side_statistic", side_statistic_name(c->statistic_shown));
 	put_str(w, o, "unit", metric_unit_name(info->unit));
 	put_str(w, o, "better", better_name(info->better));
@@ -396,6 +416,8 @@ static void put_comparison(struct writer *w, cJSON *obj, const struct comparison
 		put_str(w, o, "reason", c->reason);
 	put_bool(o, "gate", c->gate);
 	put_bool(o, "accepted", c->accepted);
+	if (c->counts)
+		put_num(w, o, "spread_percent", c->spread_percent);
 }
 
 static void put_budget(struct writer *w, cJSON *arr, const struct results_budget *b)

@@ -123,6 +123,16 @@ static void resolve_settings(struct loader *l, const struct ynode *n, const char
 	b->metrics.cpu = r->l.cpu;
 	b->metrics.memory = r->l.memory;
 	b->metrics.unsupported = r->l.unsupported;
+	b->metrics.artifact_size = r->l.artifact_size;
+	b->metrics.instructions = r->l.instructions;
+	b->metrics.allocations = r->l.allocations;
+	b->metrics.backend = r->l.backend;
+	b->metrics.count_runs = r->l.has_count_runs ? r->l.count_runs : SUITE_DEFAULT_COUNT_RUNS;
+	if (b->metrics.artifact_size && !l->has_build)
+		check_problem(
+			l, r->l.artifact_size_node, r->l.artifact_size_path,
+			"add a build: step that writes ${artifact}",
+			"metrics.artifact_size needs a build: step (it measures ${artifact})");
 	b->metrics.work = own->work;
 	regression_defaults(&b->regression);
 	layer_regression(&b->regression, &defaults->reg);

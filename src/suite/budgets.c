@@ -142,8 +142,36 @@ static bool parse_limit(struct loader *l, const struct ynode *v, const char *pat
 		return true;
 	case UNIT_WORK_PER_S:
 		return parse_rate_limit(l, v, path, text, w, limit);
+	case UNIT_COUNT: /* counts: parse_count_limit() */
+		break;
 	}
 	return false;
+}
+
+/* A count's limit: "2M", "64k", "1500" (k, M, G: 10^3, 10^6, 10^9) or, for
+ * a size, also a byte size ("1.5MiB"). */
+static bool parse_count_limit(struct loader *l, const struct ynode *v, const char *path,
+			      enum metric_unit unit, const char *text, double *limit)
+{
+	struct err e = ERR_INIT;
+	uint64_t u;
+
+	if (unit == UNIT_BYTES && units_size(text, &u, &e) == 0) {
+		*limit = (double)u;
+		return true;
+	}
+	err_clear(&e);
+	if (units_count(text, limit, &e) < 0) {
+		check_problem(l, v, path,
+			      unit == UNIT_BYTES
+				      ? "write a count with k, M or G (10^3, 10^6, 10^9) "
+					"or a byte size such as 1.5MiB"
+				      : "write a count with k, M or G (10^3, 10^6, 10^9)",
+			      "expected a count after the operator, got %s (%s)", check_found(l, v),
+			      e.msg);
+		return false;
+	}
+	return true;
 }
 
 /* A bound such as "<= 50ms": operator, then a limit greater than 0. */
@@ -160,7 +188,8 @@ static bool parse_bound(struct loader *l, const struct ynode *v, const char *pat
 		return false;
 	}
 	rest = parse_bound_op(l, v, path, mi, &b->op);
-	if (!rest || !parse_limit(l, v, path, mi->unit, rest, w, &limit))
+	if (!rest || !(mi->counted ? parse_count_limit(l, v, path, mi->unit, rest, &limit)
+				   : parse_limit(l, v, path, mi->unit, rest, w, &limit)))
 		return false;
 	if (!(limit > 0)) {
 		check_problem(l, v, path, NULL, "expected a limit greater than 0, got %s",
@@ -245,18 +274,24 @@ void parse_budgets(struct loader *l, const struct ynode *n, const char *path,
 			check_problem(
 				l, mk, mp,
 				"metrics are latency, throughput, cpu_user, cpu_system, cpu_total, "
-				"cpu_utilization, peak_rss",
+				"cpu_utilization, peak_rss, artifact_size, instructions, "
+				"allocations, "
+				"allocated_bytes",
 				"unknown metric \"%s\"", mk->text);
 			continue;
 		}
 		if (!benchmark_measures(bm, m)) {
-			check_problem(l, mk, mp,
-				      m == METRIC_PEAK_RSS ? "set metrics.memory: true"
-				      : m == METRIC_THROUGHPUT
-					      ? "declare metrics.throughput.work in the benchmark"
-					      : "set metrics.cpu: true",
-				      "a budget on %s, which the benchmark does not measure",
-				      mk->text);
+			check_problem(
+				l, mk, mp,
+				m == METRIC_PEAK_RSS	    ? "set metrics.memory: true"
+				: m == METRIC_ARTIFACT_SIZE ? "set metrics.artifact_size: true"
+				: m == METRIC_INSTRUCTIONS  ? "set metrics.instructions: true"
+				: m == METRIC_ALLOCATIONS || m == METRIC_ALLOCATED_BYTES
+					? "set metrics.allocations: true"
+				: m == METRIC_THROUGHPUT
+					? "declare metrics.throughput.work in the benchmark"
+					: "set metrics.cpu: true",
+				"a budget on %s, which the benchmark does not measure", mk->text);
 			continue;
 		}
 		if (!check_map(l, mv, mp, "a map of aggregation: bound"))

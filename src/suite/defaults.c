@@ -53,10 +53,6 @@ static void parse_tolerance(struct loader *l, const struct ynode *n, const char 
 	}
 }
 
-static const char *const regression_keys[] = { "confidence", "min_samples", "max_cv",	 "max_time",
-					       "commands",   "latency",	    "cpu_total", "peak_rss",
-					       "exponent",   NULL };
-
 /* regression.exponent: {max_difference: 0.1} */
 static void parse_exponent(struct loader *l, const struct ynode *n, const char *path,
 			   struct reg_layer *r)
@@ -70,6 +66,34 @@ static void parse_exponent(struct loader *l, const struct ynode *n, const char *
 		r->has_exponent = check_number(l, v, check_child(l, path, "max_difference"), 0, 10,
 					       &r->exponent_max_difference);
 }
+
+static const char *const count_tolerance_keys[] = { "max_percent", "gate", NULL };
+
+/* A count's tolerance (docs/comparison.md, "Deciding on counts"): counts are
+ * compared by their medians, with no minimum difference. */
+static void parse_count_tolerance(struct loader *l, const struct ynode *n, const char *path,
+				  struct tol_layer *t)
+{
+	size_t i;
+
+	if (!check_map(l, n, path, "a map of max_percent, gate"))
+		return;
+	check_keys(l, n, path, count_tolerance_keys, path);
+	for (i = 0; i < n->count; i++) {
+		const char *k = n->keys[i]->text, *p = check_child(l, path, k);
+		if (!strcmp(k, "max_percent"))
+			t->has_max_percent =
+				check_percent(l, n->items[i], p, 1000, &t->t.max_percent);
+		else if (!strcmp(k, "gate"))
+			t->has_gate = check_bool(l, n->items[i], p, &t->t.gate);
+	}
+}
+
+static const char *const regression_keys[] = { "confidence",   "min_samples", "max_cv",
+					       "max_time",     "commands",    "latency",
+					       "cpu_total",    "peak_rss",    "artifact_size",
+					       "instructions", "allocations", "allocated_bytes",
+					       "exponent",     NULL };
 
 static void parse_regression(struct loader *l, const struct ynode *n, const char *path,
 			     bool benchmark_level, struct reg_layer *r)
@@ -111,6 +135,14 @@ static void parse_regression(struct loader *l, const struct ynode *n, const char
 			parse_tolerance(l, v, p, METRIC_PEAK_RSS, &r->peak_rss);
 		} else if (!strcmp(k, "exponent")) {
 			parse_exponent(l, v, p, r);
+		} else if (!strcmp(k, "artifact_size")) {
+			parse_count_tolerance(l, v, p, &r->artifact_size);
+		} else if (!strcmp(k, "instructions")) {
+			parse_count_tolerance(l, v, p, &r->instructions);
+		} else if (!strcmp(k, "allocations")) {
+			parse_count_tolerance(l, v, p, &r->allocations);
+		} else if (!strcmp(k, "allocated_bytes")) {
+			parse_count_tolerance(l, v, p, &r->allocated_bytes);
 		}
 	}
 }
@@ -183,7 +215,43 @@ static void parse_work(struct loader *l, const struct ynode *n, const char *path
 	w->unit = "bytes";
 }
 
-static const char *const metrics_keys[] = { "cpu", "memory", "unsupported", "throughput", NULL };
+static const char *const metrics_keys[] = { "cpu",	     "memory",
+					    "unsupported",   "throughput",
+					    "artifact_size", "instructions",
+					    "allocations",   NULL };
+
+static const char *const counter_keys[] = { "backend", "runs", NULL };
+static const char *const backend_names[] = { "auto", "perf", "valgrind" };
+
+/* `instructions: true`, or a map of backend and runs, which turns it on. */
+static void parse_instructions(struct loader *l, const struct ynode *n, const char *path,
+			       struct layer *ly)
+{
+	const struct ynode *v;
+
+	if (n->kind != YNODE_MAP) {
+		ly->has_instructions = check_bool(l, n, path, &ly->instructions);
+		return;
+	}
+	check_keys(l, n, path, counter_keys, path);
+	ly->has_instructions = ly->instructions = true;
+	if ((v = ynode_get(n, "backend"))) {
+		const char *p = check_child(l, path, "backend"), *s = check_str(l, v, p);
+		size_t i;
+		for (i = 0; s && i < 3 && strcmp(s, backend_names[i]); i++) {
+		}
+		if (s && i < 3) {
+			ly->backend = (enum counter_backend)i;
+			ly->has_backend = true;
+		} else if (s) {
+			check_problem(l, v, p, NULL, "expected auto, perf or valgrind, got %s",
+				      check_found(l, v));
+		}
+	}
+	if ((v = ynode_get(n, "runs")))
+		ly->has_count_runs = check_uint(l, v, check_child(l, path, "runs"), 1,
+						SUITE_MAX_COUNT_RUNS, &ly->count_runs);
+}
 
 static void parse_metrics(struct loader *l, const struct ynode *n, const char *path,
 			  bool benchmark_level, struct layer *ly)
@@ -200,6 +268,14 @@ static void parse_metrics(struct loader *l, const struct ynode *n, const char *p
 			ly->has_cpu = check_bool(l, v, p, &ly->cpu);
 		} else if (!strcmp(k, "memory")) {
 			ly->has_memory = check_bool(l, v, p, &ly->memory);
+		} else if (!strcmp(k, "instructions")) {
+			parse_instructions(l, v, p, ly);
+		} else if (!strcmp(k, "allocations")) {
+			ly->has_allocations = check_bool(l, v, p, &ly->allocations);
+		} else if (!strcmp(k, "artifact_size")) {
+			ly->has_artifact_size = check_bool(l, v, p, &ly->artifact_size);
+			ly->artifact_size_node = v;
+			ly->artifact_size_path = p;
 		} else if (!strcmp(k, "unsupported")) {
 			const char *s = check_str(l, v, p);
 			if (s && (!strcmp(s, "fail") || !strcmp(s, "skip"))) {
@@ -439,6 +515,10 @@ void layer_regression(struct regression *r, const struct reg_layer *o)
 	layer_tolerance(&r->peak_rss, &o->peak_rss);
 	if (o->has_exponent)
 		r->exponent_max_difference = o->exponent_max_difference;
+	layer_tolerance(&r->artifact_size, &o->artifact_size);
+	layer_tolerance(&r->instructions, &o->instructions);
+	layer_tolerance(&r->allocations, &o->allocations);
+	layer_tolerance(&r->allocated_bytes, &o->allocated_bytes);
 }
 
 /* Everything a benchmark's commands inherit, after defaults → benchmark. */
@@ -460,7 +540,16 @@ void apply_layer(struct loader *l, struct resolved *r, const struct layer *o)
 	TAKE(has_cpu, cpu);
 	TAKE(has_memory, memory);
 	TAKE(has_unsupported, unsupported);
+	TAKE(has_artifact_size, artifact_size);
+	TAKE(has_instructions, instructions);
+	TAKE(has_backend, backend);
+	TAKE(has_count_runs, count_runs);
+	TAKE(has_allocations, allocations);
 #undef TAKE
+	if (o->has_artifact_size) {
+		r->l.artifact_size_node = o->artifact_size_node;
+		r->l.artifact_size_path = o->artifact_size_path;
+	}
 	if (o->has_runs) {
 		r->l.runs_node = o->runs_node;
 		r->l.runs_path = o->runs_path;
@@ -506,6 +595,10 @@ void regression_defaults(struct regression *r)
 	r->peak_rss.max_percent = SUITE_DEFAULT_MAX_PERCENT_RSS;
 	r->latency.gate = r->cpu_total.gate = r->peak_rss.gate = true;
 	r->exponent_max_difference = SUITE_DEFAULT_EXPONENT_MAX_DIFF;
+	r->artifact_size.statistic = r->instructions.statistic = SIDE_MEDIAN;
+	r->artifact_size.max_percent = r->instructions.max_percent = SUITE_DEFAULT_COUNTS_PERCENT;
+	r->artifact_size.gate = r->instructions.gate = true;
+	r->allocations = r->allocated_bytes = r->instructions;
 }
 
 void resolved_defaults(struct resolved *r)

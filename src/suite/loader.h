@@ -42,7 +42,8 @@ struct reg_layer {
 	const struct ynode *min_samples_node;
 	const struct ynode *commands_node;
 	const char *commands_path;
-	struct tol_layer latency, cpu_total, peak_rss;
+	struct tol_layer latency, cpu_total, peak_rss, artifact_size, instructions, allocations,
+		allocated_bytes;
 	bool has_exponent;
 	double exponent_max_difference;
 };
@@ -63,6 +64,13 @@ struct layer {
 	int *exit_codes;
 	size_t exit_code_count;
 	bool has_cpu, cpu, has_memory, memory, has_unsupported;
+	bool has_artifact_size, artifact_size;
+	const struct ynode *artifact_size_node; /* where it was set */
+	const char *artifact_size_path;
+	bool has_instructions, instructions, has_backend, has_count_runs;
+	bool has_allocations, allocations;
+	enum counter_backend backend;
+	unsigned count_runs;
 	enum unsupported_policy unsupported;
 	struct work work;
 	const struct ynode *work_node;

@@ -491,6 +491,13 @@ bool benchmark_measures(const struct benchmark *b, enum metric m)
 		return b->metrics.cpu;
 	case METRIC_PEAK_RSS:
 		return b->metrics.memory;
+	case METRIC_ARTIFACT_SIZE:
+		return b->metrics.artifact_size;
+	case METRIC_INSTRUCTIONS:
+		return b->metrics.instructions;
+	case METRIC_ALLOCATIONS:
+	case METRIC_ALLOCATED_BYTES:
+		return b->metrics.allocations;
 	case METRIC__COUNT:
 		break;
 	}
@@ -506,6 +513,14 @@ const struct tolerance *regression_tolerance(const struct regression *r, enum me
 		return &r->cpu_total;
 	case METRIC_PEAK_RSS:
 		return &r->peak_rss;
+	case METRIC_ARTIFACT_SIZE:
+		return &r->artifact_size;
+	case METRIC_INSTRUCTIONS:
+		return &r->instructions;
+	case METRIC_ALLOCATIONS:
+		return &r->allocations;
+	case METRIC_ALLOCATED_BYTES:
+		return &r->allocated_bytes;
 	case METRIC_THROUGHPUT:
 	case METRIC_CPU_USER:
 	case METRIC_CPU_SYSTEM:

@@ -53,6 +53,7 @@
 #define SUITE_DEFAULT_MAX_CV		0.5
 #define SUITE_DEFAULT_MAX_PERCENT	0.05 /* latency, cpu_total */
 #define SUITE_DEFAULT_MAX_PERCENT_RSS	0.10
+#define SUITE_DEFAULT_COUNTS_PERCENT	0.01 /* counts: docs/comparison.md */
 #define SUITE_DEFAULT_EXPONENT_MAX_DIFF 0.2
 
 /* Where something was written in the suite file (1-based; columns count
@@ -136,8 +137,19 @@ struct work {
 	const char *unit; /* "operations" (value default), "bytes" (file_size) or as written */
 };
 
+/* How instructions are counted (docs/comparison.md, "Deciding on counts"). */
+enum counter_backend { COUNTER_AUTO, COUNTER_PERF, COUNTER_VALGRIND };
+
+#define SUITE_DEFAULT_COUNT_RUNS 3 /* counted runs per side to start with */
+#define SUITE_MAX_COUNT_RUNS	 9 /* the counts rule's cap */
+
 struct metrics {
 	bool cpu, memory;
+	bool artifact_size; /* needs `build:`; docs/comparison.md, "Deciding on counts" */
+	bool instructions;
+	bool allocations;	      /* allocations and allocated_bytes, with valgrind's DHAT */
+	enum counter_backend backend; /* instructions */
+	unsigned count_runs;	      /* counted runs per side to start with, 1..9 */
 	enum unsupported_policy unsupported;
 	struct work work;
 };
@@ -163,6 +175,9 @@ struct regression {
 	/* The largest change of a growth exponent (head − base) that is not a
 	 * regression (docs/comparison.md, "Growth with input size"). */
 	double exponent_max_difference;
+	/* Counts (docs/comparison.md, "Deciding on counts"): max_percent and
+	 * gate only; the statistic is always the median. */
+	struct tolerance artifact_size, instructions, allocations, allocated_bytes;
 };
 
 /* An absolute budget: `aggregation(metric) op limit`. */
@@ -281,9 +296,13 @@ int suite_load(const char *path, struct suite **out, struct suite_diags *diags, 
 void suite_free(struct suite *s);
 
 /* Whether a benchmark measures a metric (latency always; CPU metrics with
- * metrics.cpu; peak_rss with metrics.memory; throughput with declared work). */
+ * metrics.cpu; peak_rss with metrics.memory; throughput with declared work;
+ * artifact_size with metrics.artifact_size; instructions with
+ * metrics.instructions; allocations and allocated_bytes with
+ * metrics.allocations). */
 bool benchmark_measures(const struct benchmark *b, enum metric m);
-/* The tolerance for latency, cpu_total or peak_rss; NULL for other metrics. */
+/* The tolerance for latency, cpu_total, peak_rss or a count; NULL for other
+ * metrics. */
 const struct tolerance *regression_tolerance(const struct regression *r, enum metric m);
 const char *report_format_name(enum report_format f);
 /* A command as written, for lists and reports: argv words joined with shell

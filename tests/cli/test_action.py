@@ -369,12 +369,21 @@ class ActionTest(TempDirTest):
         self.assertEqual(setup[0], 'if [ "$RUNNER_OS" != "Linux" ]; then')
         self.assertEqual(setup[-1], '"$GITHUB_ACTION_PATH/scripts/setup" --build')
 
+    def valgrind_step(self):
+        return [s for s in self.steps if step_field(s, "name") ==
+                "Install valgrind when the suite counts instructions or allocations"][0]
+
     def test_inputs_and_token_reach_only_the_ci_step(self):
         for step in self.steps:
             body = "\n".join(line.text for line in step)
             with self.subTest(step=step_field(step, "name")):
                 if step is self.ci:
                     continue
+                if step is self.valgrind_step():
+                    # the suite's name only, quoted through env:
+                    self.assertEqual(step_map(step, "env"),
+                                     {"HIMORIME_ACTION_SUITE": "${{ inputs.suite }}"})
+                    body = body.replace("${{ inputs.suite }}", "")
                 self.assertNotIn("inputs.", body)
                 self.assertNotIn("GITHUB_TOKEN", body)
                 self.assertNotIn("github.token", body)
@@ -383,6 +392,48 @@ class ActionTest(TempDirTest):
         self.assertEqual(sorted(v for v in env.values()),
                          sorted(f"${{{{ inputs.{n} }}}}" for n in self.inputs()))
         self.assertEqual(self.text.count("inputs.github-token"), 1)
+
+    def run_valgrind_step(self, listed, valgrind_installed):
+        """The valgrind step's script with a PATH of fakes: himorime prints
+        `listed` for `list --format json`, apt-get records its arguments."""
+        fake = os.path.join(self.tmp, "fakebin")
+        shutil.rmtree(fake, True)
+        os.makedirs(fake)
+        for tool in ("cat", "env", "grep", "id"):
+            os.symlink(shutil.which(tool), os.path.join(fake, tool))
+        calls = os.path.join(self.tmp, "apt-calls")
+        if os.path.exists(calls):
+            os.unlink(calls)
+        scripts = {"apt-get": f'#!/bin/sh\necho "$*" >> {calls}\n',
+                   "sudo": '#!/bin/sh\nexec "$@"\n'}
+        if valgrind_installed:
+            scripts["valgrind"] = "#!/bin/sh\nexit 0\n"
+        for name, text in scripts.items():
+            self.write(os.path.join("fakebin", name), text)
+            os.chmod(os.path.join(fake, name), 0o755)
+        temp = os.path.join(self.tmp, "runner")
+        os.makedirs(os.path.join(temp, "himorime", "bin"), exist_ok=True)
+        him = self.write("runner/himorime/bin/himorime",
+                         f'#!/bin/sh\n[ "$*" = "list --format json -- bench/s.yaml" ] || exit 3\n'
+                         f"cat <<'EOF'\n{listed}\nEOF\n")
+        os.chmod(him, 0o755)
+        env = {"PATH": fake, "HOME": self.tmp, "RUNNER_TEMP": temp,
+               "HIMORIME_ACTION_SUITE": "bench/s.yaml"}
+        proc = subprocess.run(["/bin/bash", "-e", "-c", step_field(self.valgrind_step(), "run")],
+                              env=env, capture_output=True, text=True, timeout=60)
+        self.assertEqual((proc.returncode, proc.stderr), (0, ""))
+        return read(calls) if os.path.exists(calls) else ""
+
+    def test_valgrind_is_installed_only_when_the_suite_counts_instructions(self):
+        counting = '"metrics": {"cpu": false, "instructions": {"backend": "auto", "runs": 3}}'
+        plain = '"metrics": {"cpu": false, "memory": false}'
+        self.assertEqual(self.run_valgrind_step(counting, False),
+                         "update -qq\ninstall -y -qq --no-install-recommends valgrind\n")
+        self.assertEqual(self.run_valgrind_step(plain, False), "")
+        self.assertEqual(self.run_valgrind_step(counting, True), "")
+        self.assertEqual(self.run_valgrind_step('"metrics": {"cpu": false, "allocations": true}',
+                                                False),
+                         "update -qq\ninstall -y -qq --no-install-recommends valgrind\n")
 
     def trust_step(self, owner):
         step = [s for s in self.steps
@@ -638,7 +689,7 @@ class DockerfileTest(unittest.TestCase):
         install = [a for i, a in instrs if i == "RUN" and "apt-get install" in a][0]
         packages = install.split("--no-install-recommends")[1].split("&&")[0].split()
         self.assertEqual(packages, ["libyaml-0-2", "libcjson1", "libgit2-1.5", "libcurl4",
-                                    "ca-certificates"])
+                                    "ca-certificates", "valgrind"])
         user = [a for i, a in instrs if i == "USER"]
         self.assertEqual(len(user), 1)
         self.assertNotIn(user[0].split(":")[0], ("0", "root"))

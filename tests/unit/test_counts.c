@@ -164,6 +164,63 @@ static void test_counts__change_within_spread_of_tolerance_needs_runs(void **sta
 	assert_int_equal(d.verdict, VERDICT_PASS);
 }
 
+/* counts_compare: the decision as a report's comparison, with the interval
+ * widened by the spreads and the runs per side in `pairs`. */
+static void test_counts__compare_fills_the_report_comparison(void **state)
+{
+	const uint64_t base[] = { 1000000, 1000500, 1000250 };
+	const uint64_t head[] = { 1020000, 1020500, 1020250 };
+	const uint64_t size_base[] = { 73208 }, size_head[] = { 77304 };
+	struct counts_input in = COUNTS_INPUT_INIT;
+	struct comparison k;
+	unsigned more;
+
+	(void)state;
+	in.base = base;
+	in.n_base = 3;
+	in.head = head;
+	in.n_head = 3;
+	in.max_percent = 0.0195;
+	counts_compare(METRIC_ARTIFACT_SIZE, &in, true, &k, &more);
+	assert_true(k.counts);
+	assert_false(k.final);
+	assert_int_equal(more, 5);
+	assert_int_equal(k.verdict, VERDICT_INCONCLUSIVE);
+	assert_int_equal(k.pairs, 3);
+	assert_close(k.base, 1000250);
+	assert_close(k.head, 1020250);
+	assert_close(k.change_percent, 100 * 20000.0 / 1000250);
+	assert_close(k.ci_low_percent,
+		     k.change_percent - 100 * (500.0 / 1000250 + 500.0 / 1020250));
+	assert_close(k.ci_high_percent,
+		     k.change_percent + 100 * (500.0 / 1000250 + 500.0 / 1020250));
+	assert_close(k.spread_percent, 100 * 500.0 / 1000250);
+	assert_close(k.band_low_percent, -1.95);
+	assert_close(k.band_high_percent, 1.95);
+	assert_false(k.band_low_infinite);
+	assert_true(k.confidence == 1);
+	assert_true(k.gate);
+	assert_string_equal(k.reason, "the change +2% is within the spread 0.099% of the "
+				      "tolerance 1.95% after 3 runs per side");
+
+	in.base = size_base;
+	in.n_base = 1;
+	in.head = size_head;
+	in.n_head = 1;
+	in.max_percent = 0.01;
+	in.runs_cap = 1;
+	counts_compare(METRIC_ARTIFACT_SIZE, &in, false, &k, &more);
+	assert_true(k.final);
+	assert_int_equal(more, 0);
+	assert_int_equal(k.verdict, VERDICT_REGRESSION);
+	assert_int_equal(k.metric, METRIC_ARTIFACT_SIZE);
+	assert_int_equal(k.pairs, 1);
+	assert_true(k.ci_low_percent == k.change_percent && k.ci_high_percent == k.change_percent);
+	assert_close(k.change_percent, 100 * (77304.0 / 73208 - 1));
+	assert_false(k.gate);
+	assert_string_equal(k.reason, "");
+}
+
 /* A side that varies by more than the noise bound takes more runs, two at a
  * time up to the cap, and ends inconclusive with its spread. */
 static void test_counts__noisy_side_runs_to_cap_then_inconclusive(void **state)
@@ -390,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_counts__one_odd_run_is_settled_by_more_runs),
 		cmocka_unit_test(test_counts__zero_counts),
 		cmocka_unit_test(test_counts__one_run_per_side),
+		cmocka_unit_test(test_counts__compare_fills_the_report_comparison),
 		cmocka_unit_test(test_counts__identical_flagged_at_most_1_percent),
 		cmocka_unit_test(test_counts__one_percent_detected_at_least_99_percent),
 	};

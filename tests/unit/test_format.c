@@ -50,6 +50,19 @@ static void test_format__bytes(void **state)
 	CHECK(fmt_bytes(&sb, 1048575), "1.00 MiB");
 }
 
+static void test_format__counts(void **state)
+{
+	(void)state;
+	CHECK(fmt_count(&sb, 0, "instructions"), "0 instructions");
+	CHECK(fmt_count(&sb, 812, "instructions"), "812 instructions");
+	CHECK(fmt_count(&sb, 999.6, "instructions"), "1.00 k instructions");
+	CHECK(fmt_count(&sb, 6190253, "instructions"), "6.19 M instructions");
+	CHECK(fmt_count(&sb, 1.234e9, "instructions"), "1.23 G instructions");
+	CHECK(fmt_count(&sb, 999.96e6, "instructions"), "1.00 G instructions");
+	CHECK(fmt_count(&sb, 2.5e12, "instructions"), "2.50 T instructions");
+	CHECK(fmt_metric(&sb, METRIC_INSTRUCTIONS, 6190253, NULL), "6.19 M instructions");
+}
+
 static void test_format__rates(void **state)
 {
 	(void)state;
@@ -95,6 +108,7 @@ int main(void)
 		cmocka_unit_test(test_format__durations),
 		cmocka_unit_test(test_format__zero_duration_prints_0_ns),
 		cmocka_unit_test(test_format__bytes),
+		cmocka_unit_test(test_format__counts),
 		cmocka_unit_test(test_format__rates),
 		cmocka_unit_test(test_format__changes),
 		cmocka_unit_test(test_format__metric_dispatch),

@@ -377,6 +377,91 @@ static void test_results__cases_and_growth_round_trip(void **state)
 	results_free(r);
 }
 
+/* A count (docs/comparison.md, "Deciding on counts"): the artifact's size
+ * with its ELF sections, and a comparison decided on medians; written only
+ * where a suite asked for it. */
+static void test_results__counts_round_trip(void **state)
+{
+	struct results *r = make_compare();
+	struct results_command *c = &r->suites[0].benchmarks[0].commands[0];
+	struct results_metric *m = &c->head.metrics[METRIC_ARTIFACT_SIZE];
+	struct comparison cmp;
+	char *text = to_json(r), *again;
+	struct results *back;
+
+	(void)state;
+	assert_null(strstr(text, "artifact_size"));
+	assert_null(strstr(text, "\"elf\""));
+	free(text);
+	results_add_sample(&c->head, METRIC_ARTIFACT_SIZE, 77304);
+	results_add_sample(&c->base, METRIC_ARTIFACT_SIZE, 73208);
+	m->source = RESULTS_SOURCE_ARTIFACT_FILE;
+	m->has_elf = true;
+	m->elf_text = 65242;
+	m->elf_data = 528;
+	m->elf_bss = 8;
+	results_add_sample(&c->head, METRIC_INSTRUCTIONS, 6190253);
+	results_add_sample(&c->head, METRIC_INSTRUCTIONS, 6190253);
+	m = &c->head.metrics[METRIC_INSTRUCTIONS];
+	m->source = RESULTS_SOURCE_VALGRIND;
+	m->process_aggregation = RESULTS_AGG_SUM_OF_TRACED_PROCESSES;
+	results_set_str(&m->counter_backend, "valgrind");
+	results_set_str(&m->counter_version, "3.19.0");
+	results_set_str(&m->counter_event, "Ir");
+	memset(&cmp, 0, sizeof(cmp));
+	cmp.metric = METRIC_ARTIFACT_SIZE;
+	cmp.counts = true;
+	cmp.base = 73208;
+	cmp.head = 77304;
+	cmp.has_estimate = true;
+	cmp.change_percent = 5.5950169380395577;
+	cmp.ci_low_percent = cmp.ci_high_percent = cmp.change_percent;
+	cmp.confidence = 1;
+	cmp.pairs = 1;
+	cmp.max_percent = 0.01;
+	cmp.band_low_percent = -1;
+	cmp.band_high_percent = 1;
+	cmp.verdict = VERDICT_REGRESSION;
+	cmp.gate = true;
+	cmp.spread_percent = 0.25;
+	results_add_comparison(c, &cmp);
+	check_round_trip(r);
+	text = to_json(r);
+	assert_non_null(strstr(text, "\"statistic\":\t\"median_ratio\""));
+	assert_non_null(strstr(text, "\"spread_percent\":\t0.25"));
+	assert_non_null(strstr(text, "\"elf\":\t{"));
+	assert_non_null(strstr(text, "\"source\":\t\"artifact_file\""));
+	assert_non_null(strstr(text, "\"counter\":\t{\n"));
+	assert_non_null(strstr(text, "\"samples\":\t[6190253, 6190253]"));
+	assert_non_null(strstr(text, "\"unit\":\t\"count\""));
+	back = from_json(text);
+	assert_true(back->suites[0].benchmarks[0].commands[0].comparisons[2].counts);
+	assert_int_equal(back->suites[0]
+				 .benchmarks[0]
+				 .commands[0]
+				 .head.metrics[METRIC_ARTIFACT_SIZE]
+				 .elf_text,
+			 65242);
+	assert_string_equal(back->suites[0]
+				    .benchmarks[0]
+				    .commands[0]
+				    .head.metrics[METRIC_INSTRUCTIONS]
+				    .counter_version,
+			    "3.19.0");
+	/* the base measured it too, without ELF sections: null */
+	assert_false(back->suites[0]
+			     .benchmarks[0]
+			     .commands[0]
+			     .base.metrics[METRIC_ARTIFACT_SIZE]
+			     .has_elf);
+	again = to_json(back);
+	assert_string_equal(again, text);
+	free(again);
+	free(text);
+	results_free(back);
+	results_free(r);
+}
+
 static void test_results__equal_notices_a_changed_value(void **state)
 {
 	struct results *a = make_compare(), *b = make_compare();
@@ -560,6 +645,26 @@ static void test_results__fixture_compare(void **state)
 	check_fixture("tests/data/reports/v1-compare.json", make_compare());
 }
 
+/* The fixture of a real artifact_size comparison reads and rewrites to the
+ * same bytes. */
+static void test_results__fixture_counts(void **state)
+{
+	char *data = slurp("tests/data/reports/v1-counts.json"), *again;
+	struct results *r = from_json(data);
+	const struct results_command *c = &r->suites[0].benchmarks[0].commands[0];
+
+	(void)state;
+	assert_int_equal(c->n_comparisons, 2);
+	assert_true(c->comparisons[1].counts);
+	assert_int_equal(c->comparisons[1].verdict, VERDICT_REGRESSION);
+	assert_true(c->head.metrics[METRIC_ARTIFACT_SIZE].has_elf);
+	again = to_json(r);
+	assert_string_equal(again, data);
+	free(again);
+	free(data);
+	results_free(r);
+}
+
 /* The smallest document of the first shape: missing fields take defaults. */
 static void test_results__fixture_minimal_old_shape(void **state)
 {
@@ -596,7 +701,7 @@ static void test_results__unknown_fields_are_ignored(void **state)
 	struct results *r = from_json(
 		"{\"schema_version\": \"1\", \"mode\": \"run\", \"future\": {\"x\": [1, 2]},"
 		" \"suites\": [{\"name\": \"s\", \"later\": true, \"benchmarks\": [{\"commands\":"
-		" [{\"head\": {\"metrics\": {\"instructions\": {\"samples\": [\"?\"]}}}}]}]}]}");
+		" [{\"head\": {\"metrics\": {\"cache_misses\": {\"samples\": [\"?\"]}}}}]}]}]}");
 
 	(void)state;
 	assert_string_equal(r->suites[0].name, "s");
@@ -990,6 +1095,8 @@ int main(void)
 		cmocka_unit_test(test_results__run_round_trips),
 		cmocka_unit_test(test_results__compare_round_trips),
 		cmocka_unit_test(test_results__timings_round_trip),
+		cmocka_unit_test(test_results__counts_round_trip),
+		cmocka_unit_test(test_results__fixture_counts),
 		cmocka_unit_test(test_results__equal_notices_a_changed_value),
 		cmocka_unit_test(test_results__cases_and_growth_round_trip),
 		cmocka_unit_test(test_results__numbers_are_exact),

@@ -285,6 +285,11 @@ static void test_suite__load_model(void **state)
 	assert_true(s->benchmarks[0].regression.confidence == 0.99);
 	assert_true(s->benchmarks[0].regression.latency.max_percent == 0.05);
 	assert_true(s->benchmarks[0].regression.peak_rss.max_percent == 0.10);
+	assert_false(benchmark_measures(&s->benchmarks[0], METRIC_ARTIFACT_SIZE));
+	assert_true(s->benchmarks[0].regression.artifact_size.max_percent == 0.01);
+	assert_true(s->benchmarks[0].regression.artifact_size.gate);
+	assert_ptr_equal(regression_tolerance(&s->benchmarks[0].regression, METRIC_ARTIFACT_SIZE),
+			 &s->benchmarks[0].regression.artifact_size);
 	c = &s->benchmarks[0].commands[0];
 	assert_string_equal(c->exec.argv[1], "${root}");
 	assert_int_equal(c->exec.env_count, 2);
@@ -298,6 +303,95 @@ static void test_suite__load_model(void **state)
 	assert_int_equal(c->budgets[0].op, BOUND_LE);
 	assert_int_equal(c->budgets[0].pos.line, 12);
 	assert_int_equal(c->pos.line, 9);
+	suite_free(s);
+	suite_diags_release(&diags);
+	unlink(path);
+}
+
+/* metrics.artifact_size and its tolerance layer like the other settings;
+ * budgets take counts with k, M, G and byte sizes. */
+static void test_suite__artifact_size_layers(void **state)
+{
+	const char *path =
+		write_tmp("version: \"1\"\nname: s\n"
+			  "build: {command: [cc, -o, \"${artifact}\", m.c]}\n"
+			  "defaults:\n  metrics: {artifact_size: true}\n"
+			  "  regression: {artifact_size: {max_percent: 0, gate: false}}\n"
+			  "benchmarks:\n"
+			  "  - name: a\n    regression: {artifact_size: {max_percent: 2%}}\n"
+			  "    commands:\n      c:\n        command: [\"${artifact}\"]\n"
+			  "        budget: {artifact_size: {max: \"<= 1.5M\", min: \"< 2KiB\"}}\n"
+			  "  - name: b\n    metrics: {artifact_size: false}\n"
+			  "    commands: {c: {command: [\"${artifact}\"]}}\n");
+	struct suite_diags diags;
+	struct err err = ERR_INIT;
+	struct suite *s;
+	const struct command *c;
+
+	(void)state;
+	suite_diags_init(&diags);
+	assert_int_equal(suite_load(path, &s, &diags, &err), 0);
+	assert_true(benchmark_measures(&s->benchmarks[0], METRIC_ARTIFACT_SIZE));
+	assert_true(s->benchmarks[0].regression.artifact_size.max_percent == 0.02);
+	assert_false(s->benchmarks[0].regression.artifact_size.gate);
+	assert_false(benchmark_measures(&s->benchmarks[1], METRIC_ARTIFACT_SIZE));
+	assert_true(s->benchmarks[1].regression.artifact_size.max_percent == 0);
+	c = &s->benchmarks[0].commands[0];
+	assert_int_equal(c->budget_count, 2);
+	assert_int_equal(c->budgets[0].metric, METRIC_ARTIFACT_SIZE);
+	assert_true(c->budgets[0].limit == 1500000);
+	assert_true(c->budgets[1].limit == 2048);
+	assert_int_equal(c->budgets[1].op, BOUND_LT);
+	suite_free(s);
+	suite_diags_release(&diags);
+	unlink(path);
+}
+
+/* metrics.instructions: true, or a map that turns it on with a backend and
+ * the runs to start with; its tolerance and budgets in counts. */
+static void test_suite__instructions_layer(void **state)
+{
+	const char *path =
+		write_tmp("version: \"1\"\nname: s\n"
+			  "defaults:\n  metrics: {instructions: true}\n"
+			  "  regression: {instructions: {max_percent: 0.5%}}\n"
+			  "benchmarks:\n"
+			  "  - name: a\n    metrics: {instructions: {backend: valgrind, runs: 5}}\n"
+			  "    commands:\n      c:\n        command: [x]\n"
+			  "        budget: {instructions: {median: \"<= 2G\"}}\n"
+			  "  - name: b\n    commands: {c: {command: [x]}}\n"
+			  "  - name: c\n    metrics: {instructions: false, allocations: true}\n"
+			  "    regression: {allocations: {max_percent: 10%}}\n"
+			  "    commands: {c: {command: [x], budget: {allocated_bytes: "
+			  "{max: \"<= 1M\"}}}}\n");
+	struct suite_diags diags;
+	struct err err = ERR_INIT;
+	struct suite *s;
+	const struct benchmark *b;
+
+	(void)state;
+	suite_diags_init(&diags);
+	assert_int_equal(suite_load(path, &s, &diags, &err), 0);
+	b = &s->benchmarks[0];
+	assert_true(benchmark_measures(b, METRIC_INSTRUCTIONS));
+	assert_int_equal(b->metrics.backend, COUNTER_VALGRIND);
+	assert_int_equal(b->metrics.count_runs, 5);
+	assert_true(b->regression.instructions.max_percent == 0.005);
+	assert_true(b->regression.instructions.gate);
+	assert_int_equal(b->commands[0].budgets[0].metric, METRIC_INSTRUCTIONS);
+	assert_true(b->commands[0].budgets[0].limit == 2e9);
+	b = &s->benchmarks[1];
+	assert_true(benchmark_measures(b, METRIC_INSTRUCTIONS));
+	assert_int_equal(b->metrics.backend, COUNTER_AUTO);
+	assert_int_equal(b->metrics.count_runs, 3);
+	assert_false(benchmark_measures(&s->benchmarks[2], METRIC_INSTRUCTIONS));
+	assert_false(benchmark_measures(&s->benchmarks[0], METRIC_ALLOCATIONS));
+	assert_true(benchmark_measures(&s->benchmarks[2], METRIC_ALLOCATIONS));
+	assert_true(benchmark_measures(&s->benchmarks[2], METRIC_ALLOCATED_BYTES));
+	assert_true(s->benchmarks[2].regression.allocations.max_percent == 0.1);
+	assert_true(s->benchmarks[2].regression.allocated_bytes.max_percent == 0.01);
+	assert_ptr_equal(regression_tolerance(&s->benchmarks[2].regression, METRIC_ALLOCATED_BYTES),
+			 &s->benchmarks[2].regression.allocated_bytes);
 	suite_free(s);
 	suite_diags_release(&diags);
 	unlink(path);
@@ -474,6 +568,8 @@ int main(void)
 		cmocka_unit_test(test_suite__ytree_columns_count_characters),
 		cmocka_unit_test(test_suite__ytree_limits),
 		cmocka_unit_test(test_suite__load_model),
+		cmocka_unit_test(test_suite__artifact_size_layers),
+		cmocka_unit_test(test_suite__instructions_layer),
 		cmocka_unit_test(test_suite__load_collects_all_problems),
 		cmocka_unit_test(test_suite__x_keys_at_top_level_are_ignored),
 		cmocka_unit_test(test_suite__load_expands_parameters),

@@ -1,0 +1,509 @@
+/*
+ * The counted metrics of a unit (see internal.h): counts that do not depend
+ * on the machine's load, decided by the counts rule of docs/comparison.md,
+ * "Deciding on counts", not by pairs.
+ *
+ * - artifact_size: the bytes of each side's built ${artifact} (and its ELF
+ *   text, data and bss), measured after the timed runs: exact, so one "run"
+ *   per side.
+ * - instructions: a separate, untimed phase after the timed runs (before
+ *   cleanup): the command under valgrind's cachegrind, base and head runs in
+ *   coin-flipped pairs, `runs` per side, then two more at a time while the
+ *   counts rule asks, up to its cap. allocations and allocated_bytes: the
+ *   same with valgrind's DHAT (heap blocks and bytes allocated). Each side's
+ *   command gets an
+ *   environment padded to the other side's size, since the size of argv and
+ *   environment moves the stack and, with it, address-dependent code.
+ */
+#include "engine/internal.h"
+
+#include "common/alloc.h"
+#include "common/fsio.h"
+#include "judge/counts.h"
+#include "measure/elf.h"
+#include "measure/perf.h"
+#include "measure/valgrind.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/banned.h"
+
+/* Under valgrind a command runs 20-50 times slower (docs/comparison.md). */
+#define COUNTED_SLOWDOWN 50
+#define COUNTED_VALGRIND "valgrind"
+#define COUNTED_PAD	 "HIMORIME_COUNT_PAD="
+
+/* A count that could not be measured: the side's metric error (exit 6). */
+static void count_failed(struct results_side *rs, enum metric m, const char *why)
+{
+	struct results_metric *rm = &rs->metrics[m];
+
+	rm->status = STATUS_FAILED;
+	results_set_str(&rm->reason, why);
+	if (!rs->error.present)
+		results_set_error(&rs->error, RESULTS_ERROR_METRIC_COLLECTION_FAILED, why, NULL, 0);
+	rs->error.has_metric = true;
+	rs->error.metric = m;
+}
+
+static void artifact_size(const struct side *s, struct results_side *rs)
+{
+	struct results_metric *rm = &rs->metrics[METRIC_ARTIFACT_SIZE];
+	struct elf_sizes es;
+	struct err err = ERR_INIT;
+
+	if (elf_sizes_read(s->artifact, &es, &err) < 0) {
+		count_failed(rs, METRIC_ARTIFACT_SIZE, err.msg);
+		return;
+	}
+	results_add_sample(rs, METRIC_ARTIFACT_SIZE, (double)es.file_bytes);
+	if (es.is_elf) {
+		rm->has_elf = true;
+		rm->elf_text = es.text;
+		rm->elf_data = es.data;
+		rm->elf_bss = es.bss;
+	}
+}
+
+void counted_measure(struct bench_run *br, struct unit *u)
+{
+	struct results_command *rc = &br->rb->commands[u->index];
+	int side;
+
+	if (!benchmark_measures(br->b, METRIC_ARTIFACT_SIZE))
+		return;
+	for (side = HEAD; side <= BASE; side++) {
+		const struct side *s = br->sides[side];
+		if (!u->sides[side] || !s || s->failed || !s->artifact)
+			continue;
+		artifact_size(s, side == HEAD ? &rc->head : &rc->base);
+	}
+}
+
+/* The runs of one side's count as integers, for the counts rule. */
+static uint64_t *runs_of(const struct results_metric *rm)
+{
+	uint64_t *v = xcalloc(rm->n_samples ? rm->n_samples : 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < rm->n_samples; i++)
+		v[i] = (uint64_t)rm->samples[i];
+	return v;
+}
+
+void counted_compare(const struct bench_run *br, struct results_command *rc)
+{
+	static const enum metric counted[] = { METRIC_ARTIFACT_SIZE, METRIC_INSTRUCTIONS,
+					       METRIC_ALLOCATIONS, METRIC_ALLOCATED_BYTES };
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(counted); k++) {
+		enum metric m = counted[k];
+		const struct results_metric *h = &rc->head.metrics[m], *b = &rc->base.metrics[m];
+		const struct tolerance *t = regression_tolerance(&br->b->regression, m);
+		struct counts_input in = COUNTS_INPUT_INIT;
+		struct comparison cmp;
+		uint64_t *hv, *bv;
+		unsigned more;
+		if (!benchmark_measures(br->b, m) || h->status != STATUS_MEASURED ||
+		    b->status != STATUS_MEASURED || !h->n_samples || !b->n_samples)
+			continue;
+		hv = runs_of(h);
+		bv = runs_of(b);
+		in.head = hv;
+		in.n_head = h->n_samples;
+		in.base = bv;
+		in.n_base = b->n_samples;
+		in.max_percent = t->max_percent;
+		/* A size is exact: its one "run" is all there is. */
+		in.runs_cap = m == METRIC_ARTIFACT_SIZE ? 1 : COUNTS_DEFAULT_RUNS_CAP;
+		counts_compare(m, &in, t->gate, &cmp, &more);
+		if (more) /* the phase of runs ended early (a failure, an interrupt) */
+			cmp.final = false;
+		results_add_comparison(rc, &cmp);
+		free(hv);
+		free(bv);
+	}
+}
+
+/* ---- instructions and allocations ------------------------------------------ */
+
+/* A phase of counted runs: one valgrind tool and the counts it gives. */
+struct phase {
+	enum valgrind_tool tool;
+	const char *what; /* for progress lines */
+	size_t n;
+	enum metric metrics[2];
+	const char *events[2];
+};
+
+static const struct phase phases[] = {
+	{ VALGRIND_CACHEGRIND, "instructions", 1, { METRIC_INSTRUCTIONS }, { "Ir" } },
+	{ VALGRIND_DHAT,
+	  "allocations",
+	  2,
+	  { METRIC_ALLOCATIONS, METRIC_ALLOCATED_BYTES },
+	  { "tbk", "tb" } },
+};
+
+/* Which backend counts instructions here (docs/comparison.md, "Deciding on
+ * counts"), decided once per benchmark: valgrind's version in *version, or
+ * the reason there is none in *why. The perf counter is probed for `auto`
+ * and `perf`; counting with it in the spawner is still to come, so only
+ * valgrind counts. */
+static void pick_backend(enum counter_backend want, const struct phase *ph, char **version,
+			 char **why)
+{
+	struct err perf = ERR_INIT, vg = ERR_INIT;
+	struct strbuf sb;
+	uint64_t counted;
+	bool perf_ok = false;
+
+	*version = *why = NULL;
+	if (ph->tool == VALGRIND_DHAT) /* heap blocks: valgrind's DHAT only */
+		want = COUNTER_VALGRIND;
+	if (want != COUNTER_VALGRIND)
+		perf_ok = perf_probe_instructions(&counted, &perf) == 0;
+	if (want == COUNTER_PERF) {
+		*why = perf_ok ? xstrdup("backend perf: the counter opens, but himorime counts "
+					 "instructions with valgrind only so far; use backend: "
+					 "valgrind or auto")
+			       : xasprintf("backend perf: %s", perf.msg);
+		return;
+	}
+	strbuf_init(&sb, 0);
+	if (valgrind_version(COUNTED_VALGRIND, &sb, &vg) == 0)
+		*version = strbuf_detach(&sb, NULL);
+	else if (want == COUNTER_AUTO && !perf_ok)
+		*why = xasprintf("no backend: %s; %s", perf.msg, vg.msg);
+	else
+		*why = xstrdup(vg.msg);
+	strbuf_release(&sb);
+}
+
+/* The backend on each side of a unit, or the metric unsupported: an error
+ * of the side (exit 6) under `metrics.unsupported: fail`, a note under skip. */
+static void describe_counter(struct bench_run *br, struct unit *u, const struct phase *ph,
+			     const char *version, const char *why)
+{
+	struct results_command *rc = &br->rb->commands[u->index];
+	size_t k;
+	int side;
+
+	for (side = HEAD; side <= BASE; side++) {
+		struct results_side *rs = side == HEAD ? &rc->head : &rc->base;
+		if (!u->sides[side])
+			continue;
+		for (k = 0; k < ph->n; k++) {
+			struct results_metric *rm = &rs->metrics[ph->metrics[k]];
+			if (version) {
+				results_set_str(&rm->counter_backend, "valgrind");
+				results_set_str(&rm->counter_version, version);
+				results_set_str(&rm->counter_event, ph->events[k]);
+				continue;
+			}
+			rm->status = STATUS_UNSUPPORTED;
+			results_set_str(&rm->reason, why);
+		}
+		if (version || br->b->metrics.unsupported == UNSUPPORTED_SKIP || rs->error.present)
+			continue;
+		results_set_error(&rs->error, RESULTS_ERROR_METRIC_UNSUPPORTED, why, NULL, 0);
+		rs->error.has_metric = true;
+		rs->error.metric = ph->metrics[0];
+	}
+}
+
+/* A phase's counts failed on one side: each is the side's metric error. */
+static void phase_failed(struct results_side *rs, const struct phase *ph, const char *why)
+{
+	size_t k;
+
+	for (k = 0; k < ph->n; k++)
+		count_failed(rs, ph->metrics[k], why);
+}
+
+/* Reads one run's counts from its out files into the side. */
+static int read_counts(const char *dir, const struct phase *ph, struct results_side *rs,
+		       struct err *err)
+{
+	struct valgrind_counts vc = { 0, 0, 0, 0 }; /* the readers add to it */
+
+	if (ph->tool == VALGRIND_CACHEGRIND) {
+		if (valgrind_read_instructions(dir, &vc, err) < 0)
+			return -1;
+		results_add_sample(rs, METRIC_INSTRUCTIONS, (double)vc.instructions);
+		return 0;
+	}
+	if (valgrind_read_heap(dir, &vc, err) < 0)
+		return -1;
+	results_add_sample(rs, METRIC_ALLOCATIONS, (double)vc.blocks);
+	results_add_sample(rs, METRIC_ALLOCATED_BYTES, (double)vc.bytes);
+	return 0;
+}
+
+static size_t vec_bytes(char *const *v)
+{
+	size_t n = 0;
+
+	for (; v && *v; v++)
+		n += strlen(*v) + 1;
+	return n;
+}
+
+/* What a command puts on its initial stack: argv, the environment, and the
+ * program's path once more (AT_EXECFN) when argv[0] names one. */
+static size_t stack_bytes(const struct prepared *p)
+{
+	size_t n = vec_bytes(p->argv) + vec_bytes(p->envp);
+
+	if (strchr(p->argv[0], '/'))
+		n += strlen(p->argv[0]) + 1;
+	return n;
+}
+
+static size_t vec_len(char *const *v)
+{
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+/* The environment plus HIMORIME_COUNT_PAD with `pad` bytes of value; only
+ * the last string is the caller's to free. */
+static char **padded_env(char *const *envp, size_t pad)
+{
+	size_t n = vec_len(envp), i;
+	char **out = xcalloc(n + 2, sizeof(*out));
+
+	for (i = 0; i < n; i++)
+		out[i] = envp[i];
+	out[n] = xmalloc(sizeof(COUNTED_PAD) + pad);
+	memcpy(out[n], COUNTED_PAD, sizeof(COUNTED_PAD) - 1);
+	memset(out[n] + sizeof(COUNTED_PAD) - 1, 'x', pad);
+	out[n][sizeof(COUNTED_PAD) - 1 + pad] = '\0';
+	return out;
+}
+
+/* One counted run's request: the command wrapped in valgrind, its out files
+ * in `dir`, its environment padded, its timeout stretched. */
+static void counted_request(const struct bench_run *br, const struct side *s, const struct unit *u,
+			    const struct prepared *p, char **argv, char **envp, char *stderr_path,
+			    struct run_request *req)
+{
+	*req = p->req;
+	req->argv = argv;
+	req->envp = envp;
+	req->timeout_ns = u->cmd->exec.timeout_ns * COUNTED_SLOWDOWN;
+	req->stdin_path = s->stdin_path;
+	req->stdout_path = NULL;
+	req->stderr_path = stderr_path;
+	req->terminal = br->b->terminal;
+}
+
+/* Runs the command once under the phase's tool and adds its counts, summed
+ * over its processes, to the side. A failure is the metrics' (exit 6);
+ * ERR_INTERRUPTED stops the phase. */
+static int count_once(struct bench_run *br, struct unit *u, int side, size_t pad,
+		      const struct phase *ph)
+{
+	struct runner *r = br->r;
+	struct side *s = br->sides[side];
+	struct results_command *rc = &br->rb->commands[u->index];
+	struct results_side *rs = side == HEAD ? &rc->head : &rc->base;
+	struct err err = ERR_INIT;
+	struct run_request req;
+	struct run_result res;
+	struct prepared p;
+	struct vars v;
+	char *dir = xasprintf("%s/counts-%zu", s->priv, u->index);
+	char *stderr_path = xasprintf("%s/stderr-%zu", s->priv, u->index);
+	char **argv = NULL, **envp = NULL;
+	int ret = 0;
+
+	memset(&p, 0, sizeof(p));
+	if (side_run_hooks(r, br->b->prepare_each, br->b->prepare_each_count, s, "prepare_each",
+			   RESULTS_ERROR_PREPARE_EACH_FAILED, &rs->error) < 0) {
+		u->failed = true;
+		ret = r->interrupted ? ERR_INTERRUPTED : 0;
+		goto done;
+	}
+	side_vars(s, &v);
+	if (fsio_remove_tree(dir, &err) == 0 && mkdir(dir, 0700) < 0)
+		err_set(&err, ERR_EXEC, "cannot create \"%s\": %s", dir, strerror(errno));
+	if (err.code || exec_prepare(&u->cmd->exec, &v, s->root, &r->hidden, &p, &err) < 0) {
+		phase_failed(rs, ph, err.msg);
+		goto done;
+	}
+	argv = valgrind_argv(COUNTED_VALGRIND, ph->tool, dir, (const char *const *)p.argv);
+	envp = padded_env(p.envp, pad);
+	counted_request(br, s, u, &p, argv, envp, stderr_path, &req);
+	if (r->m.run(r->m.ctx, &req, &res, &err) < 0) {
+		phase_failed(rs, ph, err.msg);
+	} else if (res.status == RUN_INTERRUPTED || r->interrupted) {
+		ret = ERR_INTERRUPTED;
+	} else if (res.status != RUN_EXITED || !rounds_exit_ok(u->cmd, res.code)) {
+		struct strbuf why;
+		strbuf_init(&why, 0);
+		strbuf_adds(&why, "under valgrind, the command ");
+		run_result_describe(&req, &res, &why);
+		phase_failed(rs, ph, why.buf);
+		strbuf_release(&why);
+	} else if (read_counts(dir, ph, rs, &err) < 0) {
+		phase_failed(rs, ph, err.msg);
+	}
+done:
+	if (envp)
+		free(envp[vec_len(envp) - 1]);
+	free(envp);
+	valgrind_argv_free(argv);
+	exec_release(&p);
+	fsio_remove_tree(dir, &err);
+	unlink(stderr_path);
+	free(stderr_path);
+	free(dir);
+	return ret;
+}
+
+/* Each side's padding: what the other side's command puts on its stack
+ * beyond this one's (docs/comparison.md: equal sizes, equal counts). */
+static void pads(struct bench_run *br, struct unit *u, size_t pad[2])
+{
+	size_t bytes[2] = { 0, 0 };
+	int side;
+
+	for (side = HEAD; side <= BASE; side++) {
+		struct err err = ERR_INIT;
+		struct prepared p;
+		struct vars v;
+		if (!u->sides[side])
+			continue;
+		side_vars(br->sides[side], &v);
+		if (exec_prepare(&u->cmd->exec, &v, br->sides[side]->root, &br->r->hidden, &p,
+				 &err) == 0)
+			bytes[side] = stack_bytes(&p);
+		exec_release(&p);
+	}
+	pad[HEAD] = bytes[BASE] > bytes[HEAD] ? bytes[BASE] - bytes[HEAD] : 0;
+	pad[BASE] = bytes[HEAD] > bytes[BASE] ? bytes[HEAD] - bytes[BASE] : 0;
+}
+
+static bool counting(const struct bench_run *br, const struct unit *u, int side, enum metric m)
+{
+	const struct results_command *rc = &br->rb->commands[u->index];
+	const struct results_side *rs = side == HEAD ? &rc->head : &rc->base;
+
+	return u->sides[side] && !br->sides[side]->failed &&
+	       rs->metrics[m].status != STATUS_FAILED &&
+	       rs->metrics[m].status != STATUS_UNSUPPORTED;
+}
+
+static size_t counted_runs(const struct bench_run *br, const struct unit *u, int side,
+			   enum metric m)
+{
+	const struct results_command *rc = &br->rb->commands[u->index];
+
+	return (side == HEAD ? &rc->head : &rc->base)->metrics[m].n_samples;
+}
+
+/* Runs of one unit in coin-flipped base/head pairs until each counting side
+ * has `want`. */
+static int count_to(struct bench_run *br, struct unit *u, size_t want, const size_t pad[2],
+		    const struct phase *ph)
+{
+	enum metric m = ph->metrics[0];
+	int order[2], i, rc;
+
+	while (!u->failed && !br->r->interrupted) {
+		bool base_first = u->compared && schedule_base_first(&br->order), ran = false;
+		order[0] = base_first ? BASE : HEAD;
+		order[1] = base_first ? HEAD : BASE;
+		for (i = 0; i < 2; i++) {
+			if (!counting(br, u, order[i], m) ||
+			    counted_runs(br, u, order[i], m) >= want)
+				continue;
+			ran = true;
+			if ((rc = count_once(br, u, order[i], pad[order[i]], ph)) < 0)
+				return rc;
+		}
+		if (!ran)
+			break;
+	}
+	return br->r->interrupted ? ERR_INTERRUPTED : 0;
+}
+
+/* What the counts rule wants next for one count of a compared unit: runs
+ * per side, or 0. */
+static unsigned more_wanted(const struct bench_run *br, const struct unit *u, enum metric m)
+{
+	const struct results_command *rc = &br->rb->commands[u->index];
+	const struct results_metric *h = &rc->head.metrics[m];
+	const struct results_metric *b = &rc->base.metrics[m];
+	struct counts_input in = COUNTS_INPUT_INIT;
+	struct comparison cmp;
+	uint64_t *hv, *bv;
+	unsigned more = 0;
+
+	if (!u->compared || !h->n_samples || !b->n_samples || h->status != STATUS_MEASURED ||
+	    b->status != STATUS_MEASURED)
+		return 0;
+	hv = runs_of(h);
+	bv = runs_of(b);
+	in.head = hv;
+	in.n_head = h->n_samples;
+	in.base = bv;
+	in.n_base = b->n_samples;
+	in.max_percent = regression_tolerance(&br->b->regression, m)->max_percent;
+	counts_compare(m, &in, true, &cmp, &more);
+	free(hv);
+	free(bv);
+	return more;
+}
+
+/* One phase over every unit: `runs` per side, then more while any of the
+ * phase's counts asks. */
+static int run_phase(struct bench_run *br, const struct phase *ph)
+{
+	char *version = NULL, *why = NULL;
+	size_t i, k, pad[2];
+	int rc = 0;
+
+	pick_backend(br->b->metrics.backend, ph, &version, &why);
+	for (i = 0; i < br->n_units; i++)
+		describe_counter(br, &br->units[i], ph, version, why);
+	for (i = 0; i < br->n_units && version && rc == 0; i++) {
+		struct unit *u = &br->units[i];
+		size_t want = br->b->metrics.count_runs;
+		if (u->failed)
+			continue;
+		engine_progress(br->r, "%s › %s: counting %s under valgrind", br->b->name,
+				u->cmd->name, ph->what);
+		pads(br, u, pad);
+		while (rc == 0 && want) {
+			rc = count_to(br, u, want, pad, ph);
+			for (want = 0, k = 0; rc == 0 && k < ph->n; k++) {
+				unsigned more = more_wanted(br, u, ph->metrics[k]);
+				want = more > want ? more : want;
+			}
+		}
+	}
+	free(version);
+	free(why);
+	return rc;
+}
+
+int counted_run(struct bench_run *br)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < ARRAY_SIZE(phases) && rc == 0; i++)
+		if (benchmark_measures(br->b, phases[i].metrics[0]))
+			rc = run_phase(br, &phases[i]);
+	return rc;
+}

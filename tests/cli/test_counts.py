@@ -1,0 +1,370 @@
+"""The counted metrics end to end (docs/comparison.md, "Deciding on counts"):
+real git repositories whose suite builds a C program on both sides.
+artifact_size: a 5% larger artifact is a regression, an identical one a pass,
+with the ELF sizes in the report, a budget in k/M/G, and every renderer
+showing the sizes."""
+import json
+import re
+
+from harness import GitRepoTest
+
+# PAD bytes of read-only data: 60000 and 64000 give ELF files of about 73 and
+# 77 KB with this toolchain (+5.6%), whatever the page rounding.
+PROGRAM = r"""static const char pad[PAD] = {1};
+int main(int argc, char **argv) { (void)argv; return pad[argc] == 7; }
+"""
+
+SIZE_SUITE = """version: "1"
+name: size
+build:
+  command: [cc, -O1, -o, "${artifact}", work.c]
+benchmarks:
+  - name: tool
+    runs: 10
+    metrics: {artifact_size: true}
+    # the timings are not what these tests look at
+    regression: {max_cv: 0, latency: {gate: false}}
+    commands:
+      tool:
+        command: ["${artifact}"]
+        budget:
+          artifact_size: {median: "<= 2M"}
+"""
+
+
+class ArtifactSizeTest(GitRepoTest):
+    def setUp(self):
+        super().setUp()
+        self.program(60000)
+        self.write("repo/himorime.yaml", SIZE_SUITE)
+        self.git("add", "-A")
+        self.git("commit", "-qm", "base")
+
+    def program(self, pad):
+        self.write("repo/work.c", PROGRAM.replace("PAD", str(pad)))
+
+    def compare(self, *args, code):
+        res = self.run_h(["compare", "--against", "HEAD~1", "--seed", "3", *args],
+                         cwd=self.repo)
+        self.assertExit(res, code)
+        return res
+
+    def command(self, res):
+        return json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]
+
+    def test_counts__a_larger_artifact_is_a_regression_on_artifact_size(self):
+        self.program(64000)
+        self.git("commit", "-qam", "bigger")
+        c = self.command(self.compare("--format", "json", code=1))
+        k = c["comparisons"]["artifact_size"]
+        head = c["head"]["metrics"]["artifact_size"]
+        base = c["base"]["metrics"]["artifact_size"]
+        self.assertEqual(c["result"], "regression")
+        self.assertEqual((k["verdict"], k["statistic"], k["pairs"], k["confidence"],
+                          k["max_percent"], k["spread_percent"], k["reason"]),
+                         ("regression", "median_ratio", 1, 1, 1, 0, ""))
+        self.assertEqual((k["base"], k["head"]), (base["samples"][0], head["samples"][0]))
+        self.assertAlmostEqual(k["change_percent"],
+                               100 * (head["samples"][0] / base["samples"][0] - 1))
+        self.assertGreater(k["change_percent"], 5)
+        self.assertLess(k["change_percent"], 6)
+        self.assertEqual((head["group"], head["scope"], head["source"], head["status"]),
+                         ("counts", "artifact", "artifact_file", "measured"))
+        # the 4000 bytes more are read-only data: text in `size`'s terms
+        self.assertEqual(head["elf"]["text"] - base["elf"]["text"], 4000)
+        self.assertEqual(head["elf"]["data"], base["elf"]["data"])
+        self.assertEqual(head["elf"]["bss"], base["elf"]["bss"])
+        self.assertEqual(c["budgets"][0]["status"], "pass")
+        self.assertEqual(c["budgets"][0]["limit"], 2000000)
+
+    def test_counts__an_identical_artifact_passes(self):
+        self.write("repo/README", "docs only\n")
+        self.git("add", "README")
+        self.git("commit", "-qm", "docs")
+        c = self.command(self.compare("--format", "json", code=0))
+        k = c["comparisons"]["artifact_size"]
+        self.assertEqual((k["verdict"], k["change_percent"], k["base"] == k["head"]),
+                         ("pass", 0, True))
+        self.assertNotIn("artifact_size", [v for v, x in c["comparisons"].items()
+                                          if x["verdict"] != "pass" and v != "latency"])
+
+    def test_counts__every_renderer_shows_the_sizes(self):
+        self.program(64000)
+        self.git("commit", "-qam", "bigger")
+        table = self.compare(code=1).out
+        self.assertRegex(table, r"Counts\nBENCHMARK +COMMAND +BASE +HEAD +CHANGE +CONFIDENCE"
+                                r" +TOLERANCE +PAIRS +RESULT\ntool +tool +71\.\d KiB +75\.\d KiB"
+                                r" +\+5\.\d% +exact +±1% +1 +regression\n")
+        md = self.compare("--format", "markdown", code=1).out
+        self.assertRegex(md, r"\| tool › tool \| artifact_size \| 71\.\d KiB \| 75\.\d KiB \|"
+                             r" \+5\.\d% \| exact \| ±1% \| regression \|")
+        gh = self.compare("--format", "github", code=1).out
+        self.assertRegex(gh, r"\| tool › tool \| artifact_size \| 71\.\d KiB \| 75\.\d KiB \|"
+                             r" \+5\.\d% \| exact \| ±1% \| 1 \| regression \|")
+        self.assertIn("| artifact_size | artifact_file | none | artifact |", gh)
+        csv = self.compare("--format", "csv", code=1).out
+        self.assertRegex(csv, r"size,tool,tool,regression,stat,head,artifact_size,bytes,"
+                              r"artifact,artifact_file,none,measured,median,7\d{4},")
+        html = self.compare("--format", "html", code=1).out
+        self.assertIn("Counts</h2>", html)
+        self.assertRegex(html, r"artifact_size</td>")
+
+    def test_counts__a_budget_on_artifact_size_is_checked(self):
+        suite = SIZE_SUITE.replace('"<= 2M"', '"<= 70k"')
+        self.write("repo/himorime.yaml", suite)
+        res = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo)
+        self.assertExit(res, 1)
+        c = self.command(res)
+        b = c["budgets"][0]
+        self.assertEqual((b["metric"], b["limit"], b["status"], b["text"], c["result"]),
+                         ("artifact_size", 70000, "fail", "<= 70k", "over_budget"))
+        self.assertEqual(b["actual"], c["head"]["metrics"]["artifact_size"]["samples"][0])
+        self.assertIsNone(c["comparisons"])
+
+
+class CountsSuiteTest(GitRepoTest):
+    """The suite keys of the counts, and their errors."""
+
+    def validate(self, body, code):
+        self.write("repo/himorime.yaml", body)
+        res = self.run_h(["validate"], cwd=self.repo)
+        self.assertExit(res, code)
+        return res
+
+    def test_counts__artifact_size_needs_a_build(self):
+        res = self.validate(SIZE_SUITE.replace('build:\n  command: [cc, -O1, -o, "${artifact}", '
+                                               'work.c]\n', '')
+                            .replace('["${artifact}"]', "[\"true\"]"), 2)
+        self.assertEqual(res.err,
+                         "himorime.yaml:6:30: benchmarks[0].metrics.artifact_size: "
+                         "metrics.artifact_size needs a build: step (it measures ${artifact})"
+                         " [HMR2001]\n  hint: add a build: step that writes ${artifact}\n"
+                         "himorime: exit 2: 1 problem in 1 suite file\n")
+
+    def test_counts__tolerance_and_budget_errors_point_at_the_value(self):
+        body = SIZE_SUITE.replace("latency: {gate: false}",
+                                  "artifact_size: {max_percent: 2%, min_difference: 1k}")
+        body = body.replace('"<= 2M"', '"<= 2X"')
+        res = self.validate(body, 2)
+        self.assertEqual(res.err,
+                         "himorime.yaml:10:62: benchmarks[0].regression.artifact_size."
+                         "min_difference: unknown key \"min_difference\" in benchmarks[0]."
+                         "regression.artifact_size [HMR2001]\n"
+                         "himorime.yaml:15:35: benchmarks[0].commands.tool.budget.artifact_size."
+                         "median: expected a count after the operator, got \"<= 2X\" (unknown "
+                         "multiplier \"X\"; expected k, M or G (10^3, 10^6, 10^9)) [HMR2001]\n"
+                         "  hint: write a count with k, M or G (10^3, 10^6, 10^9) or a byte size"
+                         " such as 1.5MiB\n"
+                         "himorime: exit 2: 2 problems in 1 suite file\n")
+
+    def test_counts__budgets_take_k_m_g_and_byte_sizes(self):
+        for text, limit in (("<= 2M", 2000000), ("< 64k", 64000), ("<= 1.5MiB", 1572864),
+                            ("<= 3G", 3e9)):
+            body = SIZE_SUITE.replace('"<= 2M"', '"%s"' % text)
+            self.write("repo/himorime.yaml", body)
+            res = self.run_h(["list", "--format", "json"], cwd=self.repo)
+            self.assertExit(res, 0)
+            doc = json.loads(res.out)
+            found = re.findall(r'"limit": ([0-9.e+]+)', json.dumps(doc))
+            self.assertEqual([float(x) for x in found], [limit], (text, res.out))
+
+
+# 10,000 × FACTOR additions: 100 and 101 are 1% apart in instructions.
+LOOP = r"""#include <stdio.h>
+int main(void) {
+	volatile unsigned long x = 0;
+	for (long i = 0; i < 10000L * FACTOR; i++) x += i;
+	printf("%lu\n", (unsigned long)x);
+	return 0;
+}
+"""
+
+# The parent counts FACTOR, a forked child (no exec) 10 times as much.
+FORK = r"""#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static void spin(long n) { volatile unsigned long x = 0; for (long i = 0; i < n; i++) x += i; }
+int main(void) {
+	pid_t pid = fork();
+	if (pid == 0) { spin(100000L * FACTOR); _exit(0); }
+	spin(10000L * FACTOR);
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+"""
+
+INSTRUCTIONS_SUITE = """version: "1"
+name: ins
+build:
+  command: [cc, -O1, -o, "${artifact}", work.c]
+benchmarks:
+  - name: tool
+    runs: 10
+    metrics: {instructions: true}
+    regression: {max_cv: 0, latency: {gate: false}, instructions: {max_percent: 0.5%}}
+    commands:
+      tool:
+        command: ["${artifact}"]
+"""
+
+
+class InstructionsTest(GitRepoTest):
+    """instructions with the valgrind backend (this machine has no hardware
+    counters: `auto` picks valgrind)."""
+
+    def setUp(self):
+        super().setUp()
+        self.write("repo/himorime.yaml", INSTRUCTIONS_SUITE)
+        self.program(LOOP, 100)
+        self.git("add", "-A")
+        self.git("commit", "-qm", "base")
+
+    def program(self, text, factor):
+        self.write("repo/work.c", text.replace("FACTOR", str(factor)))
+
+    def compare(self, code, *args):
+        res = self.run_h(["compare", "--against", "HEAD~1", "--seed", "3", *args],
+                         cwd=self.repo, timeout=600)
+        self.assertExit(res, code)
+        return res
+
+    def command(self, res):
+        return json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]
+
+    def test_counts__one_percent_more_instructions_is_a_regression(self):
+        self.program(LOOP, 101)
+        self.git("commit", "-qam", "1% more")
+        c = self.command(self.compare(1, "--format", "json"))
+        k = c["comparisons"]["instructions"]
+        head = c["head"]["metrics"]["instructions"]
+        base = c["base"]["metrics"]["instructions"]
+        self.assertEqual((k["verdict"], k["statistic"], k["pairs"], k["unit"], k["reason"]),
+                         ("regression", "median_ratio", 3, "count", ""))
+        self.assertEqual(c["result"], "regression")
+        self.assertGreater(k["change_percent"], 0.9)
+        self.assertLess(k["change_percent"], 1.1)
+        for side in (head, base):
+            self.assertEqual(side["counter"], {"backend": "valgrind", "version": side["counter"]
+                                               ["version"], "event": "Ir"})
+            self.assertRegex(side["counter"]["version"], r"^\d+\.\d+")
+            self.assertEqual((side["source"], side["process_aggregation"], side["unit"],
+                              side["group"], len(side["samples"])),
+                             ("valgrind", "sum_of_traced_processes", "count", "counts", 3))
+            # constant counts: three equal runs
+            self.assertEqual(len(set(side["samples"])), 1)
+        # 10,000 more additions, at a few instructions each
+        self.assertGreater(head["samples"][0] - base["samples"][0], 10000 * 3)
+        table = self.compare(1).out
+        self.assertRegex(table, r"tool +tool +\d\.\d\d M instructions +\d\.\d\d M "
+                                r"instructions +\+1\.0% +exact +±0\.5% +3 +regression\n")
+        self.assertIn("instructions counted by valgrind", table)
+
+    def test_counts__identical_commits_pass_on_instructions(self):
+        self.write("repo/README", "docs only\n")
+        self.git("add", "README")
+        self.git("commit", "-qm", "docs")
+        c = self.command(self.compare(0, "--format", "json"))
+        k = c["comparisons"]["instructions"]
+        # the two checkouts differ in the lengths of their paths: a few
+        # instructions of the loader's string handling, far within the noise
+        # bound, which is never called (docs/comparison.md)
+        self.assertEqual((k["verdict"], k["spread_percent"], k["pairs"]), ("pass", 0, 3))
+        self.assertLess(abs(k["change_percent"]), 0.01)
+
+    def test_counts__a_forked_childs_instructions_are_counted(self):
+        self.program(FORK, 100)
+        self.git("commit", "-qam", "fork")
+        res = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo,
+                         timeout=600)
+        self.assertExit(res, 0)
+        m = self.command(res)["head"]["metrics"]["instructions"]
+        # the child's 10 million additions are in the sum, beside the parent's 1 million
+        self.assertGreater(m["samples"][0], 10000000 * 3)
+        self.assertEqual(len(m["samples"]), 3)
+
+    def test_counts__a_backend_that_cannot_count_is_unsupported(self):
+        """backend: perf on a machine without hardware counters (this one):
+        metrics.unsupported decides between a metric error and a note."""
+        suite = INSTRUCTIONS_SUITE.replace("metrics: {instructions: true}",
+                                           "metrics: {instructions: {backend: perf}}")
+        self.write("repo/himorime.yaml", suite)
+        res = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo)
+        if json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]["head"][
+                "metrics"]["instructions"]["status"] != "unsupported":
+            self.skipTest("this machine opens the instructions counter")
+        self.assertExit(res, 6)
+        c = self.command(res)
+        m = c["head"]["metrics"]["instructions"]
+        self.assertEqual(c["result"], "metric_error")
+        self.assertRegex(m["reason"], r"^backend perf: the instructions counter is not available")
+        self.assertEqual((c["head"]["error"]["kind"], c["head"]["error"]["metric"],
+                          c["head"]["error"]["message"]),
+                         ("metric_unsupported", "instructions", m["reason"]))
+        self.write("repo/himorime.yaml", suite.replace(
+            "{instructions: {backend: perf}}", "{instructions: {backend: perf}, unsupported: skip}"))
+        res = self.run_h(["run", "--seed", "3"], cwd=self.repo)
+        self.assertExit(res, 0)
+        self.assertIn("tool › tool: instructions is not supported here: backend perf: the "
+                      "instructions counter is not available", res.out)
+
+
+# 10 × FACTOR blocks of 64 bytes: 100 and 110 are 10% apart.
+ALLOC = r"""#include <stdlib.h>
+int main(void) {
+	for (int i = 0; i < 10 * FACTOR; i++) { void *p = malloc(64); if (!p) return 1; free(p); }
+	return 0;
+}
+"""
+
+
+class AllocationsTest(GitRepoTest):
+    """allocations and allocated_bytes with valgrind's DHAT."""
+
+    def setUp(self):
+        super().setUp()
+        self.write("repo/himorime.yaml", INSTRUCTIONS_SUITE.replace(
+            "metrics: {instructions: true}", "metrics: {allocations: true}").replace(
+            "instructions: {max_percent: 0.5%}", "allocations: {max_percent: 5%}").replace(
+            "-O1", "-O0"))
+        self.write("repo/work.c", ALLOC.replace("FACTOR", "100"))
+        self.git("add", "-A")
+        self.git("commit", "-qm", "base")
+
+    def test_counts__ten_percent_more_blocks_is_a_regression_on_allocations(self):
+        self.write("repo/work.c", ALLOC.replace("FACTOR", "110"))
+        self.git("commit", "-qam", "10% more blocks")
+        res = self.run_h(["compare", "--against", "HEAD~1", "--seed", "3", "--format", "json"],
+                         cwd=self.repo, timeout=600)
+        self.assertExit(res, 1)
+        c = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]
+        blocks, size = c["comparisons"]["allocations"], c["comparisons"]["allocated_bytes"]
+        self.assertEqual((blocks["base"], blocks["head"], blocks["verdict"], blocks["max_percent"]),
+                         (1000, 1100, "regression", 5))
+        self.assertEqual((size["base"], size["head"], size["verdict"], size["max_percent"]),
+                         (64000, 70400, "regression", 1))
+        self.assertAlmostEqual(blocks["change_percent"], 10)
+        head = c["head"]["metrics"]
+        self.assertEqual((head["allocations"]["counter"]["event"],
+                          head["allocated_bytes"]["counter"]["event"],
+                          head["allocations"]["unit"], head["allocated_bytes"]["unit"]),
+                         ("tbk", "tb", "count", "bytes"))
+        self.assertEqual(head["allocations"]["samples"], [1100, 1100, 1100])
+        self.assertNotIn("instructions", head)
+        saved = self.write("report.json", res.out)
+        res = self.run_h(["report", "--format", "markdown", saved])
+        self.assertExit(res, 0)
+        self.assertRegex(res.out, r"\| tool › tool \| allocations \| 1\.00 k allocations \| "
+                                  r"1\.10 k allocations \| \+10\.0% \| exact \| ±5% \| "
+                                  r"regression \|")
+
+    def test_counts__identical_commits_pass_on_allocations(self):
+        self.write("repo/README", "docs only\n")
+        self.git("add", "README")
+        self.git("commit", "-qm", "docs")
+        res = self.run_h(["compare", "--against", "HEAD~1", "--seed", "3", "--format", "json"],
+                         cwd=self.repo, timeout=600)
+        self.assertExit(res, 0)
+        c = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]
+        for name in ("allocations", "allocated_bytes"):
+            k = c["comparisons"][name]
+            self.assertEqual((k["verdict"], k["change_percent"], k["pairs"]), ("pass", 0, 3))
