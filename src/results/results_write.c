@@ -496,13 +496,10 @@ static void put_case(struct writer *w, cJSON *obj, const struct results_benchmar
 
 static void put_fit(struct writer *w, cJSON *obj, const char *key, const struct results_fit *f)
 {
-	cJSON *o;
+	cJSON *o = object_or_null(obj, key, f->present);
 
-	if (!f->present) {
-		put_null(obj, key);
+	if (!o)
 		return;
-	}
-	o = add(obj, key, cJSON_CreateObject());
 	put_num(w, o, "exponent", f->exponent);
 	put_opt_num(w, o, "exponent_low", f->has_interval, f->exponent_low);
 	put_opt_num(w, o, "exponent_high", f->has_interval, f->exponent_high);
@@ -517,22 +514,17 @@ static void put_fit(struct writer *w, cJSON *obj, const char *key, const struct 
 /* "budget" and "comparison" of a growth, or null. */
 static void put_growth_verdicts(struct writer *w, cJSON *o, const struct results_growth *g)
 {
-	cJSON *b;
+	cJSON *b = object_or_null(o, "budget", g->has_budget);
 
-	if (g->has_budget) {
-		b = add(o, "budget", cJSON_CreateObject());
+	if (b) {
 		put_str(w, b, "text", g->budget_text);
 		put_str(w, b, "op", bound_op_name(g->budget_op));
 		put_num(w, b, "limit", g->budget_limit);
 		put_bool(b, "pass", g->budget_pass);
-	} else {
-		put_null(o, "budget");
 	}
-	if (!g->compared) {
-		put_null(o, "comparison");
+	b = object_or_null(o, "comparison", g->compared);
+	if (!b)
 		return;
-	}
-	b = add(o, "comparison", cJSON_CreateObject());
 	put_num(w, b, "difference", g->difference);
 	put_num(w, b, "difference_low", g->difference_low);
 	put_num(w, b, "difference_high", g->difference_high);
