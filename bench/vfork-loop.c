@@ -4,7 +4,12 @@
  * does (CLOCK_MONOTONIC from just before the start until wait4 returns), and
  * prints the median, mean and minimum.
  *
- *   vfork-loop [--method vfork|posix_spawn|fork] N PROGRAM [ARG...]
+ *   vfork-loop [--method vfork|posix_spawn|fork] [--round-trip] N PROGRAM [ARG...]
+ *
+ * --round-trip: before each run (outside the timed interval) the loop sends a
+ * byte to a partner process over a socket pair and sleeps until it answers,
+ * as the spawner sleeps until himorime sends the next run
+ * (docs/performance.md, "The third process").
  */
 #include <spawn.h>
 #include <stdint.h>
@@ -12,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,22 +53,47 @@ static pid_t start(const char *method, char **argv)
 	return pid;
 }
 
+/* A partner process answering every byte; returns the loop's end, or -1. */
+static int start_partner(void)
+{
+	int sv[2];
+	char c;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		return -1;
+	if (fork() == 0) {
+		close(sv[0]);
+		while (read(sv[1], &c, 1) == 1 && write(sv[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	close(sv[1]);
+	return sv[0];
+}
+
 int main(int argc, char **argv)
 {
 	const char *method = "vfork";
 	uint64_t *wall, sum = 0, t0;
 	struct rusage ru;
 	long n, i;
-	int status, maxrss_kib = 0;
+	int status, maxrss_kib = 0, partner = -1;
+	char c = 0;
 
 	if (argc > 2 && !strcmp(argv[1], "--method")) {
 		method = argv[2];
 		argv += 2;
 		argc -= 2;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--round-trip")) {
+		if ((partner = start_partner()) < 0)
+			return 1;
+		argv++;
+		argc--;
+	}
 	if (argc < 3 || (n = strtol(argv[1], NULL, 10)) < 1) {
-		fprintf(stderr, "usage: vfork-loop [--method vfork|posix_spawn|fork] N PROGRAM "
-				"[ARG...]\n");
+		fprintf(stderr, "usage: vfork-loop [--method vfork|posix_spawn|fork] [--round-trip] "
+				"N PROGRAM [ARG...]\n");
 		return 2;
 	}
 	wall = calloc((size_t)n, sizeof(*wall));
@@ -71,6 +102,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		pid_t pid;
 
+		if (partner >= 0 && (write(partner, &c, 1) != 1 || read(partner, &c, 1) != 1))
+			return 1;
 		t0 = now_ns();
 		pid = start(method, argv + 2);
 		if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || status != 0) {

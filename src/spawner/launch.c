@@ -44,6 +44,9 @@ struct child_plan {
 	 * or ignored). The child resets only these, one system call each,
 	 * instead of every signal inside the measured interval. */
 	uint64_t reset;
+	/* The CPUs the command may use, when the starter keeps itself on one
+	 * (launch_keep_cpu); NULL: the command inherits the starter's. */
+	const cpu_set_t *cpus;
 };
 
 /* The kernel's sigaction, used directly because the C library's refuses the
@@ -318,6 +321,8 @@ static __attribute__((noreturn)) void child_exec(const struct child_plan *plan,
 	if (plan->cwd && chdir(plan->cwd) < 0)
 		child_fail(rep, STEP_CHDIR);
 	default_signals(plan->reset);
+	if (plan->cpus)
+		sched_setaffinity(0, sizeof(*plan->cpus), plan->cpus);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	execve(plan->path, plan->argv, plan->envp);
@@ -359,6 +364,19 @@ void launch_fix_signals(struct launch *l)
 {
 	l->fixed_reset = signals_not_default(false);
 	l->signals_fixed = true;
+}
+
+void launch_keep_cpu(struct launch *l)
+{
+	cpu_set_t here;
+	int cpu = sched_getcpu();
+
+	if (cpu < 0 || sched_getaffinity(0, sizeof(l->cpus), &l->cpus) != 0 ||
+	    CPU_COUNT(&l->cpus) < 2 || !CPU_ISSET(cpu, &l->cpus))
+		return;
+	CPU_ZERO(&here);
+	CPU_SET(cpu, &here);
+	l->kept_cpu = sched_setaffinity(0, sizeof(here), &here) == 0;
 }
 
 static void start_failed(struct run_result *res, int step, int error)
@@ -529,6 +547,7 @@ static bool prepare_run(struct launch *l, uint32_t run_id, const struct run_requ
 	}
 	/* Those with a handler, which would otherwise run in the vfork child
 	 * on the parent's memory, and those ignored, which exec keeps. */
+	plan->cpus = l->kept_cpu ? &l->cpus : NULL;
 	plan->reset = l->signals_fixed ? l->fixed_reset : signals_not_default(false);
 	return true;
 }

@@ -28,6 +28,7 @@
 
 #include "spawner/run.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -46,6 +47,10 @@ struct launch {
 	 * are fixed_reset (bit n-1 for signal n), not noted again per run. */
 	bool signals_fixed;
 	uint64_t fixed_reset;
+	/* launch_keep_cpu kept the caller on one CPU: every child gets cpus, the
+	 * caller's CPUs before, back right before execve. */
+	bool kept_cpu;
+	cpu_set_t cpus;
 };
 
 /* Makes the calling process a child subreaper and remembers the channels.
@@ -70,6 +75,16 @@ void launch_default_ignored_signals(void);
  * but not free). Only for a caller that changes no disposition afterwards:
  * the spawner. */
 void launch_fix_signals(struct launch *l);
+/* Keeps the calling process on the CPU it runs on, when it may use more
+ * than one, and lets every command it starts use all the CPUs it was allowed
+ * (one system call in the child before execve). A starter that sleeps
+ * between runs (the spawner, woken by himorime for each run) is otherwise
+ * woken on either CPU, and its child starts where the scheduler puts it, on
+ * a CPU that may have gone idle: on a quiet 2-CPU machine that cost about
+ * 0.25 ms a run, against the bare loop's never sleeping between runs
+ * (docs/performance.md, "The third process"). Only for the spawner, whose
+ * only work is starting commands. */
+void launch_keep_cpu(struct launch *l);
 /* The calling process's VmHWM in bytes, or 0 when unreadable. */
 uint64_t launch_own_peak_bytes(void);
 

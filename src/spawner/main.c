@@ -127,6 +127,7 @@ int main(int argc, char **argv)
 	if (launch_init(&l, PROTO_CANCEL_FD, PROTO_SOCKET_FD, SIGTERM, &stopping) != 0)
 		return 2;
 	launch_fix_signals(&l);
+	launch_keep_cpu(&l);
 	if (proto_send(PROTO_SOCKET_FD, PROTO_HELLO, hello, sizeof(hello)) == 0)
 		while (wait_request(&l, &idle_mask) && serve_one(&l))
 			;

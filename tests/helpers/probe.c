@@ -11,6 +11,8 @@
  *   probe devnull FD    exit 0 if FD is /dev/null, 1 otherwise
  *   probe sleep         sleep until killed
  *   probe signals       print the SigBlk, SigIgn and SigCgt lines of its status
+ *   probe cpus          print the Cpus_allowed_list line of its status, then
+ *                       its starter's (the parent's)
  */
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +20,22 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Prints the lines of a status file that start with one of the keys. */
+static int status_lines(const char *path, const char *a, const char *b, const char *c)
+{
+	char line[4096];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, a, strlen(a)) || (b && !strncmp(line, b, strlen(b))) ||
+		    (c && !strncmp(line, c, strlen(c))))
+			fputs(line, stdout);
+	fclose(f);
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -51,16 +69,12 @@ int main(int argc, char **argv)
 			return 1;
 		return !(S_ISCHR(a.st_mode) && a.st_rdev == b.st_rdev);
 	}
-	if (!strcmp(mode, "signals")) {
-		FILE *f = fopen("/proc/self/status", "r");
-		if (!f)
-			return 1;
-		while (fgets(buf, sizeof(buf), f))
-			if (!strncmp(buf, "SigBlk:", 7) || !strncmp(buf, "SigIgn:", 7) ||
-			    !strncmp(buf, "SigCgt:", 7))
-				fputs(buf, stdout);
-		fclose(f);
-		return 0;
+	if (!strcmp(mode, "signals"))
+		return status_lines("/proc/self/status", "SigBlk:", "SigIgn:", "SigCgt:");
+	if (!strcmp(mode, "cpus")) {
+		snprintf(buf, sizeof(buf), "/proc/%d/status", (int)getppid());
+		return status_lines("/proc/self/status", "Cpus_allowed_list:", NULL, NULL) ||
+		       status_lines(buf, "Cpus_allowed_list:", NULL, NULL);
 	}
 	if (!strcmp(mode, "sleep")) {
 		for (;;)

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <sched.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -393,6 +394,58 @@ static void test_measure__child_starts_with_default_signals(void **state)
 				  "SigIgn:\t0000000000000000\n"
 				  "SigCgt:\t0000000000000000\n");
 	free(text);
+	free(out);
+	free(probe);
+	remove_tmpdir(dir);
+	measurer_free(m);
+}
+
+/* This process's Cpus_allowed_list line. */
+static char *own_cpus_line(void)
+{
+	char *text = read_text("/proc/self/status");
+	char *at = strstr(text, "Cpus_allowed_list:");
+	char *line;
+
+	assert_non_null(at);
+	line = xasprintf("%.*s", (int)(strchr(at, '\n') + 1 - at), at);
+	free(text);
+	return line;
+}
+
+/* The spawner keeps itself on one CPU (when it may use more), but the command
+ * may use every CPU himorime may: docs/performance.md, "The third process".
+ * In-process the starter is this process, left as it is. */
+static void test_measure__child_may_use_every_cpu(void **state)
+{
+	struct measurer *m = new_measurer(mode_of(state));
+	char *dir = make_tmpdir();
+	char *out = xasprintf("%s/out", dir);
+	char *probe = helper("probe");
+	char *argv[] = { probe, "cpus", NULL };
+	struct run_request req = { .argv = argv, .stdout_path = out };
+	struct run_result res;
+	char *own = own_cpus_line(), *text, *starter, *expected;
+	cpu_set_t cpus;
+
+	run_ok(m, &req, &res);
+	assert_int_equal(res.status, RUN_EXITED);
+	assert_int_equal(res.code, 0);
+	text = read_text(out);
+	starter = strchr(text, '\n') + 1;
+	assert_int_equal(sched_getaffinity(0, sizeof(cpus), &cpus), 0);
+	if (mode_of(state) && CPU_COUNT(&cpus) > 1) {
+		/* One CPU: a number alone. */
+		assert_int_equal(strspn(starter + strlen("Cpus_allowed_list:\t"), "0123456789"),
+				 strlen(starter) - strlen("Cpus_allowed_list:\t") - 1);
+		expected = xasprintf("%s%s", own, starter);
+	} else {
+		expected = xasprintf("%s%s", own, own);
+	}
+	assert_string_equal(text, expected);
+	free(expected);
+	free(text);
+	free(own);
 	free(out);
 	free(probe);
 	remove_tmpdir(dir);
@@ -795,6 +848,7 @@ int main(void)
 		BOTH(test_measure__relative_program_and_cwd),
 		BOTH(test_measure__streams),
 		BOTH(test_measure__child_starts_with_default_signals),
+		BOTH(test_measure__child_may_use_every_cpu),
 		BOTH(test_measure__timeout_kills_the_whole_tree),
 		BOTH(test_measure__exit_kills_what_is_left),
 		BOTH(test_measure__orphan_cpu_is_counted),
