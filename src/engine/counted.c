@@ -11,9 +11,10 @@
  *   coin-flipped pairs, `runs` per side, then two more at a time while the
  *   counts rule asks, up to its cap. allocations and allocated_bytes: the
  *   same with valgrind's DHAT (heap blocks and bytes allocated). Each side's
- *   command gets an
- *   environment padded to the other side's size, since the size of argv and
- *   environment moves the stack and, with it, address-dependent code.
+ *   command sees its root through a link of one length on both sides, and
+ *   gets an environment padded to the other side's size: the lengths of its
+ *   paths and the size of its argv and environment move its counts
+ *   (docs/comparison.md, "How constant counts are here").
  */
 #include "engine/internal.h"
 
@@ -290,6 +291,29 @@ static char **padded_env(char *const *envp, size_t pad)
 	return out;
 }
 
+/* The side's root as its counted runs see it: <priv>/root, a symbolic link
+ * to the root. The private directories of the two sides have names of one
+ * length, so ${root}, the paths under it and the working directory have one
+ * length on both sides: the loader's and the program's string handling of
+ * its own path counts instructions (12 more for /bin/true at a path 30 bytes
+ * longer), which no padding of the environment evens out. */
+static char *counted_root(const struct side *s)
+{
+	return xasprintf("%s/root", s->priv);
+}
+
+/* side_vars with the counted root, made if it is not there yet; the caller
+ * frees *root. */
+static int counted_vars(const struct side *s, struct vars *v, char **root, struct err *err)
+{
+	*root = counted_root(s);
+	side_vars(s, v);
+	v->root = *root;
+	if (symlink(s->root, *root) < 0 && errno != EEXIST)
+		return err_set(err, ERR_EXEC, "cannot create \"%s\": %s", *root, strerror(errno));
+	return 0;
+}
+
 /* One counted run's request: the command wrapped in valgrind, its out files
  * in `dir`, its environment padded, its timeout stretched. */
 static void counted_request(const struct bench_run *br, const struct side *s, const struct unit *u,
@@ -323,20 +347,20 @@ static int count_once(struct bench_run *br, struct unit *u, int side, size_t pad
 	struct vars v;
 	char *dir = xasprintf("%s/counts-%zu", s->priv, u->index);
 	char *stderr_path = xasprintf("%s/stderr-%zu", s->priv, u->index);
-	char **argv = NULL, **envp = NULL;
+	char **argv = NULL, **envp = NULL, *root;
 	int ret = 0;
 
 	memset(&p, 0, sizeof(p));
+	counted_vars(s, &v, &root, &err);
 	if (side_run_hooks(r, br->b->prepare_each, br->b->prepare_each_count, s, "prepare_each",
 			   RESULTS_ERROR_PREPARE_EACH_FAILED, &rs->error) < 0) {
 		u->failed = true;
 		ret = r->interrupted ? ERR_INTERRUPTED : 0;
 		goto done;
 	}
-	side_vars(s, &v);
-	if (fsio_remove_tree(dir, &err) == 0 && mkdir(dir, 0700) < 0)
+	if (!err.code && fsio_remove_tree(dir, &err) == 0 && mkdir(dir, 0700) < 0)
 		err_set(&err, ERR_EXEC, "cannot create \"%s\": %s", dir, strerror(errno));
-	if (err.code || exec_prepare(&u->cmd->exec, &v, s->root, &r->hidden, &p, &err) < 0) {
+	if (err.code || exec_prepare(&u->cmd->exec, &v, root, &r->hidden, &p, &err) < 0) {
 		phase_failed(rs, ph, err.msg);
 		goto done;
 	}
@@ -367,6 +391,7 @@ done:
 	unlink(stderr_path);
 	free(stderr_path);
 	free(dir);
+	free(root);
 	return ret;
 }
 
@@ -381,13 +406,15 @@ static void pads(struct bench_run *br, struct unit *u, size_t pad[2])
 		struct err err = ERR_INIT;
 		struct prepared p;
 		struct vars v;
+		char *root;
 		if (!u->sides[side])
 			continue;
-		side_vars(br->sides[side], &v);
-		if (exec_prepare(&u->cmd->exec, &v, br->sides[side]->root, &br->r->hidden, &p,
-				 &err) == 0)
+		memset(&p, 0, sizeof(p));
+		if (counted_vars(br->sides[side], &v, &root, &err) == 0 &&
+		    exec_prepare(&u->cmd->exec, &v, root, &br->r->hidden, &p, &err) == 0)
 			bytes[side] = stack_bytes(&p);
 		exec_release(&p);
+		free(root);
 	}
 	pad[HEAD] = bytes[BASE] > bytes[HEAD] ? bytes[BASE] - bytes[HEAD] : 0;
 	pad[BASE] = bytes[HEAD] > bytes[BASE] ? bytes[HEAD] - bytes[BASE] : 0;
