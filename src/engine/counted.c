@@ -256,13 +256,20 @@ static size_t vec_bytes(char *const *v)
 }
 
 /* What a command puts on its initial stack: argv, the environment, and the
- * program's path once more (AT_EXECFN) when argv[0] names one. */
+ * program's path once more (AT_EXECFN) when argv[0] names one; under
+ * valgrind also its working directory, as the kernel resolves it (links
+ * followed): the counts move with the sum of these lengths modulo 4
+ * (docs/comparison.md, "How constant counts are here"). */
 static size_t stack_bytes(const struct prepared *p)
 {
 	size_t n = vec_bytes(p->argv) + vec_bytes(p->envp);
+	char *cwd = realpath(p->cwd ? p->cwd : ".", NULL);
 
 	if (strchr(p->argv[0], '/'))
 		n += strlen(p->argv[0]) + 1;
+	if (cwd)
+		n += strlen(cwd) + 1;
+	free(cwd);
 	return n;
 }
 
