@@ -384,7 +384,7 @@ benchmarks:
     commands:
       counted:
         command: ["${artifact}"]
-        metrics: {instructions: true}
+        metrics: {instructions: true, artifact_size: true}
         budget: {instructions: {median: "<= 1G"}}
       plain:
         command: ["${artifact}", x]
@@ -424,17 +424,23 @@ class CommandMetricsTest(GitRepoTest):
                              ("measured", 3, "valgrind"))
             # the other command's sides have no instructions at all
             self.assertNotIn("instructions", plain[side]["metrics"])
+        self.assertEqual(sorted(counted["comparisons"]),
+                         ["artifact_size", "instructions", "latency"])
         self.assertEqual(sorted(plain["comparisons"]), ["latency"])
+        self.assertNotIn("artifact_size", plain["head"]["metrics"])
         self.assertEqual(plain["result"], "pass")
         self.assertEqual([(b["metric"], b["status"]) for b in counted["budgets"]],
                          [("instructions", "pass")])
         self.assertEqual(plain["budgets"], [])
-        # the Counts table has the counted command's row only
+        # the Counts table has the counted command's rows only
         table = self.run_h(["report", self.write("report.json", res.out)]).out
         counts = table.split("Counts\n")[1].split("\n\n")[0].splitlines()
-        self.assertEqual(len(counts), 2, table)
-        self.assertRegex(counts[1], r"^tool +counted +\d\.\d\d M instructions +\d\.\d\d M "
-                                    r"instructions +\+1\.0% +exact +±0\.5% +3 +regression$")
+        self.assertEqual(len(counts), 3, table)
+        self.assertRegex(counts[1], r"^tool +counted +artifact_size +\d+\.\d KiB +\d+\.\d KiB +"
+                                    r"[+-]?\d+\.\d% +exact +±1% +1 +\w+$")
+        self.assertRegex(counts[2], r"^tool +counted +instructions +\d\.\d\d M instructions +"
+                                    r"\d\.\d\d M instructions +\+1\.0% +exact +±0\.5% +3 +"
+                                    r"regression$")
 
     def test_counts__a_command_turns_off_its_benchmarks_count(self):
         """Its runs are the timed ones only: none under valgrind."""
