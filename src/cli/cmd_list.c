@@ -169,7 +169,10 @@ static void json_count_tolerance(struct strbuf *sb, const struct tolerance *t)
 	strbuf_addch(sb, '}');
 }
 
-static void json_regression(struct strbuf *sb, const struct benchmark *b, int d)
+/* The benchmark's regression settings; a count's tolerance only where
+ * command c measures it. */
+static void json_regression(struct strbuf *sb, const struct benchmark *b, const struct command *c,
+			    int d)
 {
 	const struct regression *r = &b->regression;
 	bool first = true;
@@ -197,15 +200,15 @@ static void json_regression(struct strbuf *sb, const struct benchmark *b, int d)
 	json_tolerance(sb, &r->cpu_total);
 	key(sb, d + 1, &first, "peak_rss");
 	json_tolerance(sb, &r->peak_rss);
-	if (benchmark_measures(b, METRIC_ARTIFACT_SIZE)) {
+	if (command_measures(c, METRIC_ARTIFACT_SIZE)) {
 		key(sb, d + 1, &first, "artifact_size");
 		json_count_tolerance(sb, &r->artifact_size);
 	}
-	if (benchmark_measures(b, METRIC_INSTRUCTIONS)) {
+	if (command_measures(c, METRIC_INSTRUCTIONS)) {
 		key(sb, d + 1, &first, "instructions");
 		json_count_tolerance(sb, &r->instructions);
 	}
-	if (benchmark_measures(b, METRIC_ALLOCATIONS)) {
+	if (command_measures(c, METRIC_ALLOCATIONS)) {
 		key(sb, d + 1, &first, "allocations");
 		json_count_tolerance(sb, &r->allocations);
 		key(sb, d + 1, &first, "allocated_bytes");
@@ -389,11 +392,11 @@ static void json_metrics(struct strbuf *sb, const struct metrics *m)
 }
 
 /* What surrounds the runs: regression settings, hooks, baseline, build. */
-static void json_around(struct strbuf *sb, const struct suite *s, const struct benchmark *b, int d,
-			bool *first)
+static void json_around(struct strbuf *sb, const struct suite *s, const struct benchmark *b,
+			const struct command *c, int d, bool *first)
 {
 	key(sb, d, first, "regression");
-	json_regression(sb, b, d);
+	json_regression(sb, b, c, d);
 	key(sb, d, first, "setup");
 	json_execs(sb, b->setup, b->setup_count, d);
 	key(sb, d, first, "prepare_each");
@@ -421,8 +424,8 @@ static void json_command(struct strbuf *sb, const struct suite *s, const struct 
 	json_stdin(sb, &b->stdin_spec);
 	json_runs(sb, b, 2, &first);
 	key(sb, 2, &first, "metrics");
-	json_metrics(sb, &b->metrics);
-	json_around(sb, s, b, 2, &first);
+	json_metrics(sb, &c->metrics);
+	json_around(sb, s, b, c, 2, &first);
 	indent(sb, 1);
 	strbuf_addch(sb, '}');
 }

@@ -7,14 +7,18 @@
  *   text, data and bss), measured after the timed runs: exact, so one "run"
  *   per side.
  * - instructions: a separate, untimed phase after the timed runs (before
- *   cleanup): the command under valgrind's cachegrind, base and head runs in
- *   coin-flipped pairs, `runs` per side, then two more at a time while the
- *   counts rule asks, up to its cap. allocations and allocated_bytes: the
- *   same with valgrind's DHAT (heap blocks and bytes allocated). Each side's
- *   command sees its root through a link of one length on both sides, and
- *   gets an environment padded to the other side's size: the lengths of its
- *   paths and the size of its argv and environment move its counts
- *   (docs/comparison.md, "How constant counts are here").
+ *   cleanup) for the commands that ask for it: each under valgrind's
+ *   cachegrind, base and head runs in coin-flipped pairs, `runs` per side,
+ *   then two more at a time while the counts rule asks, up to its cap.
+ *   allocations and allocated_bytes: the same with valgrind's DHAT (heap
+ *   blocks and bytes allocated). Each side's command sees its root through a
+ *   link of one length on both sides, and gets an environment padded to the
+ *   other side's size: the lengths of its paths and the size of its argv and
+ *   environment move its counts (docs/comparison.md, "How constant counts
+ *   are here").
+ *
+ * Each command says which counts it asks for (its `metrics:` over its
+ * benchmark's, docs/configuration.md, "Metrics"): only those are run.
  */
 #include "engine/internal.h"
 
@@ -75,7 +79,7 @@ void counted_measure(struct bench_run *br, struct unit *u)
 	struct results_command *rc = &br->rb->commands[u->index];
 	int side;
 
-	if (!benchmark_measures(br->b, METRIC_ARTIFACT_SIZE))
+	if (!command_measures(u->cmd, METRIC_ARTIFACT_SIZE))
 		return;
 	for (side = HEAD; side <= BASE; side++) {
 		const struct side *s = br->sides[side];
@@ -96,7 +100,7 @@ static uint64_t *runs_of(const struct results_metric *rm)
 	return v;
 }
 
-void counted_compare(const struct bench_run *br, struct results_command *rc)
+void counted_compare(const struct bench_run *br, const struct unit *u, struct results_command *rc)
 {
 	static const enum metric counted[] = { METRIC_ARTIFACT_SIZE, METRIC_INSTRUCTIONS,
 					       METRIC_ALLOCATIONS, METRIC_ALLOCATED_BYTES };
@@ -110,7 +114,7 @@ void counted_compare(const struct bench_run *br, struct results_command *rc)
 		struct comparison cmp;
 		uint64_t *hv, *bv;
 		unsigned more;
-		if (!benchmark_measures(br->b, m) || h->status != STATUS_MEASURED ||
+		if (!command_measures(u->cmd, m) || h->status != STATUS_MEASURED ||
 		    b->status != STATUS_MEASURED || !h->n_samples || !b->n_samples)
 			continue;
 		hv = runs_of(h);
@@ -499,21 +503,44 @@ static unsigned more_wanted(const struct bench_run *br, const struct unit *u, en
 	return more;
 }
 
-/* One phase over every unit: `runs` per side, then more while any of the
- * phase's counts asks. */
+/* The backends of one phase, picked once for each backend a command asks
+ * for (a command may set its own: docs/configuration.md, "Metrics"). */
+#define N_BACKENDS (COUNTER_VALGRIND + 1)
+
+struct picks {
+	bool done[N_BACKENDS];
+	char *version[N_BACKENDS], *why[N_BACKENDS];
+};
+
+static void pick_for(struct picks *pk, const struct phase *ph, enum counter_backend want)
+{
+	if (!pk->done[want])
+		pick_backend(want, ph, &pk->version[want], &pk->why[want]);
+	pk->done[want] = true;
+}
+
+/* One phase over every unit whose command asks for its counts: `runs` per
+ * side, then more while any of the phase's counts asks. */
 static int run_phase(struct bench_run *br, const struct phase *ph)
 {
-	char *version = NULL, *why = NULL;
+	struct picks pk;
 	size_t i, k, pad[2];
 	int rc = 0;
 
-	pick_backend(br->b->metrics.backend, ph, &version, &why);
-	for (i = 0; i < br->n_units; i++)
-		describe_counter(br, &br->units[i], ph, version, why);
-	for (i = 0; i < br->n_units && version && rc == 0; i++) {
+	memset(&pk, 0, sizeof(pk));
+	for (i = 0; i < br->n_units; i++) {
+		const struct command *c = br->units[i].cmd;
+		if (!command_measures(c, ph->metrics[0]))
+			continue;
+		pick_for(&pk, ph, c->metrics.backend);
+		describe_counter(br, &br->units[i], ph, pk.version[c->metrics.backend],
+				 pk.why[c->metrics.backend]);
+	}
+	for (i = 0; i < br->n_units && rc == 0; i++) {
 		struct unit *u = &br->units[i];
-		size_t want = br->b->metrics.count_runs;
-		if (u->failed)
+		size_t want = u->cmd->metrics.count_runs;
+		if (u->failed || !command_measures(u->cmd, ph->metrics[0]) ||
+		    !pk.version[u->cmd->metrics.backend])
 			continue;
 		engine_progress(br->r, "%s › %s: counting %s under valgrind", br->b->name,
 				u->cmd->name, ph->what);
@@ -526,8 +553,10 @@ static int run_phase(struct bench_run *br, const struct phase *ph)
 			}
 		}
 	}
-	free(version);
-	free(why);
+	for (k = 0; k < N_BACKENDS; k++) {
+		free(pk.version[k]);
+		free(pk.why[k]);
+	}
 	return rc;
 }
 
@@ -537,7 +566,7 @@ int counted_run(struct bench_run *br)
 	int rc = 0;
 
 	for (i = 0; i < ARRAY_SIZE(phases) && rc == 0; i++)
-		if (benchmark_measures(br->b, phases[i].metrics[0]))
+		if (benchmark_measures(br->b, phases[i].metrics[0])) /* any of its commands */
 			rc = run_phase(br, &phases[i]);
 	return rc;
 }

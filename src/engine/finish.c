@@ -79,13 +79,13 @@ static void finish_metric(struct results_side *rs, const struct command *c, enum
 	}
 }
 
-void finish_describe_metrics(const struct benchmark *b, struct results_side *rs)
+void finish_describe_metrics(const struct command *c, struct results_side *rs)
 {
 	int m;
 
 	for (m = 0; m < METRIC__COUNT; m++) {
 		struct results_metric *rm = &rs->metrics[m];
-		bool on = benchmark_measures(b, (enum metric)m);
+		bool on = command_measures(c, (enum metric)m);
 		switch ((enum metric)m) {
 		case METRIC_LATENCY:
 			rm->source = RESULTS_SOURCE_WALL_CLOCK;
@@ -95,7 +95,7 @@ void finish_describe_metrics(const struct benchmark *b, struct results_side *rs)
 			rm->source = RESULTS_SOURCE_DECLARED_WORK;
 			rm->process_aggregation = RESULTS_AGG_NONE;
 			if (on) {
-				const struct work *w = &b->metrics.work;
+				const struct work *w = &c->metrics.work;
 				rm->work.present = true;
 				rm->work.has_value = w->kind == WORK_VALUE;
 				rm->work.value = w->value;
@@ -182,7 +182,7 @@ static void finish_comparisons(struct bench_run *br, struct unit *u, struct resu
 		judge_derive_throughput(&u->cmp[METRIC_LATENCY], &w, &t);
 		results_add_comparison(rc, &t);
 	}
-	counted_compare(br, rc);
+	counted_compare(br, u, rc);
 }
 
 static enum result_state command_result(const struct results_command *rc)

@@ -138,11 +138,12 @@ void counted_measure(struct bench_run *br, struct unit *u);
 /* The untimed phase of counted runs (instructions under valgrind), after
  * the timed rounds and before cleanup: 0 or ERR_INTERRUPTED. */
 int counted_run(struct bench_run *br);
-/* Appends the comparison of each count both sides measured. */
-void counted_compare(const struct bench_run *br, struct results_command *rc);
+/* Appends the comparison of each count both sides of unit u measured. */
+void counted_compare(const struct bench_run *br, const struct unit *u, struct results_command *rc);
 
 /* finish.c */
-void finish_describe_metrics(const struct benchmark *b, struct results_side *rs);
+/* How each metric of command c is measured, and which it does not ask for. */
+void finish_describe_metrics(const struct command *c, struct results_side *rs);
 /* Statistics, trends, budgets, comparisons and the result state of a unit. */
 void finish_unit(struct bench_run *br, struct unit *u);
 /* Each command's median latency relative to the fastest and the baseline. */

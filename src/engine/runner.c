@@ -185,9 +185,9 @@ static void units_init(struct bench_run *br)
 		rc = results_add_command(br->rb, c->name, text.buf);
 		strbuf_release(&text);
 		rc->base.present = u->compared;
-		finish_describe_metrics(b, &rc->head);
+		finish_describe_metrics(c, &rc->head);
 		if (u->compared)
-			finish_describe_metrics(b, &rc->base);
+			finish_describe_metrics(c, &rc->base);
 		/* Excluded from the comparison and without budgets: nothing to do. */
 		if (br->compare && !u->compared && c->budget_count == 0)
 			u->done = true;

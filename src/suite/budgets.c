@@ -253,6 +253,44 @@ static bool parse_exponent_budget(struct loader *l, const struct ynode *k, const
 	return true;
 }
 
+/* A budget on a metric the command does not measure: a count can be asked
+ * for by the command itself, a timed metric only by its benchmark
+ * (docs/configuration.md, "Metrics"). */
+static void unmeasured(struct loader *l, const struct ynode *mk, const char *mp, enum metric m)
+{
+	const char *hint = "set metrics.cpu: true";
+
+	switch (m) {
+	case METRIC_ARTIFACT_SIZE:
+	case METRIC_INSTRUCTIONS:
+	case METRIC_ALLOCATIONS:
+	case METRIC_ALLOCATED_BYTES:
+		hint = arena_printf(l->a,
+				    "set metrics.%s: true in the command, its benchmark or "
+				    "defaults",
+				    m == METRIC_ALLOCATED_BYTES ? "allocations"
+								: metric_info(m)->name);
+		check_problem(l, mk, mp, hint, "a budget on %s, which the command does not measure",
+			      mk->text);
+		return;
+	case METRIC_PEAK_RSS:
+		hint = "set metrics.memory: true";
+		break;
+	case METRIC_THROUGHPUT:
+		hint = "declare metrics.throughput.work in the benchmark";
+		break;
+	case METRIC_LATENCY: /* always measured */
+	case METRIC_CPU_USER:
+	case METRIC_CPU_SYSTEM:
+	case METRIC_CPU_TOTAL:
+	case METRIC_CPU_UTILIZATION:
+	case METRIC__COUNT:
+		break;
+	}
+	check_problem(l, mk, mp, hint, "a budget on %s, which the benchmark does not measure",
+		      mk->text);
+}
+
 void parse_budgets(struct loader *l, const struct ynode *n, const char *path,
 		   const struct benchmark *bm, struct command *c)
 {
@@ -280,18 +318,8 @@ void parse_budgets(struct loader *l, const struct ynode *n, const char *path,
 				"unknown metric \"%s\"", mk->text);
 			continue;
 		}
-		if (!benchmark_measures(bm, m)) {
-			check_problem(
-				l, mk, mp,
-				m == METRIC_PEAK_RSS	    ? "set metrics.memory: true"
-				: m == METRIC_ARTIFACT_SIZE ? "set metrics.artifact_size: true"
-				: m == METRIC_INSTRUCTIONS  ? "set metrics.instructions: true"
-				: m == METRIC_ALLOCATIONS || m == METRIC_ALLOCATED_BYTES
-					? "set metrics.allocations: true"
-				: m == METRIC_THROUGHPUT
-					? "declare metrics.throughput.work in the benchmark"
-					: "set metrics.cpu: true",
-				"a budget on %s, which the benchmark does not measure", mk->text);
+		if (!command_measures(c, m)) {
+			unmeasured(l, mk, mp, m);
 			continue;
 		}
 		if (!check_map(l, mv, mp, "a map of aggregation: bound"))

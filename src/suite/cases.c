@@ -600,6 +600,7 @@ static void apply_budget(struct loader *l, const struct ynode *v, const char *pa
 			continue;
 		}
 		memset(&add, 0, sizeof(add));
+		add.metrics = b->commands[k].metrics; /* what the command measures */
 		parse_budgets(l, v->items[i], p, b, &add);
 		/* the loader owns the commands it made */
 		merge_budgets(l, (struct command *)&b->commands[k], &add);

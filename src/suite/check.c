@@ -181,9 +181,10 @@ static bool in_list(const char *s, const char *const *keys)
 /* A hint for a key that is valid, only not at this level. */
 static const char *level_hint(struct loader *l, const char *key, const char *where)
 {
-	static const char *const benchmark_settings[] = { "warmup",	"runs",	    "min_runs",
-							  "max_runs",	"min_time", "metrics",
-							  "regression", NULL };
+	/* metrics is not here: a command may set its counts. */
+	static const char *const benchmark_settings[] = { "warmup",   "runs",	  "min_runs",
+							  "max_runs", "min_time", "regression",
+							  NULL };
 	static const char *const benchmark_only[] = { "name",	      "description", "tags",
 						      "stdin",	      "terminal",    "setup",
 						      "prepare_each", "cleanup",     "baseline",

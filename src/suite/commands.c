@@ -155,12 +155,39 @@ void parse_hooks(struct loader *l, const struct ynode *n, const char *path,
 	*count = n->count;
 }
 
-static const char *const command_keys[] = { "command", "shell",	 "cwd",	       "env",	 "timeout",
-					    "stdout",  "stderr", "exit_codes", "budget", NULL };
+static const char *const command_keys[] = { "command", "shell",	  "cwd",    "env",
+					    "timeout", "stdout",  "stderr", "exit_codes",
+					    "budget",  "metrics", NULL };
+
+/* The benchmark's metrics with the command's own counts laid over
+ * (docs/configuration.md, "Metrics"). */
+static void resolve_metrics(struct loader *l, const struct layer *own, const struct benchmark *bm,
+			    struct command *c)
+{
+	struct metrics *m = &c->metrics;
+
+	*m = bm->metrics;
+	if (own->has_instructions)
+		m->instructions = own->instructions;
+	if (own->has_backend)
+		m->backend = own->backend;
+	if (own->has_count_runs)
+		m->count_runs = own->count_runs;
+	if (own->has_allocations)
+		m->allocations = own->allocations;
+	if (own->has_artifact_size)
+		m->artifact_size = own->artifact_size;
+	if (own->has_artifact_size && own->artifact_size && !l->has_build)
+		check_problem(
+			l, own->artifact_size_node, own->artifact_size_path,
+			"add a build: step that writes ${artifact}",
+			"metrics.artifact_size needs a build: step (it measures ${artifact})");
+}
 
 void parse_command(struct loader *l, const struct ynode *n, const char *path,
 		   const struct resolved *r, const struct benchmark *bm, struct command *c)
 {
+	const struct ynode *budget;
 	struct layer own;
 	size_t i;
 
@@ -177,11 +204,14 @@ void parse_command(struct loader *l, const struct ynode *n, const char *path,
 		}
 		if (!*known) /* reported by check_keys */
 			continue;
-		if (!strcmp(k, "budget"))
-			parse_budgets(l, v, p, bm, c);
-		else if (strcmp(k, "command") && strcmp(k, "shell"))
+		if (!strcmp(k, "metrics"))
+			parse_command_metrics(l, v, p, &own);
+		else if (strcmp(k, "command") && strcmp(k, "shell") && strcmp(k, "budget"))
 			parse_setting(l, k, v, p, false, &own);
 	}
+	resolve_metrics(l, &own, bm, c);
+	if ((budget = ynode_get(n, "budget"))) /* once the command's metrics are known */
+		parse_budgets(l, budget, check_child(l, path, "budget"), bm, c);
 	c->exec.cwd = own.cwd ? own.cwd : r->cwd;
 	c->exec.timeout_ns = own.has_timeout ? own.timeout_ns : r->timeout_ns;
 	{

@@ -253,6 +253,25 @@ static void parse_instructions(struct loader *l, const struct ynode *n, const ch
 						SUITE_MAX_COUNT_RUNS, &ly->count_runs);
 }
 
+/* A count metric (instructions, allocations, artifact_size), which every
+ * level may set; false when k is not one. */
+static bool parse_count_metric(struct loader *l, const char *k, const struct ynode *v,
+			       const char *p, struct layer *ly)
+{
+	if (!strcmp(k, "instructions")) {
+		parse_instructions(l, v, p, ly);
+	} else if (!strcmp(k, "allocations")) {
+		ly->has_allocations = check_bool(l, v, p, &ly->allocations);
+	} else if (!strcmp(k, "artifact_size")) {
+		ly->has_artifact_size = check_bool(l, v, p, &ly->artifact_size);
+		ly->artifact_size_node = v;
+		ly->artifact_size_path = p;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static void parse_metrics(struct loader *l, const struct ynode *n, const char *path,
 			  bool benchmark_level, struct layer *ly)
 {
@@ -264,18 +283,12 @@ static void parse_metrics(struct loader *l, const struct ynode *n, const char *p
 	for (i = 0; i < n->count; i++) {
 		const char *k = n->keys[i]->text, *p = check_child(l, path, k);
 		const struct ynode *v = n->items[i];
-		if (!strcmp(k, "cpu")) {
+		if (parse_count_metric(l, k, v, p, ly)) {
+			continue;
+		} else if (!strcmp(k, "cpu")) {
 			ly->has_cpu = check_bool(l, v, p, &ly->cpu);
 		} else if (!strcmp(k, "memory")) {
 			ly->has_memory = check_bool(l, v, p, &ly->memory);
-		} else if (!strcmp(k, "instructions")) {
-			parse_instructions(l, v, p, ly);
-		} else if (!strcmp(k, "allocations")) {
-			ly->has_allocations = check_bool(l, v, p, &ly->allocations);
-		} else if (!strcmp(k, "artifact_size")) {
-			ly->has_artifact_size = check_bool(l, v, p, &ly->artifact_size);
-			ly->artifact_size_node = v;
-			ly->artifact_size_path = p;
 		} else if (!strcmp(k, "unsupported")) {
 			const char *s = check_str(l, v, p);
 			if (s && (!strcmp(s, "fail") || !strcmp(s, "skip"))) {
@@ -305,6 +318,39 @@ static void parse_metrics(struct loader *l, const struct ynode *n, const char *p
 			parse_work(l, w, check_child(l, p, "work"), &ly->work);
 		}
 	}
+}
+
+/* A command's `metrics:`: the counts only. The timed metrics (cpu, memory,
+ * throughput) are measured in the rounds every command of the benchmark
+ * shares, and `unsupported` is the benchmark's policy, so they are refused
+ * here with the keys a command may set (docs/configuration.md, "Metrics"). */
+void parse_command_metrics(struct loader *l, const struct ynode *n, const char *path,
+			   struct layer *ly)
+{
+	size_t i;
+
+	if (!check_map(l, n, path, "a map of instructions, allocations, artifact_size"))
+		return;
+	for (i = 0; i < n->count; i++) {
+		const struct ynode *k = n->keys[i];
+		const char *p = check_child(l, path, k->text);
+		const char *const *known;
+		if (parse_count_metric(l, k->text, n->items[i], p, ly))
+			continue;
+		for (known = metrics_keys; *known && strcmp(*known, k->text); known++) {
+		}
+		if (*known)
+			check_problem(
+				l, k, p,
+				"a command may set metrics.instructions, metrics.allocations "
+				"and metrics.artifact_size",
+				!strcmp(k->text, "throughput")
+					? "metrics.%s is only allowed in a benchmark"
+					: "metrics.%s is set per benchmark or in defaults, not "
+					  "per command",
+				k->text);
+	}
+	check_keys(l, n, path, metrics_keys, path); /* the rest: unknown anywhere */
 }
 
 /* "." , "a/..", "a/": a path whose last part can only be a directory, which

@@ -95,6 +95,10 @@ struct resolved {
  * keys a level allows is decided by the caller's key list. */
 bool parse_setting(struct loader *l, const char *k, const struct ynode *v, const char *p,
 		   bool benchmark_level, struct layer *ly);
+/* `metrics:` of a command: instructions, allocations and artifact_size;
+ * the other metrics keys are refused with their place. */
+void parse_command_metrics(struct loader *l, const struct ynode *n, const char *path,
+			   struct layer *ly);
 /* `env:` of a level, a hook or the build (in_build: ${artifact} is not yet
  * known, ${workdir} does not exist). */
 void parse_env(struct loader *l, const struct ynode *n, const char *path, bool in_build,
@@ -128,7 +132,8 @@ void parse_command(struct loader *l, const struct ynode *n, const char *path,
 
 /* ---- budgets.c ---- */
 
-/* `budget:` of a command: only metrics that bm measures. */
+/* `budget:` of a command: only metrics that c measures (c->metrics
+ * resolved). */
 void parse_budgets(struct loader *l, const struct ynode *n, const char *path,
 		   const struct benchmark *bm, struct command *c);
 

@@ -477,30 +477,47 @@ void suite_free(struct suite *s)
 	free(s);
 }
 
-bool benchmark_measures(const struct benchmark *b, enum metric m)
+static bool metrics_measure(const struct metrics *ms, enum metric m)
 {
 	switch (m) {
 	case METRIC_LATENCY:
 		return true;
 	case METRIC_THROUGHPUT:
-		return b->metrics.work.kind != WORK_NONE;
+		return ms->work.kind != WORK_NONE;
 	case METRIC_CPU_USER:
 	case METRIC_CPU_SYSTEM:
 	case METRIC_CPU_TOTAL:
 	case METRIC_CPU_UTILIZATION:
-		return b->metrics.cpu;
+		return ms->cpu;
 	case METRIC_PEAK_RSS:
-		return b->metrics.memory;
+		return ms->memory;
 	case METRIC_ARTIFACT_SIZE:
-		return b->metrics.artifact_size;
+		return ms->artifact_size;
 	case METRIC_INSTRUCTIONS:
-		return b->metrics.instructions;
+		return ms->instructions;
 	case METRIC_ALLOCATIONS:
 	case METRIC_ALLOCATED_BYTES:
-		return b->metrics.allocations;
+		return ms->allocations;
 	case METRIC__COUNT:
 		break;
 	}
+	return false;
+}
+
+bool command_measures(const struct command *c, enum metric m)
+{
+	return metrics_measure(&c->metrics, m);
+}
+
+bool benchmark_measures(const struct benchmark *b, enum metric m)
+{
+	size_t i;
+
+	if (!b->command_count) /* while its commands are read */
+		return metrics_measure(&b->metrics, m);
+	for (i = 0; i < b->command_count; i++)
+		if (command_measures(&b->commands[i], m))
+			return true;
 	return false;
 }
 

@@ -210,6 +210,11 @@ struct command {
 	size_t budget_count;
 	const struct growth_budget *growth_budgets; /* with sizes only */
 	size_t growth_budget_count;
+	/* The benchmark's metrics with the command's own `metrics:` laid over:
+	 * a command may set the counts only (instructions, allocations,
+	 * artifact_size; docs/configuration.md, "Metrics"), so cpu, memory,
+	 * unsupported and work are always the benchmark's. */
+	struct metrics metrics;
 	struct suite_pos pos; /* of the command's name */
 };
 
@@ -295,11 +300,14 @@ struct suite {
 int suite_load(const char *path, struct suite **out, struct suite_diags *diags, struct err *err);
 void suite_free(struct suite *s);
 
-/* Whether a benchmark measures a metric (latency always; CPU metrics with
+/* Whether a command measures a metric (latency always; CPU metrics with
  * metrics.cpu; peak_rss with metrics.memory; throughput with declared work;
  * artifact_size with metrics.artifact_size; instructions with
  * metrics.instructions; allocations and allocated_bytes with
- * metrics.allocations). */
+ * metrics.allocations), its own settings over its benchmark's. */
+bool command_measures(const struct command *c, enum metric m);
+/* Whether any command of a benchmark measures a metric: the timed metrics
+ * are the same for all of them, a count may be asked by some only. */
 bool benchmark_measures(const struct benchmark *b, enum metric m);
 /* The tolerance for latency, cpu_total, peak_rss or a count; NULL for other
  * metrics. */

@@ -413,3 +413,108 @@ class AllocationsTest(GitRepoTest):
         for name in ("allocations", "allocated_bytes"):
             k = c["comparisons"][name]
             self.assertEqual((k["verdict"], k["change_percent"], k["pairs"]), ("pass", 0, 3))
+
+
+# One benchmark, two commands: only `counted` asks for instructions
+# (docs/configuration.md, "Metrics": a command's counts over its benchmark's).
+PER_COMMAND_SUITE = """version: "1"
+name: ins
+build:
+  command: [cc, -O1, -o, "${artifact}", work.c]
+benchmarks:
+  - name: tool
+    runs: 10
+    regression: {max_cv: 0, latency: {gate: false}, instructions: {max_percent: 0.5%}}
+    commands:
+      counted:
+        command: ["${artifact}"]
+        metrics: {instructions: true, artifact_size: true}
+        budget: {instructions: {median: "<= 1G"}}
+      plain:
+        command: ["${artifact}", x]
+"""
+
+
+class CommandMetricsTest(GitRepoTest):
+    """Counts asked for by one command of a benchmark and not the other."""
+
+    def setUp(self):
+        super().setUp()
+        self.write("repo/himorime.yaml", PER_COMMAND_SUITE)
+        self.write("repo/work.c", LOOP.replace("FACTOR", "100"))
+        self.git("add", "-A")
+        self.git("commit", "-qm", "base")
+
+    def commands(self, res):
+        cs = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"]
+        return {c["name"]: c for c in cs}
+
+    def test_counts__only_the_command_that_asks_is_counted_and_decided(self):
+        self.write("repo/work.c", LOOP.replace("FACTOR", "101"))
+        self.git("commit", "-qam", "1% more")
+        res = self.run_h(["compare", "--against", "HEAD~1", "--seed", "3", "--format", "json"],
+                         cwd=self.repo, timeout=600)
+        self.assertExit(res, 1)
+        cs = self.commands(res)
+        counted, plain = cs["counted"], cs["plain"]
+        k = counted["comparisons"]["instructions"]
+        self.assertEqual((counted["result"], k["verdict"], k["pairs"]),
+                         ("regression", "regression", 3))
+        self.assertGreater(k["change_percent"], 0.9)
+        self.assertLess(k["change_percent"], 1.1)
+        for side in ("head", "base"):
+            m = counted[side]["metrics"]["instructions"]
+            self.assertEqual((m["status"], len(m["samples"]), m["counter"]["backend"]),
+                             ("measured", 3, "valgrind"))
+            # the other command's sides have no instructions at all
+            self.assertNotIn("instructions", plain[side]["metrics"])
+        self.assertEqual(sorted(counted["comparisons"]),
+                         ["artifact_size", "instructions", "latency"])
+        self.assertEqual(sorted(plain["comparisons"]), ["latency"])
+        self.assertNotIn("artifact_size", plain["head"]["metrics"])
+        self.assertEqual(plain["result"], "pass")
+        self.assertEqual([(b["metric"], b["status"]) for b in counted["budgets"]],
+                         [("instructions", "pass")])
+        self.assertEqual(plain["budgets"], [])
+        # the Counts table has the counted command's rows only
+        table = self.run_h(["report", self.write("report.json", res.out)]).out
+        counts = table.split("Counts\n")[1].split("\n\n")[0].splitlines()
+        self.assertEqual(len(counts), 3, table)
+        self.assertRegex(counts[1], r"^tool +counted +artifact_size +\d+\.\d KiB +\d+\.\d KiB +"
+                                    r"[+-]?\d+\.\d% +exact +±1% +1 +\w+$")
+        self.assertRegex(counts[2], r"^tool +counted +instructions +\d\.\d\d M instructions +"
+                                    r"\d\.\d\d M instructions +\+1\.0% +exact +±0\.5% +3 +"
+                                    r"regression$")
+
+    def test_counts__a_command_turns_off_its_benchmarks_count(self):
+        """Its runs are the timed ones only: none under valgrind."""
+        log = os.path.join(self.tmp, "plain.log")
+        suite = PER_COMMAND_SUITE.replace(
+            "    commands:\n",
+            "    metrics: {instructions: true}\n    commands:\n").replace(
+            '["${artifact}", x]',
+            '[sh, -c, \'echo run >> "$PLAIN_LOG"\']\n        metrics: {instructions: false}')
+        self.write("repo/himorime.yaml", suite)
+        res = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo, timeout=600,
+                         env={"PLAIN_LOG": log})
+        self.assertExit(res, 0)
+        cs = self.commands(res)
+        self.assertEqual(len(cs["counted"]["head"]["metrics"]["instructions"]["samples"]), 3)
+        self.assertNotIn("instructions", cs["plain"]["head"]["metrics"])
+        # one warmup and 10 timed runs
+        with open(log) as f:
+            self.assertEqual(f.read(), "run\n" * 11)
+
+    def test_counts__a_budget_on_a_count_the_command_does_not_ask_for_is_an_error(self):
+        suite = PER_COMMAND_SUITE.replace('["${artifact}", x]',
+                                          '["${artifact}", x]\n'
+                                          '        budget: {instructions: {max: "<= 1G"}}')
+        self.write("repo/himorime.yaml", suite)
+        res = self.run_h(["validate"], cwd=self.repo)
+        self.assertExit(res, 2)
+        self.assertEqual(res.err,
+                         "himorime.yaml:16:18: benchmarks[0].commands.plain.budget.instructions: "
+                         "a budget on instructions, which the command does not measure "
+                         "[HMR2001]\n  hint: set metrics.instructions: true in the command, its "
+                         "benchmark or defaults\n"
+                         "himorime: exit 2: 1 problem in 1 suite file\n")

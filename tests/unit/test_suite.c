@@ -397,6 +397,169 @@ static void test_suite__instructions_layer(void **state)
 	unlink(path);
 }
 
+/* A command's metrics: the counts laid over its benchmark's (which lie over
+ * defaults) for that command only; the timed metrics stay the benchmark's. */
+static void test_suite__command_metrics_layer(void **state)
+{
+	const char *path =
+		write_tmp("version: \"1\"\nname: s\n"
+			  "build: {command: [cc, -o, \"${artifact}\", m.c]}\n"
+			  "defaults:\n  metrics: {allocations: true, cpu: true}\n"
+			  "benchmarks:\n"
+			  "  - name: a\n    metrics: {instructions: {runs: 5}}\n"
+			  "    commands:\n"
+			  "      on: {command: [x], metrics: {artifact_size: true}}\n"
+			  "      off:\n        command: [x]\n"
+			  "        metrics: {instructions: false, allocations: false}\n"
+			  "      own:\n        command: [x]\n"
+			  "        metrics: {instructions: {backend: valgrind, runs: 7}}\n"
+			  "        budget: {instructions: {median: \"<= 2G\"}}\n"
+			  "  - name: b\n    metrics: {allocations: false}\n"
+			  "    commands:\n"
+			  "      plain: {command: [x]}\n"
+			  "      counted: {command: [x], metrics: {instructions: true}}\n");
+	struct suite_diags diags;
+	struct err err = ERR_INIT;
+	struct suite *s;
+	const struct benchmark *a, *b;
+
+	(void)state;
+	suite_diags_init(&diags);
+	assert_int_equal(suite_load(path, &s, &diags, &err), 0);
+	a = &s->benchmarks[0];
+	b = &s->benchmarks[1];
+	/* on: the benchmark's instructions and defaults' allocations, its own size */
+	assert_true(command_measures(&a->commands[0], METRIC_INSTRUCTIONS));
+	assert_true(command_measures(&a->commands[0], METRIC_ALLOCATIONS));
+	assert_true(command_measures(&a->commands[0], METRIC_ALLOCATED_BYTES));
+	assert_true(command_measures(&a->commands[0], METRIC_ARTIFACT_SIZE));
+	assert_true(command_measures(&a->commands[0], METRIC_CPU_TOTAL));
+	assert_int_equal(a->commands[0].metrics.count_runs, 5);
+	assert_int_equal(a->commands[0].metrics.backend, COUNTER_AUTO);
+	/* off: both turned off for it alone */
+	assert_false(command_measures(&a->commands[1], METRIC_INSTRUCTIONS));
+	assert_false(command_measures(&a->commands[1], METRIC_ALLOCATED_BYTES));
+	assert_false(command_measures(&a->commands[1], METRIC_ARTIFACT_SIZE));
+	assert_true(command_measures(&a->commands[1], METRIC_CPU_USER));
+	/* own: its backend and runs */
+	assert_int_equal(a->commands[2].metrics.backend, COUNTER_VALGRIND);
+	assert_int_equal(a->commands[2].metrics.count_runs, 7);
+	assert_int_equal(a->commands[2].budgets[0].metric, METRIC_INSTRUCTIONS);
+	/* the benchmark measures what any of its commands does */
+	assert_true(benchmark_measures(a, METRIC_ARTIFACT_SIZE));
+	assert_true(a->metrics.instructions);
+	assert_false(a->metrics.artifact_size);
+	assert_false(command_measures(&b->commands[0], METRIC_INSTRUCTIONS));
+	assert_false(command_measures(&b->commands[0], METRIC_ALLOCATIONS));
+	assert_true(command_measures(&b->commands[1], METRIC_INSTRUCTIONS));
+	assert_int_equal(b->commands[1].metrics.count_runs, 3);
+	assert_true(benchmark_measures(b, METRIC_INSTRUCTIONS));
+	assert_false(b->metrics.instructions);
+	assert_false(benchmark_measures(b, METRIC_ALLOCATIONS));
+	suite_free(s);
+	suite_diags_release(&diags);
+	unlink(path);
+}
+
+/* A case's budgets are checked against what its command measures. */
+static void test_suite__command_metrics_in_cases(void **state)
+{
+	const char *path = write_tmp("version: \"1\"\nname: s\n"
+				     "benchmarks:\n"
+				     "  - name: a\n    parameters: {n: [1, 2]}\n"
+				     "    cases:\n"
+				     "      \"[n=2]\":\n"
+				     "        budget: {fast: {instructions: {median: \"<= 1G\"}}}\n"
+				     "    commands:\n"
+				     "      fast: {command: [x], metrics: {instructions: true}}\n"
+				     "      slow: {command: [x]}\n");
+	struct suite_diags diags;
+	struct err err = ERR_INIT;
+	struct suite *s;
+	const struct command *c;
+
+	(void)state;
+	suite_diags_init(&diags);
+	assert_int_equal(suite_load(path, &s, &diags, &err), 0);
+	assert_int_equal(s->benchmark_count, 2);
+	assert_int_equal(s->benchmarks[0].commands[0].budget_count, 0);
+	c = &s->benchmarks[1].commands[0];
+	assert_int_equal(c->budget_count, 1);
+	assert_int_equal(c->budgets[0].metric, METRIC_INSTRUCTIONS);
+	assert_true(c->budgets[0].limit == 1e9);
+	assert_false(command_measures(&s->benchmarks[1].commands[1], METRIC_INSTRUCTIONS));
+	suite_free(s);
+	suite_diags_release(&diags);
+	unlink(path);
+}
+
+/* The diagnostics of a suite file, one "line:column: path: message | hint"
+ * string each, for exact comparisons. */
+static char *diags_text(const struct suite_diags *d)
+{
+	char *out = calloc(1, 4096);
+	size_t i, n = 0;
+
+	assert_non_null(out);
+	for (i = 0; i < d->count; i++)
+		n += (size_t)snprintf(out + n, 4096 - n, "%u:%u: %s: %s | %s\n", d->v[i].line,
+				      d->v[i].column, d->v[i].path, d->v[i].message,
+				      d->v[i].hint ? d->v[i].hint : "-");
+	return out;
+}
+
+/* A command may set the counts only: the other metrics keys are refused
+ * where they are written, and a budget on a count the command does not
+ * measure says so. */
+static void test_suite__command_metrics_errors(void **state)
+{
+	const char *path =
+		write_tmp("version: \"1\"\nname: s\n"
+			  "benchmarks:\n"
+			  "  - name: a\n    metrics: {instructions: true}\n"
+			  "    commands:\n"
+			  "      c:\n        command: [x]\n"
+			  "        metrics: {cpu: true, throughput: {}, instruction: true, "
+			  "artifact_size: true}\n"
+			  "      d:\n        command: [x]\n"
+			  "        metrics: {instructions: false, allocations: maybe}\n"
+			  "        budget: {instructions: {median: \"<= 2G\"}}\n"
+			  "      e: {command: [x], metrics: [instructions]}\n");
+	struct suite_diags diags;
+	struct err err = ERR_INIT;
+	struct suite *s;
+	char *text;
+
+	(void)state;
+	suite_diags_init(&diags);
+	assert_int_equal(suite_load(path, &s, &diags, &err), ERR_INVALID);
+	text = diags_text(&diags);
+	assert_string_equal(
+		text,
+		"9:19: benchmarks[0].commands.c.metrics.cpu: metrics.cpu is set per benchmark or "
+		"in defaults, not per command | a command may set metrics.instructions, "
+		"metrics.allocations and metrics.artifact_size\n"
+		"9:30: benchmarks[0].commands.c.metrics.throughput: metrics.throughput is only "
+		"allowed in a benchmark | a command may set metrics.instructions, "
+		"metrics.allocations and metrics.artifact_size\n"
+		"9:46: benchmarks[0].commands.c.metrics.instruction: unknown key \"instruction\" "
+		"in "
+		"benchmarks[0].commands.c.metrics | did you mean \"instructions\"?\n"
+		"9:80: benchmarks[0].commands.c.metrics.artifact_size: metrics.artifact_size needs "
+		"a build: step (it measures ${artifact}) | add a build: step that writes "
+		"${artifact}\n"
+		"12:53: benchmarks[0].commands.d.metrics.allocations: expected true or false, got "
+		"\"maybe\" | booleans are true or false (yes, no, on and off are strings)\n"
+		"13:18: benchmarks[0].commands.d.budget.instructions: a budget on instructions, "
+		"which the command does not measure | set metrics.instructions: true in the "
+		"command, its benchmark or defaults\n"
+		"14:34: benchmarks[0].commands.e.metrics: expected a map of instructions, "
+		"allocations, artifact_size, got a list | -\n");
+	free(text);
+	suite_diags_release(&diags);
+	unlink(path);
+}
+
 static void test_suite__load_collects_all_problems(void **state)
 {
 	const char *path = write_tmp("version: \"1\"\nname: s\nbenchmarks:\n"
@@ -570,6 +733,9 @@ int main(void)
 		cmocka_unit_test(test_suite__load_model),
 		cmocka_unit_test(test_suite__artifact_size_layers),
 		cmocka_unit_test(test_suite__instructions_layer),
+		cmocka_unit_test(test_suite__command_metrics_layer),
+		cmocka_unit_test(test_suite__command_metrics_errors),
+		cmocka_unit_test(test_suite__command_metrics_in_cases),
 		cmocka_unit_test(test_suite__load_collects_all_problems),
 		cmocka_unit_test(test_suite__x_keys_at_top_level_are_ignored),
 		cmocka_unit_test(test_suite__load_expands_parameters),
