@@ -91,6 +91,11 @@ struct bench_run {
 	unsigned next_look;
 	bool time_ran_out;
 	uint64_t judging_ns; /* spent in the looks while measuring rounds */
+	/* instructions, chosen before the first run (counted_choose): counted
+	 * by perf during the timed runs, or by valgrind after them; the
+	 * backend's version, or why there is none (NULL otherwise). */
+	bool perf_counts;
+	char *count_version, *count_why;
 };
 
 /* runner.c */
@@ -133,10 +138,19 @@ bool rounds_exit_ok(const struct command *c, int code);
 void rounds_point_inputs(struct bench_run *br, struct unit *u);
 
 /* counted.c: the counts of docs/comparison.md, "Deciding on counts" */
+/* Chooses how instructions are counted, before the first run: perf when
+ * the backend allows it and the counter counts here (docs/comparison.md,
+ * "What the engine counts"). counted_release frees the choice. */
+void counted_choose(struct bench_run *br);
+void counted_release(struct bench_run *br);
+/* A timed run's count of instructions (br->perf_counts), or the side's
+ * metric error when the run has none. */
+void counted_add_run(struct bench_run *br, struct unit *u, int side, const struct run_result *res);
 /* Measures a unit's counts on each side it ran: artifact sizes. */
 void counted_measure(struct bench_run *br, struct unit *u);
-/* The untimed phase of counted runs (instructions under valgrind), after
- * the timed rounds and before cleanup: 0 or ERR_INTERRUPTED. */
+/* The untimed phase of counted runs (instructions under valgrind, or with
+ * perf the runs the counts rule wants beyond the timed ones), after the
+ * timed rounds and before cleanup: 0 or ERR_INTERRUPTED. */
 int counted_run(struct bench_run *br);
 /* Appends the comparison of each count both sides measured. */
 void counted_compare(const struct bench_run *br, struct results_command *rc);

@@ -193,6 +193,42 @@ static void test_perf__the_protocol_carries_counts(void **state)
 	assert_int_equal(proto_decode_result(wire, &id, &got), EPROTO);
 }
 
+/* What a run's count of instructions becomes: the count, or why there is none. */
+static void test_perf__a_runs_instructions_or_why_not(void **state)
+{
+	struct run_result res = { .count_status = COUNT_OK, .count = 1234 };
+	struct err err = ERR_INIT;
+	uint64_t n = 9;
+
+	(void)state;
+	res.count_enabled_ns = res.count_running_ns = 50;
+	assert_int_equal(perf_run_instructions(&res, &n, &err), 0);
+	assert_int_equal(n, 1234);
+	res.count_running_ns = 0; /* multiplexed out for the whole run */
+	assert_int_equal(perf_run_instructions(&res, &n, &err), ERR_METRIC);
+	assert_string_equal(err.msg, "the instructions counter never ran: other events held the "
+				     "hardware counters for the whole run");
+	assert_int_equal(n, 0);
+	res.count_status = COUNT_OPEN_FAILED;
+	res.count_error = EMFILE;
+	assert_int_equal(perf_run_instructions(&res, &n, &err), ERR_METRIC);
+	assert_string_equal(err.msg, "the instructions counter did not open for a run: "
+				     "perf_event_open: Too many open files");
+	res.count_error = ENOENT;
+	assert_int_equal(perf_run_instructions(&res, &n, &err), ERR_METRIC);
+	assert_string_equal(err.msg, "the instructions counter did not open for a run: "
+				     "perf_event_open: No such file or directory (no hardware "
+				     "counters here: a virtual machine?)");
+	res.count_status = COUNT_READ_FAILED;
+	res.count_error = 0;
+	assert_int_equal(perf_run_instructions(&res, &n, &err), ERR_METRIC);
+	assert_string_equal(err.msg, "the instructions counter could not be read after a run: "
+				     "a short read");
+	res.count_status = COUNT_NONE;
+	assert_int_equal(perf_run_instructions(&res, &n, &err), ERR_METRIC);
+	assert_string_equal(err.msg, "a run returned no count of instructions");
+}
+
 #define BOTH(fn) cmocka_unit_test_prestate(fn, &modes[0]), cmocka_unit_test_prestate(fn, &modes[1])
 
 int main(void)
@@ -200,6 +236,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perf__probe_counts_or_says_why),
 		cmocka_unit_test(test_perf__the_protocol_carries_counts),
+		cmocka_unit_test(test_perf__a_runs_instructions_or_why_not),
 		BOTH(test_perf__a_count_includes_the_commands_children),
 		BOTH(test_perf__a_count_that_cannot_open_leaves_the_run_measured),
 	};
