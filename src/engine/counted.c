@@ -6,19 +6,23 @@
  * - artifact_size: the bytes of each side's built ${artifact} (and its ELF
  *   text, data and bss), measured after the timed runs: exact, so one "run"
  *   per side.
- * - instructions: a separate, untimed phase after the timed runs (before
- *   cleanup) for the commands that ask for it: each under valgrind's
- *   cachegrind, base and head runs in coin-flipped pairs, `runs` per side,
- *   then two more at a time while the counts rule asks, up to its cap.
- *   allocations and allocated_bytes: the same with valgrind's DHAT (heap
- *   blocks and bytes allocated). Each side's command sees its root through a
- *   link of one length on both sides, and gets an environment padded to the
- *   other side's size: the lengths of its paths and the size of its argv and
- *   environment move its counts (docs/comparison.md, "How constant counts
- *   are here").
+ * - instructions with the perf counter: counted during the timed runs (the
+ *   spawner counts the command's whole tree, docs/design.md); after them,
+ *   only the runs the counts rule wants beyond those, counted the same way.
+ * - instructions with valgrind: a separate, untimed phase after the timed
+ *   runs (before cleanup) for the commands that ask for it: each under
+ *   valgrind's cachegrind, base and head runs in coin-flipped pairs, `runs`
+ *   per side, then two more at a time while the counts rule asks, up to its
+ *   cap. allocations and allocated_bytes: the same with valgrind's DHAT
+ *   (heap blocks and bytes allocated). Each side's command sees its root
+ *   through a link of one length on both sides, and gets an environment
+ *   padded to the other side's size: the lengths of its paths and the size
+ *   of its argv and environment move its counts (docs/comparison.md, "How
+ *   constant counts are here").
  *
- * Each command says which counts it asks for (its `metrics:` over its
- * benchmark's, docs/configuration.md, "Metrics"): only those are run.
+ * Each command says which counts it asks for, and with which backend (its
+ * `metrics:` over its benchmark's, docs/configuration.md, "Metrics"): only
+ * those are run, each backend probed once per benchmark.
  */
 #include "engine/internal.h"
 
@@ -137,31 +141,40 @@ void counted_compare(const struct bench_run *br, const struct unit *u, struct re
 
 /* ---- instructions and allocations ------------------------------------------ */
 
-/* A phase of counted runs: one valgrind tool and the counts it gives. */
+/* A phase of counted runs: one valgrind tool and the counts it gives, or
+ * (perf) the command itself with the instructions counter. */
 struct phase {
 	enum valgrind_tool tool;
 	const char *what; /* for progress lines */
 	size_t n;
 	enum metric metrics[2];
 	const char *events[2];
+	bool perf;
 };
 
 static const struct phase phases[] = {
-	{ VALGRIND_CACHEGRIND, "instructions", 1, { METRIC_INSTRUCTIONS }, { "Ir" } },
+	{ VALGRIND_CACHEGRIND, "instructions", 1, { METRIC_INSTRUCTIONS }, { "Ir" }, false },
 	{ VALGRIND_DHAT,
 	  "allocations",
 	  2,
 	  { METRIC_ALLOCATIONS, METRIC_ALLOCATED_BYTES },
-	  { "tbk", "tb" } },
+	  { "tbk", "tb" },
+	  false },
 };
 
-/* Which backend counts instructions here (docs/comparison.md, "Deciding on
- * counts"), decided once per benchmark: valgrind's version in *version, or
- * the reason there is none in *why. The perf counter is probed for `auto`
- * and `perf`; counting with it in the spawner is still to come, so only
- * valgrind counts. */
+static const struct phase perf_phase = { VALGRIND_CACHEGRIND,
+					 "instructions",
+					 1,
+					 { METRIC_INSTRUCTIONS },
+					 { PERF_INSTRUCTIONS_EVENT },
+					 true };
+
+/* Which backend counts here (docs/comparison.md, "Deciding on counts"),
+ * decided once per benchmark: for instructions, perf (*perf, the kernel's
+ * release in *version) when `perf` or `auto` and the probe counts; else
+ * valgrind's version in *version, or the reason there is none in *why. */
 static void pick_backend(enum counter_backend want, const struct phase *ph, char **version,
-			 char **why)
+			 char **why, bool *perf_counts)
 {
 	struct err perf = ERR_INIT, vg = ERR_INIT;
 	struct strbuf sb;
@@ -169,18 +182,23 @@ static void pick_backend(enum counter_backend want, const struct phase *ph, char
 	bool perf_ok = false;
 
 	*version = *why = NULL;
+	*perf_counts = false;
 	if (ph->tool == VALGRIND_DHAT) /* heap blocks: valgrind's DHAT only */
 		want = COUNTER_VALGRIND;
 	if (want != COUNTER_VALGRIND)
 		perf_ok = perf_probe_instructions(&counted, &perf) == 0;
-	if (want == COUNTER_PERF) {
-		*why = perf_ok ? xstrdup("backend perf: the counter opens, but himorime counts "
-					 "instructions with valgrind only so far; use backend: "
-					 "valgrind or auto")
-			       : xasprintf("backend perf: %s", perf.msg);
+	strbuf_init(&sb, 0);
+	if (perf_ok) {
+		perf_kernel_release(&sb);
+		*version = strbuf_detach(&sb, NULL);
+		*perf_counts = true;
 		return;
 	}
-	strbuf_init(&sb, 0);
+	if (want == COUNTER_PERF) {
+		*why = xasprintf("backend perf: %s", perf.msg);
+		strbuf_release(&sb);
+		return;
+	}
 	if (valgrind_version(COUNTED_VALGRIND, &sb, &vg) == 0)
 		*version = strbuf_detach(&sb, NULL);
 	else if (want == COUNTER_AUTO && !perf_ok)
@@ -206,7 +224,10 @@ static void describe_counter(struct bench_run *br, struct unit *u, const struct 
 		for (k = 0; k < ph->n; k++) {
 			struct results_metric *rm = &rs->metrics[ph->metrics[k]];
 			if (version) {
-				results_set_str(&rm->counter_backend, "valgrind");
+				if (ph->perf)
+					rm->source = RESULTS_SOURCE_PERF_EVENT;
+				results_set_str(&rm->counter_backend,
+						ph->perf ? "perf" : "valgrind");
 				results_set_str(&rm->counter_version, version);
 				results_set_str(&rm->counter_event, ph->events[k]);
 				continue;
@@ -375,9 +396,15 @@ static int count_once(struct bench_run *br, struct unit *u, int side, size_t pad
 		phase_failed(rs, ph, err.msg);
 		goto done;
 	}
-	argv = valgrind_argv(COUNTED_VALGRIND, ph->tool, dir, (const char *const *)p.argv);
-	envp = padded_env(p.envp, pad);
-	counted_request(br, s, u, &p, argv, envp, stderr_path, &req);
+	if (ph->perf) {
+		counted_request(br, s, u, &p, p.argv, p.envp, stderr_path, &req);
+		req.timeout_ns = u->cmd->exec.timeout_ns;
+		perf_request_instructions(&req);
+	} else {
+		argv = valgrind_argv(COUNTED_VALGRIND, ph->tool, dir, (const char *const *)p.argv);
+		envp = padded_env(p.envp, pad);
+		counted_request(br, s, u, &p, argv, envp, stderr_path, &req);
+	}
 	if (r->m.run(r->m.ctx, &req, &res, &err) < 0) {
 		phase_failed(rs, ph, err.msg);
 	} else if (res.status == RUN_INTERRUPTED || r->interrupted) {
@@ -385,10 +412,13 @@ static int count_once(struct bench_run *br, struct unit *u, int side, size_t pad
 	} else if (res.status != RUN_EXITED || !rounds_exit_ok(u->cmd, res.code)) {
 		struct strbuf why;
 		strbuf_init(&why, 0);
-		strbuf_adds(&why, "under valgrind, the command ");
+		strbuf_adds(&why, ph->perf ? "counting instructions, the command "
+					   : "under valgrind, the command ");
 		run_result_describe(&req, &res, &why);
 		phase_failed(rs, ph, why.buf);
 		strbuf_release(&why);
+	} else if (ph->perf) {
+		counted_add_run(br, u, side, &res);
 	} else if (read_counts(dir, ph, rs, &err) < 0) {
 		phase_failed(rs, ph, err.msg);
 	}
@@ -503,61 +533,104 @@ static unsigned more_wanted(const struct bench_run *br, const struct unit *u, en
 	return more;
 }
 
-/* The backends of one phase, picked once for each backend a command asks
- * for (a command may set its own: docs/configuration.md, "Metrics"). */
-#define N_BACKENDS (COUNTER_VALGRIND + 1)
-
-struct picks {
-	bool done[N_BACKENDS];
-	char *version[N_BACKENDS], *why[N_BACKENDS];
-};
-
-static void pick_for(struct picks *pk, const struct phase *ph, enum counter_backend want)
+/* Picks the backend a command asks for, once per backend and phase (a
+ * command may set its own: docs/configuration.md, "Metrics"). */
+static void pick_for(struct count_picks *pk, const struct phase *ph, enum counter_backend want)
 {
 	if (!pk->done[want])
-		pick_backend(want, ph, &pk->version[want], &pk->why[want]);
+		pick_backend(want, ph, &pk->version[want], &pk->why[want], &pk->perf[want]);
 	pk->done[want] = true;
+}
+
+static void picks_release(struct count_picks *pk)
+{
+	size_t k;
+
+	for (k = 0; k < COUNT_BACKENDS; k++) {
+		free(pk->version[k]);
+		free(pk->why[k]);
+	}
+	memset(pk, 0, sizeof(*pk));
 }
 
 /* One phase over every unit whose command asks for its counts: `runs` per
  * side, then more while any of the phase's counts asks. */
 static int run_phase(struct bench_run *br, const struct phase *ph)
 {
-	struct picks pk;
-	size_t i, k, pad[2];
+	struct count_picks local, *pk = &local;
+	size_t i, k, pad[2] = { 0, 0 };
 	int rc = 0;
 
-	memset(&pk, 0, sizeof(pk));
+	memset(&local, 0, sizeof(local));
+	if (ph->metrics[0] == METRIC_INSTRUCTIONS)
+		pk = &br->picks; /* chosen before the timed runs */
 	for (i = 0; i < br->n_units; i++) {
 		const struct command *c = br->units[i].cmd;
 		if (!command_measures(c, ph->metrics[0]))
 			continue;
-		pick_for(&pk, ph, c->metrics.backend);
-		describe_counter(br, &br->units[i], ph, pk.version[c->metrics.backend],
-				 pk.why[c->metrics.backend]);
+		pick_for(pk, ph, c->metrics.backend);
+		describe_counter(br, &br->units[i], pk->perf[c->metrics.backend] ? &perf_phase : ph,
+				 pk->version[c->metrics.backend], pk->why[c->metrics.backend]);
 	}
 	for (i = 0; i < br->n_units && rc == 0; i++) {
 		struct unit *u = &br->units[i];
+		enum counter_backend want_backend = u->cmd->metrics.backend;
+		const struct phase *uph = pk->perf[want_backend] ? &perf_phase : ph;
 		size_t want = u->cmd->metrics.count_runs;
 		if (u->failed || !command_measures(u->cmd, ph->metrics[0]) ||
-		    !pk.version[u->cmd->metrics.backend])
+		    !pk->version[want_backend])
 			continue;
-		engine_progress(br->r, "%s › %s: counting %s under valgrind", br->b->name,
-				u->cmd->name, ph->what);
-		pads(br, u, pad);
+		if (!uph->perf) {
+			engine_progress(br->r, "%s › %s: counting %s under valgrind", br->b->name,
+					u->cmd->name, uph->what);
+			pads(br, u, pad);
+		}
 		while (rc == 0 && want) {
-			rc = count_to(br, u, want, pad, ph);
-			for (want = 0, k = 0; rc == 0 && k < ph->n; k++) {
-				unsigned more = more_wanted(br, u, ph->metrics[k]);
+			rc = count_to(br, u, want, pad, uph);
+			for (want = 0, k = 0; rc == 0 && k < uph->n; k++) {
+				unsigned more = more_wanted(br, u, uph->metrics[k]);
 				want = more > want ? more : want;
 			}
 		}
 	}
-	for (k = 0; k < N_BACKENDS; k++) {
-		free(pk.version[k]);
-		free(pk.why[k]);
-	}
+	picks_release(&local);
 	return rc;
+}
+
+void counted_choose(struct bench_run *br)
+{
+	size_t i;
+
+	for (i = 0; i < br->n_units; i++)
+		if (command_measures(br->units[i].cmd, METRIC_INSTRUCTIONS))
+			pick_for(&br->picks, &phases[0], br->units[i].cmd->metrics.backend);
+}
+
+void counted_release(struct bench_run *br)
+{
+	picks_release(&br->picks);
+}
+
+bool counted_by_perf(const struct bench_run *br, const struct unit *u)
+{
+	return command_measures(u->cmd, METRIC_INSTRUCTIONS) &&
+	       br->picks.perf[u->cmd->metrics.backend];
+}
+
+void counted_add_run(struct bench_run *br, struct unit *u, int side, const struct run_result *res)
+{
+	struct results_command *rc = &br->rb->commands[u->index];
+	struct results_side *rs = side == HEAD ? &rc->head : &rc->base;
+	struct err err = ERR_INIT;
+	uint64_t n;
+
+	rs->metrics[METRIC_INSTRUCTIONS].source = RESULTS_SOURCE_PERF_EVENT;
+	if (rs->metrics[METRIC_INSTRUCTIONS].status == STATUS_FAILED)
+		return; /* one failed run already made the metric's error */
+	if (perf_run_instructions(res, &n, &err) < 0)
+		count_failed(rs, METRIC_INSTRUCTIONS, err.msg);
+	else
+		results_add_sample(rs, METRIC_INSTRUCTIONS, (double)n);
 }
 
 int counted_run(struct bench_run *br)

@@ -77,6 +77,15 @@ struct unit {
 	bool judged[METRIC__COUNT];
 };
 
+/* The backends picked for one count (counted.c), once for each backend a
+ * command asks for: the backend's version, or why there is none. */
+#define COUNT_BACKENDS (COUNTER_VALGRIND + 1)
+struct count_picks {
+	bool done[COUNT_BACKENDS];
+	bool perf[COUNT_BACKENDS]; /* counted by perf during the timed runs */
+	char *version[COUNT_BACKENDS], *why[COUNT_BACKENDS];
+};
+
 struct bench_run {
 	struct runner *r;
 	const struct suite *suite;
@@ -91,6 +100,10 @@ struct bench_run {
 	unsigned next_look;
 	bool time_ran_out;
 	uint64_t judging_ns; /* spent in the looks while measuring rounds */
+	/* instructions, chosen before the first run (counted_choose) for each
+	 * backend a command asks for: counted by perf during the timed runs,
+	 * or by valgrind after them. */
+	struct count_picks picks;
 };
 
 /* runner.c */
@@ -133,10 +146,21 @@ bool rounds_exit_ok(const struct command *c, int code);
 void rounds_point_inputs(struct bench_run *br, struct unit *u);
 
 /* counted.c: the counts of docs/comparison.md, "Deciding on counts" */
+/* Chooses how instructions are counted, before the first run: perf when
+ * the backend allows it and the counter counts here (docs/comparison.md,
+ * "What the engine counts"). counted_release frees the choice. */
+void counted_choose(struct bench_run *br);
+void counted_release(struct bench_run *br);
+/* Whether the unit's instructions are counted by perf in its timed runs. */
+bool counted_by_perf(const struct bench_run *br, const struct unit *u);
+/* A timed run's count of instructions (counted_by_perf), or the side's
+ * metric error when the run has none. */
+void counted_add_run(struct bench_run *br, struct unit *u, int side, const struct run_result *res);
 /* Measures a unit's counts on each side it ran: artifact sizes. */
 void counted_measure(struct bench_run *br, struct unit *u);
-/* The untimed phase of counted runs (instructions under valgrind), after
- * the timed rounds and before cleanup: 0 or ERR_INTERRUPTED. */
+/* The untimed phase of counted runs (instructions under valgrind, or with
+ * perf the runs the counts rule wants beyond the timed ones), after the
+ * timed rounds and before cleanup: 0 or ERR_INTERRUPTED. */
 int counted_run(struct bench_run *br);
 /* Appends the comparison of each count both sides of unit u measured. */
 void counted_compare(const struct bench_run *br, const struct unit *u, struct results_command *rc);

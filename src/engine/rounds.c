@@ -9,6 +9,7 @@
 
 #include "common/alloc.h"
 #include "common/fsio.h"
+#include "measure/perf.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -127,6 +128,8 @@ static void record(struct bench_run *br, struct unit *u, int side, const struct 
 		results_add_sample(rs, METRIC_THROUGHPUT, work / (wall / 1e9));
 		push(&u->work[side], &u->alloc_work[side], n, work);
 	}
+	if (counted_by_perf(br, u))
+		counted_add_run(br, u, side, res);
 	u->n_runs[side]++;
 	u->measured_ns[side] += res->wall_ns;
 	rs->count++;
@@ -229,6 +232,8 @@ static int run_once(struct bench_run *br, struct unit *u, int side, bool warmup,
 	p.req.stdout_path = stdout_path;
 	p.req.stderr_path = stderr_path;
 	p.req.terminal = br->b->terminal;
+	if (!warmup && counted_by_perf(br, u))
+		perf_request_instructions(&p.req);
 	if (r->m.run(r->m.ctx, &p.req, &res, &err) < 0) {
 		fail_unit(br, u, side, RESULTS_ERROR_INTERNAL, err.msg, NULL, 0);
 		goto done;

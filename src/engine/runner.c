@@ -363,6 +363,7 @@ static int run_benchmark(struct runner *r, const struct suite *suite, const stru
 	sysinfo_sample(&before);
 	open_sides(&br, err);
 	fail_unmeasurable_units(&br);
+	counted_choose(&br);
 	t = engine_phase(doc, RESULTS_PHASE_SETUP, t);
 	if (!r->interrupted)
 		rc = rounds_warm_up(&br);
@@ -382,6 +383,7 @@ static int run_benchmark(struct runner *r, const struct suite *suite, const stru
 	t = engine_phase(doc, RESULTS_PHASE_CLEANUP, t);
 	finish_benchmark(&br, rc);
 	note_noise(doc, &before);
+	counted_release(&br);
 	units_release(&br);
 	engine_phase(doc, RESULTS_PHASE_JUDGING, t);
 	if (rc == ERR_INTERRUPTED)

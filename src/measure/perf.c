@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #define PROBE_LOOPS 100000
@@ -72,4 +73,45 @@ int perf_probe_instructions(uint64_t *counted, struct err *err)
 	close((int)fd);
 	*counted = value;
 	return rc;
+}
+
+void perf_request_instructions(struct run_request *req)
+{
+	req->count = true;
+	req->count_type = PERF_TYPE_HARDWARE;
+	req->count_config = PERF_COUNT_HW_INSTRUCTIONS;
+}
+
+int perf_run_instructions(const struct run_result *res, uint64_t *count, struct err *err)
+{
+	*count = 0;
+	switch (res->count_status) {
+	case COUNT_OK:
+		break;
+	case COUNT_OPEN_FAILED:
+		return err_set(err, ERR_METRIC,
+			       "the instructions counter did not open for a run: perf_event_open: "
+			       "%s%s",
+			       strerror(res->count_error), hint(res->count_error));
+	case COUNT_READ_FAILED:
+		return err_set(err, ERR_METRIC,
+			       "the instructions counter could not be read after a run: %s",
+			       res->count_error ? strerror(res->count_error) : "a short read");
+	case COUNT_NONE:
+		return err_set(err, ERR_METRIC, "a run returned no count of instructions");
+	}
+	if (res->count_enabled_ns > 0 && res->count_running_ns == 0)
+		return err_set(err, ERR_METRIC,
+			       "the instructions counter never ran: other events held the hardware "
+			       "counters for the whole run");
+	*count = res->count;
+	return 0;
+}
+
+void perf_kernel_release(struct strbuf *out)
+{
+	struct utsname u;
+
+	if (uname(&u) == 0)
+		strbuf_adds(out, u.release);
 }

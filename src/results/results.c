@@ -34,6 +34,7 @@ static const char *const sources[] = {
 	[RESULTS_SOURCE_UNAVAILABLE] = "unavailable",
 	[RESULTS_SOURCE_ARTIFACT_FILE] = "artifact_file",
 	[RESULTS_SOURCE_VALGRIND] = "valgrind",
+	[RESULTS_SOURCE_PERF_EVENT] = "perf_event",
 };
 
 static const char *const aggregations[] = {

@@ -58,6 +58,7 @@ enum results_source {
 	RESULTS_SOURCE_UNAVAILABLE,
 	RESULTS_SOURCE_ARTIFACT_FILE, /* artifact_size: the file's bytes and ELF section headers */
 	RESULTS_SOURCE_VALGRIND,      /* instructions: a separate phase of runs under valgrind */
+	RESULTS_SOURCE_PERF_EVENT,    /* instructions: the perf counter, during the timed runs */
 };
 
 enum results_aggregation {
@@ -186,8 +187,9 @@ struct results_metric {
 	bool has_elf;
 	uint64_t elf_text, elf_data, elf_bss;
 	/* instructions only: how they were counted ("valgrind", its version
-	 * "3.19.0", the event "Ir"); NULL when not counted. Counts of two
-	 * backends are never compared. */
+	 * "3.19.0", the event "Ir"; or "perf", the kernel's release,
+	 * "instructions:u"); NULL when not counted. Counts of two backends are
+	 * never compared. */
 	char *counter_backend, *counter_version, *counter_event;
 };
 

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/perf_event.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -552,6 +553,70 @@ static bool prepare_run(struct launch *l, uint32_t run_id, const struct run_requ
 	return true;
 }
 
+/* The count a request asked for (docs/design.md, "Measuring a run": counting with perf),
+ * opened on this process, disabled, before the clock starts: the vfork child
+ * inherits a copy that turns on at its execve, and so does every process the
+ * command starts in turn; each copy's count folds into this event when its
+ * process exits. This process never execs, so its own copy stays off, and
+ * nothing is added between vfork and execve. Returns the descriptor, or -1
+ * (with the failure in res when one was asked for: the run goes ahead). */
+static int count_open(const struct run_request *req, struct run_result *res)
+{
+	struct perf_event_attr attr;
+	long fd;
+
+	if (!req->count)
+		return -1;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = req->count_type;
+	attr.config = req->count_config;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr.disabled = 1;
+	attr.inherit = 1;
+	attr.enable_on_exec = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		res->count_status = COUNT_OPEN_FAILED;
+		res->count_error = errno;
+		return -1;
+	}
+	return (int)fd;
+}
+
+/* Reads the count once the whole tree is reaped, scaled up when the kernel
+ * shared the counter with other events, and closes it. */
+static void count_read(int *fd, struct run_result *res)
+{
+	uint64_t v[3]; /* value, time enabled, time running */
+	ssize_t n;
+
+	if (*fd < 0)
+		return;
+	if (res->status == RUN_START_FAILED) {
+		res->count_status = COUNT_NONE;
+		close_fd(fd);
+		return;
+	}
+	do {
+		n = read(*fd, v, sizeof(v));
+	} while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(v)) {
+		res->count_status = COUNT_READ_FAILED;
+		res->count_error = n < 0 ? errno : 0;
+	} else {
+		res->count_status = COUNT_OK;
+		res->count = v[0];
+		res->count_enabled_ns = v[1];
+		res->count_running_ns = v[2];
+		if (v[2] && v[2] < v[1])
+			res->count = (uint64_t)((double)v[0] * ((double)v[1] / (double)v[2]));
+	}
+	close_fd(fd);
+}
+
 /* Closes what the run opened; the floor is read last, after its peak. */
 static void release_run(const struct run_request *req, struct child_plan *plan, struct typist *ty,
 			int *pidfd, struct run_result *res)
@@ -580,7 +645,7 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 	enum wait_outcome outcome = WAIT_EXITED;
 	sigset_t all, old, waiting, poll_mask;
 	uint64_t start_ns, deadline_ns = 0;
-	int pidfd = -1, status = 0, error;
+	int pidfd = -1, status = 0, error, count_fd = -1;
 	pid_t pid;
 
 	memset(res, 0, sizeof(*res));
@@ -588,6 +653,7 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 	plan.terminal = req->terminal;
 	if (!prepare_run(l, run_id, req, &plan, path, &ty, res))
 		goto done;
+	count_fd = count_open(req, res);
 
 	/* Everything the start needs is prepared before the clock starts. */
 	sigfillset(&all);
@@ -637,5 +703,6 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 	res->system_ns = tally.system_ns;
 	res->peak_rss_bytes = tally.maxrss_bytes;
 done:
+	count_read(&count_fd, res); /* after the sweep: every process has folded in */
 	release_run(req, &plan, &ty, &pidfd, res);
 }

@@ -13,7 +13,10 @@
  * in the child, the process group, three dup2, closing inherited
  * descriptors, the directory, resetting the signals noted, the signal mask,
  * execve
- * (docs/performance.md). The calling process is a child subreaper, so orphans
+ * (docs/performance.md). A request's count (run.h) is a perf event opened on
+ * the calling process before the clock starts and read after the whole tree
+ * is reaped (docs/design.md, "Measuring a run": counting with perf): nothing of it happens
+ * between vfork and execve. The calling process is a child subreaper, so orphans
  * come back to it: their CPU is added and their peak folded into the maximum.
  *
  * Interruption: `cancel_fd` carries 4-byte run ids (a cancel names the run it

@@ -12,8 +12,9 @@
 
 #include "../common/banned.h"
 
-#define RUN_FIXED_SIZE 24u
+#define RUN_FIXED_SIZE 36u
 #define FLAG_TERMINAL  1u
+#define FLAG_COUNT     2u
 
 int proto_write_all(int fd, const void *buf, size_t len)
 {
@@ -129,10 +130,12 @@ int proto_encode_run(uint32_t run_id, const struct run_request *req, char **out,
 		return ENOMEM;
 	p = buf;
 	put32(&p, run_id);
-	put32(&p, req->terminal ? FLAG_TERMINAL : 0);
+	put32(&p, (req->terminal ? FLAG_TERMINAL : 0) | (req->count ? FLAG_COUNT : 0));
 	put64(&p, req->timeout_ns);
 	put32(&p, (uint32_t)argc);
 	put32(&p, (uint32_t)envc);
+	put32(&p, req->count_type);
+	put64(&p, req->count_config);
 	for (i = 0; i < argc; i++)
 		put_str(&p, req->argv[i]);
 	for (i = 0; i < envc; i++)
@@ -174,9 +177,12 @@ int proto_decode_run(char *payload, size_t len, uint32_t *run_id, struct run_req
 	memcpy(&req->timeout_ns, payload + 8, 8);
 	memcpy(&argc, payload + 16, 4);
 	memcpy(&envc, payload + 20, 4);
+	memcpy(&req->count_type, payload + 24, 4);
+	memcpy(&req->count_config, payload + 28, 8);
 	/* Every string takes at least one byte, which bounds the counts. */
 	if (argc < 1 || argc > PROTO_MAX_STRINGS || envc > PROTO_MAX_STRINGS ||
-	    (size_t)argc + envc + 4 > len - RUN_FIXED_SIZE || (flags & ~FLAG_TERMINAL))
+	    (size_t)argc + envc + 4 > len - RUN_FIXED_SIZE ||
+	    (flags & ~(FLAG_TERMINAL | FLAG_COUNT)))
 		return EPROTO;
 	v = malloc(((size_t)argc + envc + 2) * sizeof(*v));
 	if (!v)
@@ -201,6 +207,7 @@ int proto_decode_run(char *payload, size_t len, uint32_t *run_id, struct run_req
 	req->stdout_path = tail[2][0] ? tail[2] : NULL;
 	req->stderr_path = tail[3][0] ? tail[3] : NULL;
 	req->terminal = flags & FLAG_TERMINAL;
+	req->count = flags & FLAG_COUNT;
 	*vec = v;
 	return 0;
 bad:
@@ -222,19 +229,26 @@ void proto_encode_result(uint32_t run_id, const struct run_result *res,
 	put64(&p, res->system_ns);
 	put64(&p, res->peak_rss_bytes);
 	put64(&p, res->floor_bytes);
+	put32(&p, (uint32_t)res->count_status);
+	put32(&p, (uint32_t)res->count_error);
+	put64(&p, res->count);
+	put64(&p, res->count_enabled_ns);
+	put64(&p, res->count_running_ns);
 }
 
 int proto_decode_result(const unsigned char in[PROTO_RESULT_SIZE], uint32_t *run_id,
 			struct run_result *res)
 {
-	uint32_t status, step;
-	int32_t code;
+	uint32_t status, step, count_status;
+	int32_t code, count_error;
 
 	memcpy(run_id, in, 4);
 	memcpy(&status, in + 4, 4);
 	memcpy(&code, in + 8, 4);
 	memcpy(&step, in + 12, 4);
-	if (status > RUN_INTERRUPTED || step > STEP_EXEC)
+	memcpy(&count_status, in + 56, 4);
+	memcpy(&count_error, in + 60, 4);
+	if (status > RUN_INTERRUPTED || step > STEP_EXEC || count_status > COUNT_READ_FAILED)
 		return EPROTO;
 	res->status = (enum run_status)status;
 	res->code = code;
@@ -244,5 +258,10 @@ int proto_decode_result(const unsigned char in[PROTO_RESULT_SIZE], uint32_t *run
 	memcpy(&res->system_ns, in + 32, 8);
 	memcpy(&res->peak_rss_bytes, in + 40, 8);
 	memcpy(&res->floor_bytes, in + 48, 8);
+	res->count_status = (enum count_status)count_status;
+	res->count_error = count_error;
+	memcpy(&res->count, in + 64, 8);
+	memcpy(&res->count_enabled_ns, in + 72, 8);
+	memcpy(&res->count_running_ns, in + 80, 8);
 	return 0;
 }

@@ -5,11 +5,14 @@
  * payload. Lengths and counts read from the socket are bounded before use.
  *
  *   HELLO   spawner -> client, once: u32 version, u32 pid
- *   RUN     client -> spawner: u32 run id, u32 flags, u64 timeout_ns,
- *           u32 argc, u32 envc, then NUL-terminated strings: argv, envp,
+ *   RUN     client -> spawner: u32 run id, u32 flags (1: terminal, 2: count),
+ *           u64 timeout_ns, u32 argc, u32 envc, u32 count_type,
+ *           u64 count_config, then NUL-terminated strings: argv, envp,
  *           cwd, stdin, stdout, stderr (an empty string for "none")
  *   RESULT  spawner -> client: u32 run id, u32 status, i32 code, u32 step,
- *           u64 wall_ns, user_ns, system_ns, peak_rss_bytes, floor_bytes
+ *           u64 wall_ns, user_ns, system_ns, peak_rss_bytes, floor_bytes,
+ *           u32 count_status, i32 count_error, u64 count, count_enabled_ns,
+ *           count_running_ns
  *
  * Cancels travel on a separate SOCK_SEQPACKET socket as bare 4-byte run ids
  * (see launch.h), so that a signal handler can send one with a single send().
@@ -22,12 +25,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PROTO_VERSION	  1u
+#define PROTO_VERSION	  2u	     /* 2: counts (run.h) */
 #define PROTO_MAX_PAYLOAD (8u << 20) /* well above ARG_MAX plus paths */
 #define PROTO_MAX_STRINGS (1u << 20)
 #define PROTO_HEADER_SIZE 8u
 #define PROTO_HELLO_SIZE  8u
-#define PROTO_RESULT_SIZE 56u
+#define PROTO_RESULT_SIZE 88u
 /* The spawner's fixed descriptors: the request socket and the cancel socket. */
 #define PROTO_SOCKET_FD 3
 #define PROTO_CANCEL_FD 4
@@ -60,7 +63,7 @@ int proto_decode_run(char *payload, size_t len, uint32_t *run_id, struct run_req
 
 void proto_encode_result(uint32_t run_id, const struct run_result *res,
 			 unsigned char out[PROTO_RESULT_SIZE]);
-/* Returns 0, or EPROTO for a status or step out of range. */
+/* Returns 0, or EPROTO for a status, step or count status out of range. */
 int proto_decode_result(const unsigned char in[PROTO_RESULT_SIZE], uint32_t *run_id,
 			struct run_result *res);
 

@@ -26,6 +26,21 @@ struct run_request {
 	const char *stderr_path;
 	uint64_t timeout_ns; /* 0: none */
 	bool terminal;	     /* run on an 80x24 pseudo-terminal */
+	/* A perf event to count over the command's whole tree (docs/design.md,
+	 * "Measuring a run": counting with perf): count_type and count_config are
+	 * perf_event_attr's type and config, e.g. PERF_TYPE_HARDWARE and
+	 * PERF_COUNT_HW_INSTRUCTIONS; user space only. */
+	bool count;
+	uint32_t count_type;
+	uint64_t count_config;
+};
+
+/* What became of the count a request asked for. */
+enum count_status {
+	COUNT_NONE,	   /* none was asked for, or the command never started */
+	COUNT_OK,	   /* count holds it */
+	COUNT_OPEN_FAILED, /* count_error: perf_event_open's errno; the run went ahead */
+	COUNT_READ_FAILED, /* count_error: read's errno (0: a short read) */
 };
 
 enum run_status {
@@ -61,6 +76,14 @@ struct run_result {
 	/* The starter's own peak after the run (VmHWM) plus 1 MiB: peak_rss_bytes
 	 * at or below it says only that the command's real peak is at most this. */
 	uint64_t floor_bytes;
+	/* The count of the whole tree (request.count), from the command's exec
+	 * to the reap of its last process. When the kernel shared the counter
+	 * with other events (count_running_ns < count_enabled_ns), count is
+	 * scaled up by enabled / running: an estimate. */
+	enum count_status count_status;
+	int count_error;
+	uint64_t count;
+	uint64_t count_enabled_ns, count_running_ns;
 };
 
 #endif

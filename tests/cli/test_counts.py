@@ -226,12 +226,13 @@ benchmarks:
 
 
 class InstructionsTest(GitRepoTest):
-    """instructions with the valgrind backend (this machine has no hardware
-    counters: `auto` picks valgrind)."""
+    """instructions with the valgrind backend (named: where the hardware
+    counter opens, `auto` would pick perf)."""
 
     def setUp(self):
         super().setUp()
-        self.write("repo/himorime.yaml", INSTRUCTIONS_SUITE)
+        self.write("repo/himorime.yaml", INSTRUCTIONS_SUITE.replace(
+            "metrics: {instructions: true}", "metrics: {instructions: {backend: valgrind}}"))
         self.program(LOOP, 100)
         self.git("add", "-A")
         self.git("commit", "-qm", "base")
@@ -351,6 +352,114 @@ class InstructionsTest(GitRepoTest):
         self.assertExit(res, 0)
         self.assertIn("tool › tool: instructions is not supported here: backend perf: the "
                       "instructions counter is not available", res.out)
+
+
+class PerfInstructionsTest(GitRepoTest):
+    """instructions with the perf backend, counted during the timed runs
+    (docs/design.md, "Measuring a run"). Only where the hardware counter
+    opens: elsewhere (this machine, most virtual machines and hosted CI
+    runners) every test is skipped with the probe's reason, printed."""
+
+    def setUp(self):
+        super().setUp()
+        self.write("repo/himorime.yaml", INSTRUCTIONS_SUITE.replace(
+            "metrics: {instructions: true}", "metrics: {instructions: {backend: perf}}"))
+        self.program(LOOP, 100)
+        self.git("add", "-A")
+        self.git("commit", "-qm", "base")
+        res = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo)
+        self.plain = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]
+        m = self.plain["head"]["metrics"]["instructions"]
+        if m["status"] == "unsupported":
+            print("\n  skipped: the perf backend cannot count here: " + m["reason"])
+            self.skipTest(m["reason"])
+        self.assertExit(res, 0)
+
+    def program(self, text, factor):
+        self.write("repo/work.c", text.replace("FACTOR", str(factor)))
+
+    def compare(self, code, *args):
+        res = self.run_h(["compare", "--against", "HEAD~1", "--seed", "3", *args],
+                         cwd=self.repo, timeout=600)
+        self.assertExit(res, code)
+        return json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]
+
+    def check_counter(self, side):
+        self.assertEqual(side["counter"], {"backend": "perf", "version": os.uname().release,
+                                           "event": "instructions:u"})
+        self.assertEqual((side["source"], side["process_aggregation"], side["status"]),
+                         ("perf_event", "sum_of_traced_processes", "measured"))
+
+    def test_counts__perf_counts_every_timed_run(self):
+        head = self.plain["head"]
+        m = head["metrics"]["instructions"]
+        self.check_counter(m)
+        # one count per timed run: no separate phase of runs
+        self.assertEqual(len(m["samples"]), head["count"])
+        self.assertEqual(len(m["samples"]), len(head["metrics"]["latency"]["samples"]))
+        # a million additions, at a few instructions each
+        self.assertGreater(min(m["samples"]), 1000000 * 3)
+
+    def test_counts__perf_one_percent_more_instructions_is_a_regression(self):
+        self.program(LOOP, 101)
+        self.git("commit", "-qam", "1% more")
+        c = self.compare(1, "--format", "json")
+        k = c["comparisons"]["instructions"]
+        self.assertEqual((k["verdict"], k["statistic"], k["unit"], c["result"]),
+                         ("regression", "median_ratio", "count", "regression"))
+        self.assertGreater(k["change_percent"], 0.8)
+        self.assertLess(k["change_percent"], 1.2)
+        for name in ("head", "base"):
+            side = c[name]
+            self.check_counter(side["metrics"]["instructions"])
+            self.assertEqual(len(side["metrics"]["instructions"]["samples"]), side["count"])
+
+    def test_counts__perf_identical_commits_pass(self):
+        self.write("repo/README", "docs only\n")
+        self.git("add", "README")
+        self.git("commit", "-qm", "docs")
+        c = self.compare(0, "--format", "json")
+        self.assertEqual(c["comparisons"]["instructions"]["verdict"], "pass")
+
+    def test_counts__perf_counts_a_forked_childs_instructions(self):
+        self.program(FORK, 100)
+        self.git("commit", "-qam", "fork")
+        res = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo)
+        self.assertExit(res, 0)
+        m = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]["head"][
+            "metrics"]["instructions"]
+        # the child's 10 million additions are in the sum, beside the parent's 1 million
+        self.assertGreater(min(m["samples"]), 10000000 * 3)
+
+
+class AutoBackendTest(GitRepoTest):
+    """`auto` counts instructions with perf where the counter counts, else
+    with valgrind (installed here)."""
+
+    def test_counts__auto_picks_perf_where_the_counter_counts(self):
+        self.write("repo/himorime.yaml", INSTRUCTIONS_SUITE.replace("runs: 10", "runs: 3"))
+        self.write("repo/work.c", LOOP.replace("FACTOR", "10"))
+        self.git("add", "-A")
+        self.git("commit", "-qm", "base")
+        res = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo,
+                         timeout=600)
+        self.assertExit(res, 0)
+        m = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]["head"][
+            "metrics"]["instructions"]
+        self.write("repo/himorime.yaml", INSTRUCTIONS_SUITE.replace(
+            "runs: 10", "runs: 3").replace("metrics: {instructions: true}",
+                                           "metrics: {instructions: {backend: perf}}"))
+        probe = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo)
+        perf = json.loads(probe.out)["suites"][0]["benchmarks"][0]["commands"][0]["head"][
+            "metrics"]["instructions"]
+        if perf["status"] == "measured":
+            self.assertEqual((m["counter"]["backend"], m["source"]), ("perf", "perf_event"))
+        else:
+            self.assertEqual(perf["status"], "unsupported")
+            self.assertEqual((m["counter"]["backend"], m["counter"]["event"], m["source"]),
+                             ("valgrind", "Ir", "valgrind"))
+        self.assertEqual(m["status"], "measured")
+        self.assertEqual(len(m["samples"]), 3)
 
 
 # 10 × FACTOR blocks of 64 bytes: 100 and 110 are 10% apart.
