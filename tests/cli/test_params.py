@@ -84,6 +84,26 @@ benchmarks:
                          "unknown variable ${cod} [HMR2001]")
 
 
+    def test_params__budgets_take_the_case_values(self):
+        """docs/configuration.md, "Parameters": ${name} in a budget's bound
+        is substituted per case before the bound is read."""
+        path = self.write("himorime.yaml", suite("""
+benchmarks:
+  - name: b
+    parameters: {limit: [1ns, 1000s]}
+    runs: 3
+    warmup: 0
+    commands:
+      "true": {command: ["true"], budget: {latency: {median: "<= ${limit}"}}}
+"""))
+        res = self.run_h(["run", "--format", "json", "--seed", "7", path])
+        self.assertExit(res, 1)
+        doc = json.loads(res.out)
+        budgets = [(b["name"], c["budgets"][0]["text"], c["budgets"][0]["limit"],
+                    c["budgets"][0]["status"])
+                   for b in doc["suites"][0]["benchmarks"] for c in b["commands"]]
+        self.assertEqual(budgets, [("b[limit=1ns]", "<= 1ns", 1, "fail"),
+                                   ("b[limit=1000s]", "<= 1000s", 1e12, "pass")])
 
 def grow_suite(helpers):
     """Peak RSS that grows as size (linear) and as size² (quadratic): memory
