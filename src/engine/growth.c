@@ -20,8 +20,7 @@
 
 static const enum metric growth_metrics[] = { METRIC_LATENCY, METRIC_CPU_TOTAL, METRIC_PEAK_RSS };
 
-/* A case's label without its size: "scan[mode=a]", or "scan". */
-static char *series_key(const struct results_benchmark *b)
+char *runner_series_key(const struct results_benchmark *b)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t i, n = 0;
@@ -257,7 +256,7 @@ void runner_growth(struct results_suite *s, const struct suite *suite, bool comp
 
 	for (i = 0; i < s->n_benchmarks; i++)
 		if (s->benchmarks[i].has_size && s->benchmarks[i].base_name)
-			keys[i] = series_key(&s->benchmarks[i]);
+			keys[i] = runner_series_key(&s->benchmarks[i]);
 	for (i = 0; i < s->n_benchmarks; i++) {
 		for (j = 0; keys[i] && j < i; j++)
 			if (keys[j] && !strcmp(keys[i], keys[j]))

@@ -360,6 +360,7 @@ static bool plain_done(struct bench_run *br)
 	unsigned *counts = xcalloc(br->n_units, sizeof(*counts));
 	uint64_t *times = xcalloc(br->n_units, sizeof(*times));
 	size_t i, n = 0;
+	double mean_round_ns = 0;
 	bool done;
 
 	rule.runs = br->r->o.has_runs ? br->r->o.runs : b->runs;
@@ -372,8 +373,13 @@ static bool plain_done(struct bench_run *br)
 			continue;
 		counts[n] = (unsigned)u->n_runs[HEAD];
 		times[n] = u->measured_ns[HEAD];
+		if (counts[n])
+			mean_round_ns += (double)times[n] / counts[n];
 		n++;
 	}
+	if (b->has_size)
+		stop_rule_long_run(&rule, SUITE_LONG_RUN_RUNS, SUITE_LONG_RUN_MAX_NS, b->long_run,
+				   mean_round_ns);
 	done = n == 0 || stop_rule_done(&rule, counts, times, n);
 	free(counts);
 	free(times);

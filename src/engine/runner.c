@@ -459,6 +459,8 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 		runner_geometric_mean(rs, roots->base != NULL);
 	if (rc == 0)
 		runner_growth(rs, s, roots->base != NULL);
+	if (rc == 0)
+		runner_long_run(rs, s);
 done:
 	if (rc == ERR_INTERRUPTED)
 		not_started(s, selected, next, rs);

@@ -154,6 +154,12 @@ void runner_geometric_mean(struct results_suite *s, bool compare);
  * and, comparing, base's exponent; a broken budget or a regression is the
  * result of the command at the largest size. */
 void runner_growth(struct results_suite *s, const struct suite *suite, bool compare);
+/* Names the long runs of the last suite's series of sizes, their drift
+ * check (engine/longrun.c): the size `long_run` declares, and the largest
+ * whose long run fit in 60 s. */
+void runner_long_run(struct results_suite *s, const struct suite *suite);
+/* A case's label without its size: "scan[mode=a]", or "scan" (heap). */
+char *runner_series_key(const struct results_benchmark *b);
 /* Records the last suite as new in head: measured on head only and judged
  * like a run, with RESULT_NEW_SUITE where a run would say pass. */
 void runner_mark_new_in_head(struct results *doc);

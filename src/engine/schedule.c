@@ -157,6 +157,24 @@ bool stop_rule_done(const struct stop_rule *rule, const unsigned *counts, const 
 	return all_enough;
 }
 
+void stop_rule_long_run(struct stop_rule *rule, unsigned long_runs, uint64_t max_ns, bool declared,
+			double mean_round_ns)
+{
+	unsigned n = rule->runs > long_runs ? rule->runs : long_runs;
+	bool fits = mean_round_ns > 0 && (double)n * mean_round_ns <= (double)max_ns;
+
+	if (!declared && !fits)
+		return;
+	if (rule->runs) {
+		rule->runs = n;
+		return;
+	}
+	if (rule->min_runs < n)
+		rule->min_runs = n;
+	if (rule->max_runs < n)
+		rule->max_runs = n;
+}
+
 void schedule_round_order(struct rng *rng, size_t *order, size_t n)
 {
 	size_t i;

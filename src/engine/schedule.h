@@ -61,6 +61,16 @@ struct stop_rule {
 bool stop_rule_done(const struct stop_rule *rule, const unsigned *counts, const uint64_t *time_ns,
 		    size_t n);
 
+/* The long run of a case with sizes (docs/configuration.md, "Sizes"): a
+ * case whose size `long_run` names (`declared`), and one whose long run
+ * (`long_runs` rounds: SUITE_LONG_RUN_RUNS, or the fixed runs if more) is
+ * estimated from the mean round so far (`mean_round_ns`, 0: none yet) to
+ * fit in `max_ns`, measures at least `long_runs` rounds: the rule is raised
+ * to them, max_runs included. Which size that fits is the largest is only
+ * known once every size is measured, so each one that fits gets them. */
+void stop_rule_long_run(struct stop_rule *rule, unsigned long_runs, uint64_t max_ns, bool declared,
+			double mean_round_ns);
+
 /* One round's order of n units, shuffled by rng. */
 void schedule_round_order(struct rng *rng, size_t *order, size_t n);
 /* The coin flip of a pair: true when base runs first. */

@@ -596,6 +596,12 @@ int rnd_github(const struct results *r, const struct render_options *o, struct s
 		rnd_growth_mermaid(r, out);
 	}
 	strbuf_reset(&part);
+	if (rnd_long_run_lines(r, "- ", true, &part)) {
+		strbuf_adds(out, "**" RND_LONG_RUN_TITLE "**\n\n");
+		strbuf_add(out, part.buf, part.len);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_reset(&part);
 	rnd_md_notes_list(r, out);
 	if (r->mode == RESULTS_MODE_COMPARE) {
 		size_t n = rnd_md_compare_table(&rows, -1, true, &part);

@@ -243,25 +243,39 @@ static void budgets(const struct rnd_rows *rows, struct strbuf *out)
 	table_release(&t);
 }
 
+/* Each line of `lines` as an <li>. */
+static void html_items(const char *lines, struct strbuf *out)
+{
+	const char *p, *eol;
+
+	for (p = lines; (eol = strchr(p, '\n')); p = eol + 1) {
+		struct strbuf one;
+		strbuf_init(&one, 0);
+		strbuf_add(&one, p, (size_t)(eol - p));
+		strbuf_adds(out, "<li>");
+		rnd_html_text(out, one.buf);
+		strbuf_adds(out, "</li>\n");
+		strbuf_release(&one);
+	}
+}
+
+/* Growth with input size, and the drift check of the long runs. */
 static void growth(const struct results *r, struct strbuf *out)
 {
 	struct strbuf part;
-	const char *p, *eol;
 
 	strbuf_init(&part, 0);
 	if (rnd_growth_lines(r, "", false, &part)) {
 		strbuf_adds(out, "<h2>Growth with input size</h2>\n<ul class=\"growth\">\n");
-		for (p = part.buf; (eol = strchr(p, '\n')); p = eol + 1) {
-			struct strbuf one;
-			strbuf_init(&one, 0);
-			strbuf_add(&one, p, (size_t)(eol - p));
-			strbuf_adds(out, "<li>");
-			rnd_html_text(out, one.buf);
-			strbuf_adds(out, "</li>\n");
-			strbuf_release(&one);
-		}
+		html_items(part.buf, out);
 		strbuf_adds(out, "</ul>\n");
 		rnd_growth_svg(r, out);
+	}
+	strbuf_reset(&part);
+	if (rnd_long_run_lines(r, "", false, &part)) {
+		strbuf_adds(out, "<h2>" RND_LONG_RUN_TITLE "</h2>\n<ul class=\"long-run\">\n");
+		html_items(part.buf, out);
+		strbuf_adds(out, "</ul>\n");
 	}
 	strbuf_release(&part);
 }

@@ -142,4 +142,14 @@ void rnd_growth_mermaid(const struct results *r, struct strbuf *out);
 /* The same as an inline SVG, log–log, with each side's fitted line (HTML). */
 void rnd_growth_svg(const struct results *r, struct strbuf *out);
 
+/* --- longrun.c: the drift check of benchmarks with sizes --- */
+#define RND_LONG_RUN_TITLE "Drift check (long run)"
+/* "drift checked at size 64k (30 runs, declared): no growth; smallest
+ * detectable +0.8 µs per run" for command c of case b, a long run. */
+void rnd_long_run_line(struct strbuf *sb, const struct results_benchmark *b,
+		       const struct results_command *c);
+/* Every long run's commands as "series › cmd: <line>", each after prefix
+ * (Markdown escaped when md); returns how many. */
+size_t rnd_long_run_lines(const struct results *r, const char *prefix, bool md, struct strbuf *out);
+
 #endif

@@ -357,6 +357,12 @@ int rnd_markdown(const struct results *r, const struct render_options *o, struct
 			rnd_growth_mermaid(r, out);
 		}
 		strbuf_reset(&part);
+		if (rnd_long_run_lines(r, "- ", true, &part)) {
+			heading(out, h + 1, RND_LONG_RUN_TITLE);
+			strbuf_add(out, part.buf, part.len);
+			strbuf_addch(out, '\n');
+		}
+		strbuf_reset(&part);
 		rnd_md_notes_list(r, &part);
 		if (part.len) {
 			heading(out, h + 1, "Notes");

@@ -413,6 +413,15 @@ static void growth_block(const struct results *r, struct strbuf *out)
 		}
 		strbuf_addch(out, '\n');
 	}
+	strbuf_reset(&part);
+	if (rnd_long_run_lines(r, "  ", false, &part)) {
+		strbuf_adds(out, RND_LONG_RUN_TITLE "\n");
+		for (p = part.buf; (eol = strchr(p, '\n')); p = eol + 1) {
+			add_printable(out, p, (size_t)(eol - p));
+			strbuf_addch(out, '\n');
+		}
+		strbuf_addch(out, '\n');
+	}
 	strbuf_release(&part);
 }
 

@@ -85,6 +85,19 @@ const char *results_phase_name(enum results_phase p)
 	return phases[p];
 }
 
+const char *results_long_run_name(enum results_long_run l)
+{
+	switch (l) {
+	case RESULTS_LONG_RUN_NONE:
+		return NULL;
+	case RESULTS_LONG_RUN_DECLARED:
+		return "declared";
+	case RESULTS_LONG_RUN_LARGEST:
+		return "largest within 60 s";
+	}
+	return NULL;
+}
+
 const char *results_mode_name(enum results_mode m)
 {
 	return modes[m];

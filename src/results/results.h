@@ -230,6 +230,15 @@ struct results_param {
 	char *name, *value;
 };
 
+/* Why a case of a benchmark with sizes was its long run, the drift check
+ * (docs/configuration.md, "Sizes"): the suite's `long_run` named its size,
+ * or it is the largest size whose long run fit in 60 s. */
+enum results_long_run {
+	RESULTS_LONG_RUN_NONE,
+	RESULTS_LONG_RUN_DECLARED,
+	RESULTS_LONG_RUN_LARGEST, /* "largest within 60 s" */
+};
+
 struct results_benchmark {
 	char *name, *description;
 	/* A case of a benchmark with parameters or sizes: the benchmark as
@@ -241,6 +250,7 @@ struct results_benchmark {
 	size_t n_params, alloc_params;
 	bool has_size;
 	double size;
+	enum results_long_run long_run; /* sizes only */
 	char **tags;
 	size_t n_tags, alloc_tags;
 	char *baseline;
@@ -470,6 +480,8 @@ int results_error_kind_from_name(const char *name, enum results_error_kind *out)
 const char *results_scope_name(enum metric_scope s);
 /* "load", "resolve", "materialise_head", ...: the JSON keys are these + "_ns". */
 const char *results_phase_name(enum results_phase p);
+/* "declared", "largest within 60 s"; NULL for RESULTS_LONG_RUN_NONE. */
+const char *results_long_run_name(enum results_long_run l);
 
 /* True when both documents hold exactly the same values (doubles compared
  * bit for bit). The timings are left out: they say how long this session's

@@ -184,7 +184,8 @@ static bool same_case(const struct results_benchmark *a, const struct results_be
 	size_t i;
 
 	if (!same_str(a->base_name, b->base_name) || a->n_params != b->n_params ||
-	    a->has_size != b->has_size || (a->has_size && !same_double(a->size, b->size)))
+	    a->has_size != b->has_size || (a->has_size && !same_double(a->size, b->size)) ||
+	    a->long_run != b->long_run)
 		return false;
 	for (i = 0; i < a->n_params; i++)
 		if (!same_str(a->params[i].name, b->params[i].name) ||

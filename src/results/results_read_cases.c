@@ -13,8 +13,10 @@
 
 int results_read_case(struct reader *rd, const cJSON *bo, struct results_benchmark *b)
 {
+	static const char *const long_runs[] = { "declared", "largest within 60 s" };
 	const cJSON *o, *params = NULL, *v;
 	bool has_size = false;
+	int long_run = -1;
 	size_t old, o2;
 	int rc;
 
@@ -22,8 +24,11 @@ int results_read_case(struct reader *rd, const cJSON *bo, struct results_benchma
 		return rc;
 	rc = reader_get_str(rd, o, "benchmark", &b->base_name) ||
 	     reader_get_object(rd, o, "parameters", &params) ||
-	     reader_get_opt_num(rd, o, "size", &has_size, &b->size);
+	     reader_get_opt_num(rd, o, "size", &has_size, &b->size) ||
+	     reader_get_name(rd, o, "long_run", long_runs, 2, &long_run);
 	b->has_size = has_size;
+	/* absent or null in documents of an older himorime: no long run */
+	b->long_run = (enum results_long_run)(long_run + 1);
 	if (!rc && !b->base_name)
 		rc = reader_bad(rd, "expected \"benchmark\" in a case");
 	o2 = reader_push_key(rd, "parameters");

@@ -490,8 +490,10 @@ static void put_case(struct writer *w, cJSON *obj, const struct results_benchmar
 	params = add(o, "parameters", cJSON_CreateObject());
 	for (i = 0; i < b->n_params; i++)
 		put_str(w, params, b->params[i].name, b->params[i].value);
-	if (b->has_size)
+	if (b->has_size) {
 		put_num(w, o, "size", b->size);
+		put_str(w, o, "long_run", results_long_run_name(b->long_run));
+	}
 }
 
 static void put_fit(struct writer *w, cJSON *obj, const char *key, const struct results_fit *f)

@@ -81,10 +81,11 @@ static const struct command *find_command(const struct benchmark *b, const char 
 }
 
 static const char *const benchmark_keys[] = {
-	"name",	    "description", "tags",	 "stdin",   "terminal", "setup",    "prepare_each",
-	"cleanup",  "baseline",	   "commands",	 "warmup",  "runs",	"min_runs", "max_runs",
-	"min_time", "timeout",	   "cwd",	 "env",	    "stdout",	"stderr",   "exit_codes",
-	"metrics",  "regression",  "parameters", "exclude", "cases",	"sizes",    NULL
+	"name",		"description", "tags",	     "stdin",	 "terminal",   "setup",
+	"prepare_each", "cleanup",     "baseline",   "commands", "warmup",     "runs",
+	"min_runs",	"max_runs",    "min_time",   "timeout",	 "cwd",	       "env",
+	"stdout",	"stderr",      "exit_codes", "metrics",	 "regression", "parameters",
+	"exclude",	"cases",       "sizes",	     "long_run", NULL
 };
 
 /* Cross-checks of the resolved run counts. runs or max_runs below

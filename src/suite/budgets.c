@@ -291,6 +291,40 @@ static void unmeasured(struct loader *l, const struct ynode *mk, const char *mp,
 		      mk->text);
 }
 
+/* A bound with the case's parameters substituted: "<= ${limit}" in the case
+ * limit=20ms reads as "<= 20ms" (docs/configuration.md, "Parameters"), at
+ * the bound's place; only parameters (and ${size}) may appear. Returns v
+ * itself when it names none, `copy` holding the substituted text otherwise,
+ * or NULL with a problem recorded. */
+static const struct ynode *substitute(struct loader *l, const struct ynode *v, const char *path,
+				      struct ynode *copy)
+{
+	struct err e = ERR_INIT;
+	struct strbuf sb;
+	unsigned used = 0;
+	size_t off = 0;
+
+	if (v->kind != YNODE_SCALAR || !v->text || !strstr(v->text, "${"))
+		return v;
+	if (vars_check_params(v->text, 0, l->params, &used, &off, &e) < 0) {
+		check_problem_in(l, v, off, path,
+				 l->params ? "a bound may name the benchmark's parameters (${size} "
+					     "with sizes:)"
+					   : "a bound may name parameters only in a benchmark with "
+					     "parameters: or sizes:",
+				 "%s", e.msg);
+		return NULL;
+	}
+	if (!(used & VAR_PARAM))
+		return v;
+	strbuf_init(&sb, 0);
+	vars_substitute(v->text, l->params, false, &sb);
+	*copy = *v;
+	copy->text = arena_strdup(l->a, sb.buf);
+	strbuf_release(&sb);
+	return copy;
+}
+
 void parse_budgets(struct loader *l, const struct ynode *n, const char *path,
 		   const struct benchmark *bm, struct command *c)
 {
@@ -327,15 +361,19 @@ void parse_budgets(struct loader *l, const struct ynode *n, const char *path,
 		for (j = 0; j < mv->count; j++) {
 			const char *ap = check_child(l, mp, mv->keys[j]->text);
 			struct budget *b = &v[count];
+			struct ynode copy;
+			const struct ynode *bv = substitute(l, mv->items[j], ap, &copy);
+			if (!bv)
+				continue;
 			if (!strcmp(mv->keys[j]->text, "exponent")) {
-				if (parse_exponent_budget(l, mv->keys[j], mv->items[j], ap, m,
+				if (parse_exponent_budget(l, mv->keys[j], bv, ap, m,
 							  &gv[c->growth_budget_count]))
 					c->growth_budget_count++;
 				continue;
 			}
 			b->metric = m;
 			if (parse_aggregation(l, mv->keys[j], ap, &b->aggregation) &&
-			    parse_bound(l, mv->items[j], ap, m, &bm->metrics.work, b))
+			    parse_bound(l, bv, ap, m, &bm->metrics.work, b))
 				count++;
 		}
 	}

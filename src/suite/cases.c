@@ -232,6 +232,34 @@ static bool read_sizes(struct loader *l, const struct ynode *v, const char *path
 	return false;
 }
 
+/* `long_run:`: one of the sizes, written in any way that gives its count
+ * ("64k" or 64000). */
+static bool read_long_run(struct loader *l, const struct ynode *v, const char *path,
+			  struct case_spec *spec)
+{
+	const struct param *p = &spec->params[spec->size_param];
+	const char *text;
+	double count;
+	size_t i;
+
+	if (!read_count(l, v, path, &text, &count))
+		return false;
+	for (i = 0; i < p->n; i++)
+		if (spec->size_counts[i] == count) {
+			spec->long_run = i;
+			return true;
+		}
+	{
+		struct strbuf sb = STRBUF_INIT;
+		for (i = 0; i < p->n; i++)
+			strbuf_addf(&sb, "%s%s", i ? ", " : "", p->values[i]);
+		check_problem(l, v, path, arena_printf(l->a, "the sizes are %s", sb.buf),
+			      "expected one of the benchmark's sizes, got %s", check_found(l, v));
+		strbuf_release(&sb);
+	}
+	return false;
+}
+
 /* The index of parameter `name`, or spec->n. */
 static size_t find_param(const struct case_spec *spec, const char *name)
 {
@@ -400,17 +428,22 @@ static bool expand(struct loader *l, const struct ynode *pn, const struct ynode 
 
 size_t cases_read(struct loader *l, const struct ynode *n, const char *path, struct case_spec *spec)
 {
-	const struct ynode *pn = NULL, *sn = NULL, *xn = NULL, *cn = NULL;
+	const struct ynode *pn = NULL, *sn = NULL, *xn = NULL, *cn = NULL, *ln = NULL;
 	bool ok = true;
 
 	memset(spec, 0, sizeof(*spec));
 	spec->size_param = SIZE_MAX;
+	spec->long_run = SIZE_MAX;
 	if (n->kind == YNODE_MAP) {
 		pn = ynode_get(n, "parameters");
 		sn = ynode_get(n, "sizes");
 		xn = ynode_get(n, "exclude");
 		cn = ynode_get(n, "cases");
+		ln = ynode_get(n, "long_run");
 	}
+	if (ln && !sn)
+		check_problem(l, ln, check_child(l, path, "long_run"), "declare sizes: first",
+			      "long_run without sizes");
 	if (!pn && !sn) {
 		if (xn)
 			check_problem(l, xn, check_child(l, path, "exclude"),
@@ -429,6 +462,8 @@ size_t cases_read(struct loader *l, const struct ynode *n, const char *path, str
 		ok = read_parameters(l, pn, check_child(l, path, "parameters"), spec);
 	if (sn)
 		ok = read_sizes(l, sn, check_child(l, path, "sizes"), spec) && ok;
+	if (ln && spec->size_param != SIZE_MAX && spec->size_counts)
+		read_long_run(l, ln, check_child(l, path, "long_run"), spec);
 	if (ok && xn)
 		ok = read_exclude(l, xn, check_child(l, path, "exclude"), spec);
 	else
@@ -513,6 +548,7 @@ bool cases_parse(struct loader *l, const struct ynode *n, const char *path,
 		b->has_size = true;
 		b->size = spec->size_counts[v];
 		b->no_compare = spec->size_no_compare[v];
+		b->long_run = v == spec->long_run;
 	}
 	return l->problems == before;
 }

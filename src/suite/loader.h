@@ -159,6 +159,7 @@ struct case_spec {
 	const double *size_counts;   /* per size value: the count ("64k" is 64000) */
 	const char **size_digits;    /* per size value: what ${size} gives ("64000") */
 	const bool *size_no_compare; /* per size value: compare: false */
+	size_t long_run;	     /* the size value `long_run:` names, or SIZE_MAX */
 	bool failed;		     /* a problem in the parameters: read the benchmark once */
 };
 

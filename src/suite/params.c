@@ -82,8 +82,8 @@ static int check_product(const struct param *params, size_t n, size_t limit, siz
 						       params[i].name, params[i].values[j]);
 		if (params[i].n > limit / *product)
 			return err_set(err, ERR_INVALID,
-				       "the parameters make more than %zu cases; split the "
-				       "benchmark or use exclude",
+				       "the parameters make more than %zu cases before "
+				       "exclude; split the benchmark",
 				       limit);
 		*product *= params[i].n;
 	}

@@ -55,6 +55,12 @@
 #define SUITE_DEFAULT_MAX_PERCENT_RSS	0.10
 #define SUITE_DEFAULT_COUNTS_PERCENT	0.01 /* counts: docs/comparison.md */
 #define SUITE_DEFAULT_EXPONENT_MAX_DIFF 0.2
+/* The long run of a benchmark with sizes, its drift check
+ * (docs/configuration.md, "Sizes"): this many runs, or `runs` if more,
+ * on the `long_run` size and on the largest size whose long run fits in
+ * SUITE_LONG_RUN_MAX_NS. */
+#define SUITE_LONG_RUN_RUNS   30
+#define SUITE_LONG_RUN_MAX_NS (UINT64_C(60) * 1000000000)
 
 /* Where something was written in the suite file (1-based; columns count
  * characters). */
@@ -235,6 +241,9 @@ struct benchmark {
 	/* Its size says compare: false: run and sweep measure it, compare and
 	 * ci leave it out (docs/configuration.md, "Sizes"). */
 	bool no_compare;
+	/* Its size is the one `long_run:` names: the drift check runs on it
+	 * with at least SUITE_LONG_RUN_RUNS runs (docs/configuration.md, "Sizes"). */
+	bool long_run;
 	const char *description;
 	const char *const *tags;
 	size_t tag_count;

@@ -84,6 +84,26 @@ benchmarks:
                          "unknown variable ${cod} [HMR2001]")
 
 
+    def test_params__budgets_take_the_case_values(self):
+        """docs/configuration.md, "Parameters": ${name} in a budget's bound
+        is substituted per case before the bound is read."""
+        path = self.write("himorime.yaml", suite("""
+benchmarks:
+  - name: b
+    parameters: {limit: [1ns, 1000s]}
+    runs: 3
+    warmup: 0
+    commands:
+      "true": {command: ["true"], budget: {latency: {median: "<= ${limit}"}}}
+"""))
+        res = self.run_h(["run", "--format", "json", "--seed", "7", path])
+        self.assertExit(res, 1)
+        doc = json.loads(res.out)
+        budgets = [(b["name"], c["budgets"][0]["text"], c["budgets"][0]["limit"],
+                    c["budgets"][0]["status"])
+                   for b in doc["suites"][0]["benchmarks"] for c in b["commands"]]
+        self.assertEqual(budgets, [("b[limit=1ns]", "<= 1ns", 1, "fail"),
+                                   ("b[limit=1000s]", "<= 1000s", 1e12, "pass")])
 
 def grow_suite(helpers):
     """Peak RSS that grows as size (linear) and as size² (quadratic): memory
@@ -114,16 +134,22 @@ class SizesTest(PrivateTmpTest):
         s = doc["suites"][0]
         self.assertEqual([b["name"] for b in s["benchmarks"]],
                          ["grow[size=32]", "grow[size=64]", "grow[size=128]"])
-        self.assertEqual(s["benchmarks"][1]["case"],
-                         {"benchmark": "grow", "parameters": {"size": "64"}, "size": 64})
+        case = dict(s["benchmarks"][1]["case"])
+        # which size is the long run depends on how long 30 runs take here
+        self.assertIn(case.pop("long_run"), (None, "largest within 60 s"))
+        self.assertEqual(case, {"benchmark": "grow", "parameters": {"size": "64"}, "size": 64})
         fits = {(g["command"], g["metric"]): g for g in s["growth"]}
         self.assertEqual(sorted(fits), [("linear", "latency"), ("linear", "peak_rss"),
                                         ("quadratic", "latency"), ("quadratic", "peak_rss")])
         linear, quadratic = fits["linear", "peak_rss"], fits["quadratic", "peak_rss"]
         self.assertAlmostEqual(linear["head"]["exponent"], 1, delta=0.1)
         self.assertAlmostEqual(quadratic["head"]["exponent"], 2, delta=0.1)
+        # runs: 3, but a size whose long run fits in 60 s gets 30 runs
+        counts = [b["commands"][0]["head"]["count"] for b in s["benchmarks"]]
+        self.assertTrue(set(counts) <= {3, 30}, counts)
         self.assertEqual((linear["head"]["sizes"], linear["head"]["runs"],
-                          linear["head"]["from"], linear["head"]["to"]), (3, 9, "32", "128"))
+                          linear["head"]["from"], linear["head"]["to"]),
+                         (3, sum(counts), "32", "128"))
         self.assertIsNone(linear["base"])
         # the saved report renders the same lines again, in every format
         text = self.run_h(["report", out])
@@ -150,6 +176,69 @@ class SizesTest(PrivateTmpTest):
                       "fitted power law</figcaption>", charts[0])
         self.assertEqual(charts[0].count('<circle class="head"'), 3)
         self.assertEqual(charts[0].count('<line class="fit head"'), 1)
+
+    def test_sizes__long_run_flags_what_grows_from_run_to_run(self):
+        """docs/configuration.md, "Sizes": the declared long_run size and the
+        largest size within 60 s get 30 runs, and the report says the drift
+        check of each. `leak` appends a line to a log per run and allocates
+        as many MiB as the log has lines times the size over 2, so its peak
+        RSS grows by exactly 1 MiB a run at size 2."""
+        path = self.write("himorime.yaml", suite(f"""
+benchmarks:
+  - name: leak
+    sizes: [1, 2]
+    long_run: 2
+    runs: 3
+    warmup: 0
+    metrics: {{memory: true}}
+    setup: [{{command: ": > ${{workdir}}/log", shell: true}}]
+    commands:
+      grow:
+        command: "echo x >> ${{workdir}}/log; {HELPERS}/alloc $(( ($(wc -l < ${{workdir}}/log) + 4) * ${{size}} / 2 ))"
+        shell: true
+  - name: flat
+    sizes: [1, 2]
+    runs: 3
+    warmup: 0
+    commands:
+      "true": {{command: [/bin/true, "${{size}}"]}}
+"""))
+        out = os.path.join(self.tmp, "out.json")
+        res = self.run_h(["run", "--format", "json", "-o", out, "--seed", "7", path])
+        self.assertExit(res, 0)
+        with open(out) as f:
+            doc = json.load(f)
+        schema = load(SCHEMA)
+        self.assertEqual(validate(schema, doc, schema), [])
+        s = doc["suites"][0]
+        self.assertEqual([(b["name"], b["case"]["long_run"], b["commands"][0]["head"]["count"])
+                          for b in s["benchmarks"]],
+                         [("leak[size=1]", None, 30), ("leak[size=2]", "declared", 30),
+                          ("flat[size=1]", None, 30), ("flat[size=2]", "largest within 60 s",
+                                                       30)])
+        rss = s["benchmarks"][1]["commands"][0]["head"]["metrics"]["peak_rss"]["trend"]
+        self.assertTrue(rss["growing"])
+        self.assertAlmostEqual(rss["slope"], 1 << 20, delta=1 << 14)
+        lat = s["benchmarks"][3]["commands"][0]["head"]["metrics"]["latency"]["trend"]
+        self.assertGreater(lat["min_detectable_slope"], 0)
+        text = self.run_h(["report", out])
+        self.assertExit(text, 0)
+        lines = text.out.split("Drift check (long run)\n")[1].split("\n\n")[0].splitlines()
+        self.assertEqual(len(lines), 2, text.out)
+        self.assertRegex(lines[0], r"^  leak › grow: drift checked at size 2 \(30 runs, declared\): "
+                                   r"(latency grows \+[^,]+, )?peak_rss grows \+1\.00 MiB per run "
+                                   r"\([^)]+\); smallest detectable \+\d[\d.]* [µm]?s per run$")
+        self.assertRegex(lines[1], r"^  flat › true: drift checked at size 2 \(30 runs, largest "
+                                   r"within 60 s\): .*; smallest detectable \+\d[\d.]* [nµm]?s per run$")
+        md = self.run_h(["report", "--format", "markdown", out])
+        self.assertIn("### Drift check (long run)\n\n- leak › grow: drift checked at size 2 (30 "
+                      "runs, declared): ", md.out)
+        gh = self.run_h(["report", "--format", "github", out])
+        self.assertIn("**Drift check (long run)**\n\n- leak › grow: drift checked at size 2 ",
+                      gh.out)
+        html = self.run_h(["report", "--format", "html", out])
+        self.assertIn("<h2>Drift check (long run)</h2>\n<ul class=\"long-run\">\n<li>leak › grow: "
+                      "drift checked at size 2 (30 runs, declared): ", html.out)
 
     def test_sizes__substitute_counts_and_label_as_written(self):
         path = self.write("himorime.yaml", suite("""

@@ -96,6 +96,8 @@ static void test_params__refusals(void **state)
 	const struct param all[] = { { "level", levels, 3 } };
 	const size_t any[] = { PARAMS_ANY };
 	const size_t *const everything[] = { any };
+	const size_t a0[] = { 0, PARAMS_ANY, PARAMS_ANY };
+	const size_t *const first_a[] = { a0 };
 	struct params_expansion e;
 	struct err err = ERR_INIT;
 
@@ -110,8 +112,15 @@ static void test_params__refusals(void **state)
 	params_expansion_release(&e);
 	assert_int_equal(params_expand(big, 3, NULL, 0, 999, &e, &err), ERR_INVALID);
 	assert_string_equal(err.msg,
-			    "the parameters make more than 999 cases; split the benchmark or use "
-			    "exclude");
+			    "the parameters make more than 999 cases before exclude; split the "
+			    "benchmark");
+	assert_null(e.index);
+	/* the limit is on the product: an exclusion that would leave 900 cases
+	 * does not help, and the message does not suggest it */
+	assert_int_equal(params_expand(big, 3, first_a, 1, 999, &e, &err), ERR_INVALID);
+	assert_string_equal(err.msg,
+			    "the parameters make more than 999 cases before exclude; split the "
+			    "benchmark");
 	assert_null(e.index);
 	assert_int_equal(params_expand(all, 1, everything, 1, PARAMS_MAX_CASES, &e, &err),
 			 ERR_INVALID);
@@ -141,7 +150,7 @@ static void test_params__product_overflow_is_refused(void **state)
 	}
 	assert_int_equal(params_expand(params, 7, NULL, 0, SIZE_MAX, &e, &err), ERR_INVALID);
 	assert_string_equal(err.msg, "the parameters make more than 18446744073709551615 "
-				     "cases; split the benchmark or use exclude");
+				     "cases before exclude; split the benchmark");
 	assert_null(e.index);
 }
 
