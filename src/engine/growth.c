@@ -20,7 +20,8 @@
 
 static const enum metric growth_metrics[] = { METRIC_LATENCY, METRIC_CPU_TOTAL, METRIC_PEAK_RSS };
 
-char *runner_series_key(const struct results_benchmark *b)
+/* A case's label without its size: "scan[mode=a]", or "scan" (heap). */
+static char *series_key(const struct results_benchmark *b)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t i, n = 0;
@@ -111,8 +112,7 @@ static void fit_side(const struct results_suite *s, const size_t *members, size_
 	free(runs);
 }
 
-/* The suite's benchmark a case of the document came from. */
-static const struct benchmark *model_of(const struct suite *suite, const char *name)
+const struct benchmark *runner_model_of(const struct suite *suite, const char *name)
 {
 	size_t i;
 
@@ -224,7 +224,7 @@ static void judge_growth(struct results_suite *s, const struct benchmark *model,
 static void fit_series(struct results_suite *s, const struct suite *suite, const char *key,
 		       const size_t *members, size_t n, bool compare)
 {
-	const struct benchmark *model = model_of(suite, s->benchmarks[members[0]].name);
+	const struct benchmark *model = runner_model_of(suite, s->benchmarks[members[0]].name);
 	const struct results_benchmark *first = &s->benchmarks[members[0]];
 	size_t c, m;
 
@@ -248,7 +248,7 @@ static void fit_series(struct results_suite *s, const struct suite *suite, const
 	}
 }
 
-void runner_growth(struct results_suite *s, const struct suite *suite, bool compare)
+void runner_each_series(struct results_suite *s, runner_series_fn visit, const void *ctx)
 {
 	size_t *members = xcalloc(s->n_benchmarks ? s->n_benchmarks : 1, sizeof(*members));
 	char **keys = xcalloc(s->n_benchmarks ? s->n_benchmarks : 1, sizeof(*keys));
@@ -256,7 +256,7 @@ void runner_growth(struct results_suite *s, const struct suite *suite, bool comp
 
 	for (i = 0; i < s->n_benchmarks; i++)
 		if (s->benchmarks[i].has_size && s->benchmarks[i].base_name)
-			keys[i] = runner_series_key(&s->benchmarks[i]);
+			keys[i] = series_key(&s->benchmarks[i]);
 	for (i = 0; i < s->n_benchmarks; i++) {
 		for (j = 0; keys[i] && j < i; j++)
 			if (keys[j] && !strcmp(keys[i], keys[j]))
@@ -266,10 +266,30 @@ void runner_growth(struct results_suite *s, const struct suite *suite, bool comp
 		for (n = 0, j = i; j < s->n_benchmarks; j++)
 			if (keys[j] && !strcmp(keys[i], keys[j]))
 				members[n++] = j;
-		fit_series(s, suite, keys[i], members, n, compare);
+		visit(s, keys[i], members, n, ctx);
 	}
 	for (i = 0; i < s->n_benchmarks; i++)
 		free(keys[i]);
 	free(keys);
 	free(members);
+}
+
+struct growth_ctx {
+	const struct suite *suite;
+	bool compare;
+};
+
+static void fit_visit(struct results_suite *s, const char *key, const size_t *members, size_t n,
+		      const void *ctx)
+{
+	const struct growth_ctx *c = ctx;
+
+	fit_series(s, c->suite, key, members, n, c->compare);
+}
+
+void runner_growth(struct results_suite *s, const struct suite *suite, bool compare)
+{
+	struct growth_ctx c = { suite, compare };
+
+	runner_each_series(s, fit_visit, &c);
 }

@@ -19,16 +19,6 @@
 
 #include "common/banned.h"
 
-static const struct benchmark *model_of(const struct suite *suite, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < suite->benchmark_count; i++)
-		if (!strcmp(suite->benchmarks[i].name, name))
-			return &suite->benchmarks[i];
-	return NULL;
-}
-
 /* Whether case b ran a long run that fits: every command's head at least
  * `runs` runs, their means scaled to `runs` adding up to the limit or less. */
 static bool fit_long_run(const struct results_benchmark *b, unsigned runs)
@@ -62,7 +52,7 @@ static void mark_series(struct results_suite *s, const struct suite *suite, cons
 
 	for (i = 0; i < n; i++) {
 		struct results_benchmark *b = &s->benchmarks[members[i]];
-		const struct benchmark *model = model_of(suite, b->name);
+		const struct benchmark *model = runner_model_of(suite, b->name);
 		if (model && model->long_run)
 			b->long_run = RESULTS_LONG_RUN_DECLARED;
 		if (fit_long_run(b, long_runs(model)) && (!largest || b->size > largest->size))
@@ -72,28 +62,14 @@ static void mark_series(struct results_suite *s, const struct suite *suite, cons
 		largest->long_run = RESULTS_LONG_RUN_LARGEST;
 }
 
+static void mark_visit(struct results_suite *s, const char *key, const size_t *members, size_t n,
+		       const void *ctx)
+{
+	(void)key;
+	mark_series(s, ctx, members, n);
+}
+
 void runner_long_run(struct results_suite *s, const struct suite *suite)
 {
-	size_t *members = xcalloc(s->n_benchmarks ? s->n_benchmarks : 1, sizeof(*members));
-	char **keys = xcalloc(s->n_benchmarks ? s->n_benchmarks : 1, sizeof(*keys));
-	size_t i, j, n;
-
-	for (i = 0; i < s->n_benchmarks; i++)
-		if (s->benchmarks[i].has_size && s->benchmarks[i].base_name)
-			keys[i] = runner_series_key(&s->benchmarks[i]);
-	for (i = 0; i < s->n_benchmarks; i++) {
-		for (j = 0; keys[i] && j < i; j++)
-			if (keys[j] && !strcmp(keys[i], keys[j]))
-				break;
-		if (!keys[i] || j < i) /* not a size, or its series is done */
-			continue;
-		for (n = 0, j = i; j < s->n_benchmarks; j++)
-			if (keys[j] && !strcmp(keys[i], keys[j]))
-				members[n++] = j;
-		mark_series(s, suite, members, n);
-	}
-	for (i = 0; i < s->n_benchmarks; i++)
-		free(keys[i]);
-	free(keys);
-	free(members);
+	runner_each_series(s, mark_visit, suite);
 }

@@ -158,8 +158,14 @@ void runner_growth(struct results_suite *s, const struct suite *suite, bool comp
  * check (engine/longrun.c): the size `long_run` declares, and the largest
  * whose long run fit in 60 s. */
 void runner_long_run(struct results_suite *s, const struct suite *suite);
-/* A case's label without its size: "scan[mode=a]", or "scan" (heap). */
-char *runner_series_key(const struct results_benchmark *b);
+/* Calls visit once per series of sizes of the last suite (the cases that
+ * differ only in their size): its key, the case's label without its size
+ * ("scan[mode=a]"), and its cases' indices in s->benchmarks, in order. */
+/* The suite's benchmark a case of the document came from, by its name. */
+const struct benchmark *runner_model_of(const struct suite *suite, const char *name);
+typedef void (*runner_series_fn)(struct results_suite *s, const char *key, const size_t *members,
+				 size_t n, const void *ctx);
+void runner_each_series(struct results_suite *s, runner_series_fn visit, const void *ctx);
 /* Records the last suite as new in head: measured on head only and judged
  * like a run, with RESULT_NEW_SUITE where a run would say pass. */
 void runner_mark_new_in_head(struct results *doc);

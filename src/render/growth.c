@@ -46,6 +46,16 @@ void rnd_growth_line(struct strbuf *sb, const struct results_growth *g)
 			    g->budget_pass ? "pass" : "over budget");
 }
 
+void rnd_prefixed_line(struct strbuf *out, const char *prefix, const char *text, bool md)
+{
+	strbuf_adds(out, prefix);
+	if (md)
+		rnd_md_text(out, text);
+	else
+		strbuf_adds(out, text);
+	strbuf_addch(out, '\n');
+}
+
 /* "scan › lin: latency grows as ..." for every fit of the document, each
  * line after `prefix`; escaped as Markdown when md. */
 size_t rnd_growth_lines(const struct results *r, const char *prefix, bool md, struct strbuf *out)
@@ -60,12 +70,7 @@ size_t rnd_growth_lines(const struct results *r, const char *prefix, bool md, st
 			strbuf_reset(&line);
 			strbuf_addf(&line, "%s › %s: ", rnd_str(g->benchmark), rnd_str(g->command));
 			rnd_growth_line(&line, g);
-			strbuf_adds(out, prefix);
-			if (md)
-				rnd_md_text(out, line.buf);
-			else
-				strbuf_adds(out, line.buf);
-			strbuf_addch(out, '\n');
+			rnd_prefixed_line(out, prefix, line.buf, md);
 		}
 	strbuf_release(&line);
 	return n;

@@ -112,12 +112,7 @@ size_t rnd_long_run_lines(const struct results *r, const char *prefix, bool md, 
 				series_label(&line, b);
 				strbuf_addf(&line, " › %s: ", rnd_str(c->name));
 				rnd_long_run_line(&line, b, c);
-				strbuf_adds(out, prefix);
-				if (md)
-					rnd_md_text(out, line.buf);
-				else
-					strbuf_adds(out, line.buf);
-				strbuf_addch(out, '\n');
+				rnd_prefixed_line(out, prefix, line.buf, md);
 			}
 		}
 	strbuf_release(&line);

@@ -137,6 +137,8 @@ void rnd_growth_line(struct strbuf *sb, const struct results_growth *g);
 /* Every fit of r as "bench › cmd: <line>", each after prefix (Markdown
  * escaped when md); returns how many. */
 size_t rnd_growth_lines(const struct results *r, const char *prefix, bool md, struct strbuf *out);
+/* `prefix`, then text (escaped as Markdown when md), then a newline. */
+void rnd_prefixed_line(struct strbuf *out, const char *prefix, const char *text, bool md);
 /* A Mermaid xychart of the median latency per size, per latency fit. */
 void rnd_growth_mermaid(const struct results *r, struct strbuf *out);
 /* The same as an inline SVG, log–log, with each side's fitted line (HTML). */
