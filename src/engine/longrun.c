@@ -38,24 +38,34 @@ static bool fit_long_run(const struct results_benchmark *b, unsigned runs)
 	return total <= (double)SUITE_LONG_RUN_MAX_NS;
 }
 
-static unsigned long_runs(const struct benchmark *model)
+/* The long run's length, as the engine's stop rule lengthens it
+ * (stop_rule_long_run): 30 runs, or the runs asked for if more, where
+ * `--runs` (runs, when not 0) wins over the benchmark's. */
+static unsigned long_runs(const struct benchmark *model, unsigned runs)
 {
-	return model && model->runs > SUITE_LONG_RUN_RUNS ? model->runs : SUITE_LONG_RUN_RUNS;
+	unsigned asked = runs ? runs : model ? model->runs : 0;
+
+	return asked > SUITE_LONG_RUN_RUNS ? asked : SUITE_LONG_RUN_RUNS;
 }
 
+struct long_run_ctx {
+	const struct suite *suite;
+	unsigned runs;
+};
+
 /* Marks the long runs of one series, the cases members[0..n) of s. */
-static void mark_series(struct results_suite *s, const struct suite *suite, const size_t *members,
-			size_t n)
+static void mark_series(struct results_suite *s, const struct long_run_ctx *ctx,
+			const size_t *members, size_t n)
 {
 	struct results_benchmark *largest = NULL;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		struct results_benchmark *b = &s->benchmarks[members[i]];
-		const struct benchmark *model = runner_model_of(suite, b->name);
+		const struct benchmark *model = runner_model_of(ctx->suite, b->name);
 		if (model && model->long_run)
 			b->long_run = RESULTS_LONG_RUN_DECLARED;
-		if (fit_long_run(b, long_runs(model)) && (!largest || b->size > largest->size))
+		if (fit_long_run(b, long_runs(model, ctx->runs)) && (!largest || b->size > largest->size))
 			largest = b;
 	}
 	if (largest && largest->long_run == RESULTS_LONG_RUN_NONE)
@@ -69,7 +79,9 @@ static void mark_visit(struct results_suite *s, const char *key, const size_t *m
 	mark_series(s, ctx, members, n);
 }
 
-void runner_long_run(struct results_suite *s, const struct suite *suite)
+void runner_long_run(struct results_suite *s, const struct suite *suite, unsigned runs)
 {
-	runner_each_series(s, mark_visit, suite);
+	struct long_run_ctx ctx = { suite, runs };
+
+	runner_each_series(s, mark_visit, &ctx);
 }

@@ -460,7 +460,7 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 	if (rc == 0)
 		runner_growth(rs, s, roots->base != NULL);
 	if (rc == 0)
-		runner_long_run(rs, s);
+		runner_long_run(rs, s, r->o.has_runs ? r->o.runs : 0);
 done:
 	if (rc == ERR_INTERRUPTED)
 		not_started(s, selected, next, rs);

@@ -156,8 +156,8 @@ void runner_geometric_mean(struct results_suite *s, bool compare);
 void runner_growth(struct results_suite *s, const struct suite *suite, bool compare);
 /* Names the long runs of the last suite's series of sizes, their drift
  * check (engine/longrun.c): the size `long_run` declares, and the largest
- * whose long run fit in 60 s. */
-void runner_long_run(struct results_suite *s, const struct suite *suite);
+ * whose long run fit in 60 s; runs is --runs, or 0. */
+void runner_long_run(struct results_suite *s, const struct suite *suite, unsigned runs);
 /* Calls visit once per series of sizes of the last suite (the cases that
  * differ only in their size): its key, the case's label without its size
  * ("scan[mode=a]"), and its cases' indices in s->benchmarks, in order. */

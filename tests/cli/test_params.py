@@ -240,6 +240,29 @@ benchmarks:
         self.assertIn("<h2>Drift check (long run)</h2>\n<ul class=\"long-run\">\n<li>leak › grow: "
                       "drift checked at size 2 (30 runs, declared): ", html.out)
 
+    def test_sizes__long_run_follows_runs_given_on_the_command_line(self):
+        """--runs wins over the benchmark's runs for the long run too: with
+        --runs 5 a long run is 30 runs, though the suite asks for 40."""
+        path = self.write("himorime.yaml", suite("""
+benchmarks:
+  - name: flat
+    sizes: [1, 2]
+    runs: 40
+    warmup: 0
+    commands:
+      "true": {command: [/bin/true, "${size}"]}
+"""))
+        out = os.path.join(self.tmp, "out.json")
+        res = self.run_h(["run", "--runs", "5", "--format", "json", "-o", out, "--seed", "7",
+                          path])
+        self.assertExit(res, 0)
+        with open(out) as f:
+            doc = json.load(f)
+        self.assertEqual([(b["name"], b["case"]["long_run"], b["commands"][0]["head"]["count"])
+                          for b in doc["suites"][0]["benchmarks"]],
+                         [("flat[size=1]", None, 30),
+                          ("flat[size=2]", "largest within 60 s", 30)])
+
     def test_sizes__substitute_counts_and_label_as_written(self):
         path = self.write("himorime.yaml", suite("""
 benchmarks:
