@@ -65,7 +65,8 @@ static void mark_series(struct results_suite *s, const struct long_run_ctx *ctx,
 		const struct benchmark *model = runner_model_of(ctx->suite, b->name);
 		if (model && model->long_run)
 			b->long_run = RESULTS_LONG_RUN_DECLARED;
-		if (fit_long_run(b, long_runs(model, ctx->runs)) && (!largest || b->size > largest->size))
+		if (fit_long_run(b, long_runs(model, ctx->runs)) &&
+		    (!largest || b->size > largest->size))
 			largest = b;
 	}
 	if (largest && largest->long_run == RESULTS_LONG_RUN_NONE)
