@@ -4,12 +4,20 @@
  * does (CLOCK_MONOTONIC from just before the start until wait4 returns), and
  * prints the median, mean and minimum.
  *
- *   vfork-loop [--method vfork|posix_spawn|fork] [--round-trip] N PROGRAM [ARG...]
+ *   vfork-loop [--method vfork|posix_spawn|fork] [--round-trip]
+ *              [--partner-work KIB] N PROGRAM [ARG...]
  *
  * --round-trip: before each run (outside the timed interval) the loop sends a
  * byte to a partner process over a socket pair and sleeps until it answers,
  * as the spawner sleeps until himorime sends the next run
  * (docs/performance.md, "The third process").
+ *
+ * --partner-work KIB (implies --round-trip): before answering each byte the
+ * partner reads and writes KIB kibibytes of its own memory (a buffer
+ * allocated once, one byte every 64), as himorime does real work between
+ * runs (storing the sample, the stop rule, progress), so that the next run
+ * starts after the partner has evicted the CPU's caches and TLB: whether a
+ * colder run accounts for what himorime costs beyond the bare loop.
  */
 #include <spawn.h>
 #include <stdint.h>
@@ -53,9 +61,23 @@ static pid_t start(const char *method, char **argv)
 	return pid;
 }
 
-/* A partner process answering every byte; returns the loop's end, or -1. */
-static int start_partner(void)
+/* Reads and writes one byte of every 64 in buf, so the compiler keeps it. */
+static void touch(volatile unsigned char *buf, size_t size)
 {
+	size_t i;
+
+	for (i = 0; i < size; i += 64)
+		buf[i] = (unsigned char)(buf[i] + 1);
+}
+
+/*
+ * A partner process answering every byte, after touching work_kib KiB of its
+ * own memory; returns the loop's end, or -1.
+ */
+static int start_partner(long work_kib)
+{
+	size_t size = (size_t)work_kib * 1024;
+	unsigned char *buf = NULL;
 	int sv[2];
 	char c;
 
@@ -63,8 +85,16 @@ static int start_partner(void)
 		return -1;
 	if (fork() == 0) {
 		close(sv[0]);
-		while (read(sv[1], &c, 1) == 1 && write(sv[1], &c, 1) == 1)
-			;
+		if (size && !(buf = calloc(1, size)))
+			_exit(1);
+		if (size)
+			touch(buf, size);	/* fault the pages in once */
+		while (read(sv[1], &c, 1) == 1) {
+			if (size)
+				touch(buf, size);
+			if (write(sv[1], &c, 1) != 1)
+				break;
+		}
 		_exit(0);
 	}
 	close(sv[1]);
@@ -77,7 +107,8 @@ int main(int argc, char **argv)
 	uint64_t *wall, sum = 0, t0;
 	struct rusage ru;
 	long n, i;
-	int status, maxrss_kib = 0, partner = -1;
+	int status, maxrss_kib = 0, partner = -1, round_trip = 0;
+	long work_kib = 0;
 	char c = 0;
 
 	if (argc > 2 && !strcmp(argv[1], "--method")) {
@@ -86,16 +117,23 @@ int main(int argc, char **argv)
 		argc -= 2;
 	}
 	if (argc > 1 && !strcmp(argv[1], "--round-trip")) {
-		if ((partner = start_partner()) < 0)
-			return 1;
+		round_trip = 1;
 		argv++;
 		argc--;
 	}
-	if (argc < 3 || (n = strtol(argv[1], NULL, 10)) < 1) {
+	if (argc > 2 && !strcmp(argv[1], "--partner-work")) {
+		work_kib = strtol(argv[2], NULL, 10);
+		round_trip = 1;
+		argv += 2;
+		argc -= 2;
+	}
+	if (argc < 3 || (n = strtol(argv[1], NULL, 10)) < 1 || work_kib < 0) {
 		fprintf(stderr, "usage: vfork-loop [--method vfork|posix_spawn|fork] [--round-trip] "
-				"N PROGRAM [ARG...]\n");
+				"[--partner-work KIB] N PROGRAM [ARG...]\n");
 		return 2;
 	}
+	if (round_trip && (partner = start_partner(work_kib)) < 0)
+		return 1;
 	wall = calloc((size_t)n, sizeof(*wall));
 	if (!wall)
 		return 1;
