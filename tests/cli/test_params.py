@@ -226,7 +226,7 @@ benchmarks:
         lines = text.out.split("Drift check (long run)\n")[1].split("\n\n")[0].splitlines()
         self.assertEqual(len(lines), 2, text.out)
         self.assertRegex(lines[0], r"^  leak › grow: drift checked at size 2 \(30 runs, declared\): "
-                                   r"(latency grows \+[^,]+, )?peak_rss grows \+1\.00 MiB per run "
+                                   r"(latency grows \+[^,]+, )?peak_rss grows \+(1\.00 MiB|10[0-4]\d KiB) per run "
                                    r"\([^)]+\); smallest detectable \+\d[\d.]* [µm]?s per run$")
         self.assertRegex(lines[1], r"^  flat › true: drift checked at size 2 \(30 runs, largest "
                                    r"within 60 s\): .*; smallest detectable \+\d[\d.]* [nµm]?s per run$")
