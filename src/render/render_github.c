@@ -63,7 +63,7 @@ static void context_line(const struct results *r, struct strbuf *out)
 	strbuf_addf(out, ", %u CPUs", env->logical_cpus);
 	if (r->finished_at_unix_ns > r->started_at_unix_ns) {
 		strbuf_adds(out, " · ");
-		fmt_duration(out, (double)(r->finished_at_unix_ns - r->started_at_unix_ns));
+		fmt_duration(out, (double)r->finished_at_unix_ns - (double)r->started_at_unix_ns);
 	}
 	strbuf_adds(out, "\n\n");
 }
