@@ -95,10 +95,12 @@ class JudgePathsTest(GitRepoTest):
         steady = {m: c for cmd, m, c in self.comparisons(doc) if cmd == "steady"}
         self.assertEqual(steady["latency"]["verdict"], "pass", repr(res))
         stopped = steady["latency"]["pairs"]
-        # before coin's last look (33), at whichever look the machine's noise allowed
+        # before coin's last look, at whichever look the machine's noise allowed
         self.assertIn(stopped, (10, 15, 22), repr(res))
+        # coin went on past steady's look (its coin flips are real: it may
+        # be decided before the last look, 33, as it was once at 22 on CI)
         coin = {m: c for cmd, m, c in self.comparisons(doc) if cmd == "coin"}
-        self.assertEqual(coin["latency"]["pairs"], 33, repr(res))
+        self.assertGreater(coin["latency"]["pairs"], stopped, repr(res))
         # steady stopped with its latency: its ungated metrics end at that look
         for metric in ("cpu_total", "peak_rss"):
             cmp = steady[metric]
