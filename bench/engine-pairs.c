@@ -10,15 +10,39 @@
  *   cc -O2 -static -D_GNU_SOURCE -Isrc -o /tmp/engine-pairs \
  *      bench/engine-pairs.c src/spawner/launch.c src/spawner/files.c \
  *      src/spawner/terminal.c
- *   /tmp/engine-pairs N PROGRAM
+ *   /tmp/engine-pairs [OPTION...] N PROGRAM
+ *
+ * By default the engine's request is the plainest one (no files, no
+ * directory, no timeout, no sockets); these options make it, piece by piece,
+ * the request the spawner gets from `himorime run` (docs/performance.md,
+ * "What the rest is not"):
+ *
+ *   --files DIR     stderr to DIR/stderr-0, created for every run and
+ *                   unlinked after it, as himorime's private stderr file
+ *   --cwd DIR       the request's directory (a chdir in the child)
+ *   --timeout SEC   the request's timeout (ppoll then waits with one)
+ *   --sockets       cancel_fd and hangup_fd are socket pairs, as the
+ *                   spawner's two sockets, instead of none
+ *   --round-trip    before each start (both sides) a byte goes to a partner
+ *                   process and back, as the spawner sleeps until himorime
+ *                   sends the next run
+ *   --slack NS      the process's timer slack (PR_SET_TIMERSLACK) first
+ *   --random-order  each pair starts its two sides in a random order
+ *                   (default: bare first)
+ *   --real DIR      all of the above as himorime sends them: --files DIR
+ *                   --cwd . --timeout 60 --sockets --random-order
  */
 #include "spawner/launch.h"
 
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,6 +89,40 @@ static void setup_like_the_spawner(void)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
+/* A partner process answering every byte it reads; returns the socket. It
+ * is not a child (the engine's sweep would kill it): a grandchild whose
+ * parent is gone, and it exits when the socket closes. */
+static int start_partner(void)
+{
+	int sv[2];
+	pid_t pid;
+	char c;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		if (fork() != 0)
+			_exit(0);
+		close(sv[0]);
+		while (read(sv[1], &c, 1) == 1 && write(sv[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	close(sv[1]);
+	return sv[0];
+}
+
+static int round_trip(int partner)
+{
+	char c = 'x';
+
+	if (partner < 0)
+		return 0;
+	return write(partner, &c, 1) == 1 && read(partner, &c, 1) == 1 ? 0 : -1;
+}
+
 /* One bare run; its wall time in ns, or -1. */
 static int64_t bare_run(char **argv)
 {
@@ -81,35 +139,99 @@ static int64_t bare_run(char **argv)
 	return (int64_t)(now_ns() - t0);
 }
 
+static int usage(void)
+{
+	fprintf(stderr, "usage: engine-pairs [--files DIR] [--cwd DIR] [--timeout SEC] "
+			"[--sockets] [--round-trip] [--slack NS] [--random-order] "
+			"[--real DIR] N PROGRAM\n");
+	return 2;
+}
+
+/* The engine's run of pair i; its wall time in ns, or -1. */
+static int64_t engine_run(struct launch *l, long i, const struct run_request *req)
+{
+	struct run_result res;
+
+	launch_run(l, (uint32_t)i + 1, req, &res);
+	if (req->stderr_path)
+		unlink(req->stderr_path); /* as himorime does after each run */
+	if (res.status != RUN_EXITED || res.code != 0)
+		return -1;
+	return (int64_t)res.wall_ns;
+}
+
 int main(int argc, char **argv)
 {
-	struct run_request req = { .argv = argv + 2, .envp = environ };
-	struct run_result res;
+	struct run_request req = { .envp = environ };
 	struct launch l;
 	int64_t *bare, *engine, *diff;
-	long n, i;
+	char stderr_path[PATH_MAX], cwd[PATH_MAX];
+	int cancel[2] = { -1, -1 }, hangup[2] = { -1, -1 };
+	int partner = -1, sockets = 0, trips = 0, shuffle = 0, a = 1;
+	long n, i, slack = -1;
 
-	if (argc != 3 || (n = strtol(argv[1], NULL, 10)) < 1) {
-		fprintf(stderr, "usage: engine-pairs N PROGRAM\n");
-		return 2;
+	for (; a < argc && !strncmp(argv[a], "--", 2); a++) {
+		if (!strcmp(argv[a], "--files") && a + 1 < argc) {
+			snprintf(stderr_path, sizeof(stderr_path), "%s/stderr-0", argv[++a]);
+			req.stderr_path = stderr_path;
+		} else if (!strcmp(argv[a], "--cwd") && a + 1 < argc) {
+			req.cwd = realpath(argv[++a], cwd);
+		} else if (!strcmp(argv[a], "--timeout") && a + 1 < argc) {
+			req.timeout_ns = (uint64_t)(strtod(argv[++a], NULL) * 1e9);
+		} else if (!strcmp(argv[a], "--sockets")) {
+			sockets = 1;
+		} else if (!strcmp(argv[a], "--round-trip")) {
+			trips = 1;
+		} else if (!strcmp(argv[a], "--slack") && a + 1 < argc) {
+			slack = strtol(argv[++a], NULL, 10);
+		} else if (!strcmp(argv[a], "--random-order")) {
+			shuffle = 1;
+		} else if (!strcmp(argv[a], "--real") && a + 1 < argc) {
+			snprintf(stderr_path, sizeof(stderr_path), "%s/stderr-0", argv[++a]);
+			req.stderr_path = stderr_path;
+			req.cwd = realpath(".", cwd);
+			req.timeout_ns = 60000000000u;
+			sockets = shuffle = 1;
+		} else {
+			return usage();
+		}
 	}
+	if (argc - a != 2 || (n = strtol(argv[a], NULL, 10)) < 1)
+		return usage();
+	argv += a - 1; /* argv[2] is the program, as without options */
+	req.argv = argv + 2;
 	bare = calloc((size_t)n, sizeof(*bare));
 	engine = calloc((size_t)n, sizeof(*engine));
 	diff = calloc((size_t)n, sizeof(*diff));
 	if (!bare || !engine || !diff)
 		return 1;
+	if (slack >= 0 && prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0) < 0)
+		return 1;
+	if (trips && (partner = start_partner()) < 0)
+		return 1;
+	if (sockets &&
+	    (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, cancel) < 0 ||
+	     socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, hangup) < 0))
+		return 1;
 	setup_like_the_spawner();
-	if (launch_init(&l, -1, -1, SIGTERM, &stopping) != 0)
+	if (launch_init(&l, cancel[0], hangup[0], SIGTERM, &stopping) != 0)
 		return 1;
 	launch_fix_signals(&l);
+	srand((unsigned)now_ns());
 	for (i = 0; i < n; i++) {
-		bare[i] = bare_run(argv + 2);
-		launch_run(&l, (uint32_t)i + 1, &req, &res);
-		if (bare[i] < 0 || res.status != RUN_EXITED || res.code != 0) {
+		int engine_first = shuffle && rand() % 2;
+
+		if (engine_first) {
+			engine[i] = round_trip(partner) ? -1 : engine_run(&l, i, &req);
+			bare[i] = round_trip(partner) ? -1 : bare_run(argv + 2);
+		} else {
+			bare[i] = round_trip(partner) ? -1 : bare_run(argv + 2);
+			engine[i] = round_trip(partner) ? -1 : engine_run(&l, i, &req);
+		}
+		if (bare[i] < 0 || engine[i] < 0) {
 			fprintf(stderr, "engine-pairs: run %ld of %s failed\n", i + 1, argv[2]);
 			return 1;
 		}
-		engine[i] = (int64_t)res.wall_ns;
 		diff[i] = engine[i] - bare[i];
 	}
 	qsort(bare, (size_t)n, sizeof(*bare), compare);
@@ -124,5 +246,7 @@ int main(int argc, char **argv)
 	free(bare);
 	free(engine);
 	free(diff);
+	if (partner >= 0)
+		close(partner);
 	return 0;
 }
