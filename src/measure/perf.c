@@ -63,6 +63,7 @@ int perf_probe_instructions(uint64_t *counted, struct err *err)
 	for (unsigned long i = 0; i < PROBE_LOOPS; i++)
 		acc += i;
 	ioctl((int)fd, PERF_EVENT_IOC_DISABLE, 0);
+	(void)acc;
 	if (read((int)fd, &value, sizeof(value)) != (ssize_t)sizeof(value))
 		rc = err_set(err, ERR_METRIC,
 			     "the instructions counter is not available: it cannot be read");
