@@ -5,7 +5,8 @@
  * the reap), and prints both sides' p10 and median and the median of the
  * paired differences (on - off) with its quartiles. A quick way to price
  * what src/spawner/launch.c does beyond a bare vfork+exec loop, one
- * difference at a time. Scratch-quality: no error handling to speak of.
+ * difference at a time. It exits 2 on a bad MODE or N and 1 when a run fails;
+ * the stderr file it writes to is unlinked as soon as it is open.
  *
  *   cc -O2 -D_GNU_SOURCE -o /tmp/launch-ab bench/launch-ab.c
  *   /tmp/launch-ab MODE N PROGRAM
@@ -61,6 +62,9 @@ static const char *mode;
 static cpu_set_t all, one;
 static int devnull, efile;
 static char *bigenv[200];
+static const char *const modes[] = { "pin",   "aff",	   "stderr",	"env",	     "setpgid",
+				     "fds",   "subreaper", "clearrefs", "pidfdopen", "pidfd",
+				     "poll3", "sigmask",   "third",	"all" };
 static int is(const char *m)
 {
 	return !strcmp(mode, m) ||
@@ -107,14 +111,15 @@ static uint64_t run(char **prog, int on)
 		prctl(PR_SET_CHILD_SUBREAPER, on, 0, 0, 0);
 	if (is("clearrefs") && on) {
 		int fd = open("/proc/self/clear_refs", O_WRONLY);
-		if (write(fd, "5", 1)) {
-		};
+		if (fd < 0 || write(fd, "5", 1) != 1) {
+			perror("launch-ab: /proc/self/clear_refs");
+			exit(1);
+		}
 		close(fd);
 	}
 	int fd2 = (!strcmp(mode, "stderr") && on) ? efile : devnull;
-	if (!strcmp(mode, "stderr") && on) {
-		ftruncate(efile, 0);
-	}
+	if (!strcmp(mode, "stderr") && on && ftruncate(efile, 0) < 0)
+		exit(1);
 	char **env = (!strcmp(mode, "env") && !on) ? bigenv + 199 : environ;
 	t0 = now_ns();
 	pid = vfork();
@@ -182,6 +187,18 @@ int main(int argc, char **argv)
 	mode = argv[1];
 	long n = strtol(argv[2], NULL, 10);
 	char **prog = argv + 3;
+	size_t m = 0;
+	while (m < sizeof(modes) / sizeof(*modes) && strcmp(mode, modes[m]))
+		m++;
+	if (m == sizeof(modes) / sizeof(*modes)) {
+		fprintf(stderr, "launch-ab: unknown MODE \"%s\" (see bench/launch-ab.c)\n", mode);
+		return 2;
+	}
+	if (n < 1) {
+		fprintf(stderr, "launch-ab: N must be a number of pairs >= 1, not \"%s\"\n",
+			argv[2]);
+		return 2;
+	}
 	sched_getaffinity(0, sizeof all, &all);
 	CPU_ZERO(&one);
 	CPU_SET(sched_getcpu(), &one);
@@ -189,6 +206,10 @@ int main(int argc, char **argv)
 		sched_setaffinity(0, sizeof one, &one); /* parent pinned throughout */
 	devnull = open("/dev/null", O_RDWR);
 	efile = open("launch-ab-stderr.tmp", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (devnull < 0 || efile < 0 || unlink("launch-ab-stderr.tmp") < 0) {
+		perror("launch-ab: /dev/null or ./launch-ab-stderr.tmp");
+		return 1;
+	}
 	for (int i = 3; i < 40 && is("fds"); i++)
 		open("/dev/null", O_RDONLY);
 	bigenv[199] = NULL;
@@ -202,19 +223,19 @@ int main(int argc, char **argv)
 	if (getenv("BIGMM")) {
 		long mib = strtol(getenv("BIGMM"), NULL, 10);
 		char *p = malloc(mib << 20);
-		for (long i = 0; i < (mib << 20); i += 4096)
+		for (long i = 0; p && i < (mib << 20); i += 4096)
 			p[i] = 1;
 		for (int i = 0; i < 500; i++) {
 			char *q = mmap(NULL, 8192, i & 1 ? PROT_READ : PROT_READ | PROT_WRITE,
 				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-			if (i & 1)
-				;
-			else
-				q[0] = 1;
+			if (q != MAP_FAILED && !(i & 1))
+				q[0] = 1; /* alternate regions so that they do not merge */
 		}
 	}
 	uint64_t *a = calloc(n, 8), *b = calloc(n, 8);
 	int64_t *d = calloc(n, 8);
+	if (!a || !b || !d)
+		return 1;
 	srand(1);
 	for (long i = 0; i < n; i++) {
 		int f = rand() & 1;
