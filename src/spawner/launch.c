@@ -63,10 +63,16 @@ struct kernel_sigaction {
 	uint64_t mask;
 };
 
-/* Written by the vfork child (shared memory) when a step fails. */
+/* Written by the vfork child in memory it shares with the parent until
+ * execve: a failed step, and the clock when the child began and when it
+ * called execve. The time between is himorime's own preparation (process
+ * group, streams, signals, CPUs), which the parent takes out of the run's
+ * latency: the interval keeps the process's creation, its execve and the
+ * rest of its life (docs/design.md, "Measuring a run"). */
 struct child_report {
 	int step;
 	int error;
+	uint64_t began_ns, exec_ns;
 };
 
 /* CPU and peak of every process reaped for one run. */
@@ -189,6 +195,49 @@ int launch_init(struct launch *l, int cancel_fd, int hangup_fd, int stop_signal,
 	return 0;
 }
 
+int launch_wait_by_signal(struct launch *l)
+{
+	int fds[2] = { l->cancel_fd, l->hangup_fd }, i, flags;
+
+	for (i = 0; i < 2; i++) {
+		if (fds[i] < 0)
+			continue;
+		flags = fcntl(fds[i], F_GETFL);
+		if (flags < 0 || fcntl(fds[i], F_SETOWN, getpid()) < 0 ||
+		    fcntl(fds[i], F_SETFL, flags | O_ASYNC) < 0)
+			return errno;
+	}
+	l->signal_wait = true;
+	return 0;
+}
+
+/* The signals the signal wait takes: the exit, the sockets, the stop. */
+static void wait_signals(const struct launch *l, sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGCHLD);
+	sigaddset(set, SIGIO);
+	if (l->stop_signal)
+		sigaddset(set, l->stop_signal);
+}
+
+/* Takes the signals that came while no run waited: an earlier run's
+ * descendants, the request that started this run. Whatever they announced
+ * is read after this, so none is lost. */
+static void drain_signals(const struct launch *l)
+{
+	const struct timespec zero = { 0, 0 };
+	sigset_t set;
+	int sig;
+
+	wait_signals(l, &set);
+	if (l->stop_signal)
+		sigdelset(&set, l->stop_signal);
+	do {
+		sig = sigtimedwait(&set, NULL, &zero);
+	} while (sig > 0 || (sig < 0 && errno == EINTR));
+}
+
 /* Returns true when a cancel named run_id. */
 static bool read_cancels(struct launch *l, uint32_t run_id)
 {
@@ -309,6 +358,7 @@ static __attribute__((noreturn)) void child_exec(const struct child_plan *plan,
 	sigset_t none;
 	int i;
 
+	rep->began_ns = now_ns();
 	if (plan->terminal) {
 		if (setsid() < 0 || ioctl(plan->fd[0], TIOCSCTTY, 0) < 0)
 			child_fail(rep, STEP_TERMINAL);
@@ -326,6 +376,7 @@ static __attribute__((noreturn)) void child_exec(const struct child_plan *plan,
 		sched_setaffinity(0, sizeof(*plan->cpus), plan->cpus);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	rep->exec_ns = now_ns();
 	execve(plan->path, plan->argv, plan->envp);
 	child_fail(rep, STEP_EXEC);
 }
@@ -454,6 +505,63 @@ static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, int pidfd
 		if (ty) {
 			terminal_drain(ty);
 			terminal_type_key(ty, pid);
+		}
+	}
+}
+
+/* Whether the client hung up (without blocking). */
+static bool hung_up(const struct launch *l)
+{
+	struct pollfd pfd = { .fd = l->hangup_fd, .events = POLLRDHUP };
+
+	return l->hangup_fd >= 0 && poll(&pfd, 1, 0) > 0 &&
+	       (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
+
+/* The same wait as wait_child, by signals (launch_wait_by_signal): one
+ * system call sleeps until the exit, as a bare wait4 does, where a ppoll
+ * over three descriptors costs the measured interval about 10 µs more
+ * (docs/performance.md, "Where the rest is"). Every signal it takes was
+ * blocked, so one that came before the call is pending, never missed. */
+static enum wait_outcome wait_by_signal(struct launch *l, uint32_t run_id, pid_t pid,
+					uint64_t deadline_ns)
+{
+	struct timespec ts, *tsp;
+	sigset_t set;
+	uint64_t now;
+	int sig;
+
+	wait_signals(l, &set);
+	for (;;) {
+		if (l->stop && *l->stop) {
+			l->gone = true;
+			return WAIT_INTERRUPTED;
+		}
+		tsp = NULL;
+		if (deadline_ns) {
+			now = now_ns();
+			if (now >= deadline_ns)
+				return WAIT_TIMED_OUT;
+			ts.tv_sec = (time_t)((deadline_ns - now) / 1000000000u);
+			ts.tv_nsec = (long)((deadline_ns - now) % 1000000000u);
+			tsp = &ts;
+		}
+		sig = sigtimedwait(&set, NULL, tsp);
+		if (sig == SIGCHLD) {
+			if (exited(pid))
+				return WAIT_EXITED;
+		} else if (sig == SIGIO) {
+			if (read_cancels(l, run_id))
+				return WAIT_INTERRUPTED;
+			if (hung_up(l)) {
+				l->gone = true;
+				return WAIT_INTERRUPTED;
+			}
+		} else if (sig > 0) { /* the stop signal, taken before its handler ran */
+			l->gone = true;
+			return WAIT_INTERRUPTED;
+		} else if (errno != EAGAIN && errno != EINTR) {
+			return WAIT_INTERRUPTED;
 		}
 	}
 }
@@ -639,7 +747,7 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 {
 	char path[PATH_CAP];
 	struct child_plan plan = { .argv = req->argv, .envp = req->envp, .cwd = req->cwd };
-	volatile struct child_report rep = { STEP_NONE, 0 };
+	volatile struct child_report rep = { STEP_NONE, 0, 0, 0 };
 	struct typist ty = { .master = -1, .slave = -1, .out = -1 };
 	struct tally tally = { 0, 0, 0 };
 	enum wait_outcome outcome = WAIT_EXITED;
@@ -651,6 +759,8 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 	memset(res, 0, sizeof(*res));
 	plan.fd[0] = plan.fd[1] = plan.fd[2] = -1;
 	plan.terminal = req->terminal;
+	if (l->signal_wait)
+		drain_signals(l);
 	if (!prepare_run(l, run_id, req, &plan, path, &ty, res))
 		goto done;
 	count_fd = count_open(req, res);
@@ -679,16 +789,20 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 	}
 	if (req->timeout_ns)
 		deadline_ns = start_ns + req->timeout_ns;
-	/* A pidfd wakes the wait at the exit; without one, the wait polls. */
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	l->running_pgid = pid;
-	outcome = wait_child(l, run_id, pidfd, pid, deadline_ns, req->terminal ? &ty : NULL,
-			     &poll_mask);
+	if (l->signal_wait && !req->terminal) {
+		outcome = wait_by_signal(l, run_id, pid, deadline_ns);
+	} else {
+		/* A pidfd wakes the wait at the exit; without one, the wait polls. */
+		pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+		outcome = wait_child(l, run_id, pidfd, pid, deadline_ns, req->terminal ? &ty : NULL,
+				     &poll_mask);
+	}
 	l->running_pgid = 0; /* before the reap: the group id stays valid until then */
 	if (outcome != WAIT_EXITED)
 		kill(-pid, SIGKILL);
 	reap(pid, &status, &tally);
-	res->wall_ns = now_ns() - start_ns;
+	res->wall_ns = now_ns() - start_ns - (rep.exec_ns - rep.began_ns);
 	/* A cancel that came with the exit wins: measurer_cancel may have
 	 * killed the group itself before the engine saw the cancel. */
 	if (outcome == WAIT_EXITED && read_cancels(l, run_id))

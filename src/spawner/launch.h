@@ -54,6 +54,10 @@ struct launch {
 	 * caller's CPUs before, back right before execve. */
 	bool kept_cpu;
 	cpu_set_t cpus;
+	/* launch_wait_by_signal was called: a run's exit, cancel, hang-up and
+	 * stop signal are waited for with one sigtimedwait (except in terminal
+	 * mode), not a ppoll over a pidfd and both sockets. */
+	bool signal_wait;
 };
 
 /* Makes the calling process a child subreaper and remembers the channels.
@@ -88,6 +92,13 @@ void launch_fix_signals(struct launch *l);
  * (docs/performance.md, "The third process"). Only for the spawner, whose
  * only work is starting commands. */
 void launch_keep_cpu(struct launch *l);
+/* Waits for every later run by signals: the exit by SIGCHLD, a cancel or
+ * the hang-up by SIGIO (O_ASYNC on cancel_fd and hangup_fd), the stop signal
+ * by itself. The caller must keep SIGCHLD, SIGIO and the stop signal blocked
+ * for good (they stay pending until the wait takes them), must be the only
+ * thread, and must not rely on O_ASYNC or the owner of either socket.
+ * Returns 0, or an errno value (the ppoll wait stays). */
+int launch_wait_by_signal(struct launch *l);
 /* The calling process's VmHWM in bytes, or 0 when unreadable. */
 uint64_t launch_own_peak_bytes(void);
 

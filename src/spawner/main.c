@@ -34,13 +34,13 @@ static void on_stop(int sig)
 /* The terminal's and a closed socket's signals are blocked, not ignored: a
  * blocked signal stays pending here and is never inherited, so the child has
  * nothing to reset for it inside the measured interval (an ignored one it
- * would have to reset, one system call each). SIGTERM is caught, and blocked
- * except while idle. */
+ * would have to reset, one system call each). SIGCHLD and SIGIO are blocked
+ * for good: a run waits for them (launch_wait_by_signal). SIGTERM is caught,
+ * and blocked except while idle. */
 static void setup_signals(sigset_t *idle_mask)
 {
-	static const int blocked[] = {
-		SIGINT, SIGQUIT, SIGHUP, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU
-	};
+	static const int blocked[] = { SIGINT,	SIGQUIT, SIGHUP,  SIGPIPE, SIGTSTP,
+				       SIGTTIN, SIGTTOU, SIGCHLD, SIGIO };
 	struct sigaction sa;
 	sigset_t block;
 	size_t i;
@@ -128,6 +128,7 @@ int main(int argc, char **argv)
 		return 2;
 	launch_fix_signals(&l);
 	launch_keep_cpu(&l);
+	launch_wait_by_signal(&l); /* on failure the runs wait with ppoll */
 	if (proto_send(PROTO_SOCKET_FD, PROTO_HELLO, hello, sizeof(hello)) == 0)
 		while (wait_request(&l, &idle_mask) && serve_one(&l))
 			;

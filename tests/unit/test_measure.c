@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -662,6 +663,99 @@ static void test_measure__spawner_stops_when_himorime_dies(void **state)
 	remove_tmpdir(dir);
 }
 
+/* Starts the spawner as himorime does (the request socket on fd 3, the
+ * cancel socket on fd 4), reads its HELLO and sends one RUN of the tree
+ * helper; returns its pid, with himorime's ends in req_fd and cancel_fd. */
+static pid_t spawner_running_a_tree(const char *pidfile, int *req_fd, int *cancel_fd)
+{
+	char *tree = helper("tree"), *path = xasprintf("%s/himorime-spawner", build_dir);
+	char *argv[] = { tree, (char *)pidfile, "wait", NULL };
+	struct run_request req = { .argv = argv };
+	int sv[2], cv[2], i;
+	uint32_t len, hello[2];
+	char *payload;
+	size_t size;
+	struct stat st;
+	pid_t pid;
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, cv), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *sargv[] = { path, NULL };
+
+		if (dup2(sv[1], PROTO_SOCKET_FD) < 0 || dup2(cv[1], PROTO_CANCEL_FD) < 0)
+			_exit(126);
+		execv(path, sargv);
+		_exit(127);
+	}
+	close(sv[1]);
+	close(cv[1]);
+	assert_int_equal(proto_recv_header(sv[0], PROTO_HELLO, &len), 0);
+	assert_int_equal(len, sizeof(hello));
+	assert_int_equal(proto_read_all(sv[0], hello, sizeof(hello)), 0);
+	assert_int_equal(hello[1], (uint32_t)pid);
+	assert_int_equal(proto_encode_run(7, &req, &payload, &size), 0);
+	assert_int_equal(proto_send(sv[0], PROTO_RUN, payload, size), 0);
+	for (i = 0; i < 1000 && stat(pidfile, &st) != 0; i++)
+		usleep(10000);
+	assert_int_equal(stat(pidfile, &st), 0);
+	usleep(100000); /* the tree writes its five pids at once; let it finish */
+	*req_fd = sv[0];
+	*cancel_fd = cv[0];
+	free(payload);
+	free(path);
+	free(tree);
+	return pid;
+}
+
+/* The spawner waits for a run's end by signals (SIGCHLD, SIGIO on its
+ * sockets, SIGTERM): each way of ending a run alone stops it. The client
+ * hanging up (no signal sent), and SIGTERM (no hang-up): either kills the
+ * tree, and the spawner exits 0 without answering. */
+static void test_measure__spawner_stops_a_run_on_hangup_or_sigterm(void **state)
+{
+	char *dir = make_tmpdir();
+	char *pidfile = xasprintf("%s/pids", dir);
+	unsigned char out[PROTO_RESULT_SIZE];
+	int pids[5], i, way, req_fd, cancel_fd;
+	struct run_result res;
+	uint32_t len, id;
+	char byte;
+	pid_t pid;
+
+	(void)state;
+	find_build_dir();
+	for (way = 0; way < 2; way++) {
+		pid = spawner_running_a_tree(pidfile, &req_fd, &cancel_fd);
+		read_pids(pidfile, pids);
+		assert_true(alive(pids[4]));
+		if (way == 0)
+			close(req_fd);
+		else
+			kill(pid, SIGTERM);
+		assert_true(reaped_within(pid) || (kill(pid, SIGKILL), false));
+		for (i = 0; i < 5; i++)
+			assert_false(alive(pids[i]));
+		if (way == 1) {
+			/* The run's result says it was interrupted; then the end. */
+			assert_int_equal(proto_recv_header(req_fd, PROTO_RESULT, &len), 0);
+			assert_int_equal(len, PROTO_RESULT_SIZE);
+			assert_int_equal(proto_read_all(req_fd, out, sizeof(out)), 0);
+			assert_int_equal(proto_decode_result(out, &id, &res), 0);
+			assert_int_equal(id, 7);
+			assert_int_equal(res.status, RUN_INTERRUPTED);
+			assert_int_equal(read(req_fd, &byte, 1), 0);
+			close(req_fd);
+		}
+		close(cancel_fd);
+		assert_int_equal(unlink(pidfile), 0);
+	}
+	free(pidfile);
+	remove_tmpdir(dir);
+}
+
 static void test_measure__falls_back_without_a_spawner(void **state)
 {
 	struct measurer_options o = MEASURER_OPTIONS_INIT;
@@ -857,6 +951,7 @@ int main(void)
 		BOTH(test_measure__terminal_types_one_key_at_a_time),
 		BOTH(test_measure__latency_of_a_static_noop),
 		cmocka_unit_test(test_measure__spawner_stops_when_himorime_dies),
+		cmocka_unit_test(test_measure__spawner_stops_a_run_on_hangup_or_sigterm),
 		cmocka_unit_test(test_measure__falls_back_without_a_spawner),
 		cmocka_unit_test(test_measure__protocol_rejects_malformed_requests),
 		cmocka_unit_test(test_measure__empty_command_is_invalid),
