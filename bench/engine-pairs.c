@@ -22,15 +22,20 @@
  *   --cwd DIR       the request's directory (a chdir in the child)
  *   --timeout SEC   the request's timeout (ppoll then waits with one)
  *   --sockets       cancel_fd and hangup_fd are socket pairs, as the
- *                   spawner's two sockets, instead of none
+ *                   spawner's two sockets, instead of none, and the engine
+ *                   waits by signals on them (launch_wait_by_signal)
+ *   --pin           the process keeps to its CPU and every child gets all
+ *                   CPUs back before execve (launch_keep_cpu), as the
+ *                   spawner does; the bare runs then start pinned too
  *   --round-trip    before each start (both sides) a byte goes to a partner
  *                   process and back, as the spawner sleeps until himorime
  *                   sends the next run
  *   --slack NS      the process's timer slack (PR_SET_TIMERSLACK) first
  *   --random-order  each pair starts its two sides in a random order
  *                   (default: bare first)
- *   --real DIR      all of the above as himorime sends them: --files DIR
- *                   --cwd . --timeout 60 --sockets --random-order
+ *   --real DIR      all of the above as the spawner runs himorime's
+ *                   requests: --files DIR --cwd . --timeout 60 --sockets
+ *                   --pin --random-order
  */
 #include "spawner/launch.h"
 
@@ -74,8 +79,8 @@ static int compare(const void *a, const void *b)
 
 static void setup_like_the_spawner(void)
 {
-	static const int blocked[] = { SIGINT,	SIGQUIT, SIGHUP,  SIGPIPE,
-				       SIGTSTP, SIGTTIN, SIGTTOU, SIGTERM };
+	static const int blocked[] = { SIGINT,	SIGQUIT, SIGHUP,  SIGPIPE, SIGTSTP,
+				       SIGTTIN, SIGTTOU, SIGTERM, SIGCHLD, SIGIO };
 	struct sigaction sa;
 	sigset_t set;
 	size_t i;
@@ -167,7 +172,7 @@ int main(int argc, char **argv)
 	int64_t *bare, *engine, *diff;
 	char stderr_path[PATH_MAX], cwd[PATH_MAX];
 	int cancel[2] = { -1, -1 }, hangup[2] = { -1, -1 };
-	int partner = -1, sockets = 0, trips = 0, shuffle = 0, a = 1;
+	int partner = -1, sockets = 0, trips = 0, shuffle = 0, pin = 0, a = 1;
 	long n, i, slack = -1;
 
 	for (; a < argc && !strncmp(argv[a], "--", 2); a++) {
@@ -184,6 +189,8 @@ int main(int argc, char **argv)
 			trips = 1;
 		} else if (!strcmp(argv[a], "--slack") && a + 1 < argc) {
 			slack = strtol(argv[++a], NULL, 10);
+		} else if (!strcmp(argv[a], "--pin")) {
+			pin = 1;
 		} else if (!strcmp(argv[a], "--random-order")) {
 			shuffle = 1;
 		} else if (!strcmp(argv[a], "--real") && a + 1 < argc) {
@@ -191,7 +198,7 @@ int main(int argc, char **argv)
 			req.stderr_path = stderr_path;
 			req.cwd = realpath(".", cwd);
 			req.timeout_ns = 60000000000u;
-			sockets = shuffle = 1;
+			sockets = shuffle = pin = 1;
 		} else {
 			return usage();
 		}
@@ -217,6 +224,10 @@ int main(int argc, char **argv)
 	if (launch_init(&l, cancel[0], hangup[0], SIGTERM, &stopping) != 0)
 		return 1;
 	launch_fix_signals(&l);
+	if (pin)
+		launch_keep_cpu(&l);
+	if (sockets && launch_wait_by_signal(&l) != 0)
+		return 1;
 	srand((unsigned)now_ns());
 	for (i = 0; i < n; i++) {
 		int engine_first = shuffle && rand() % 2;
