@@ -3,7 +3,8 @@
  * measurer starts the spawner (build/himorime-spawner, a tiny static
  * executable) once and sends it one request per run; the spawner resets its
  * own peak RSS, times the run with CLOCK_MONOTONIC from just before the start
- * until the reap, and returns the wait4 rusage of the command's tree. Its
+ * until the reap (less the child's own steps before execve), and returns the
+ * wait4 rusage of the command's tree. Its
  * small size is the peak RSS floor every result reports.
  *
  * When the spawner cannot start, the measurer runs the same engine inside

@@ -520,9 +520,10 @@ static bool hung_up(const struct launch *l)
 
 /* The same wait as wait_child, by signals (launch_wait_by_signal): one
  * system call sleeps until the exit, as a bare wait4 does, where a ppoll
- * over three descriptors costs the measured interval about 10 µs more
- * (docs/performance.md, "Where the rest is"). Every signal it takes was
- * blocked, so one that came before the call is pending, never missed. */
+ * over three descriptors cost the measured interval about 10 µs more
+ * (docs/performance.md, "The child's own steps, the wait and the idle
+ * CPU"). Every signal it takes was blocked, so one that came before the
+ * call is pending, never missed. */
 static enum wait_outcome wait_by_signal(struct launch *l, uint32_t run_id, pid_t pid,
 					uint64_t deadline_ns)
 {

@@ -68,7 +68,8 @@ struct run_result {
 	enum run_status status;
 	int code;
 	enum run_step step;
-	uint64_t wall_ns;   /* CLOCK_MONOTONIC, just before the start until the reap */
+	uint64_t wall_ns;   /* CLOCK_MONOTONIC, the start to the reap, less the child's
+			     * own steps before execve (docs/design.md) */
 	uint64_t user_ns;   /* the child, its waited-for descendants and reaped orphans */
 	uint64_t system_ns; /* likewise */
 	/* The largest single process of the tree (ru_maxrss), in bytes. */
