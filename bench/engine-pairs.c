@@ -33,6 +33,10 @@
  *   --slack NS      the process's timer slack (PR_SET_TIMERSLACK) first
  *   --random-order  each pair starts its two sides in a random order
  *                   (default: bare first)
+ *   --engine-only   no bare runs: the engine's N runs back to back, their
+ *                   minimum and median, to compare in alternating blocks
+ *                   with bench/vfork-loop.c (pairs put the engine's work
+ *                   between runs before both sides; blocks do not)
  *   --real DIR      all of the above as the spawner runs himorime's
  *                   requests: --files DIR --cwd . --timeout 60 --sockets
  *                   --pin --random-order
@@ -147,8 +151,8 @@ static int64_t bare_run(char **argv)
 static int usage(void)
 {
 	fprintf(stderr, "usage: engine-pairs [--files DIR] [--cwd DIR] [--timeout SEC] "
-			"[--sockets] [--round-trip] [--slack NS] [--random-order] "
-			"[--real DIR] N PROGRAM\n");
+			"[--sockets] [--pin] [--round-trip] [--slack NS] [--random-order] "
+			"[--engine-only] [--real DIR] N PROGRAM\n");
 	return 2;
 }
 
@@ -172,7 +176,7 @@ int main(int argc, char **argv)
 	int64_t *bare, *engine, *diff;
 	char stderr_path[PATH_MAX], cwd[PATH_MAX];
 	int cancel[2] = { -1, -1 }, hangup[2] = { -1, -1 };
-	int partner = -1, sockets = 0, trips = 0, shuffle = 0, pin = 0, a = 1;
+	int partner = -1, sockets = 0, trips = 0, shuffle = 0, pin = 0, engine_only = 0, a = 1;
 	long n, i, slack = -1;
 
 	for (; a < argc && !strncmp(argv[a], "--", 2); a++) {
@@ -189,6 +193,8 @@ int main(int argc, char **argv)
 			trips = 1;
 		} else if (!strcmp(argv[a], "--slack") && a + 1 < argc) {
 			slack = strtol(argv[++a], NULL, 10);
+		} else if (!strcmp(argv[a], "--engine-only")) {
+			engine_only = 1;
 		} else if (!strcmp(argv[a], "--pin")) {
 			pin = 1;
 		} else if (!strcmp(argv[a], "--random-order")) {
@@ -232,7 +238,10 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		int engine_first = shuffle && rand() % 2;
 
-		if (engine_first) {
+		if (engine_only) {
+			engine[i] = round_trip(partner) ? -1 : engine_run(&l, i, &req);
+			bare[i] = 0;
+		} else if (engine_first) {
 			engine[i] = round_trip(partner) ? -1 : engine_run(&l, i, &req);
 			bare[i] = round_trip(partner) ? -1 : bare_run(argv + 2);
 		} else {
@@ -248,12 +257,16 @@ int main(int argc, char **argv)
 	qsort(bare, (size_t)n, sizeof(*bare), compare);
 	qsort(engine, (size_t)n, sizeof(*engine), compare);
 	qsort(diff, (size_t)n, sizeof(*diff), compare);
-	printf("%ld pairs of %s: bare min %.1f us, median %.1f us; engine min %.1f us, "
-	       "median %.1f us; ratio of medians %.3f; engine - bare per pair: median "
-	       "%.1f us (quartiles %.1f … %.1f us)\n",
-	       n, argv[2], bare[0] / 1e3, bare[n / 2] / 1e3, engine[0] / 1e3, engine[n / 2] / 1e3,
-	       (double)engine[n / 2] / (double)bare[n / 2], diff[n / 2] / 1e3, diff[n / 4] / 1e3,
-	       diff[3 * n / 4] / 1e3);
+	if (engine_only)
+		printf("%ld runs of %s through the engine: min %.1f us, median %.1f us\n", n,
+		       argv[2], engine[0] / 1e3, engine[n / 2] / 1e3);
+	else
+		printf("%ld pairs of %s: bare min %.1f us, median %.1f us; engine min %.1f us, "
+		       "median %.1f us; ratio of medians %.3f; engine - bare per pair: median "
+		       "%.1f us (quartiles %.1f … %.1f us)\n",
+		       n, argv[2], bare[0] / 1e3, bare[n / 2] / 1e3, engine[0] / 1e3,
+		       engine[n / 2] / 1e3, (double)engine[n / 2] / (double)bare[n / 2],
+		       diff[n / 2] / 1e3, diff[n / 4] / 1e3, diff[3 * n / 4] / 1e3);
 	free(bare);
 	free(engine);
 	free(diff);
