@@ -15,18 +15,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../common/banned.h"
-
-#define AWAKE_NS 1000000u /* see wait_request */
 
 static volatile sig_atomic_t stopping;
 
@@ -63,44 +58,19 @@ static void setup_signals(sigset_t *idle_mask)
 	sigdelset(idle_mask, SIGTERM);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Waits while idle for the next request; false when it is time to exit.
- * For the first AWAKE_NS it polls without sleeping, yielding to anything
- * else runnable here: a run started on a CPU that was idle just before
- * costs about 20 µs more than one started on a busy CPU, as a bare loop's
- * always are (docs/performance.md, "The child's own steps, the wait and the idle
- * CPU"). Only when this
- * process keeps to one CPU of several, so that himorime, which prepares
- * the request meanwhile, has another. */
+/* Waits while idle for the next request; false when it is time to exit. */
 static bool wait_request(struct launch *l, const sigset_t *idle_mask)
 {
-	const struct timespec zero = { 0, 0 };
 	struct pollfd pfd[2] = { { .fd = PROTO_SOCKET_FD, .events = POLLIN },
 				 { .fd = PROTO_CANCEL_FD, .events = POLLIN } };
-	uint64_t awake_until = l->kept_cpu ? now_ns() + AWAKE_NS : 0;
-	bool awake;
-	int n;
 
 	for (;;) {
 		if (stopping || l->gone)
 			return false;
-		awake = awake_until && now_ns() < awake_until;
-		n = ppoll(pfd, 2, awake ? &zero : NULL, idle_mask);
-		if (n < 0) {
+		if (ppoll(pfd, 2, NULL, idle_mask) < 0) {
 			if (errno == EINTR)
 				continue;
 			return false;
-		}
-		if (n == 0) {
-			sched_yield();
-			continue;
 		}
 		if (pfd[1].revents)
 			launch_read_cancels(l);
