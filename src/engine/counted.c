@@ -405,7 +405,7 @@ static int count_once(struct bench_run *br, struct unit *u, int side, size_t pad
 		envp = padded_env(p.envp, pad);
 		counted_request(br, s, u, &p, argv, envp, stderr_path, &req);
 	}
-	if (r->m.run(r->m.ctx, &req, &res, &err) < 0) {
+	if (r->m.run(r->m.ctx, &req, 1, &res, &err) < 0) {
 		phase_failed(rs, ph, err.msg);
 	} else if (res.status == RUN_INTERRUPTED || r->interrupted) {
 		ret = ERR_INTERRUPTED;

@@ -200,22 +200,46 @@ static void record_failure(struct bench_run *br, struct unit *u, int side, const
 	strbuf_release(&tail);
 }
 
-/* Runs one command once on one side: prepare_each, the run, and (unless
- * warming up) its samples. Returns ERR_INTERRUPTED when interrupted; every
- * other failure is recorded in the unit, which stops running. */
-static int run_once(struct bench_run *br, struct unit *u, int side, bool warmup, uint64_t *wall_ns)
+/* One run's result: its samples (unless warming up), or the unit's failure.
+ * Returns 0, or ERR_INTERRUPTED. */
+static int take_result(struct bench_run *br, struct unit *u, int side, bool warmup,
+		       const struct prepared *p, const struct run_result *res, double work,
+		       const char *stderr_path)
+{
+	if (res->status == RUN_EXITED && rounds_exit_ok(u->cmd, res->code)) {
+		if (!warmup)
+			record(br, u, side, res, work);
+		return 0;
+	}
+	if (res->status == RUN_INTERRUPTED || br->r->interrupted) {
+		fail_unit(br, u, side, RESULTS_ERROR_INTERRUPTED, "interrupted", NULL, 0);
+		return ERR_INTERRUPTED;
+	}
+	record_failure(br, u, side, p, res, stderr_path);
+	return 0;
+}
+
+/* Runs one command on one side: prepare_each, then the run, or `runs` runs
+ * as one batch (rounds_batch says when that may be), and (unless warming
+ * up) their samples; *made says how many ran and *wall_ns is the last one's
+ * latency. Returns ERR_INTERRUPTED when interrupted; every other failure is
+ * recorded in the unit, which stops running. */
+static int run_once(struct bench_run *br, struct unit *u, int side, bool warmup, unsigned runs,
+		    unsigned *made, uint64_t *wall_ns)
 {
 	struct runner *r = br->r;
 	struct side *s = br->sides[side];
 	const struct command *c = u->cmd;
 	struct prepared p;
-	struct run_result res;
+	struct run_result res[RUN_MAX_BATCH];
 	struct err err = ERR_INIT;
 	struct vars v;
 	char *stdout_path = NULL, *stderr_path;
 	double work = 0;
-	int rc;
+	unsigned i;
+	int rc, n;
 
+	*made = 0;
 	rc = before_run(br, u, side, &work);
 	if (rc <= 0)
 		return rc;
@@ -234,23 +258,16 @@ static int run_once(struct bench_run *br, struct unit *u, int side, bool warmup,
 	p.req.terminal = br->b->terminal;
 	if (!warmup && counted_by_perf(br, u))
 		perf_request_instructions(&p.req);
-	if (r->m.run(r->m.ctx, &p.req, &res, &err) < 0) {
+	n = r->m.run(r->m.ctx, &p.req, runs, res, &err);
+	if (n < 0) {
 		fail_unit(br, u, side, RESULTS_ERROR_INTERNAL, err.msg, NULL, 0);
 		goto done;
 	}
 	keep_stderr(s, c, stderr_path);
-	if (res.status == RUN_EXITED && rounds_exit_ok(c, res.code)) {
-		*wall_ns = res.wall_ns;
-		if (!warmup)
-			record(br, u, side, &res, work);
-		goto done;
-	}
-	if (res.status == RUN_INTERRUPTED || r->interrupted) {
-		rc = ERR_INTERRUPTED;
-		fail_unit(br, u, side, RESULTS_ERROR_INTERRUPTED, "interrupted", NULL, 0);
-		goto done;
-	}
-	record_failure(br, u, side, &p, &res, stderr_path);
+	*made = (unsigned)n;
+	*wall_ns = res[n - 1].wall_ns;
+	for (i = 0; i < (unsigned)n && rc == 0 && !u->failed; i++)
+		rc = take_result(br, u, side, warmup, &p, &res[i], work, stderr_path);
 done:
 	exec_release(&p);
 	unlink(stderr_path);
@@ -272,12 +289,13 @@ static int run_turn(struct bench_run *br, struct unit *u, bool warmup)
 	}
 	for (i = 0; i < 2; i++) {
 		uint64_t wall = 0;
+		unsigned made;
 		int side = order[i];
 		if (!u->sides[side] || u->failed)
 			continue;
 		if (br->sides[side]->failed)
 			continue;
-		rc = run_once(br, u, side, warmup, &wall);
+		rc = run_once(br, u, side, warmup, 1, &made, &wall);
 		if (rc < 0)
 			return rc;
 		if (warmup && !u->failed) {
@@ -353,6 +371,16 @@ int rounds_warm_up(struct bench_run *br)
 
 /* ---- stopping ----------------------------------------------------------- */
 
+/* The stop rule of a run without comparison, before any raise for a long
+ * run (which only ever asks for more). */
+static void plain_rule(const struct bench_run *br, struct stop_rule *rule)
+{
+	rule->runs = br->r->o.has_runs ? br->r->o.runs : br->b->runs;
+	rule->min_runs = br->b->min_runs;
+	rule->max_runs = br->b->max_runs;
+	rule->min_time_ns = br->b->min_time_ns;
+}
+
 static bool plain_done(struct bench_run *br)
 {
 	const struct benchmark *b = br->b;
@@ -363,10 +391,7 @@ static bool plain_done(struct bench_run *br)
 	double mean_round_ns = 0;
 	bool done;
 
-	rule.runs = br->r->o.has_runs ? br->r->o.runs : b->runs;
-	rule.min_runs = b->min_runs;
-	rule.max_runs = b->max_runs;
-	rule.min_time_ns = b->min_time_ns;
+	plain_rule(br, &rule);
 	for (i = 0; i < br->n_units; i++) {
 		const struct unit *u = &br->units[i];
 		if (!unit_active(u))
@@ -384,6 +409,49 @@ static bool plain_done(struct bench_run *br)
 	free(counts);
 	free(times);
 	return done;
+}
+
+/* How many of the next rounds of a run without comparison may go to the
+ * spawner as one batch (docs/design.md, "Measuring a run": batches), and
+ * the command they run in *only. A batch needs a command that runs alone
+ * (the round's order then has nothing to shuffle), nothing of the suite's
+ * between its runs (no prepare_each, no work file read before each run), and
+ * exit code 0 accepted, since a run that exits otherwise ends a batch. It
+ * is never longer than the rounds the stop rule certainly still needs, so
+ * no run starts that would not have started one round at a time, and it
+ * lasts about BATCH_NS at the mean run so far. 1: one round as usual. */
+#define BATCH_NS (50 * UINT64_C(1000000))
+
+static unsigned plain_batch(struct bench_run *br, struct unit **only)
+{
+	const struct benchmark *b = br->b;
+	struct stop_rule rule;
+	struct unit *u = NULL;
+	uint64_t mean_ns;
+	unsigned k;
+	size_t i;
+
+	if (br->compare || b->prepare_each_count || b->metrics.work.kind == WORK_FILE_SIZE ||
+	    br->sides[HEAD]->failed)
+		return 1;
+	for (i = 0; i < br->n_units; i++) {
+		if (!unit_active(&br->units[i]))
+			continue;
+		if (u)
+			return 1;
+		u = &br->units[i];
+	}
+	if (!u || !u->sides[HEAD] || !rounds_exit_ok(u->cmd, 0) || !u->n_runs[HEAD])
+		return 1;
+	plain_rule(br, &rule);
+	k = stop_rule_certain_runs(&rule, (unsigned)u->n_runs[HEAD]);
+	mean_ns = u->measured_ns[HEAD] / u->n_runs[HEAD];
+	if (mean_ns && BATCH_NS / mean_ns < k)
+		k = (unsigned)(BATCH_NS / mean_ns);
+	if (k > RUN_MAX_BATCH)
+		k = RUN_MAX_BATCH;
+	*only = u;
+	return k ? k : 1;
 }
 
 void rounds_point_inputs(struct bench_run *br, struct unit *u)
@@ -498,12 +566,19 @@ int rounds_measure(struct bench_run *br)
 
 	for (;;) {
 		bool cmp_done, plain_stop;
+		struct unit *only = NULL;
+		unsigned batch, made = 1;
+		uint64_t wall;
 		if (br->r->interrupted)
 			return ERR_INTERRUPTED;
-		rc = round_of(br, false, NULL);
+		batch = plain_batch(br, &only);
+		if (batch > 1)
+			rc = run_once(br, only, HEAD, false, batch, &made, &wall);
+		else
+			rc = round_of(br, false, NULL);
 		if (rc < 0)
 			return rc;
-		round++;
+		round += made ? made : 1;
 		br->rb->rounds = round;
 		engine_progress(br->r, "%s: round %u", br->b->name, round);
 		cmp_done = !br->compare || compare_done(br, round);

@@ -23,10 +23,10 @@
 #include "common/banned.h"
 
 /* The real measurer behind the seam: measure/'s, as it is. */
-static int real_run(void *ctx, const struct run_request *req, struct run_result *res,
+static int real_run(void *ctx, const struct run_request *req, unsigned runs, struct run_result *res,
 		    struct err *err)
 {
-	return measurer_run(ctx, req, res, err);
+	return measurer_run(ctx, req, runs, res, err);
 }
 
 static void real_cancel(void *ctx)

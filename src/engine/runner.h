@@ -46,10 +46,13 @@ struct run_result;
  * other, such as a scripted one that drives the engine without processes.
  */
 struct runner_measurer {
-	/* Runs one request to its end. Every outcome of the command (exit code,
-	 * signal, timeout, start failure, interruption) is a result with 0; a
-	 * negative code only when the measurer itself failed. */
-	int (*run)(void *ctx, const struct run_request *req, struct run_result *res,
+	/* Runs one request `runs` times back to back (a batch, 1 to
+	 * RUN_MAX_BATCH), res[i] for run i, ending early after a run that
+	 * ends the batch (run_result_ends_batch); returns the runs made. Every
+	 * outcome of the command (exit code, signal, timeout, start failure,
+	 * interruption) is a result; a negative code only when the measurer
+	 * itself failed. */
+	int (*run)(void *ctx, const struct run_request *req, unsigned runs, struct run_result *res,
 		   struct err *err);
 	/* Async-signal-safe: the run in progress, or the next one, ends as
 	 * RUN_INTERRUPTED. */

@@ -157,6 +157,15 @@ bool stop_rule_done(const struct stop_rule *rule, const unsigned *counts, const 
 	return all_enough;
 }
 
+unsigned stop_rule_certain_runs(const struct stop_rule *rule, unsigned count)
+{
+	unsigned want = rule->runs ? rule->runs : rule->min_runs;
+
+	if (!rule->runs && want > rule->max_runs)
+		want = rule->max_runs;
+	return count < want ? want - count : 0;
+}
+
 void stop_rule_long_run(struct stop_rule *rule, unsigned long_runs, uint64_t max_ns, bool declared,
 			double mean_round_ns)
 {

@@ -68,6 +68,13 @@ bool stop_rule_done(const struct stop_rule *rule, const unsigned *counts, const 
  * fit in `max_ns`, measures at least `long_runs` rounds: the rule is raised
  * to them, max_runs included. Which size that fits is the largest is only
  * known once every size is measured, so each one that fits gets them. */
+/* The rounds that a single command with `count` runs certainly needs before
+ * stop_rule_done() could say it is done, whatever the runs' durations: what
+ * fixed runs or min_runs still ask for, at most what max_runs allows; 0 when
+ * it may be done now. The runner may start that many runs as one batch
+ * without ever starting a run the rule would not have asked for. */
+unsigned stop_rule_certain_runs(const struct stop_rule *rule, unsigned count);
+
 void stop_rule_long_run(struct stop_rule *rule, unsigned long_runs, uint64_t max_ns, bool declared,
 			double mean_round_ns);
 

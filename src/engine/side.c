@@ -59,11 +59,12 @@ static int run_step(struct runner *r, const struct exec *x, const struct side *s
 		exec_default_env(&p, x, "TMPDIR", tmp);
 	p.req.stdout_path = stdout_path;
 	p.req.stderr_path = stderr_path;
-	rc = r->m.run(r->m.ctx, &p.req, &res, &err);
+	rc = r->m.run(r->m.ctx, &p.req, 1, &res, &err);
 	if (rc < 0) {
 		strbuf_adds(why, err.msg);
 		goto done;
 	}
+	rc = 0;
 	if (res.status == RUN_EXITED && res.code == 0)
 		goto done;
 	run_result_describe(&p.req, &res, why);

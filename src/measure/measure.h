@@ -17,7 +17,7 @@
  *     o.spawner_path = "/usr/local/bin/himorime-spawner";
  *     measurer_new(&o, &m, &err);
  *     if (measurer_fallback_reason(m)) print it once;
- *     measurer_run(m, &req, &res, &err);   as often as needed
+ *     measurer_run(m, &req, 1, &res, &err); as often as needed
  *     measurer_free(m);                    the spawner exits
  *
  * A SIGINT handler may call measurer_cancel(m): the running tree is killed
@@ -55,13 +55,16 @@ bool measurer_uses_spawner(const struct measurer *m);
  * directory"), or NULL when it is, or when the options said not to use it. */
 const char *measurer_fallback_reason(const struct measurer *m);
 
-/* Runs one command. Every outcome of the command (exit code, signal, timeout,
- * start failure, interruption) is a result, returned with 0. Errors are a
- * request that cannot be sent (ERR_INVALID: no argv, too large) and a spawner
- * that stopped answering (ERR_EXEC). req->envp NULL means himorime's own
+/* Runs one command `runs` times back to back (a batch, 1 to RUN_MAX_BATCH),
+ * res[i] for run i, and returns the number of runs made: all of them, or
+ * fewer when one ended the batch (run_result_ends_batch: it is the last).
+ * Every outcome of the command (exit code, signal, timeout, start failure,
+ * interruption) is a result. Errors, negative: a request that cannot be sent
+ * (ERR_INVALID: no argv, too large, a batch out of range) and a spawner that
+ * stopped answering (ERR_EXEC). req->envp NULL means himorime's own
  * environment; relative paths are taken from himorime's current directory. */
-int measurer_run(struct measurer *m, const struct run_request *req, struct run_result *res,
-		 struct err *err);
+int measurer_run(struct measurer *m, const struct run_request *req, unsigned runs,
+		 struct run_result *res, struct err *err);
 /* Async-signal-safe: stops the run in progress (or the one about to start). */
 void measurer_cancel(struct measurer *m);
 

@@ -821,3 +821,15 @@ done:
 	count_read(&count_fd, res); /* after the sweep: every process has folded in */
 	release_run(req, &plan, &ty, &pidfd, res);
 }
+
+unsigned launch_batch(struct launch *l, uint32_t run_id, const struct run_request *req,
+		      unsigned runs, struct run_result *res)
+{
+	unsigned made = 0;
+
+	do
+		launch_run(l, run_id, req, &res[made]);
+	while (++made < runs && !run_result_ends_batch(&res[made - 1]) && !l->gone &&
+	       !(l->stop && *l->stop));
+	return made;
+}

@@ -68,6 +68,12 @@ int launch_init(struct launch *l, int cancel_fd, int hangup_fd, int stop_signal,
  * When it returns, nothing the command started is left running. */
 void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req,
 		struct run_result *res);
+/* Runs the request `runs` times back to back (1 to RUN_MAX_BATCH), res[i]
+ * for run i, all under run_id: a cancel of it ends the batch. Stops after a
+ * run that ends the batch (run_result_ends_batch) or when the client went
+ * away. Returns the number of runs made, at least 1. */
+unsigned launch_batch(struct launch *l, uint32_t run_id, const struct run_request *req,
+		      unsigned runs, struct run_result *res);
 /* Reads any pending cancels without blocking (while no run is active). */
 void launch_read_cancels(struct launch *l);
 /* Kills and reaps every child of the calling process. */

@@ -3,7 +3,8 @@
  * so that their peak RSS floor is this process's few hundred KiB rather than
  * himorime's many MiB. himorime starts one per invocation with the socket on
  * fd 3 and the cancel socket on fd 4 (proto.h), reads HELLO,
- * then sends RUN requests one at a time and reads a RESULT for each.
+ * then sends RUN requests one at a time and reads the RESULTs of each (one
+ * per run of its batch).
  *
  * It outlives no one: an end of file on either socket, or
  * SIGTERM (also its parent-death signal, for a himorime killed with SIGKILL),
@@ -79,13 +80,16 @@ static bool wait_request(struct launch *l, const sigset_t *idle_mask)
 	}
 }
 
-/* Reads, runs and answers one request; false when it is time to exit. */
+/* Reads, runs and answers one request: a batch of runs, whose results go
+ * back together once the last has ended, so that nothing but the runs
+ * happens in between (run.h). False when it is time to exit. */
 static bool serve_one(struct launch *l)
 {
-	unsigned char out[PROTO_RESULT_SIZE];
+	static struct run_result res[RUN_MAX_BATCH];
+	static unsigned char out[RUN_MAX_BATCH][PROTO_HEADER_SIZE + PROTO_RESULT_SIZE];
 	struct run_request req;
-	struct run_result res;
-	uint32_t len, run_id;
+	uint32_t len, run_id, runs, head[2] = { PROTO_RESULT, PROTO_RESULT_SIZE };
+	unsigned made = 0, i;
 	char *payload = NULL;
 	char **vec = NULL;
 	bool ok = false;
@@ -96,15 +100,14 @@ static bool serve_one(struct launch *l)
 	if (!payload || proto_read_all(PROTO_SOCKET_FD, payload, len) < 0)
 		goto done;
 	memset(&req, 0, sizeof(req));
-	if (proto_decode_run(payload, len, &run_id, &req, &vec) != 0)
+	if (proto_decode_run(payload, len, &run_id, &req, &runs, &vec) != 0)
 		goto done;
-	launch_run(l, run_id, &req, &res);
-	free(vec);
-	vec = NULL;
-	free(payload);
-	payload = NULL;
-	proto_encode_result(run_id, &res, out);
-	ok = proto_send(PROTO_SOCKET_FD, PROTO_RESULT, out, sizeof(out)) == 0 && !l->gone;
+	made = launch_batch(l, run_id, &req, runs, res);
+	for (i = 0; i < made; i++) {
+		memcpy(out[i], head, sizeof(head));
+		proto_encode_result(run_id, &res[i], out[i] + PROTO_HEADER_SIZE);
+	}
+	ok = proto_write_all(PROTO_SOCKET_FD, out, made * sizeof(out[0])) == 0 && !l->gone;
 done:
 	free(vec);
 	free(payload);

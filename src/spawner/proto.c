@@ -12,7 +12,7 @@
 
 #include "../common/banned.h"
 
-#define RUN_FIXED_SIZE 36u
+#define RUN_FIXED_SIZE 40u
 #define FLAG_TERMINAL  1u
 #define FLAG_COUNT     2u
 
@@ -108,7 +108,8 @@ static size_t count_vec(char *const *v)
 	return n;
 }
 
-int proto_encode_run(uint32_t run_id, const struct run_request *req, char **out, size_t *len)
+int proto_encode_run(uint32_t run_id, const struct run_request *req, uint32_t runs, char **out,
+		     size_t *len)
 {
 	size_t argc = count_vec(req->argv), envc = count_vec(req->envp), size = RUN_FIXED_SIZE;
 	const char *tail[4] = { req->cwd, req->stdin_path, req->stdout_path, req->stderr_path };
@@ -136,6 +137,7 @@ int proto_encode_run(uint32_t run_id, const struct run_request *req, char **out,
 	put32(&p, (uint32_t)envc);
 	put32(&p, req->count_type);
 	put64(&p, req->count_config);
+	put32(&p, runs);
 	for (i = 0; i < argc; i++)
 		put_str(&p, req->argv[i]);
 	for (i = 0; i < envc; i++)
@@ -162,7 +164,7 @@ static char *take_str(char **p, char *end)
 }
 
 int proto_decode_run(char *payload, size_t len, uint32_t *run_id, struct run_request *req,
-		     char ***vec)
+		     uint32_t *runs, char ***vec)
 {
 	char *p = payload + RUN_FIXED_SIZE, *end = payload + len, *tail[4];
 	uint32_t flags, argc, envc;
@@ -179,9 +181,10 @@ int proto_decode_run(char *payload, size_t len, uint32_t *run_id, struct run_req
 	memcpy(&envc, payload + 20, 4);
 	memcpy(&req->count_type, payload + 24, 4);
 	memcpy(&req->count_config, payload + 28, 8);
+	memcpy(runs, payload + 36, 4);
 	/* Every string takes at least one byte, which bounds the counts. */
-	if (argc < 1 || argc > PROTO_MAX_STRINGS || envc > PROTO_MAX_STRINGS ||
-	    (size_t)argc + envc + 4 > len - RUN_FIXED_SIZE ||
+	if (*runs < 1 || *runs > RUN_MAX_BATCH || argc < 1 || argc > PROTO_MAX_STRINGS ||
+	    envc > PROTO_MAX_STRINGS || (size_t)argc + envc + 4 > len - RUN_FIXED_SIZE ||
 	    (flags & ~(FLAG_TERMINAL | FLAG_COUNT)))
 		return EPROTO;
 	v = malloc(((size_t)argc + envc + 2) * sizeof(*v));

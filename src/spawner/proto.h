@@ -7,9 +7,11 @@
  *   HELLO   spawner -> client, once: u32 version, u32 pid
  *   RUN     client -> spawner: u32 run id, u32 flags (1: terminal, 2: count),
  *           u64 timeout_ns, u32 argc, u32 envc, u32 count_type,
- *           u64 count_config, then NUL-terminated strings: argv, envp,
- *           cwd, stdin, stdout, stderr (an empty string for "none")
- *   RESULT  spawner -> client: u32 run id, u32 status, i32 code, u32 step,
+ *           u64 count_config, u32 runs (1 to RUN_MAX_BATCH: a batch, see
+ *           run.h), then NUL-terminated strings: argv, envp, cwd, stdin,
+ *           stdout, stderr (an empty string for "none")
+ *   RESULT  spawner -> client, one per run made, all of a batch's at its
+ *           end (in one write): u32 run id, u32 status, i32 code, u32 step,
  *           u64 wall_ns, user_ns, system_ns, peak_rss_bytes, floor_bytes,
  *           u32 count_status, i32 count_error, u64 count, count_enabled_ns,
  *           count_running_ns
@@ -25,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PROTO_VERSION	  2u	     /* 2: counts (run.h) */
+#define PROTO_VERSION	  3u	     /* 2: counts (run.h); 3: batches */
 #define PROTO_MAX_PAYLOAD (8u << 20) /* well above ARG_MAX plus paths */
 #define PROTO_MAX_STRINGS (1u << 20)
 #define PROTO_HEADER_SIZE 8u
@@ -54,12 +56,13 @@ int proto_recv_header(int fd, uint32_t want_type, uint32_t *len);
 
 /* Builds a RUN payload in a malloc'd buffer. Returns 0, or E2BIG when the
  * request passes the bounds, or ENOMEM. */
-int proto_encode_run(uint32_t run_id, const struct run_request *req, char **out, size_t *len);
+int proto_encode_run(uint32_t run_id, const struct run_request *req, uint32_t runs, char **out,
+		     size_t *len);
 /* Parses a RUN payload in place: the request's strings point into payload,
  * and *vec (malloc'd, freed by the caller) holds argv and envp. Returns 0 or
  * EPROTO for a malformed payload, ENOMEM. */
 int proto_decode_run(char *payload, size_t len, uint32_t *run_id, struct run_request *req,
-		     char ***vec);
+		     uint32_t *runs, char ***vec);
 
 void proto_encode_result(uint32_t run_id, const struct run_result *res,
 			 unsigned char out[PROTO_RESULT_SIZE]);

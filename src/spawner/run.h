@@ -87,4 +87,16 @@ struct run_result {
 	uint64_t count_enabled_ns, count_running_ns;
 };
 
+/* A batch: one request run up to RUN_MAX_BATCH times back to back, with
+ * nothing of himorime's between the runs (docs/design.md, "Measuring a
+ * run": batches). A batch ends early after a run that did not exit with
+ * code 0, so that a failure is always its last run and nothing runs after
+ * it; both ends of the protocol apply this one rule. */
+#define RUN_MAX_BATCH 64u
+
+static inline bool run_result_ends_batch(const struct run_result *res)
+{
+	return res->status != RUN_EXITED || res->code != 0;
+}
+
 #endif

@@ -49,7 +49,7 @@ static int scratch_run(char *const *argv, const char *stdout_path)
 
 	req.argv = argv;
 	req.stdout_path = stdout_path;
-	assert_int_equal(measurer_run(scratch_measurer, &req, &res, &err), 0);
+	assert_int_equal(measurer_run(scratch_measurer, &req, 1, &res, &err), 1);
 	assert_int_equal(res.status, RUN_EXITED);
 	return res.code;
 }

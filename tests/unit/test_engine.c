@@ -37,6 +37,7 @@
 #define BASE_ROOT    "/himorime-engine-test/base"
 #define MS	     (UINT64_C(1000000))
 #define MAX_COMMANDS 8
+#define MAX_CALLS    64
 
 /* ---- the scripted measurer ---------------------------------------------- */
 
@@ -63,6 +64,9 @@ struct fake {
 	/* `touch PATH` (a build) creates PATH; every run's first argument,
 	 * per side, is kept in last_arg. */
 	char last_arg[2][512];
+	/* The runs asked for by each call, in order (the first MAX_CALLS). */
+	unsigned batches[MAX_CALLS];
+	size_t calls;
 };
 
 static size_t *run_counter(struct fake *f, const char *name, bool head)
@@ -95,8 +99,8 @@ static void write_stderr(const char *path, const char *text)
 	assert_int_equal(fsio_write_atomic(path, text, strlen(text), &err), 0);
 }
 
-static int fake_run(void *ctx, const struct run_request *req, struct run_result *res,
-		    struct err *err)
+static int fake_run_one(void *ctx, const struct run_request *req, struct run_result *res,
+			struct err *err)
 {
 	struct fake *f = ctx;
 	const char *name = req->argv[0];
@@ -128,6 +132,23 @@ static int fake_run(void *ctx, const struct run_request *req, struct run_result 
 	res->user_ns = f->cpu ? f->cpu(name, head, *n) : res->wall_ns / 2;
 	(*n)++;
 	return 0;
+}
+
+/* A batch, as the real measurer makes it (run.h): run after run until one
+ * ends it. */
+static int fake_run(void *ctx, const struct run_request *req, unsigned runs, struct run_result *res,
+		    struct err *err)
+{
+	unsigned made = 0;
+
+	assert_true(runs >= 1 && runs <= RUN_MAX_BATCH);
+	if (((struct fake *)ctx)->calls < MAX_CALLS)
+		((struct fake *)ctx)->batches[((struct fake *)ctx)->calls] = runs;
+	((struct fake *)ctx)->calls++;
+	do
+		fake_run_one(ctx, req, &res[made], err);
+	while (++made < runs && !run_result_ends_batch(&res[made - 1]));
+	return (int)made;
 }
 
 static void fake_cancel(void *ctx)
@@ -363,6 +384,137 @@ static void test_engine__adaptive_run_stops_at_max_runs(void **state)
 	assert_adaptive_rounds("    min_runs: 5\n    max_runs: 6\n    min_time: 10s\n", 6);
 }
 
+/* The calls of a run, as "1 1 5 5 2". */
+static void assert_batches(const struct fake *f, const char *want)
+{
+	struct strbuf sb;
+	size_t i;
+
+	strbuf_init(&sb, 0);
+	assert_true(f->calls <= MAX_CALLS);
+	for (i = 0; i < f->calls; i++)
+		strbuf_addf(&sb, "%s%u", i ? " " : "", f->batches[i]);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+/* Runs `name` alone under these limits; asserts the calls and the starts. */
+static void run_alone(struct fake *f, const char *name, const char *limits, struct outcome *o,
+		      const char *batches, size_t starts)
+{
+	char *yaml = xasprintf("version: \"1\"\nname: batches\nbenchmarks:\n  - name: b\n%s"
+			       "    commands:\n      %s: {command: [%s]}\n",
+			       limits, name, name);
+
+	run_suite(f, yaml, false, o);
+	free(yaml);
+	assert_int_equal(o->rc, 0);
+	assert_batches(f, batches);
+	assert_int_equal(f->starts, starts);
+}
+
+/* A command that runs alone goes to the measurer in batches (docs/design.md,
+ * "Measuring a run"): after the warmups and one round that gives the mean
+ * run (10 ms), as many rounds as fit in 50 ms, never past the fixed runs. */
+static void test_engine__a_lone_command_runs_in_batches_up_to_the_stop(void **state)
+{
+	struct fake f = { .wall = sawtooth };
+	struct outcome o;
+	const struct results_command *c;
+	size_t i;
+
+	(void)state;
+	/* Two warmups, one round; the mean run is then 12 ms, and stays about
+	 * that: 4 rounds a batch, and the 2 that remain. */
+	run_alone(&f, "one", "    runs: 23\n    warmup: 2\n", &o, "1 1 1 4 4 4 4 4 2", 25);
+	assert_int_equal(bench(&o, 0)->rounds, 23);
+	c = command(&o, 0, 0);
+	assert_int_equal(c->head.count, 23);
+	assert_int_equal(c->head.metrics[METRIC_LATENCY].n_samples, 23);
+	/* The samples, batch or not, are the runs in order. */
+	for (i = 0; i < 23; i++)
+		assert_true(c->head.metrics[METRIC_LATENCY].samples[i] ==
+			    (double)((10 + (i + 2) % 5) * MS));
+	results_free(o.doc);
+}
+
+/* An adaptive run batches only the rounds min_runs still asks for; then one
+ * round at a time, since the next may be the last. */
+static void test_engine__an_adaptive_run_batches_only_up_to_min_runs(void **state)
+{
+	struct fake f = { .wall = steady_10ms };
+	struct outcome o;
+
+	(void)state;
+	run_alone(&f, "one",
+		  "    min_runs: 12\n    max_runs: 50\n    min_time: 150ms\n    warmup: 0\n", &o,
+		  "1 5 5 1 1 1 1", 15);
+	assert_int_equal(bench(&o, 0)->rounds, 15);
+	results_free(o.doc);
+}
+
+/* 10 ms runs; the run fail_at (0-based) of "bad" exits with code 3 and
+ * writes "bad: no such table". */
+static struct fake failing_fake(size_t fail_at)
+{
+	struct fake f = { .wall = steady_10ms,
+			  .fail_command = "bad",
+			  .fail_at = fail_at,
+			  .fail_code = 3,
+			  .fail_stderr = "bad: no such table\n" };
+
+	return f;
+}
+
+/* A run that fails inside a batch is its last: nothing starts after it. */
+static void test_engine__a_failure_ends_a_batch(void **state)
+{
+	struct fake f = failing_fake(7);
+	struct outcome o;
+	const struct results_command *bad;
+
+	(void)state;
+	run_alone(&f, "bad", "    runs: 20\n    warmup: 0\n", &o, "1 5 5", 8);
+	bad = command(&o, 0, 0);
+	assert_int_equal(bad->head.count, 7);
+	assert_int_equal(bad->result, RESULT_ERROR);
+	assert_string_equal(bad->head.error.message, "exited with code 3");
+	assert_string_equal(bad->head.error.stderr_tail, "bad: no such table\n");
+	results_free(o.doc);
+}
+
+/* No batch where something happens between the runs: two commands share
+ * the rounds, prepare_each runs before each run, a comparison pairs base
+ * and head. */
+static void test_engine__no_batch_between_commands_hooks_or_sides(void **state)
+{
+	static const char *const yaml[] = {
+		"version: \"1\"\nname: n\nbenchmarks:\n  - name: b\n    runs: 12\n"
+		"    warmup: 0\n    commands:\n      a: {command: [a]}\n      b: {command: [b]}\n",
+		"version: \"1\"\nname: n\nbenchmarks:\n  - name: b\n    runs: 12\n"
+		"    warmup: 0\n    prepare_each:\n      - command: [prep]\n"
+		"    commands:\n      a: {command: [a]}\n",
+	};
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(yaml) + 1; i++) {
+		struct fake f = { .wall = steady_10ms };
+		struct outcome o;
+		bool compare = i == ARRAY_SIZE(yaml);
+
+		run_suite(&f,
+			  compare ? "version: \"1\"\nname: n\nbenchmarks:\n  - name: b\n"
+				    "    warmup: 0\n    commands:\n      a: {command: [a]}\n"
+				  : yaml[i],
+			  compare, &o);
+		assert_true(f.calls >= 12);
+		for (k = 0; k < f.calls && k < MAX_CALLS; k++)
+			assert_int_equal(f.batches[k], 1);
+		results_free(o.doc);
+	}
+}
+
 /* ---- comparisons: the looks of docs/comparison.md ---------------------- */
 
 #define ONE_TOOL                                                                                   \
@@ -563,11 +715,7 @@ static void test_engine__ungated_metric_stops_with_the_gated_one(void **state)
 
 static void test_engine__failing_command_stops_and_is_an_error(void **state)
 {
-	struct fake f = { .wall = steady_10ms,
-			  .fail_command = "bad",
-			  .fail_at = 3,
-			  .fail_code = 3,
-			  .fail_stderr = "bad: no such table\n" };
+	struct fake f = failing_fake(3);
 	struct outcome o;
 	const struct results_command *bad, *good;
 
@@ -644,8 +792,7 @@ static void test_engine__interrupt_stops_the_run_and_marks_the_rest(void **state
  * runner removes that build when it is freed (docs/comparison.md). */
 static void test_engine__one_tree_builds_once_and_a_base_build_is_kept(void **state)
 {
-	struct fake f = { steady_10ms, NULL,  NULL, 0,	       0,	  NULL, 0,
-			  NULL,	       false, 0,    { { 0 } }, { { 0 } }, 0,	{ { 0 } } };
+	struct fake f = { .wall = steady_10ms };
 	struct runner_options o = RUNNER_OPTIONS_INIT;
 	struct runner_measurer m = { fake_run, fake_cancel, fake_fallback_reason, &f };
 	struct runner_roots roots = { HEAD_ROOT, BASE_ROOT, NULL, "tree-2", "tree-1" };
@@ -743,6 +890,10 @@ int main(void)
 		cmocka_unit_test(test_engine__adaptive_run_stops_when_every_command_has_min_time),
 		cmocka_unit_test(test_engine__adaptive_run_waits_for_min_runs),
 		cmocka_unit_test(test_engine__adaptive_run_stops_at_max_runs),
+		cmocka_unit_test(test_engine__a_lone_command_runs_in_batches_up_to_the_stop),
+		cmocka_unit_test(test_engine__an_adaptive_run_batches_only_up_to_min_runs),
+		cmocka_unit_test(test_engine__a_failure_ends_a_batch),
+		cmocka_unit_test(test_engine__no_batch_between_commands_hooks_or_sides),
 		cmocka_unit_test(test_engine__regression_is_decided_at_the_first_possible_look),
 		cmocka_unit_test(test_engine__improvement_is_decided_at_the_first_possible_look),
 		cmocka_unit_test(test_engine__no_change_passes_at_the_first_possible_look),

@@ -49,8 +49,8 @@ static uint64_t wall(int size, size_t i)
 	}
 }
 
-static int fake_run(void *ctx, const struct run_request *req, struct run_result *res,
-		    struct err *err)
+static int fake_run_one(void *ctx, const struct run_request *req, struct run_result *res,
+			struct err *err)
 {
 	struct fake *f = ctx;
 	int size = (int)strtol(req->argv[1], NULL, 10);
@@ -62,6 +62,20 @@ static int fake_run(void *ctx, const struct run_request *req, struct run_result 
 	res->wall_ns = wall(size, f->runs[size]++);
 	res->user_ns = res->wall_ns / 2;
 	return 0;
+}
+
+/* A batch, as the real measurer makes it (run.h): run after run until one
+ * ends it. */
+static int fake_run(void *ctx, const struct run_request *req, unsigned runs, struct run_result *res,
+		    struct err *err)
+{
+	unsigned made = 0;
+
+	assert_true(runs >= 1 && runs <= RUN_MAX_BATCH);
+	do
+		fake_run_one(ctx, req, &res[made], err);
+	while (++made < runs && !run_result_ends_batch(&res[made - 1]));
+	return (int)made;
 }
 
 static void fake_cancel(void *ctx)

@@ -93,7 +93,7 @@ static void run_ok(struct measurer *m, const struct run_request *req, struct run
 {
 	struct err err = ERR_INIT;
 
-	assert_int_equal(measurer_run(m, req, res, &err), 0);
+	assert_int_equal(measurer_run(m, req, 1, res, &err), 1);
 }
 
 static char *read_text(const char *path)
@@ -609,6 +609,76 @@ static void test_measure__cancel_from_a_signal_handler(void **state)
 	measurer_free(m);
 }
 
+/* A batch runs one request again and again (spawner/run.h): a result per
+ * run, in order; it ends after the first run that does not exit with code
+ * 0, and nothing starts after it; a cancel ends it; its length is
+ * bounded. */
+static void test_measure__a_batch_ends_at_a_failure_or_a_cancel(void **state)
+{
+	struct measurer *m = new_measurer(mode_of(state));
+	char *dir = make_tmpdir();
+	char *count = xasprintf("%s/count", dir), *text;
+	char *argv[] = { "/bin/sh",
+			 "-c",
+			 "n=$(cat \"$1\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$1\"; "
+			 "test $n -ne 3 && test $n -ne 11 || exit $n",
+			 "sh",
+			 count,
+			 NULL };
+	char *sleeper[] = { "/bin/sh", "-c",  "echo started >> \"$1\"; exec sleep 10",
+			    "sh",      count, NULL };
+	struct run_request req = { .argv = argv };
+	struct itimerval tv = { .it_value = { .tv_sec = 0, .tv_usec = 200000 } };
+	struct run_result res[RUN_MAX_BATCH + 1];
+	struct err err = ERR_INIT;
+	struct sigaction sa, old;
+	int i;
+
+	assert_int_equal(measurer_run(m, &req, 10, res, &err), 3);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(res[i].status, RUN_EXITED);
+		assert_int_equal(res[i].code, 0);
+		assert_true(res[i].wall_ns > 0);
+	}
+	assert_int_equal(res[2].status, RUN_EXITED);
+	assert_int_equal(res[2].code, 3);
+	text = read_text(count);
+	assert_string_equal(text, "3\n");
+	free(text);
+	/* The next batch goes on from there: runs 4 to 10 all pass. */
+	assert_int_equal(measurer_run(m, &req, 7, res, &err), 7);
+	assert_int_equal(res[6].code, 0);
+	/* The longest batch, cut short at run 11. */
+	assert_int_equal(measurer_run(m, &req, RUN_MAX_BATCH, res, &err), 1);
+	assert_int_equal(res[0].code, 11);
+	text = read_text(count);
+	assert_string_equal(text, "11\n");
+	free(text);
+
+	/* A cancel ends the run it meets and the batch with it. */
+	unlink(count);
+	req.argv = sleeper;
+	alarm_target = m;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, &old);
+	setitimer(ITIMER_REAL, &tv, NULL);
+	assert_int_equal(measurer_run(m, &req, 5, res, &err), 1);
+	sigaction(SIGALRM, &old, NULL);
+	assert_int_equal(res[0].status, RUN_INTERRUPTED);
+	text = read_text(count);
+	assert_string_equal(text, "started\n");
+	free(text);
+
+	assert_int_equal(measurer_run(m, &req, 0, res, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "a batch is 1 to 64 runs, not 0");
+	assert_int_equal(measurer_run(m, &req, RUN_MAX_BATCH + 1, res, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "a batch is 1 to 64 runs, not 65");
+	free(count);
+	remove_tmpdir(dir);
+	measurer_free(m);
+}
+
 /* Waits up to 10 s for a child to exit; returns true if it did. */
 static bool reaped_within(pid_t pid)
 {
@@ -643,7 +713,7 @@ static void test_measure__spawner_stops_when_himorime_dies(void **state)
 		struct err err = ERR_INIT;
 		struct measurer *m = new_measurer(true);
 
-		measurer_run(m, &req, &res, &err);
+		measurer_run(m, &req, 1, &res, &err);
 		_exit(1);
 	}
 	for (i = 0; i < 1000 && stat(pidfile, &st) != 0; i++)
@@ -696,7 +766,7 @@ static pid_t spawner_running_a_tree(const char *pidfile, int *req_fd, int *cance
 	assert_int_equal(len, sizeof(hello));
 	assert_int_equal(proto_read_all(sv[0], hello, sizeof(hello)), 0);
 	assert_int_equal(hello[1], (uint32_t)pid);
-	assert_int_equal(proto_encode_run(7, &req, &payload, &size), 0);
+	assert_int_equal(proto_encode_run(7, &req, 1, &payload, &size), 0);
 	assert_int_equal(proto_send(sv[0], PROTO_RUN, payload, size), 0);
 	for (i = 0; i < 1000 && stat(pidfile, &st) != 0; i++)
 		usleep(10000);
@@ -862,14 +932,15 @@ static void test_measure__protocol_rejects_malformed_requests(void **state)
 	struct run_request req = { .argv = argv, .envp = env, .cwd = "/tmp", .timeout_ns = 5 };
 	struct run_request back;
 	char **vec = NULL, *payload = NULL;
-	uint32_t id = 0, huge = 0x7fffffff;
+	uint32_t id = 0, runs = 0, huge = 0x7fffffff;
 	size_t len;
 
 	(void)state;
-	assert_int_equal(proto_encode_run(42, &req, &payload, &len), 0);
+	assert_int_equal(proto_encode_run(42, &req, RUN_MAX_BATCH, &payload, &len), 0);
 	memset(&back, 0, sizeof(back));
-	assert_int_equal(proto_decode_run(payload, len, &id, &back, &vec), 0);
+	assert_int_equal(proto_decode_run(payload, len, &id, &back, &runs, &vec), 0);
 	assert_int_equal(id, 42);
+	assert_int_equal(runs, RUN_MAX_BATCH);
 	assert_string_equal(back.argv[1], "arg");
 	assert_null(back.argv[2]);
 	assert_string_equal(back.envp[0], "A=1");
@@ -877,11 +948,20 @@ static void test_measure__protocol_rejects_malformed_requests(void **state)
 	assert_null(back.stdin_path);
 	assert_int_equal(back.timeout_ns, 5);
 	free(vec);
+	/* A batch of none, a batch too long. */
+	free(payload);
+	assert_int_equal(proto_encode_run(42, &req, 0, &payload, &len), 0);
+	assert_int_equal(proto_decode_run(payload, len, &id, &back, &runs, &vec), EPROTO);
+	free(payload);
+	assert_int_equal(proto_encode_run(42, &req, RUN_MAX_BATCH + 1, &payload, &len), 0);
+	assert_int_equal(proto_decode_run(payload, len, &id, &back, &runs, &vec), EPROTO);
+	free(payload);
 	/* A string cut short, a count larger than the payload, a short header. */
-	assert_int_equal(proto_decode_run(payload, len - 1, &id, &back, &vec), EPROTO);
+	assert_int_equal(proto_encode_run(42, &req, 1, &payload, &len), 0);
+	assert_int_equal(proto_decode_run(payload, len - 1, &id, &back, &runs, &vec), EPROTO);
 	memcpy(payload + 16, &huge, 4);
-	assert_int_equal(proto_decode_run(payload, len, &id, &back, &vec), EPROTO);
-	assert_int_equal(proto_decode_run(payload, 10, &id, &back, &vec), EPROTO);
+	assert_int_equal(proto_decode_run(payload, len, &id, &back, &runs, &vec), EPROTO);
+	assert_int_equal(proto_decode_run(payload, 10, &id, &back, &runs, &vec), EPROTO);
 	assert_null(vec);
 	free(payload);
 }
@@ -895,7 +975,7 @@ static void test_measure__empty_command_is_invalid(void **state)
 	struct err err = ERR_INIT;
 
 	(void)state;
-	assert_int_equal(measurer_run(m, &req, &res, &err), ERR_INVALID);
+	assert_int_equal(measurer_run(m, &req, 1, &res, &err), ERR_INVALID);
 	assert_string_equal(err.msg, "a command needs a program to run");
 	measurer_free(m);
 }
@@ -948,6 +1028,7 @@ int main(void)
 		BOTH(test_measure__orphan_cpu_is_counted),
 		BOTH(test_measure__peak_rss_and_floor),
 		BOTH(test_measure__cancel_from_a_signal_handler),
+		BOTH(test_measure__a_batch_ends_at_a_failure_or_a_cancel),
 		BOTH(test_measure__terminal_types_one_key_at_a_time),
 		BOTH(test_measure__latency_of_a_static_noop),
 		cmocka_unit_test(test_measure__spawner_stops_when_himorime_dies),

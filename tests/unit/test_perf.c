@@ -86,7 +86,7 @@ static void run_counting(struct measurer *m, char **argv, struct run_result *res
 
 	req.count_type = PERF_TYPE_SOFTWARE;
 	req.count_config = PERF_COUNT_SW_TASK_CLOCK;
-	assert_int_equal(measurer_run(m, &req, res, &err), 0);
+	assert_int_equal(measurer_run(m, &req, 1, res, &err), 1);
 	assert_int_equal(res->status, RUN_EXITED);
 	assert_int_equal(res->code, 0);
 	if (res->count_status == COUNT_OPEN_FAILED) {
@@ -132,7 +132,7 @@ static void test_perf__a_count_that_cannot_open_leaves_the_run_measured(void **s
 
 	/* An event type no kernel knows. */
 	req.count_type = 0x7fff0000u;
-	assert_int_equal(measurer_run(m, &req, &res, &err), 0);
+	assert_int_equal(measurer_run(m, &req, 1, &res, &err), 1);
 	assert_int_equal(res.status, RUN_EXITED);
 	assert_int_equal(res.code, 0);
 	assert_true(res.wall_ns > 0);
@@ -141,13 +141,13 @@ static void test_perf__a_count_that_cannot_open_leaves_the_run_measured(void **s
 	assert_int_equal(res.count, 0);
 	/* Nothing asked, nothing counted; a command that never started, no count. */
 	req.count = false;
-	assert_int_equal(measurer_run(m, &req, &res, &err), 0);
+	assert_int_equal(measurer_run(m, &req, 1, &res, &err), 1);
 	assert_int_equal(res.count_status, COUNT_NONE);
 	req.count = true;
 	req.count_type = PERF_TYPE_SOFTWARE;
 	req.count_config = PERF_COUNT_SW_TASK_CLOCK;
 	req.argv = missing;
-	assert_int_equal(measurer_run(m, &req, &res, &err), 0);
+	assert_int_equal(measurer_run(m, &req, 1, &res, &err), 1);
 	assert_int_equal(res.status, RUN_START_FAILED);
 	assert_int_equal(res.count_status, COUNT_NONE);
 	free(noop);
@@ -163,15 +163,15 @@ static void test_perf__the_protocol_carries_counts(void **state)
 	struct run_request back;
 	struct run_result got;
 	unsigned char wire[PROTO_RESULT_SIZE];
-	uint32_t id = 0, bad = COUNT_READ_FAILED + 1;
+	uint32_t id = 0, runs = 0, bad = COUNT_READ_FAILED + 1;
 	char **vec = NULL, *payload = NULL;
 	size_t len;
 
 	(void)state;
 	req.count_config = 0x1234567890ull;
-	assert_int_equal(proto_encode_run(7, &req, &payload, &len), 0);
+	assert_int_equal(proto_encode_run(7, &req, 1, &payload, &len), 0);
 	memset(&back, 0, sizeof(back));
-	assert_int_equal(proto_decode_run(payload, len, &id, &back, &vec), 0);
+	assert_int_equal(proto_decode_run(payload, len, &id, &back, &runs, &vec), 0);
 	assert_true(back.count);
 	assert_false(back.terminal);
 	assert_int_equal(back.count_type, 4);

@@ -139,6 +139,43 @@ static void test_schedule__adaptive_needs_min_runs_and_min_time(void **state)
 	assert_true(stop_rule_done(&rule, counts, t, 2));
 }
 
+static void test_schedule__certain_runs_never_pass_the_stop(void **state)
+{
+	struct stop_rule fixed = { 5, 10, 100, 2000 * MS }, adaptive = { 0, 10, 100, 2000 * MS };
+	struct stop_rule capped = { 0, 10, 4, 0 };
+	unsigned runs, min, max, count, j, k;
+	uint64_t long_enough = 3600 * UINT64_C(1000000000);
+
+	(void)state;
+	assert_int_equal(stop_rule_certain_runs(&fixed, 0), 5);
+	assert_int_equal(stop_rule_certain_runs(&fixed, 3), 2);
+	assert_int_equal(stop_rule_certain_runs(&fixed, 5), 0);
+	assert_int_equal(stop_rule_certain_runs(&fixed, 7), 0);
+	assert_int_equal(stop_rule_certain_runs(&adaptive, 4), 6);
+	assert_int_equal(stop_rule_certain_runs(&adaptive, 10), 0); /* the time decides */
+	assert_int_equal(stop_rule_certain_runs(&capped, 1), 3);
+	/* Every rule: the runs it is certain of never let stop_rule_done say
+	 * done before they are made, and with time enough it says done right
+	 * after them. */
+	for (runs = 0; runs < 6; runs++)
+		for (min = 0; min < 6; min++)
+			for (max = 1; max < 7; max++)
+				for (count = 0; count < 8; count++) {
+					struct stop_rule r = { runs, min, max, 0 };
+					k = stop_rule_certain_runs(&r, count);
+					for (j = 0; j < k; j++) {
+						unsigned c = count + j;
+						assert_false(
+							stop_rule_done(&r, &c, &long_enough, 1));
+					}
+					if (k) {
+						unsigned c = count + k;
+						assert_true(
+							stop_rule_done(&r, &c, &long_enough, 1));
+					}
+				}
+}
+
 static void test_schedule__round_order_is_seeded(void **state)
 {
 	struct rng a, b, c;
@@ -181,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_schedule__short_unsteady_runs_stop_after_10s),
 		cmocka_unit_test(test_schedule__fixed_runs_stop_exactly),
 		cmocka_unit_test(test_schedule__adaptive_needs_min_runs_and_min_time),
+		cmocka_unit_test(test_schedule__certain_runs_never_pass_the_stop),
 		cmocka_unit_test(test_schedule__round_order_is_seeded),
 		cmocka_unit_test(test_schedule__coin_is_fair),
 	};
