@@ -19,7 +19,8 @@
 #include "common/banned.h"
 
 /* A run inside a git repository records the commit measured and whether the
- * tree had changes (docs/reports.md); outside one, git stays null. */
+ * tree had changes (docs/reports.md); outside one, git stays null, and
+ * libgit2 is never started. */
 static void record_git(struct results *doc, const char *dir)
 {
 	struct vcs *vcs = NULL;
@@ -27,6 +28,8 @@ static void record_git(struct results *doc, const char *dir)
 	struct err err = ERR_INIT;
 	bool dirty = false;
 
+	if (!vcs_may_be_in_work_tree(dir))
+		return;
 	if (vcs_open(dir, &vcs, &err) < 0 || vcs_head(vcs, &head, &err) < 0 ||
 	    vcs_is_dirty(vcs, &dirty, &err) < 0)
 		goto done;

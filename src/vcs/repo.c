@@ -119,6 +119,26 @@ static int open_error(int rc, const char *path, struct err *err)
 	return ERR_EXEC;
 }
 
+bool vcs_may_be_in_work_tree(const char *path)
+{
+	char *dir = realpath(path, NULL), *probe, *slash;
+	bool found = false;
+	struct stat st;
+
+	while (dir) {
+		bool root = !strcmp(dir, "/");
+		probe = xasprintf("%s/.git", root ? "" : dir);
+		found = lstat(probe, &st) == 0;
+		free(probe);
+		if (found || root)
+			break;
+		slash = strrchr(dir, '/'); /* realpath's are absolute */
+		slash[slash == dir ? 1 : 0] = '\0';
+	}
+	free(dir);
+	return found;
+}
+
 int vcs_open(const char *path, struct vcs **out, struct err *err)
 {
 	struct vcs *vcs;

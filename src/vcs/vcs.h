@@ -35,6 +35,12 @@ struct vcs_sha_list {
 	size_t count;
 };
 
+/* Whether `path` or a directory above it has a `.git` entry: where vcs_open
+ * could find a work tree. A few stat calls, where the first vcs_open of a
+ * process pays libgit2's start-up (about 3.5 MiB on Debian 12, whose
+ * libgit2 parses the system's CA bundle: docs/performance.md, "himorime's
+ * own memory"). */
+bool vcs_may_be_in_work_tree(const char *path);
 /* Opens the repository containing `path` (searching upward). ERR_EXEC with the
  * fix for: no repository, one refused by the owner check (safe.directory). */
 int vcs_open(const char *path, struct vcs **out, struct err *err);

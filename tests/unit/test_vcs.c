@@ -282,6 +282,26 @@ static void test_vcs__not_a_repository(void **state)
 	free(want);
 }
 
+/* The probe a plain run makes before it starts libgit2: a work tree's
+ * directories, at any depth, and no more. */
+static void test_vcs__work_tree_probe_finds_a_git_entry_above(void **state)
+{
+	char *deep = xasprintf("%s/a/b", repo), *a = xasprintf("%s/a", repo);
+
+	(void)state;
+	assert_int_equal(mkdir(a, 0700), 0);
+	assert_int_equal(mkdir(deep, 0700), 0);
+	assert_true(vcs_may_be_in_work_tree(repo));
+	assert_true(vcs_may_be_in_work_tree(deep));
+	assert_false(vcs_may_be_in_work_tree(tmpdir));
+	assert_false(vcs_may_be_in_work_tree(root));
+	assert_false(vcs_may_be_in_work_tree("/nonexistent/himorime"));
+	rmdir(deep);
+	rmdir(a);
+	free(deep);
+	free(a);
+}
+
 /* 1000 blobs make several 4-digit prefixes collide; the message names both. */
 static void test_vcs__ambiguous_short_id_names_candidates(void **state)
 {
@@ -932,6 +952,7 @@ int main(void)
 		cmocka_unit_test(test_vcs__head_and_commit_info),
 		cmocka_unit_test(test_vcs__rejects_bad_revisions),
 		cmocka_unit_test(test_vcs__not_a_repository),
+		cmocka_unit_test(test_vcs__work_tree_probe_finds_a_git_entry_above),
 		cmocka_unit_test(test_vcs__ambiguous_short_id_names_candidates),
 		cmocka_unit_test(test_vcs__dirty_detection),
 		cmocka_unit_test(test_vcs__merge_base),
