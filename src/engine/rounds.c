@@ -220,7 +220,7 @@ static int take_result(struct bench_run *br, struct unit *u, int side, bool warm
 }
 
 /* Runs one command on one side: prepare_each, then the run, or `runs` runs
- * as one batch (rounds_batch says when that may be), and (unless warming
+ * as one batch (plain_batch says when that may be), and (unless warming
  * up) their samples; *made says how many ran and *wall_ns is the last one's
  * latency. Returns ERR_INTERRUPTED when interrupted; every other failure is
  * recorded in the unit, which stops running. */
