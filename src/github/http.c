@@ -7,10 +7,10 @@
 #include "common/alloc.h"
 #include "common/rng.h"
 #include "common/version.h"
+#include "github/curl_api.h"
 
 #include <arpa/inet.h>
 #include <cjson/cJSON.h>
-#include <curl/curl.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -21,6 +21,7 @@
 #include "common/banned.h"
 
 struct github_http {
+	const struct curl_api *api;
 	CURL *curl;
 	struct curl_slist *headers;	 /* the four contract headers */
 	struct curl_slist *json_headers; /* the same plus Content-Type */
@@ -82,24 +83,24 @@ static int is_loopback_host(const char *host)
 }
 
 /* Parses and checks the base URL; *out is the URL without a trailing slash. */
-static int check_base_url(const char *url, char **out, struct err *err)
+static int check_base_url(const struct curl_api *api, const char *url, char **out, struct err *err)
 {
-	CURLU *u = curl_url();
+	CURLU *u = api->url();
 	char *scheme = NULL, *host = NULL, *user = NULL, *query = NULL, *frag = NULL;
 	int rc = 0;
 	size_t n;
 
 	*out = NULL;
-	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
+	if (api->url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+	    api->url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    api->url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
 		rc = err_set(err, ERR_USAGE, "github: GITHUB_API_URL \"%s\" is not a valid URL",
 			     url);
 		goto done;
 	}
-	curl_url_get(u, CURLUPART_USER, &user, 0);
-	curl_url_get(u, CURLUPART_QUERY, &query, 0);
-	curl_url_get(u, CURLUPART_FRAGMENT, &frag, 0);
+	api->url_get(u, CURLUPART_USER, &user, 0);
+	api->url_get(u, CURLUPART_QUERY, &query, 0);
+	api->url_get(u, CURLUPART_FRAGMENT, &frag, 0);
 	if (user || query || frag) {
 		rc = err_set(err, ERR_USAGE,
 			     "github: GITHUB_API_URL \"%s\" must not carry credentials, a query or "
@@ -120,12 +121,12 @@ static int check_base_url(const char *url, char **out, struct err *err)
 		n--;
 	*out = xstrndup(url, n);
 done:
-	curl_free(frag);
-	curl_free(query);
-	curl_free(user);
-	curl_free(host);
-	curl_free(scheme);
-	curl_url_cleanup(u);
+	api->free(frag);
+	api->free(query);
+	api->free(user);
+	api->free(host);
+	api->free(scheme);
+	api->url_cleanup(u);
 	return rc;
 }
 
@@ -145,6 +146,7 @@ int github_http_new(struct github_http **out, const struct github_http_options *
 	struct github_http *http;
 	const char *url = opts->api_url && *opts->api_url ? opts->api_url : GITHUB_API_URL_DEFAULT;
 	char *base = NULL;
+	const struct curl_api *api;
 	char *auth;
 	int rc;
 
@@ -157,12 +159,18 @@ int github_http_new(struct github_http **out, const struct github_http_options *
 		return err_set(err, ERR_USAGE,
 			       "github: the token contains spaces or control "
 			       "characters");
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-		return err_set(err, ERR_EXEC, "github: cannot initialise libcurl");
-	rc = check_base_url(url, &base, err);
+	rc = curl_api_load(&api, err);
 	if (rc)
 		return rc;
+	if (api->global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		return err_set(err, ERR_EXEC, "github: cannot initialise libcurl");
+	rc = check_base_url(api, url, &base, err);
+	if (rc) {
+		api->global_cleanup(); /* balances the global_init above */
+		return rc;
+	}
 	http = xcalloc(1, sizeof(*http));
+	http->api = api;
 	http->base_url = base;
 	http->opts = *opts;
 	if (http->opts.max_tries < 1)
@@ -170,26 +178,26 @@ int github_http_new(struct github_http **out, const struct github_http_options *
 	if (!http->opts.max_body_bytes)
 		http->opts.max_body_bytes = GITHUB_BODY_MAX_BYTES;
 	rng_init(&http->rng, rng_fresh_seed(), "github-backoff");
-	http->curl = curl_easy_init();
+	http->curl = api->easy_init();
 	if (!http->curl) {
 		github_http_free(http);
 		return err_set(err, ERR_EXEC, "github: cannot initialise libcurl");
 	}
 	auth = xasprintf("Authorization: Bearer %s", opts->token);
-	http->headers = curl_slist_append(http->headers, "Accept: application/vnd.github+json");
-	http->headers = curl_slist_append(http->headers, "X-GitHub-Api-Version: 2022-11-28");
-	http->headers = curl_slist_append(http->headers, auth);
-	http->headers = curl_slist_append(http->headers, "User-Agent: himorime/" HIMORIME_VERSION);
-	http->headers = curl_slist_append(http->headers, "Expect:");
-	http->json_headers = curl_slist_append(NULL, "Accept: application/vnd.github+json");
+	http->headers = api->slist_append(http->headers, "Accept: application/vnd.github+json");
+	http->headers = api->slist_append(http->headers, "X-GitHub-Api-Version: 2022-11-28");
+	http->headers = api->slist_append(http->headers, auth);
+	http->headers = api->slist_append(http->headers, "User-Agent: himorime/" HIMORIME_VERSION);
+	http->headers = api->slist_append(http->headers, "Expect:");
+	http->json_headers = api->slist_append(NULL, "Accept: application/vnd.github+json");
 	http->json_headers =
-		curl_slist_append(http->json_headers, "X-GitHub-Api-Version: 2022-11-28");
-	http->json_headers = curl_slist_append(http->json_headers, auth);
+		api->slist_append(http->json_headers, "X-GitHub-Api-Version: 2022-11-28");
+	http->json_headers = api->slist_append(http->json_headers, auth);
 	http->json_headers =
-		curl_slist_append(http->json_headers, "User-Agent: himorime/" HIMORIME_VERSION);
-	http->json_headers = curl_slist_append(http->json_headers, "Expect:");
+		api->slist_append(http->json_headers, "User-Agent: himorime/" HIMORIME_VERSION);
+	http->json_headers = api->slist_append(http->json_headers, "Expect:");
 	http->json_headers =
-		curl_slist_append(http->json_headers, "Content-Type: application/json");
+		api->slist_append(http->json_headers, "Content-Type: application/json");
 	memset(auth, 0, strlen(auth));
 	free(auth);
 	if (!http->headers || !http->json_headers) {
@@ -202,15 +210,18 @@ int github_http_new(struct github_http **out, const struct github_http_options *
 
 void github_http_free(struct github_http *http)
 {
+	const struct curl_api *api;
+
 	if (!http)
 		return;
+	api = http->api;
 	if (http->curl)
-		curl_easy_cleanup(http->curl);
-	curl_slist_free_all(http->json_headers);
-	curl_slist_free_all(http->headers);
+		api->easy_cleanup(http->curl);
+	api->slist_free_all(http->json_headers);
+	api->slist_free_all(http->headers);
 	free(http->base_url);
 	free(http);
-	curl_global_cleanup(); /* balances the curl_global_init of github_http_new */
+	api->global_cleanup(); /* balances the curl_global_init of github_http_new */
 }
 
 const char *github_http_base_url(const struct github_http *http)
@@ -447,26 +458,28 @@ static int valid_path(const char *path)
 
 static void set_method(struct github_http *http, const char *method, const char *json_body)
 {
+	const struct curl_api *api = http->api;
 	CURL *c = http->curl;
 
-	curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
-	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, NULL);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, json_body ? http->json_headers : http->headers);
+	api->easy_setopt(c, CURLOPT_HTTPGET, 1L);
+	api->easy_setopt(c, CURLOPT_CUSTOMREQUEST, NULL);
+	api->easy_setopt(c, CURLOPT_HTTPHEADER, json_body ? http->json_headers : http->headers);
 	if (json_body) {
-		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(json_body));
-		curl_easy_setopt(c, CURLOPT_POSTFIELDS, json_body);
+		api->easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(json_body));
+		api->easy_setopt(c, CURLOPT_POSTFIELDS, json_body);
 	}
 	if (strcmp(method, "GET") && strcmp(method, "POST"))
-		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+		api->easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
 	else if (!strcmp(method, "POST") && !json_body) {
-		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)0);
-		curl_easy_setopt(c, CURLOPT_POSTFIELDS, "");
+		api->easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)0);
+		api->easy_setopt(c, CURLOPT_POSTFIELDS, "");
 	}
 }
 
 static CURLcode attempt(struct github_http *http, const char *method, const char *url,
 			const char *json_body, struct answer *a, long *status)
 {
+	const struct curl_api *api = http->api;
 	CURL *c = http->curl;
 	CURLcode cc;
 
@@ -476,21 +489,21 @@ static CURLcode attempt(struct github_http *http, const char *method, const char
 	strbuf_reset(a->body);
 	*status = 0;
 	set_method(http, method, json_body);
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+	api->easy_setopt(c, CURLOPT_URL, url);
+	api->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	api->easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+	api->easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	api->easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
+	api->easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
 			 (long)(http->opts.connect_timeout_ns / 1000000u));
-	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(http->opts.total_timeout_ns / 1000000u));
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, a);
-	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(c, CURLOPT_HEADERDATA, a);
-	cc = curl_easy_perform(c);
+	api->easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(http->opts.total_timeout_ns / 1000000u));
+	api->easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+	api->easy_setopt(c, CURLOPT_WRITEDATA, a);
+	api->easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+	api->easy_setopt(c, CURLOPT_HEADERDATA, a);
+	cc = api->easy_perform(c);
 	if (cc == CURLE_OK)
-		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
+		api->easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
 	return cc;
 }
 
@@ -542,7 +555,7 @@ int github_http_request(struct github_http *http, const char *method, const char
 	} else if (cc != CURLE_OK) {
 		resp->status = 0;
 		rc = err_set(err, ERR_EXEC, "github: %s %s: %s (after %u tries)", method, path,
-			     curl_easy_strerror(cc), tries);
+			     http->api->easy_strerror(cc), tries);
 	} else if (resp->status < 200 || resp->status >= 300) {
 		char msg[256];
 

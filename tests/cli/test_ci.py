@@ -340,6 +340,34 @@ class CiTest(CiFixture):
         self.assertEqual(st[0]["sha"], self.head)
         self.assertEqual(st[0]["state"], "failure")
 
+    def test_comment__without_libcurl_is_exit_4_after_checking_the_report(self):
+        # libcurl is opened when the first request is due (src/github/curl_api.h):
+        # a library that cannot be opened is a clear error, the same exit as
+        # any failure to publish, and nothing reaches the API.
+        report, env = self.saved_report()
+        libs = os.path.join(self.tmp, "libs")
+        os.makedirs(libs)
+        open(os.path.join(libs, "libcurl.so.4"), "w").close()
+        res = run(["comment", report], cwd=self.tmp, env=dict(env, LD_LIBRARY_PATH=libs))
+        self.assertExit(res, 4)
+        self.assertEqual(res.err,
+                         "himorime: error: github: cannot load libcurl.so.4: "
+                         "%s/libcurl.so.4: file too short [HMR4001]\n"
+                         "himorime: exit 4: the comment or status could not be published\n"
+                         % libs)
+        # a library by that name that lacks a function himorime calls
+        source = os.path.join(self.tmp, "half.c")
+        with open(source, "w") as f:
+            f.write("int curl_global_init(long flags) { return (int)flags; }\n")
+        subprocess.run(["cc", "-shared", "-fPIC", "-Wl,-soname,libcurl.so.4", "-o",
+                        os.path.join(libs, "libcurl.so.4"), source], check=True)
+        res = run(["comment", report], cwd=self.tmp, env=dict(env, LD_LIBRARY_PATH=libs))
+        self.assertExit(res, 4)
+        self.assertTrue(res.err.startswith(
+            "himorime: error: github: cannot load libcurl.so.4: it has no curl_global_cleanup "
+            "[HMR4001]\n"), res.err)
+        self.assertEqual(self.server.log()["requests"], [])
+
     def test_comment__rejects_a_hostile_report(self):
         bad = os.path.join(self.tmp, "bad.json")
         with open(bad, "w") as f:
