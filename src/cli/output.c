@@ -118,9 +118,36 @@ done:
 	return rc;
 }
 
+/* samples-csv is written as it is made (render.h, struct render_sink): to
+ * the --output file through its temporary file, or to standard output when
+ * nothing there is quoted (quoting needs the whole text, to choose a token it
+ * does not contain). */
+struct stream {
+	const struct cli_output *to;
+	struct fsio_atomic file;
+};
+
+static bool streams(const struct cli_output *a, enum render_format f)
+{
+	return f == RENDER_SAMPLES_CSV && !a->section &&
+	       (a->output || !(a->quote_workflow_commands || cli_in_actions()));
+}
+
+static int stream_flush(void *ctx, struct strbuf *out, struct err *err)
+{
+	struct stream *s = ctx;
+	int rc = s->to->output ? fsio_atomic_write(&s->file, out->buf, out->len, err)
+			       : write_stdout(s->to, out, err);
+
+	strbuf_reset(out);
+	return rc;
+}
+
 int cli_output_write(const struct results *r, const struct cli_output *a, struct err *err)
 {
 	struct render_options o = RENDER_OPTIONS_INIT;
+	struct stream st = { a, { NULL, NULL, -1 } };
+	struct render_sink sink = { stream_flush, &st };
 	enum render_format f;
 	struct strbuf out;
 	int rc;
@@ -129,15 +156,27 @@ int cli_output_write(const struct results *r, const struct cli_output *a, struct
 		return ERR_USAGE;
 	strbuf_init(&out, 0);
 	o.color = f == RENDER_TABLE && want_colour(a);
+	if (streams(a, f)) {
+		if (a->output && (rc = fsio_atomic_open(&st.file, a->output, err)))
+			goto done;
+		o.sink = &sink;
+	}
 	rc = render_to(r, f, &o, &out, err);
-	if (rc)
+	if (o.sink) {
+		if (!rc)
+			rc = stream_flush(&st, &out, err); /* what is left */
+		if (!rc && a->output)
+			rc = fsio_atomic_commit(&st.file, err);
+		fsio_atomic_abort(&st.file); /* after an error: the old file stays */
+	} else if (rc) {
 		goto done;
-	if (a->section)
+	} else if (a->section) {
 		rc = write_section(a, out.buf, err);
-	else if (a->output)
+	} else if (a->output) {
 		rc = fsio_write_atomic(a->output, out.buf, out.len, err);
-	else
+	} else {
 		rc = write_stdout(a, &out, err);
+	}
 	if (rc || !a->summary)
 		goto done;
 	strbuf_reset(&out);

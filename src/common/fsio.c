@@ -118,29 +118,70 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
-int fsio_write_atomic(const char *path, const void *data, size_t len, struct err *err)
+int fsio_atomic_open(struct fsio_atomic *a, const char *path, struct err *err)
 {
-	char *tmp = xasprintf("%s.tmp-XXXXXX", path);
-	int fd;
+	a->path = path;
+	a->tmp = xasprintf("%s.tmp-XXXXXX", path);
+	a->fd = mkstemp(a->tmp);
+	if (a->fd < 0 || fchmod(a->fd, 0644) < 0) {
+		int rc = err_set(err, ERR_EXEC, "cannot write \"%s\": %s", path, strerror(errno));
+		fsio_atomic_abort(a);
+		return rc;
+	}
+	return 0;
+}
+
+int fsio_atomic_write(struct fsio_atomic *a, const void *data, size_t len, struct err *err)
+{
+	if (write_all(a->fd, data, len) < 0) {
+		int rc =
+			err_set(err, ERR_EXEC, "cannot write \"%s\": %s", a->path, strerror(errno));
+		fsio_atomic_abort(a);
+		return rc;
+	}
+	return 0;
+}
+
+int fsio_atomic_commit(struct fsio_atomic *a, struct err *err)
+{
 	int rc = 0;
 
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		rc = err_set(err, ERR_EXEC, "cannot write \"%s\": %s", path, strerror(errno));
-		goto done;
+	if (fsync(a->fd) < 0)
+		rc = err_set(err, ERR_EXEC, "cannot write \"%s\": %s", a->path, strerror(errno));
+	if (close(a->fd) < 0 && !rc)
+		rc = err_set(err, ERR_EXEC, "cannot write \"%s\": %s", a->path, strerror(errno));
+	a->fd = -1;
+	if (!rc && rename(a->tmp, a->path) < 0)
+		rc = err_set(err, ERR_EXEC, "cannot write \"%s\": %s", a->path, strerror(errno));
+	if (rc)
+		unlink(a->tmp);
+	free(a->tmp);
+	a->tmp = NULL;
+	return rc;
+}
+
+void fsio_atomic_abort(struct fsio_atomic *a)
+{
+	if (!a->tmp)
+		return;
+	if (a->fd >= 0) {
+		close(a->fd);
+		unlink(a->tmp);
 	}
-	if (fchmod(fd, 0644) < 0 || write_all(fd, data, len) < 0 || fsync(fd) < 0) {
-		rc = err_set(err, ERR_EXEC, "cannot write \"%s\": %s", path, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		goto done;
-	}
-	if (close(fd) < 0 || rename(tmp, path) < 0) {
-		rc = err_set(err, ERR_EXEC, "cannot write \"%s\": %s", path, strerror(errno));
-		unlink(tmp);
-	}
-done:
-	free(tmp);
+	a->fd = -1;
+	free(a->tmp);
+	a->tmp = NULL;
+}
+
+int fsio_write_atomic(const char *path, const void *data, size_t len, struct err *err)
+{
+	struct fsio_atomic a;
+	int rc = fsio_atomic_open(&a, path, err);
+
+	if (!rc)
+		rc = fsio_atomic_write(&a, data, len, err);
+	if (!rc)
+		rc = fsio_atomic_commit(&a, err);
 	return rc;
 }
 

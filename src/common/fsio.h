@@ -26,6 +26,20 @@ int fsio_read_file(const char *path, size_t cap, char **out, size_t *len, struct
 /* Writes `len` bytes to `path` atomically. ERR_EXEC on any failure, and the
  * previous content of `path`, if any, is left intact. */
 int fsio_write_atomic(const char *path, const void *data, size_t len, struct err *err);
+/* The same in steps, for text written as it is made: a temporary file beside
+ * `path` (which must outlive the writer), renamed over it by the commit. Any
+ * failure removes the temporary file and leaves `path` as it was, so after
+ * an error nothing is left to release; abort drops a writer that has not
+ * failed (and does nothing after a commit or an error). */
+struct fsio_atomic {
+	const char *path;
+	char *tmp;
+	int fd;
+};
+int fsio_atomic_open(struct fsio_atomic *a, const char *path, struct err *err);
+int fsio_atomic_write(struct fsio_atomic *a, const void *data, size_t len, struct err *err);
+int fsio_atomic_commit(struct fsio_atomic *a, struct err *err);
+void fsio_atomic_abort(struct fsio_atomic *a);
 /* Appends to a file (created if missing), as GitHub's step summary wants. */
 int fsio_append(const char *path, const void *data, size_t len, struct err *err);
 /* Creates a private (0700) directory under $TMPDIR (or /tmp) named

@@ -17,7 +17,8 @@ int rnd_sweep(const struct results *r, enum render_format f, struct strbuf *out,
 
 int rnd_table(const struct results *r, const struct render_options *o, struct strbuf *out);
 int rnd_csv(const struct results *r, struct strbuf *out);
-int rnd_samples_csv(const struct results *r, struct strbuf *out);
+int rnd_samples_csv(const struct results *r, const struct render_sink *sink, struct strbuf *out,
+		    struct err *err);
 int rnd_markdown(const struct results *r, const struct render_options *o, struct strbuf *out);
 int rnd_github(const struct results *r, const struct render_options *o, struct strbuf *out);
 int rnd_html(const struct results *r, struct strbuf *out);

@@ -66,7 +66,7 @@ int render_to(const struct results *r, enum render_format f, const struct render
 	case RENDER_CSV:
 		return rnd_csv(r, out);
 	case RENDER_SAMPLES_CSV:
-		return rnd_samples_csv(r, out);
+		return rnd_samples_csv(r, o->sink, out, err);
 	case RENDER_MARKDOWN:
 		return rnd_markdown(r, o, out);
 	case RENDER_GITHUB:

@@ -57,12 +57,25 @@ struct render_options {
 	size_t max_bytes;
 	/* markdown: the level of the top heading, 1 to 6. */
 	int heading_level;
+	/* samples-csv: where to send the rows made so far, or NULL to build the
+	 * whole text in `out`. */
+	const struct render_sink *sink;
 };
 
 #define RENDER_OPTIONS_INIT                                                                        \
 	{                                                                                          \
-		false, false, NULL, NULL, 0, 2                                                     \
+		false, false, NULL, NULL, 0, 2, NULL                                               \
 	}
+
+/* samples-csv grows with the runs (a row per sample), so it can be written as
+ * it is made: once `out` holds RENDER_FLUSH_BYTES or more at the end of a
+ * row, `flush` is given it (whole lines), writes it and empties it. Its error
+ * ends the rendering. What is left in `out` at the end is the caller's. */
+#define RENDER_FLUSH_BYTES ((size_t)64 << 10)
+struct render_sink {
+	int (*flush)(void *ctx, struct strbuf *out, struct err *err);
+	void *ctx;
+};
 
 /* "table", "json", "csv", "samples-csv", "markdown", "github", "html";
  * -1 for an unknown name. */

@@ -497,12 +497,14 @@ int rnd_csv(const struct results *r, struct strbuf *out)
 	return 0;
 }
 
-int rnd_samples_csv(const struct results *r, struct strbuf *out)
+int rnd_samples_csv(const struct results *r, const struct render_sink *sink, struct strbuf *out,
+		    struct err *err)
 {
 	struct rnd_rows rows;
 	struct strbuf f;
 	size_t i, k;
 	int m, side;
+	int rc = 0;
 
 	strbuf_init(&f, 0);
 	strbuf_adds(out, "suite,benchmark,command,side,run,metric,unit,value\n");
@@ -532,11 +534,17 @@ int rnd_samples_csv(const struct results *r, struct strbuf *out)
 					rnd_number(&f, mt->samples[k]);
 					strbuf_adds(out, f.buf);
 					strbuf_addch(out, '\n');
+					if (sink && out->len >= RENDER_FLUSH_BYTES) {
+						rc = sink->flush(sink->ctx, out, err);
+						if (rc)
+							goto done;
+					}
 				}
 			}
 		}
 	}
+done:
 	rnd_rows_release(&rows);
 	strbuf_release(&f);
-	return 0;
+	return rc;
 }

@@ -268,6 +268,70 @@ class ReportTest(TempDirTest):
         self.assertEqual(open(path).read(), previous)
         self.assertEqual(sorted(os.listdir(self.tmp)), ["out.html"])
 
+    def long_report(self):
+        """A run of 3,000 samples per metric: its samples-csv is about 120 KB,
+        so it goes out in two chunks (RENDER_FLUSH_BYTES is 64 KiB)."""
+        suite = self.write("true.yaml", 'version: "1"\nname: long\nbenchmarks:\n'
+                           "  - name: t\n    warmup: 0\n    commands:\n"
+                           "      true: {command: [/bin/true]}\n")
+        res = run(["run", "-q", "--seed", "1", "--runs", "3000", "--format", "json",
+                   "--output", "long.json", suite], cwd=self.tmp)
+        self.assertExit(res, 0)
+        return os.path.join(self.tmp, "long.json")
+
+    def test_report__samples_csv_is_written_as_it_is_made_with_the_same_bytes(self):
+        # Issue 16, item 2: samples-csv is written in chunks as its rows are
+        # made, to a file and to standard output. In GitHub Actions standard
+        # output is quoted, which needs the whole text: the same rows, built whole.
+        doc = self.long_report()
+        to_file = self.report("--format", "samples-csv", "--output", "out.csv", doc)
+        self.assertExit(to_file, 0)
+        self.assertEqual(to_file.out + to_file.err, "")
+        with open(os.path.join(self.tmp, "out.csv")) as f:
+            streamed = f.read()
+        self.assertGreater(len(streamed), 65536)
+        self.assertTrue(streamed.startswith("suite,benchmark,command,side,run,metric,unit,value\n"
+                                            "long,t,true,head,1,latency,ns,"), streamed[:200])
+        self.assertEqual(streamed.count("\n"), 1 + 3000 * streamed.count(",head,1,"))
+        to_stdout = self.report("--format", "samples-csv", doc)
+        self.assertExit(to_stdout, 0)
+        self.assertEqual(to_stdout.out, streamed)
+        whole = self.report("--format", "samples-csv", doc, env={"GITHUB_ACTIONS": "true"})
+        self.assertExit(whole, 0)
+        lines = whole.out.split("\n")
+        self.assertRegex(lines[0], r"^::stop-commands::[0-9a-f]{32}$")
+        self.assertEqual(lines[-2], "::%s::" % lines[0][len("::stop-commands::"):])
+        self.assertEqual("\n".join(lines[1:-2]) + "\n", streamed)
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["long.json", "out.csv", "true.yaml"])
+
+    def test_report__samples_csv_failing_half_way_keeps_the_previous_file(self):
+        # The limit lets the first chunk (64 KiB) through and stops the rest.
+        doc = self.long_report()
+        path = self.write("out.csv", "previous\n")
+
+        def limit():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (100000, 100000))
+
+        env = dict(os.environ, NO_COLOR="1")
+        proc = subprocess.run([HIMORIME, "report", "--format", "samples-csv", "--output",
+                               "out.csv", doc], cwd=self.tmp, env=env, preexec_fn=limit,
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 4, proc.stderr)
+        self.assertEqual(proc.stderr, 'himorime: error: cannot write "out.csv": File too large '
+                                      "[HMR4001]\nhimorime: exit 4: execution failed\n")
+        with open(path) as f:
+            self.assertEqual(f.read(), "previous\n")
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["long.json", "out.csv", "true.yaml"])
+        # standard output that cannot be written: the same exit, nothing left open
+        with open("/dev/full", "w") as full:
+            proc = subprocess.run([HIMORIME, "report", "--format", "samples-csv", doc],
+                                  cwd=self.tmp, env=env, stdout=full, stderr=subprocess.PIPE,
+                                  text=True, timeout=60)
+        self.assertEqual(proc.returncode, 4, proc.stderr)
+        self.assertEqual(proc.stderr, "himorime: error: cannot write the report to standard "
+                                      "output [HMR4001]\nhimorime: exit 4: execution failed\n")
+
     def test_report__read_only_directory_keeps_the_previous_file(self):
         # Root ignores directory permissions: run as "nobody" then, or skip.
         import pwd

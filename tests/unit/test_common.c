@@ -16,6 +16,7 @@
 #include "common/strbuf.h"
 #include "common/types.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +209,65 @@ static void test_common__atomic_write_failure_keeps_old_file(void **state)
 	assert_string_equal(data, "keep");
 	free(data);
 	fsio_remove_tree(dir, &err);
+	free(path);
+	free(dir);
+}
+
+static size_t entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static void test_common__atomic_writer_in_steps_commits_or_keeps_the_old_file(void **state)
+{
+	struct err err = ERR_INIT;
+	struct fsio_atomic a;
+	char *dir, *path, *missing, *want, *data;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(fsio_mkdtemp("himorime-test-", &dir, &err), 0);
+	path = xasprintf("%s/out.txt", dir);
+	assert_int_equal(fsio_write_atomic(path, "keep", 4, &err), 0);
+	/* dropped half way: the old text, and no temporary file */
+	assert_int_equal(fsio_atomic_open(&a, path, &err), 0);
+	assert_int_equal(entries(dir), 2);
+	assert_int_equal(fsio_atomic_write(&a, "part", 4, &err), 0);
+	fsio_atomic_abort(&a);
+	fsio_atomic_abort(&a); /* twice is harmless */
+	assert_int_equal(entries(dir), 1);
+	assert_int_equal(fsio_read_file(path, 100, &data, &len, &err), 0);
+	assert_string_equal(data, "keep");
+	free(data);
+	/* written in two steps and committed: the new text, nothing else */
+	assert_int_equal(fsio_atomic_open(&a, path, &err), 0);
+	assert_int_equal(fsio_atomic_write(&a, "new ", 4, &err), 0);
+	assert_int_equal(fsio_atomic_write(&a, "text", 4, &err), 0);
+	assert_int_equal(fsio_atomic_commit(&a, &err), 0);
+	fsio_atomic_abort(&a); /* after a commit: nothing to do */
+	assert_int_equal(entries(dir), 1);
+	assert_int_equal(fsio_read_file(path, 100, &data, &len, &err), 0);
+	assert_string_equal(data, "new text");
+	assert_int_equal(len, 8);
+	free(data);
+	/* a directory that does not exist: the error, and nothing to release */
+	missing = xasprintf("%s/no/out.txt", dir);
+	assert_int_equal(fsio_atomic_open(&a, missing, &err), ERR_EXEC);
+	want = xasprintf("cannot write \"%s\": No such file or directory", missing);
+	assert_string_equal(err.msg, want);
+	fsio_atomic_abort(&a);
+	assert_int_equal(entries(dir), 1);
+	assert_int_equal(fsio_remove_tree(dir, &err), 0);
+	free(want);
+	free(missing);
 	free(path);
 	free(dir);
 }
@@ -434,6 +494,7 @@ int main(void)
 		cmocka_unit_test(test_common__atomic_write_replaces_whole_file),
 		cmocka_unit_test(test_common__read_file_refuses_special_files),
 		cmocka_unit_test(test_common__atomic_write_failure_keeps_old_file),
+		cmocka_unit_test(test_common__atomic_writer_in_steps_commits_or_keeps_the_old_file),
 		cmocka_unit_test(test_common__remove_tree_handles_read_only_dirs),
 		cmocka_unit_test(test_common__same_content_compares_every_byte),
 		cmocka_unit_test(test_common__metric_names_round_trip),
