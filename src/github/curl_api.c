@@ -23,14 +23,13 @@
 
 int curl_api_load(const struct curl_api **out, struct err *err)
 {
-	static struct curl_api api;
-	static int loaded;
+	static struct curl_api api; /* filled whole, or not at all */
 	struct curl_api found;
 	void *lib;
 	void *sym;
 
 	*out = NULL;
-	if (!loaded) {
+	if (!api.global_init) {
 		/* Never closed: libcurl keeps global state until the process
 		 * ends. A failed load leaves nothing open. */
 		lib = dlopen(HIMORIME_CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
@@ -39,7 +38,6 @@ int curl_api_load(const struct curl_api **out, struct err *err)
 				       HIMORIME_CURL_SONAME, dlerror());
 		CURL_API_FUNCTIONS(CURL_API_FIND)
 		api = found;
-		loaded = 1;
 	}
 	*out = &api;
 	return 0;
