@@ -231,10 +231,11 @@ static const struct cmd commands[] = {
 	  "per suite) are appended to the history ref as soon as they are measured. A\n"
 	  "commit already there with the same suite hash and settings hash is skipped.\n"
 	  "Prints the trend of the range (measured now or already in the history) with\n"
-	  "its change points.\n"
+	  "its change points. A commit whose build or setup failed is recorded with its\n"
+	  "error, named on stderr, and shown in the trend without a value.\n"
 	  "\n"
 	  "flags (besides --filter, --tag, --skip-tag, --seed, --runs, --warmup,\n"
-	  "--max-time, --quiet, --verbose of 'himorime help run'):\n"
+	  "--max-time, --quiet, --verbose, --no-color of 'himorime help run'):\n"
 	  "  --every N            every Nth commit counting back from the tip (kept)\n"
 	  "  --first-parent       follow only first parents from the tip\n"
 	  "  --max-commits N      the newest N commits of the range only\n"
@@ -250,7 +251,7 @@ static const struct cmd commands[] = {
 	  "(the others are still recorded) or the sweep was interrupted.\n" },
 	{ "history", cmd_history, "show the trend kept by sweep, with change points",
 	  "usage: himorime history [--benchmark RE] [--metric M] [--format FORMAT]\n"
-	  "                        [--history-ref REF] [-o FILE]\n"
+	  "                        [--history-ref REF] [-o FILE] [--no-color]\n"
 	  "       himorime history prune --keep N [--history-ref REF]\n"
 	  "\n"
 	  "Reads the history ref of the repository in the current directory and shows,\n"
@@ -258,7 +259,10 @@ static const struct cmd commands[] = {
 	  "to the reference with its interval, newest first. Change points (binary\n"
 	  "segmentation of the log ratio, a step only when its Hodges-Lehmann interval\n"
 	  "lies beyond the tolerance, segments of at least 3 commits) are marked on the\n"
-	  "first bad commit, with the last good one named. csv and json write exact\n"
+	  "first bad commit, with the last good one named. A commit that could not be\n"
+	  "measured (its build or setup failed) is a row with its error and no value.\n"
+	  "The table is in colour on a terminal (verdicts; a first bad commit and a\n"
+	  "failure in red) unless NO_COLOR or --no-color. csv and json write exact\n"
 	  "numbers in ns and bytes; json times are RFC 3339 with nanoseconds.\n"
 	  "'prune --keep N' keeps the results of the N newest commits (commit time).\n"
 	  "\n"
@@ -268,7 +272,8 @@ static const struct cmd commands[] = {
 	  "  --format FORMAT      table (default), markdown, csv, json, html\n"
 	  "  --history-ref REF    default refs/himorime/history\n"
 	  "  -o, --output FILE    write there (atomically) instead of stdout\n"
-	  "  --keep N             prune: how many commits to keep\n" },
+	  "  --keep N             prune: how many commits to keep\n"
+	  "  --no-color           no colour (NO_COLOR is respected too)\n" },
 	{ "merge", cmd_merge, "join the documents of a sweep's shards",
 	  "usage: himorime merge A.json B.json ... [-o OUT.json] [--append]\n"
 	  "                      [--history-ref REF]\n"
