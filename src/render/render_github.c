@@ -24,8 +24,7 @@ static const char *headline_icon(const struct results *r)
 {
 	if (r->summary.exit_code != 0)
 		return "❌";
-	if (r->summary.results[RESULT_INCONCLUSIVE] || r->summary.not_gated.inconclusive ||
-	    r->summary.accepted_regressions)
+	if (rnd_needs_a_look(r))
 		return "⚠️";
 	/* Neutral: a suite new in head was not compared, so it did not pass. */
 	if (r->summary.new_suites)
@@ -224,11 +223,7 @@ static void budget_problem(struct table *t, const struct rnd_row *row,
 			   const struct results_budget *b, struct problem_text *p)
 {
 	problem_text_reset(p, row);
-	if (b->result.has_actual)
-		rnd_value(&p->head, &row->cmd->head.metrics[b->result.metric], b->result.actual,
-			  NULL);
-	else
-		strbuf_adds(&p->head, "—");
+	rnd_budget_actual(&p->head, row->cmd, b, NULL);
 	strbuf_addf(&p->what, "%s: ", rnd_budget_word(b->result.status));
 	rnd_aggregation(&p->what, &b->result.aggregation);
 	strbuf_adds(&p->what, " ");
@@ -312,16 +307,20 @@ static size_t problem_table(const struct results *r, const struct rnd_rows *rows
 	return n;
 }
 
+/* The latency comparison a bar shows: one with an estimate, so that the bar
+ * is the change the tables show. */
 static const struct comparison *latency_cmp(const struct results_command *c)
 {
 	size_t j;
 
 	for (j = 0; j < c->n_comparisons; j++)
-		if (c->comparisons[j].metric == METRIC_LATENCY && c->comparisons[j].base > 0)
+		if (c->comparisons[j].metric == METRIC_LATENCY && c->comparisons[j].has_estimate)
 			return &c->comparisons[j];
 	return NULL;
 }
 
+/* Head relative to base × 100 per command, from the change the tables show
+ * (the Hodges–Lehmann estimate), problems first, at most CHART_MAX_BARS. */
 static void chart(const struct rnd_rows *rows, struct strbuf *out)
 {
 	size_t idx[CHART_MAX_BARS], n = 0, i, pass;
@@ -339,7 +338,8 @@ static void chart(const struct rnd_rows *rows, struct strbuf *out)
 	strbuf_init(&v, 0);
 	for (i = 0; i < n; i++) {
 		const struct comparison *k = latency_cmp(rows->v[idx[i]].cmd);
-		double x = round(k->head / k->base * 1000.0) / 10.0;
+		/* rounded as fmt_change rounds the table's change */
+		double x = 100 + round(k->change_percent * 10.0) / 10.0;
 		if (x - 5 < lo)
 			lo = floor((x - 5) / 5) * 5;
 		if (x + 5 > hi)
@@ -349,7 +349,7 @@ static void chart(const struct rnd_rows *rows, struct strbuf *out)
 	if (lo < 0)
 		lo = 0;
 	strbuf_adds(out, "```mermaid\nxychart-beta\n"
-			 "    title \"Median latency, head relative to base (base = 100)\"\n"
+			 "    title \"Latency change, head relative to base (base = 100)\"\n"
 			 "    x-axis [");
 	for (i = 0; i < n; i++) {
 		strbuf_adds(out, i ? ", \"" : "\"");
