@@ -186,7 +186,7 @@ static const struct cmd commands[] = {
 	  "  --dry-run              print the comment and the requests; send nothing (the\n"
 	  "                         default outside Actions when no token is set)\n" },
 	{ "comment", cmd_comment, "post the comment and status of a saved report (fork-safe)",
-	  "usage: himorime comment [--event PATH] [--dry-run] REPORT.json\n"
+	  "usage: himorime comment [--event PATH] [--dry-run] [--hide-footer] REPORT.json\n"
 	  "\n"
 	  "The fork-safe half of the two-workflow setup: run in a trusted workflow_run\n"
 	  "workflow that never checks out pull-request code. REPORT.json is untrusted: it is\n"
@@ -196,7 +196,17 @@ static const struct cmd commands[] = {
 	  "The comment and the status link to the run that measured (workflow_run.id of\n"
 	  "the event), whose job summary holds the full report.\n"
 	  "Any suite name goes in the comment marker (other bytes than [A-Za-z0-9._,:/+=@-]\n"
-	  "as %XX). In Actions, what it prints is wrapped in ::stop-commands::.\n" },
+	  "as %XX). In Actions, what it prints is wrapped in ::stop-commands::.\n"
+	  "\n"
+	  "The comment shows the problems (failures, regressions, broken budgets; at most\n"
+	  "10 rows) and one line counting the rest above its first <details>, everything\n"
+	  "else folded, under 65,536 characters (docs/reports.md).\n"
+	  "\n"
+	  "flags:\n"
+	  "  --event PATH    the trusted workflow_run event (default GITHUB_EVENT_PATH)\n"
+	  "  --dry-run       print the comment and the requests; send nothing\n"
+	  "  --hide-footer   leave out the comment's last line (the link to the run,\n"
+	  "                  himorime's version and the seed)\n" },
 	{ "report", cmd_report, "render a saved JSON report again, without measuring",
 	  "usage: himorime report [--format FORMAT] [-o FILE] [--section NAME]\n"
 	  "                       [--summary FILE] [--no-color] [--check] INPUT.json\n"

@@ -88,6 +88,12 @@ bool rnd_percentile_shown(size_t runs, double p);
 void rnd_budget_actual(struct strbuf *sb, const struct results_command *c,
 		       const struct results_budget *b, bool *at_floor);
 
+/* The smallest change a comparison's achieved interval could have told apart
+ * from its tolerance, in percent: the tolerance plus the interval's
+ * half-width (a change of that size leaves the whole interval beyond the
+ * tolerance). Negative when there is no interval (no estimate, constant
+ * counts). Kept here alone so that it can move to the document. */
+double rnd_detectable_percent(const struct comparison *k);
 /* A percentage for readers: "5%", "9.3%" (one decimal, none when whole). */
 void rnd_percent(struct strbuf *sb, double pct);
 
@@ -151,6 +157,13 @@ bool rnd_row_is_problem(const struct rnd_row *row);
 void rnd_number(struct strbuf *sb, double v);
 void rnd_aggregation(struct strbuf *sb, const struct aggregation *a);
 const char *rnd_op(enum bound_op op);
+
+/* --- rest.c: the count line of the pull-request comment --- */
+/* What the comment's problem rows leave out, in one line without a newline:
+ * "6 inconclusive: the runner was too noisy to tell ±5%; could see changes
+ * beyond ±9.3% · 1 improved · 20 passed". False, with nothing written, when
+ * nothing is left. */
+bool rnd_rest_line(const struct results *r, const struct rnd_rows *rows, struct strbuf *out);
 
 /* --- growth.c: growth with input size --- */
 /* "latency grows as size^1.02 (0.98…1.06) over sizes 1k…64k" */

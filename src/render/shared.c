@@ -370,6 +370,13 @@ void rnd_budget_actual(struct strbuf *sb, const struct results_command *c,
 	rnd_value(sb, m, b->result.actual, at_floor);
 }
 
+double rnd_detectable_percent(const struct comparison *k)
+{
+	if (!k->has_estimate || k->ci_high_percent <= k->ci_low_percent)
+		return -1;
+	return k->max_percent * 100.0 + (k->ci_high_percent - k->ci_low_percent) / 2;
+}
+
 void rnd_cmp_value(struct strbuf *sb, const struct results_command *c, const struct comparison *k,
 		   bool head, bool *at_floor)
 {

@@ -77,6 +77,36 @@ static void test_render__goldens(void **state)
 	}
 }
 
+/* The pull-request comment of every fixture against its golden file, which
+ * `himorime comment --dry-run` wrote under the marker its suite names: the
+ * marker line aside, the rendering with no run to link to. */
+static void test_render__comment_goldens(void **state)
+{
+	struct render_options o = RENDER_OPTIONS_INIT;
+	size_t i;
+
+	(void)state;
+	o.comment = true;
+	for (i = 0; i < sizeof(fixtures) / sizeof(*fixtures); i++) {
+		struct results *r = load(fixtures[i]);
+		struct err err = ERR_INIT;
+		char path[256], *want = NULL, *got;
+		size_t len;
+		snprintf(path, sizeof(path), "tests/data/render/%s.comment", fixtures[i]);
+		if (fsio_read_file(path, 1u << 24, &want, &len, &err))
+			fail_msg("%s (run scripts/update-golden)", err.msg);
+		assert_int_equal(strncmp(want, "<!-- himorime:comment v1 suite=", 31), 0);
+		got = render(r, RENDER_GITHUB, &o);
+		if (strcmp(got, strchr(want, '\n') + 1))
+			fail_msg("%s differs from its golden file (scripts/update-golden "
+				 "regenerates it: review the diff)",
+				 path);
+		free(got);
+		free(want);
+		results_free(r);
+	}
+}
+
 static void test_render__format_names(void **state)
 {
 	enum render_format f;
@@ -490,6 +520,86 @@ static void test_render__chart_bars_show_the_change_the_table_shows(void **state
 	results_free(r);
 }
 
+static void test_render__comment_hide_footer_and_a_cut_keeping_it(void **state)
+{
+	struct results *r = load("v1-pr"), *h = hostile(1000);
+	struct render_options o = RENDER_OPTIONS_INIT;
+	const char *footer = "[Job summary and full report](https://github.com/o/r/actions/runs/"
+			     "1) · himorime 0.1.0 · seed 0\n";
+	char *with, *without, *cut;
+	size_t n;
+
+	(void)state;
+	o.comment = true;
+	o.run_url = "https://github.com/o/r/actions/runs/1";
+	with = render(r, RENDER_GITHUB, &o);
+	o.hide_footer = true;
+	without = render(r, RENDER_GITHUB, &o);
+	n = strlen(without);
+	assert_true(n > 1000);
+	assert_memory_equal(with, without, n);
+	assert_string_equal(with + n, "[Job summary and full report](https://github.com/o/r/"
+				      "actions/runs/1) · himorime 0.1.0 · seed 8461290137\n");
+	assert_string_equal(without + n - 12, "</details>\n\n");
+	/* a cut comment still ends with its footer, within the cap */
+	o.hide_footer = false;
+	o.max_bytes = 20000;
+	cut = render(h, RENDER_GITHUB, &o);
+	n = strlen(cut);
+	assert_true(n <= 20000);
+	assert_non_null(strstr(cut, "**Cut:**"));
+	assert_string_equal(cut + n - strlen(footer), footer);
+	free(with);
+	free(without);
+	free(cut);
+	results_free(h);
+	results_free(r);
+}
+
+/* Everything the comment can show above its first <details> at once: more
+ * problems than it lists, inconclusive commands, a noisy machine, an
+ * interruption, the chart. */
+static void test_render__comment_top_stays_under_40_lines_at_worst(void **state)
+{
+	struct results *r = hostile(60);
+	struct render_options o = RENDER_OPTIONS_INIT;
+	struct results_benchmark *b = &r->suites[0].benchmarks[0];
+	char *c;
+	size_t i, lines = 0;
+	const char *p, *end;
+
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		struct comparison *k = &b->commands[i].comparisons[0];
+		k->verdict = VERDICT_INCONCLUSIVE;
+		snprintf(k->reason, sizeof(k->reason),
+			 "the interval still straddles the tolerance after 10 pairs");
+		b->commands[i].result = RESULT_INCONCLUSIVE;
+	}
+	r->summary.results[RESULT_REGRESSION] = 55;
+	r->summary.results[RESULT_INCONCLUSIVE] = 5;
+	r->noise.noisy = true;
+	results_set_str(&r->noise.reason, "load average 5.0 on 2 logical CPUs");
+	r->summary.interrupted = true;
+	o.comment = true;
+	o.marker = "<!-- himorime:comment v1 suite=s -->";
+	c = render(r, RENDER_GITHUB, &o);
+	end = strstr(c, "<details>");
+	assert_non_null(end);
+	for (p = c; p < end; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 35);
+	assert_int_equal(count(c, "| ❌ |"), 10);
+	assert_non_null(strstr(c,
+			       "\n… and 45 more problems, in the details below.\n\n5 inconclusive: "
+			       "the runner was too noisy to tell ±5%; could see changes beyond "
+			       "±7.5%\n\nThe machine was noisy (load average 5.0 on 2 logical "
+			       "CPUs): comparisons need more runs to decide.\n\nThe run was "
+			       "interrupted: these results are partial.\n\n```mermaid\n"));
+	free(c);
+	results_free(r);
+}
+
 /* A document built here: hostile names in every place a name goes. */
 static struct results *hostile(size_t ncommands)
 {
@@ -671,11 +781,11 @@ static void test_render__github_cap_cuts_visibly(void **state)
 	results_free(r);
 }
 
-static void test_render__comment_is_the_summary_under_a_marker(void **state)
+static void test_render__comment_shows_problems_and_counts_the_rest(void **state)
 {
 	struct results *r = load("v1-pr");
 	struct render_options o = RENDER_OPTIONS_INIT;
-	char *summary, *comment, *big;
+	char *summary, *comment, *big, *top;
 	struct results *h = hostile(1000);
 	const char *marker = "<!-- himorime:comment v1 suite=bench -->";
 
@@ -687,18 +797,31 @@ static void test_render__comment_is_the_summary_under_a_marker(void **state)
 	comment = render(r, RENDER_GITHUB, &o);
 	assert_int_equal(strncmp(comment, marker, strlen(marker)), 0);
 	assert_int_equal(comment[strlen(marker)], '\n');
-	/* Same content; the run link goes before the last line. */
+	/* The same headline and context line as the job summary. */
 	assert_memory_equal(comment + strlen(marker) + 1, summary,
-			    strstr(summary, "\n2 passed") - summary);
-	assert_non_null(strstr(comment, "[Job summary and full report]"
-					"(https://github.com/o/r/actions/runs/1x) · 2 passed"));
-	/* Problem rows come before the full tables. */
-	assert_true(strstr(comment, "| ❌ | parse 5 MiB › parser | latency |") <
-		    strstr(comment, "<summary>All comparisons"));
+			    strstr(summary, "\n|") - summary);
+	top = xstrndup(comment, (size_t)(strstr(comment, "<details>") - comment));
+	/* Above the fold: the regressions, one line for the rest, the chart;
+	 * the inconclusive row and the notes are folded. */
+	assert_non_null(strstr(top, "| ❌ | parse 5 MiB › parser | latency |"));
+	assert_null(strstr(top, "| ⚠️ | startup › cli"));
+	assert_null(strstr(top, "\n- "));
+	assert_non_null(strstr(top,
+			       "\n\n1 inconclusive: the runner was too noisy to tell ±5%; could "
+			       "see changes beyond ±9.4% · 1 improved · 2 passed\n\n```mermaid\n"));
+	assert_non_null(strstr(comment, "<summary>Notes: 5</summary>"));
+	assert_null(strstr(comment, "Statistics of every run"));
+	assert_non_null(strstr(summary, "Statistics of every run"));
+	/* The footer links the run and names the version and the seed. */
+	assert_non_null(strstr(comment,
+			       "</details>\n\n[Job summary and full report]"
+			       "(https://github.com/o/r/actions/runs/1x) · himorime 0.1.0 · "
+			       "seed 8461290137\n"));
 	big = render(h, RENDER_GITHUB, &o);
 	assert_true(strlen(big) <= RENDER_COMMENT_MAX_BYTES);
 	assert_non_null(strstr(big, "**Cut:**"));
 	assert_int_equal(strncmp(big, marker, strlen(marker)), 0);
+	free(top);
 	free(big);
 	free(summary);
 	free(comment);
@@ -912,6 +1035,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_render__goldens),
+		cmocka_unit_test(test_render__comment_goldens),
 		cmocka_unit_test(test_render__format_names),
 		cmocka_unit_test(test_render__colour_only_when_asked),
 		cmocka_unit_test(test_render__table_shows_floor_and_notes),
@@ -925,13 +1049,15 @@ int main(void)
 		cmocka_unit_test(test_render__failures_show_their_stderr_tail),
 		cmocka_unit_test(test_render__json_refuses_values_it_cannot_write),
 		cmocka_unit_test(test_render__github_cap_cuts_visibly),
-		cmocka_unit_test(test_render__comment_is_the_summary_under_a_marker),
+		cmocka_unit_test(test_render__comment_shows_problems_and_counts_the_rest),
 		cmocka_unit_test(test_render__percentile_is_reported_only_with_ten_runs_above_it),
 		cmocka_unit_test(test_render__large_case_plan_is_shown_in_every_format),
 		cmocka_unit_test(test_render__counts_tables_say_runs_not_pairs),
 		cmocka_unit_test(test_render__an_undecided_count_does_not_claim_exact),
 		cmocka_unit_test(test_render__headline_warns_only_where_something_needs_a_look),
 		cmocka_unit_test(test_render__chart_bars_show_the_change_the_table_shows),
+		cmocka_unit_test(test_render__comment_hide_footer_and_a_cut_keeping_it),
+		cmocka_unit_test(test_render__comment_top_stays_under_40_lines_at_worst),
 		cmocka_unit_test(test_render__samples_csv_writes_exact_values),
 		cmocka_unit_test(test_render__csv_header_is_the_reference_one),
 		cmocka_unit_test(test_render__section_replaces_only_its_region),
