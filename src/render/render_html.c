@@ -443,7 +443,7 @@ static void strip_plot(const struct rnd_row *row, struct strbuf *out)
  * machine that opens it. */
 static void headline(const struct results *r, struct strbuf *out)
 {
-	bool check = r->summary.results[RESULT_INCONCLUSIVE] || r->summary.accepted_regressions;
+	bool check = rnd_needs_a_look(r);
 	struct strbuf h;
 
 	strbuf_addf(out, "<h1><span class=\"badge %s\">%s</span> himorime: ",
