@@ -103,6 +103,10 @@ struct cli_output {
 		"table", NULL, NULL, NULL, false, false                                            \
 	}
 
+/* Whether standard output takes ANSI colour: a terminal, NO_COLOR unset or
+ * empty, and no --no-color (`no_color`). */
+bool cli_colour(bool no_color);
+
 /* ERR_USAGE for an unknown format, a bad section name, or --section without
  * --format markdown and --output; sets *format. */
 int cli_output_check(const struct cli_output *o, enum render_format *format, struct err *err);

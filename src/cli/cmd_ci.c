@@ -293,7 +293,7 @@ static int publish(const struct session *s, const struct publish_ctx *c)
 			 "comment' (docs/github-actions.md)");
 		return EXIT_OK;
 	}
-	return cli_publish(s->doc, c->ev, true, c->pf->dry_run, c->token);
+	return cli_publish(s->doc, c->ev, true, c->pf->dry_run, c->token, false);
 }
 
 /* After the report is written: the comment and the status, then the step's

@@ -1,6 +1,6 @@
 /*
- * `himorime comment [--event PATH] [--dry-run] REPORT.json`: the fork-safe
- * half of the two-workflow setup. Run from a trusted workflow_run workflow
+ * `himorime comment [--event PATH] [--dry-run] [--hide-footer] REPORT.json`:
+ * the fork-safe half of the two-workflow setup. Run from a trusted workflow_run workflow
  * that never checks out pull-request code, it posts the comment and status of
  * a report that a pull request's run saved. The report is untrusted: size
  * capped, parsed field by field, rendered escaped; the pull request and the
@@ -33,12 +33,14 @@ static int usage(const char *fmt)
 int cmd_comment(int argc, char **argv)
 {
 	const char *event_path = NULL;
-	bool dry_run = false;
+	bool dry_run = false, hide_footer = false;
 	const struct opt opts[] = {
 		{ "event", 0, OPT_STRING, &event_path, "PATH",
 		  "the trusted workflow_run event (default GITHUB_EVENT_PATH)" },
 		{ "dry-run", 0, OPT_FLAG, &dry_run, NULL,
 		  "print the comment and the requests, send nothing" },
+		{ "hide-footer", 0, OPT_FLAG, &hide_footer, NULL,
+		  "leave out the comment's last line (the link to the run, version, seed)" },
 	};
 	struct strlist operands = { NULL, 0, 0 };
 	struct github_event ev;
@@ -93,7 +95,7 @@ int cmd_comment(int argc, char **argv)
 			goto done;
 		}
 	}
-	code = cli_publish(doc, &ev, true, dry_run, token);
+	code = cli_publish(doc, &ev, true, dry_run, token, hide_footer);
 	if (code != EXIT_OK)
 		code = cli_exit(code, "the comment or status could not be published");
 done:

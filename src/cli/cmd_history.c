@@ -1,7 +1,8 @@
 /*
  * `himorime history [--benchmark RE] [--metric M] [--format F]
- * [--history-ref REF] [-o FILE]`: the trend kept by `sweep`, per benchmark
- * and command, newest first, with change points marked.
+ * [--history-ref REF] [-o FILE] [--no-color]`: the trend kept by `sweep`, per
+ * benchmark and command, newest first, with change points marked (the table
+ * in colour on a terminal).
  * `himorime history prune --keep N [--history-ref REF]`: keeps the results
  * of the N newest commits.
  */
@@ -24,6 +25,7 @@
 
 struct history_flags {
 	const char *benchmark, *metric, *format, *ref, *output, *keep;
+	bool no_color;
 	struct strlist operands;
 };
 
@@ -129,7 +131,8 @@ static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 			metric_info(m)->name, ref,
 			has_re || has_cases ? " for that --benchmark" : "");
 	strbuf_init(&out, 0);
-	if (history_render(&l, hf, &out, &err) < 0)
+	if (history_render(&l, hf, hf == HISTORY_TABLE && !f->output && cli_colour(f->no_color),
+			   &out, &err) < 0)
 		code = cli_fail(&err);
 	else if (f->output && fsio_write_atomic(f->output, out.buf, out.len, &err) < 0)
 		code = cli_fail(&err);
@@ -159,6 +162,7 @@ int cmd_history(int argc, char **argv)
 		{ "history-ref", 0, OPT_STRING, &f.ref, "REF", "default refs/himorime/history" },
 		{ "output", 'o', OPT_STRING, &f.output, "FILE", "write there instead of stdout" },
 		{ "keep", 0, OPT_STRING, &f.keep, "N", "prune: the newest N commits to keep" },
+		{ "no-color", 0, OPT_FLAG, &f.no_color, NULL, "no colour (also NO_COLOR)" },
 	};
 	struct err err = ERR_INIT;
 	struct vcs *vcs = NULL;

@@ -42,6 +42,7 @@ struct sweep_run {
 	struct vcs_tree *reference_tree;
 	struct store_docs history;
 	unsigned failed, measured, skipped;
+	unsigned unmeasured; /* commits recorded with a failure (of `measured`) */
 };
 
 static int64_t now_ns(void)
@@ -380,7 +381,7 @@ static int report(struct sweep_run *w, const struct sweep_selection *sel)
 	if (range_series(w, sel, &l, &err) < 0)
 		return cli_fail(&err);
 	strbuf_init(&out, 0);
-	rc = history_render(&l, f, &out, &err);
+	rc = history_render(&l, f, f == HISTORY_TABLE && cli_colour(s->out.no_color), &out, &err);
 	if (rc == 0)
 		fwrite(out.buf, 1, out.len, stdout);
 	strbuf_release(&out);
@@ -388,10 +389,37 @@ static int report(struct sweep_run *w, const struct sweep_selection *sel)
 	if (rc < 0)
 		return cli_fail(&err);
 	session_phase(s, RESULTS_PHASE_RENDERING, t);
-	fprintf(stderr, "himorime: sweep: %u measured, %u already in the history\n", w->measured,
-		w->skipped);
+	fprintf(stderr, "himorime: sweep: %u measured, ", w->measured - w->unmeasured);
+	if (w->unmeasured)
+		fprintf(stderr, "%u could not be measured, ", w->unmeasured);
+	fprintf(stderr, "%u already in the history\n", w->skipped);
 	session_print_timings(s);
 	return EXIT_OK;
+}
+
+/* Why a commit's suites from `first` on could not be measured (a build, a
+ * setup, a command), or NULL when they were: the terminal says so beside
+ * the commit, not only the history (docs/sweeps.md). */
+static const char *commit_failure(const struct results *doc, size_t first)
+{
+	size_t i, j, k;
+
+	for (i = first; i < doc->n_suites; i++) {
+		const struct results_suite *s = &doc->suites[i];
+		if (s->error.present)
+			return s->error.message ? s->error.message : "the suite failed";
+		for (j = 0; j < s->n_benchmarks; j++) {
+			const struct results_benchmark *b = &s->benchmarks[j];
+			if (b->error.present)
+				return b->error.message ? b->error.message : "the benchmark failed";
+			for (k = 0; k < b->n_commands; k++)
+				if (b->commands[k].head.error.present)
+					return b->commands[k].head.error.message
+						       ? b->commands[k].head.error.message
+						       : "a command failed";
+		}
+	}
+	return NULL;
 }
 
 static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every, size_t max_commits,
@@ -401,8 +429,9 @@ static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every,
 	const char *range = w->s->leading.v[0];
 	struct vcs_sha_list walk = { NULL, 0 };
 	struct err err = ERR_INIT;
-	size_t begin = 0, end = 0, i;
+	size_t begin = 0, end = 0, i, first;
 	bool interrupted = false;
+	const char *why;
 	uint64_t t;
 	int code;
 
@@ -439,11 +468,18 @@ static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every,
 					walk.items[i].hex);
 			continue;
 		}
+		first = w->s->doc->n_suites;
 		code = measure_commit(w, &walk.items[i], i, &interrupted);
 		/* A signal between two commits (while materialising or storing)
 		 * stops the sweep as well. */
 		interrupted |= runner_interrupted(w->s->runner);
-		if (!interrupted)
+		if (!interrupted && (why = commit_failure(w->s->doc, first))) {
+			w->unmeasured++;
+			fprintf(stderr,
+				"himorime: sweep: commit %zu of %zu (%.12s) could not be "
+				"measured: %s\n",
+				i + 1, walk.count, walk.items[i].hex, why);
+		} else if (!interrupted)
 			session_log(w->s, "sweep: commit %zu of %zu (%.12s) measured", i + 1,
 				    walk.count, walk.items[i].hex);
 	}

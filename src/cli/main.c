@@ -186,7 +186,7 @@ static const struct cmd commands[] = {
 	  "  --dry-run              print the comment and the requests; send nothing (the\n"
 	  "                         default outside Actions when no token is set)\n" },
 	{ "comment", cmd_comment, "post the comment and status of a saved report (fork-safe)",
-	  "usage: himorime comment [--event PATH] [--dry-run] REPORT.json\n"
+	  "usage: himorime comment [--event PATH] [--dry-run] [--hide-footer] REPORT.json\n"
 	  "\n"
 	  "The fork-safe half of the two-workflow setup: run in a trusted workflow_run\n"
 	  "workflow that never checks out pull-request code. REPORT.json is untrusted: it is\n"
@@ -196,7 +196,17 @@ static const struct cmd commands[] = {
 	  "The comment and the status link to the run that measured (workflow_run.id of\n"
 	  "the event), whose job summary holds the full report.\n"
 	  "Any suite name goes in the comment marker (other bytes than [A-Za-z0-9._,:/+=@-]\n"
-	  "as %XX). In Actions, what it prints is wrapped in ::stop-commands::.\n" },
+	  "as %XX). In Actions, what it prints is wrapped in ::stop-commands::.\n"
+	  "\n"
+	  "The comment shows the problems (failures, regressions, broken budgets; at most\n"
+	  "10 rows) and one line counting the rest above its first <details>, everything\n"
+	  "else folded, under 65,536 characters (docs/reports.md).\n"
+	  "\n"
+	  "flags:\n"
+	  "  --event PATH    the trusted workflow_run event (default GITHUB_EVENT_PATH)\n"
+	  "  --dry-run       print the comment and the requests; send nothing\n"
+	  "  --hide-footer   leave out the comment's last line (the link to the run,\n"
+	  "                  himorime's version and the seed)\n" },
 	{ "report", cmd_report, "render a saved JSON report again, without measuring",
 	  "usage: himorime report [--format FORMAT] [-o FILE] [--section NAME]\n"
 	  "                       [--summary FILE] [--no-color] [--check] INPUT.json\n"
@@ -231,10 +241,11 @@ static const struct cmd commands[] = {
 	  "per suite) are appended to the history ref as soon as they are measured. A\n"
 	  "commit already there with the same suite hash and settings hash is skipped.\n"
 	  "Prints the trend of the range (measured now or already in the history) with\n"
-	  "its change points.\n"
+	  "its change points. A commit whose build or setup failed is recorded with its\n"
+	  "error, named on stderr, and shown in the trend without a value.\n"
 	  "\n"
 	  "flags (besides --filter, --tag, --skip-tag, --seed, --runs, --warmup,\n"
-	  "--max-time, --quiet, --verbose of 'himorime help run'):\n"
+	  "--max-time, --quiet, --verbose, --no-color of 'himorime help run'):\n"
 	  "  --every N            every Nth commit counting back from the tip (kept)\n"
 	  "  --first-parent       follow only first parents from the tip\n"
 	  "  --max-commits N      the newest N commits of the range only\n"
@@ -250,7 +261,7 @@ static const struct cmd commands[] = {
 	  "(the others are still recorded) or the sweep was interrupted.\n" },
 	{ "history", cmd_history, "show the trend kept by sweep, with change points",
 	  "usage: himorime history [--benchmark RE] [--metric M] [--format FORMAT]\n"
-	  "                        [--history-ref REF] [-o FILE]\n"
+	  "                        [--history-ref REF] [-o FILE] [--no-color]\n"
 	  "       himorime history prune --keep N [--history-ref REF]\n"
 	  "\n"
 	  "Reads the history ref of the repository in the current directory and shows,\n"
@@ -258,7 +269,10 @@ static const struct cmd commands[] = {
 	  "to the reference with its interval, newest first. Change points (binary\n"
 	  "segmentation of the log ratio, a step only when its Hodges-Lehmann interval\n"
 	  "lies beyond the tolerance, segments of at least 3 commits) are marked on the\n"
-	  "first bad commit, with the last good one named. csv and json write exact\n"
+	  "first bad commit, with the last good one named. A commit that could not be\n"
+	  "measured (its build or setup failed) is a row with its error and no value.\n"
+	  "The table is in colour on a terminal (verdicts; a first bad commit and a\n"
+	  "failure in red) unless NO_COLOR or --no-color. csv and json write exact\n"
 	  "numbers in ns and bytes; json times are RFC 3339 with nanoseconds.\n"
 	  "'prune --keep N' keeps the results of the N newest commits (commit time).\n"
 	  "\n"
@@ -268,7 +282,8 @@ static const struct cmd commands[] = {
 	  "  --format FORMAT      table (default), markdown, csv, json, html\n"
 	  "  --history-ref REF    default refs/himorime/history\n"
 	  "  -o, --output FILE    write there (atomically) instead of stdout\n"
-	  "  --keep N             prune: how many commits to keep\n" },
+	  "  --keep N             prune: how many commits to keep\n"
+	  "  --no-color           no colour (NO_COLOR is respected too)\n" },
 	{ "merge", cmd_merge, "join the documents of a sweep's shards",
 	  "usage: himorime merge A.json B.json ... [-o OUT.json] [--append]\n"
 	  "                      [--history-ref REF]\n"

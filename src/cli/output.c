@@ -84,11 +84,16 @@ int cli_output_check(const struct cli_output *o, enum render_format *f, struct e
 	return 0;
 }
 
-static bool want_colour(const struct cli_output *o)
+bool cli_colour(bool no_color)
 {
 	const char *nc = getenv("NO_COLOR");
 
-	return !o->no_color && !o->output && isatty(STDOUT_FILENO) && !(nc && *nc);
+	return !no_color && isatty(STDOUT_FILENO) && !(nc && *nc);
+}
+
+static bool want_colour(const struct cli_output *o)
+{
+	return !o->output && cli_colour(o->no_color);
 }
 
 static int write_section(const struct cli_output *a, const char *body, struct err *err)

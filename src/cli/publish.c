@@ -100,7 +100,7 @@ static void read_only_notice(const char *why)
 /* Publishes doc's comment and status. Returns EXIT_OK, or EXIT_EXEC for a
  * failure other than a read-only token (which is only a notice). */
 int cli_publish(const struct results *doc, const struct github_event *ev, bool comment,
-		bool dry_run, const char *token)
+		bool dry_run, const char *token, bool hide_footer)
 {
 	struct github_http_options ho = GITHUB_HTTP_OPTIONS_INIT;
 	struct github_publish_options po = GITHUB_PUBLISH_OPTIONS_INIT;
@@ -122,6 +122,7 @@ int cli_publish(const struct results *doc, const struct github_event *ev, bool c
 	run_url = run_url_for(ev);
 	ro.comment = true;
 	ro.run_url = run_url;
+	ro.hide_footer = hide_footer;
 	if (github_comment_marker(key.buf, &marker, &err) < 0)
 		goto failed;
 	ro.marker = marker.buf;

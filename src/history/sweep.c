@@ -456,6 +456,64 @@ static void add_doc(struct sweep_series_list *l, const struct results *r, enum m
 	}
 }
 
+/* A suite that failed before any command ran (its build), or a benchmark
+ * that did (its setup), leaves its commit without a point of its own: each
+ * series of that suite or benchmark gets one that says why, so that the
+ * trend shows the commit. Run once every document has made its series. */
+static void add_failure(struct sweep_series_list *l, const struct results *r,
+			const struct results_suite *s, const struct results_benchmark *b,
+			const char *reference, const struct sweep_order *order)
+{
+	const struct results_error *e = b ? &b->error : &s->error;
+	struct sweep_point p;
+	size_t i;
+
+	memset(&p, 0, sizeof(p));
+	p.sha = s->commit.sha;
+	p.subject = s->commit.subject;
+	p.time_unix_ns = s->commit.time_unix_ns;
+	p.index = s->commit.index;
+	p.rank = rank_of(order, p.sha);
+	p.measured_at_unix_ns = r->finished_at_unix_ns;
+	p.error = e->message ? e->message : b ? "the benchmark failed" : "the suite failed";
+	for (i = 0; i < l->count; i++) {
+		struct sweep_series *se = &l->items[i];
+		if (same(se->suite, s->name) && same(se->reference, reference) &&
+		    (!b || same(se->benchmark, b->name)))
+			add_point(se, &p, NULL);
+	}
+}
+
+static bool ran_no_command(const struct results_suite *s)
+{
+	size_t j;
+
+	for (j = 0; j < s->n_benchmarks; j++)
+		if (s->benchmarks[j].n_commands)
+			return false;
+	return true;
+}
+
+static void add_failures(struct sweep_series_list *l, const struct results *r,
+			 const struct sweep_order *order)
+{
+	const char *reference = r->sweep.reference ? r->sweep.reference : r->git.base_sha;
+	size_t i, j;
+
+	for (i = 0; i < r->n_suites; i++) {
+		const struct results_suite *s = &r->suites[i];
+		if (!s->commit.present || !s->commit.sha)
+			continue;
+		if (s->error.present && ran_no_command(s)) {
+			add_failure(l, r, s, NULL, reference, order);
+			continue;
+		}
+		for (j = 0; j < s->n_benchmarks; j++)
+			if (s->benchmarks[j].error.present && !s->benchmarks[j].n_commands)
+				add_failure(l, r, s, &s->benchmarks[j], reference, order);
+	}
+}
+
 static int by_graph_then_time(const void *a, const void *b)
 {
 	const struct sweep_point *x = a, *y = b;
@@ -537,6 +595,8 @@ int sweep_series_build(const struct results *const *docs, size_t n, enum metric 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < n; i++)
 		add_doc(out, docs[i], m, order);
+	for (i = 0; i < n; i++)
+		add_failures(out, docs[i], order);
 	for (i = 0; i < out->count && rc == 0; i++) {
 		struct sweep_series *s = &out->items[i];
 		qsort(s->points, s->n_points, sizeof(*s->points), by_graph_then_time);

@@ -133,7 +133,10 @@ struct sweep_order {
  * after, by time), else by commit time; then by index. A commit measured
  * twice keeps the document that finished last. Change points are found on
  * each series' log ratios (commits without a ratio are left out of the
- * search). The series lend strings from docs, which must outlive them.
+ * search). A commit whose suite failed before any command ran (a build), or
+ * whose benchmark did (a setup), is a point without a value in each series
+ * of that suite or benchmark, its error saying why. The series lend strings
+ * from docs, which must outlive them.
  */
 int sweep_series_build(const struct results *const *docs, size_t n, enum metric m,
 		       const struct sweep_order *order, struct sweep_series_list *out,

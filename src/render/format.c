@@ -75,12 +75,19 @@ void fmt_count(struct strbuf *sb, double n, const char *what)
 	static const struct scale s[] = {
 		{ 1, "" }, { 1e3, " k" }, { 1e6, " M" }, { 1e9, " G" }, { 1e12, " T" },
 	};
-	/* below a thousand a count is whole: "812 instructions" */
-	if (fabs(n) < 999.5)
+	size_t len = strlen(what);
+
+	/* below a thousand a count is whole: "812 instructions", and one of
+	 * them is singular: "1 allocation" */
+	if (fabs(n) < 999.5) {
 		strbuf_addf(sb, "%.0f", n);
-	else
+		if (fabs(n) >= 0.5 && fabs(n) < 1.5 && len > 1 && what[len - 1] == 's')
+			len--;
+	} else {
 		scaled(sb, n, s, 5);
-	strbuf_addf(sb, " %s", what);
+	}
+	strbuf_addch(sb, ' ');
+	strbuf_add(sb, what, len);
 }
 
 void fmt_rate(struct strbuf *sb, double per_s, const char *unit)

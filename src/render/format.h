@@ -18,7 +18,8 @@ void fmt_duration(struct strbuf *sb, double ns);
 /* "512 B", "612 KiB", "18.4 MiB" (powers of 1024). */
 void fmt_bytes(struct strbuf *sb, double bytes);
 /* A count with k, M, G or T (10^3 ...) and what it counts: "1.23 G
- * instructions", "812 instructions". */
+ * instructions", "812 instructions"; a count shown as 1 drops the plural
+ * s of `what`: "1 allocation". */
 void fmt_count(struct strbuf *sb, double n, const char *what);
 /* A rate in `unit` per second: bytes give "50.0 MiB/s", other units get a k,
  * M or G prefix: "12.3k records/s". */

@@ -13,7 +13,8 @@
 /* A sweep document is rendered as its commits' trends (render_sweep.c) in
  * every format but json and samples-csv. */
 bool rnd_sweep_handles(const struct results *r, enum render_format f);
-int rnd_sweep(const struct results *r, enum render_format f, struct strbuf *out, struct err *err);
+int rnd_sweep(const struct results *r, enum render_format f, const struct render_options *o,
+	      struct strbuf *out, struct err *err);
 
 int rnd_table(const struct results *r, const struct render_options *o, struct strbuf *out);
 int rnd_csv(const struct results *r, struct strbuf *out);

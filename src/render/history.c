@@ -19,6 +19,14 @@
 
 #define SHORT_SHA 12
 
+/* The terminal table's colours, as the report table's (render_table.c):
+ * only around whole cells, so that the text without them is the same. */
+#define ANSI_RESET  "\x1b[0m"
+#define ANSI_RED    "\x1b[31m"
+#define ANSI_GREEN  "\x1b[32m"
+#define ANSI_YELLOW "\x1b[33m"
+#define ANSI_DIM    "\x1b[2m"
+
 static const char *const format_names[] = {
 	[HISTORY_TABLE] = "table", [HISTORY_MARKDOWN] = "markdown", [HISTORY_CSV] = "csv",
 	[HISTORY_JSON] = "json",   [HISTORY_HTML] = "html",
@@ -228,28 +236,67 @@ static void table_cell(struct strbuf *sb, const struct sweep_series *s, size_t a
 	}
 }
 
-/* Prints rows of cells padded to `width`, trailing spaces cut; frees them. */
-static void table_lines(struct strbuf *out, char ***cells, size_t rows, const size_t *width)
+/* The colour of cell c of point `at`: the verdict's, and red for a first
+ * bad commit or a commit that could not be measured; NULL for none. */
+static const char *cell_colour(const struct sweep_series *s, size_t at, size_t c)
+{
+	const struct sweep_point *p = &s->points[at];
+
+	if (c == TABLE_COLS - 1)
+		return change_at(s, at) || p->error ? ANSI_RED : NULL;
+	if (c != 5 || !p->has_value)
+		return NULL;
+	switch (p->verdict) {
+	case VERDICT_REGRESSION:
+		return ANSI_RED;
+	case VERDICT_IMPROVED:
+		return ANSI_GREEN;
+	case VERDICT_INCONCLUSIVE:
+		return ANSI_YELLOW;
+	case VERDICT_PASS:
+	case VERDICT_SKIPPED:
+		return NULL;
+	}
+	return NULL;
+}
+
+/* Prints rows of cells padded to `width`, trailing spaces cut; frees them.
+ * With colour, the header is dim and the cells cell_colour names take it. */
+static void table_lines(struct strbuf *out, const struct sweep_series *s, char ***cells,
+			size_t rows, const size_t *width, bool colour)
 {
 	size_t i, c;
 
 	for (i = 0; i < rows; i++) {
 		size_t len = out->len;
+		if (colour && i == 0)
+			strbuf_adds(out, ANSI_DIM);
 		for (c = 0; c < TABLE_COLS; c++) {
-			pad(out, cells[i][c], c + 1 < TABLE_COLS ? width[c] : 0);
+			const char *col = colour && i ? cell_colour(s, s->n_points - i, c) : NULL;
+			if (col && *cells[i][c]) {
+				strbuf_addf(out, "%s%s" ANSI_RESET, col, cells[i][c]);
+				pad(out, "",
+				    c + 1 < TABLE_COLS && width[c] > fmt_width(cells[i][c])
+					    ? width[c] - fmt_width(cells[i][c])
+					    : 0);
+			} else {
+				pad(out, cells[i][c], c + 1 < TABLE_COLS ? width[c] : 0);
+			}
 			if (c + 1 < TABLE_COLS)
 				strbuf_adds(out, "  ");
 			free(cells[i][c]);
 		}
 		while (out->len > len && out->buf[out->len - 1] == ' ')
 			strbuf_setlen(out, out->len - 1);
+		if (colour && i == 0)
+			strbuf_adds(out, ANSI_RESET);
 		strbuf_addch(out, '\n');
 		free(cells[i]);
 	}
 	free(cells);
 }
 
-static void table_series(struct strbuf *out, const struct sweep_series *s)
+static void table_series(struct strbuf *out, const struct sweep_series *s, bool colour)
 {
 	static const char *const head[] = { "COMMIT",		"SUBJECT", "VALUE", "REFERENCE",
 					    "RATIO [INTERVAL]", "VERDICT", "" };
@@ -272,7 +319,7 @@ static void table_series(struct strbuf *out, const struct sweep_series *s)
 	}
 	title(out, s);
 	strbuf_addch(out, '\n');
-	table_lines(out, cells, s->n_points + 1, width);
+	table_lines(out, s, cells, s->n_points + 1, width, colour);
 	for (i = s->n_changes; i-- > 0;) {
 		change_line(out, s, &s->changes[i], printable);
 		strbuf_addch(out, '\n');
@@ -553,8 +600,8 @@ static void html_series(struct strbuf *out, const struct sweep_series *s)
 
 /* ---- entry ----------------------------------------------------------------- */
 
-int history_render(const struct sweep_series_list *l, enum history_format f, struct strbuf *out,
-		   struct err *err)
+int history_render(const struct sweep_series_list *l, enum history_format f, bool colour,
+		   struct strbuf *out, struct err *err)
 {
 	size_t i;
 
@@ -564,7 +611,7 @@ int history_render(const struct sweep_series_list *l, enum history_format f, str
 		for (i = 0; i < l->count; i++) {
 			if (i)
 				strbuf_addch(out, '\n');
-			table_series(out, &l->items[i]);
+			table_series(out, &l->items[i], colour);
 		}
 		return 0;
 	case HISTORY_MARKDOWN:

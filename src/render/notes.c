@@ -210,6 +210,24 @@ static void trend_notes(struct rnd_notes *notes, const char *label, const char *
 	}
 }
 
+/* A side that warmed up on the large-case plan (docs/design.md, "Measuring a
+ * run"): its runs were measured after another warmup than the rest. */
+static void plan_note(struct rnd_notes *notes, const char *label, const char *side_name,
+		      const struct results_side *side)
+{
+	struct strbuf sb;
+
+	if (!side->present || side->plan != RESULTS_PLAN_LARGE)
+		return;
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb,
+		    "%s%s: warmed up on the large-case plan: its warmup runs each took 50 ms "
+		    "or more without settling, so it warmed up one run at a time until the "
+		    "median of the last 5 was within 5%% of the 5 before (at most 30 s)",
+		    label, side_name);
+	note_add(notes, &sb, NULL);
+}
+
 static void comparison_notes(struct rnd_notes *notes, const char *label,
 			     const struct results_command *c)
 {
@@ -521,6 +539,8 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 		metric_notes(notes, label.buf, " (base)", &c->base);
 		trend_notes(notes, label.buf, cmp ? " (head)" : "", &c->head, &c->base);
 		trend_notes(notes, label.buf, " (base)", &c->base, &c->head);
+		plan_note(notes, label.buf, cmp ? " (head)" : "", &c->head);
+		plan_note(notes, label.buf, " (base)", &c->base);
 		comparison_notes(notes, label.buf, c);
 		budget_notes(notes, label.buf, c);
 		elf_notes(notes, label.buf, c);

@@ -57,7 +57,7 @@ int render_to(const struct results *r, enum render_format f, const struct render
 	if (!o)
 		o = &defaults;
 	if (rnd_sweep_handles(r, f))
-		return rnd_sweep(r, f, out, err);
+		return rnd_sweep(r, f, o, out, err);
 	switch (f) {
 	case RENDER_TABLE:
 		return rnd_table(r, o, out);

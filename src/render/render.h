@@ -45,7 +45,8 @@ struct render_options {
 	 * and NO_COLOR is unset (and --no-color was not given). */
 	bool color;
 	/* github: render the pull-request comment instead of the job summary:
-	 * the same content, capped at RENDER_COMMENT_MAX_BYTES. */
+	 * the problems and one line for the rest above the first <details>,
+	 * everything else folded, capped at RENDER_COMMENT_MAX_BYTES. */
 	bool comment;
 	/* comment: the hidden marker line (no newline) put first, or NULL. */
 	const char *marker;
@@ -60,11 +61,14 @@ struct render_options {
 	/* samples-csv: where to send the rows made so far, or NULL to build the
 	 * whole text in `out`. */
 	const struct render_sink *sink;
+	/* comment: leave out the last line (the link to the run, the version
+	 * and the seed). */
+	bool hide_footer;
 };
 
 #define RENDER_OPTIONS_INIT                                                                        \
 	{                                                                                          \
-		false, false, NULL, NULL, 0, 2, NULL                                               \
+		false, false, NULL, NULL, 0, 2, NULL, false                                        \
 	}
 
 /* samples-csv grows with the runs (a row per sample), so it can be written as

@@ -200,7 +200,28 @@ static void stat_row(struct ctx *x, const char *side, const struct results_metri
 	row_emit(x->row, x->out);
 }
 
-/* "p95", "p99.9": the percentile written exactly, as reports write it. */
+/* A percentile seed two's rule holds back: no value, and why. */
+static void unreported_row(struct ctx *x, const char *side, const struct results_metric *m,
+			   const char *statistic, double p)
+{
+	struct strbuf why;
+	size_t above = rnd_runs_above(m->stats.count, p);
+
+	strbuf_init(&why, 0);
+	strbuf_addf(&why, RND_NOT_ENOUGH_RUNS ": %zu run%s above %s, %d needed", above,
+		    above == 1 ? "" : "s", statistic, RND_PERCENTILE_MIN_ABOVE);
+	where(x->row, x->s, x->b, x->c, x->c->result);
+	set(x->row, C_RECORD, "stat");
+	set(x->row, C_SIDE, side);
+	metric_cols(x->row, m);
+	set(x->row, C_STATISTIC, statistic);
+	set(x->row, C_REASON, why.buf);
+	row_emit(x->row, x->out);
+	strbuf_release(&why);
+}
+
+/* "p95", "p99.9": the percentile written exactly, as reports write it;
+ * without its value when too few runs lie above it (seed two's rule). */
 static void percentile_rows(struct ctx *x, const char *side, const struct results_metric *m)
 {
 	struct strbuf name;
@@ -208,11 +229,15 @@ static void percentile_rows(struct ctx *x, const char *side, const struct result
 
 	strbuf_init(&name, 0);
 	for (i = 0; i < m->stats.n_percentiles; i++) {
+		const struct percentile *pc = &m->stats.percentiles[i];
 		strbuf_reset(&name);
 		strbuf_addch(&name, 'p');
-		if (jsonw_number_text(&name, m->stats.percentiles[i].p) < 0)
+		if (jsonw_number_text(&name, pc->p) < 0)
 			continue;
-		stat_row(x, side, m, name.buf, m->stats.percentiles[i].value);
+		if (rnd_percentile_shown(m->stats.count, pc->p))
+			stat_row(x, side, m, name.buf, pc->value);
+		else
+			unreported_row(x, side, m, name.buf, pc->p);
 	}
 	strbuf_release(&name);
 }
@@ -221,6 +246,7 @@ static void metric_rows(struct ctx *x, const char *side, const struct results_me
 			const struct results_command *c)
 {
 	const struct stats_summary *st = &m->stats;
+	enum results_plan plan = !strcmp(side, "head") ? c->head.plan : c->base.plan;
 
 	if (m->status == STATUS_NOT_REQUESTED)
 		return;
@@ -262,6 +288,10 @@ static void metric_rows(struct ctx *x, const char *side, const struct results_me
 		stat_row(x, side, m, "measured_work_min", m->work.measured_min);
 		stat_row(x, side, m, "measured_work_max", m->work.measured_max);
 	}
+	/* the large-case plan (docs/design.md) is the side's; its latency row
+	 * says so, and nothing for the standard plan */
+	if (m->metric == METRIC_LATENCY && plan == RESULTS_PLAN_LARGE)
+		stat_row(x, side, m, "large_case_plan", 1.0);
 	if (m->metric == METRIC_LATENCY && !strcmp(side, "head")) {
 		if (c->has_vs_baseline)
 			stat_row(x, side, m, "relative_to_baseline", c->vs_baseline);

@@ -13,19 +13,22 @@
 #include "render/table.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/banned.h"
 
 #define CHART_MAX_BARS 20
+/* Problem rows the comment shows above its first <details>: with the lines
+ * around them the top stays under 40 lines whatever the suite's size. */
+#define COMMENT_MAX_ROWS 10
 
 static const char *headline_icon(const struct results *r)
 {
 	if (r->summary.exit_code != 0)
 		return "❌";
-	if (r->summary.results[RESULT_INCONCLUSIVE] || r->summary.not_gated.inconclusive ||
-	    r->summary.accepted_regressions)
+	if (rnd_needs_a_look(r))
 		return "⚠️";
 	/* Neutral: a suite new in head was not compared, so it did not pass. */
 	if (r->summary.new_suites)
@@ -73,12 +76,47 @@ static const char *problem_icon(enum verdict v)
 	return v == VERDICT_REGRESSION ? "❌" : "⚠️";
 }
 
+/* Problem rows in the order the comment shows them (the job summary keeps
+ * the document's order): what failed to run, gated regressions, broken
+ * budgets, regressions that do not fail the job; then what the comment
+ * leaves to its count line and its details. */
+enum problem_rank {
+	RANK_ERROR,
+	RANK_REGRESSION,
+	RANK_OVER_BUDGET,
+	RANK_NOT_GATING,
+	RANK_UNASSESSED,
+	RANK_INCONCLUSIVE,
+};
+
+/* The text of one problem row, reused from row to row. */
+struct problem_text {
+	struct strbuf label, base, head, change, what;
+};
+
+/* Rows of one rank (or of every rank, in document order), at most `cap`
+ * of them; those beyond are counted in `more`. */
+struct problems {
+	struct table t;
+	bool every_rank;
+	enum problem_rank rank;
+	size_t cap, more;
+	struct problem_text p;
+};
+
 /* Adds a problem row given all seven cells; a run's table has no base and
  * no change column. */
-static void problem_row(struct table *t, const char *const *cells)
+static void problem_row(struct problems *pr, enum problem_rank rank, const char *const *cells)
 {
+	struct table *t = &pr->t;
 	const char *run[5];
 
+	if (!pr->every_rank && rank != pr->rank)
+		return;
+	if (t->nrows >= pr->cap) {
+		pr->more++;
+		return;
+	}
 	if (t->ncols == 7) {
 		table_add_row(t, cells);
 		return;
@@ -92,9 +130,9 @@ static void problem_row(struct table *t, const char *const *cells)
 }
 
 /* Suites and benchmarks that failed before their commands ran. */
-static void entity_problem(struct table *t, const char *name, const struct results_error *e,
-			   struct strbuf *what)
+static void entity_problem(struct problems *pr, const char *name, const struct results_error *e)
 {
+	struct strbuf *what = &pr->p.what;
 	const char *cells[7];
 	struct strbuf label;
 
@@ -113,26 +151,21 @@ static void entity_problem(struct table *t, const char *name, const struct resul
 	cells[2] = e->has_metric ? metric_info(e->metric)->name : "";
 	cells[3] = cells[4] = cells[5] = "";
 	cells[6] = what->buf;
-	problem_row(t, cells);
+	problem_row(pr, RANK_ERROR, cells);
 	strbuf_release(&label);
 }
 
-static void entity_problems(const struct results *r, struct table *t, struct strbuf *what)
+static void entity_problems(const struct results *r, struct problems *pr)
 {
 	size_t s, b;
 
 	for (s = 0; s < r->n_suites; s++) {
-		entity_problem(t, r->suites[s].name, &r->suites[s].error, what);
+		entity_problem(pr, r->suites[s].name, &r->suites[s].error);
 		for (b = 0; b < r->suites[s].n_benchmarks; b++)
-			entity_problem(t, r->suites[s].benchmarks[b].name,
-				       &r->suites[s].benchmarks[b].error, what);
+			entity_problem(pr, r->suites[s].benchmarks[b].name,
+				       &r->suites[s].benchmarks[b].error);
 	}
 }
-
-/* The text of one problem row, reused from row to row. */
-struct problem_text {
-	struct strbuf label, base, head, change, what;
-};
 
 static void problem_text_init(struct problem_text *p)
 {
@@ -161,9 +194,10 @@ static void problem_text_release(struct problem_text *p)
 	strbuf_release(&p->what);
 }
 
-static void problem_text_row(struct table *t, const char *icon, enum metric m,
-			     const struct problem_text *p)
+static void problem_text_row(struct problems *pr, enum problem_rank rank, const char *icon,
+			     enum metric m)
 {
+	const struct problem_text *p = &pr->p;
 	const char *cells[7];
 
 	cells[0] = icon;
@@ -173,7 +207,7 @@ static void problem_text_row(struct table *t, const char *icon, enum metric m,
 	cells[4] = p->head.buf;
 	cells[5] = p->change.buf;
 	cells[6] = p->what.buf;
-	problem_row(t, cells);
+	problem_row(pr, rank, cells);
 }
 
 /* A regression's change in bold with its interval; else as elsewhere. */
@@ -195,9 +229,18 @@ static void problem_change(struct strbuf *sb, const struct comparison *k)
 	strbuf_adds(sb, ")");
 }
 
-static void comparison_problem(struct table *t, const struct rnd_row *row,
-			       const struct comparison *k, struct problem_text *p)
+static enum problem_rank comparison_rank(const struct comparison *k)
 {
+	if (k->verdict != VERDICT_REGRESSION)
+		return RANK_INCONCLUSIVE;
+	return k->accepted || !k->gate ? RANK_NOT_GATING : RANK_REGRESSION;
+}
+
+static void comparison_problem(struct problems *pr, const struct rnd_row *row,
+			       const struct comparison *k)
+{
+	struct problem_text *p = &pr->p;
+
 	problem_text_reset(p, row);
 	rnd_cmp_value(&p->base, row->cmd, k, false, NULL);
 	rnd_cmp_value(&p->head, row->cmd, k, true, NULL);
@@ -216,19 +259,18 @@ static void comparison_problem(struct table *t, const struct rnd_row *row,
 			rnd_md_cell(&p->what, k->reason);
 		}
 	}
-	problem_text_row(t, k->accepted || !k->gate ? "⚠️" : problem_icon(k->verdict),
-			 k->metric, p);
+	problem_text_row(pr, comparison_rank(k),
+			 k->accepted || !k->gate ? "⚠️" : problem_icon(k->verdict), k->metric);
 }
 
-static void budget_problem(struct table *t, const struct rnd_row *row,
-			   const struct results_budget *b, struct problem_text *p)
+static void budget_problem(struct problems *pr, const struct rnd_row *row,
+			   const struct results_budget *b)
 {
+	struct problem_text *p = &pr->p;
+	bool broken = b->result.status == BUDGET_FAIL;
+
 	problem_text_reset(p, row);
-	if (b->result.has_actual)
-		rnd_value(&p->head, &row->cmd->head.metrics[b->result.metric], b->result.actual,
-			  NULL);
-	else
-		strbuf_adds(&p->head, "—");
+	rnd_budget_actual(&p->head, row->cmd, b, NULL);
 	strbuf_addf(&p->what, "%s: ", rnd_budget_word(b->result.status));
 	rnd_aggregation(&p->what, &b->result.aggregation);
 	strbuf_adds(&p->what, " ");
@@ -238,15 +280,17 @@ static void budget_problem(struct table *t, const struct rnd_row *row,
 		rnd_md_cell(&p->what, b->result.reason);
 		strbuf_adds(&p->what, ")");
 	}
-	problem_text_row(t, b->result.status == BUDGET_FAIL ? "❌" : "⚠️", b->result.metric, p);
+	problem_text_row(pr, broken ? RANK_OVER_BUDGET : RANK_UNASSESSED, broken ? "❌" : "⚠️",
+			 b->result.metric);
 }
 
 /* A failed command: its error, on the side that has one. */
-static void error_problem(struct table *t, const struct rnd_row *row, struct problem_text *p)
+static void error_problem(struct problems *pr, const struct rnd_row *row)
 {
 	const struct results_command *cmd = row->cmd;
 	const struct results_error *e =
 		cmd->head.error.present ? &cmd->head.error : &cmd->base.error;
+	struct problem_text *p = &pr->p;
 	const char *cells[7];
 
 	problem_text_reset(p, row);
@@ -260,10 +304,10 @@ static void error_problem(struct table *t, const struct rnd_row *row, struct pro
 	cells[2] = e->present && e->has_metric ? metric_info(e->metric)->name : "";
 	cells[3] = cells[4] = cells[5] = "";
 	cells[6] = p->what.buf;
-	problem_row(t, cells);
+	problem_row(pr, RANK_ERROR, cells);
 }
 
-static void command_problems(struct table *t, const struct rnd_row *row, struct problem_text *p)
+static void command_problems(struct problems *pr, const struct rnd_row *row)
 {
 	const struct results_command *cmd = row->cmd;
 	size_t j;
@@ -272,56 +316,73 @@ static void command_problems(struct table *t, const struct rnd_row *row, struct 
 		const struct comparison *k = &cmd->comparisons[j];
 		/* a derived throughput repeats its latency row: once is enough */
 		if (!k->derived && rnd_cmp_is_problem(k))
-			comparison_problem(t, row, k, p);
+			comparison_problem(pr, row, k);
 	}
 	for (j = 0; j < cmd->n_budgets; j++)
 		if (cmd->budgets[j].result.status != BUDGET_PASS)
-			budget_problem(t, row, &cmd->budgets[j], p);
+			budget_problem(pr, row, &cmd->budgets[j]);
 	if (cmd->result == RESULT_ERROR || cmd->result == RESULT_METRIC_ERROR)
-		error_problem(t, row, p);
+		error_problem(pr, row);
 }
 
-/* The rows that need a look: regressions and inconclusive comparisons, broken
- * or unassessed budgets, failed commands. */
-static size_t problem_table(const struct results *r, const struct rnd_rows *rows,
-			    struct strbuf *out)
+static void problems_walk(const struct results *r, const struct rnd_rows *rows, struct problems *pr)
+{
+	size_t i;
+
+	entity_problems(r, pr);
+	for (i = 0; i < rows->n; i++)
+		command_problems(pr, &rows->v[i]);
+}
+
+/* The rows that need a look, as a table: in the job summary every one
+ * (regressions and inconclusive comparisons, broken or unassessed budgets,
+ * failed commands); in the comment only what failed and regressed, worst
+ * first, at most `cap` rows. Returns the rows left out. */
+static size_t problem_table(const struct results *r, const struct rnd_rows *rows, bool comment,
+			    size_t cap, struct strbuf *out)
 {
 	static const char *cmp_cols[] = { "",	   "benchmark › command", "metric",	  ">base",
 					  ">head", "change (interval)",	  "what happened" };
 	static const char *run_cols[] = { "", "benchmark › command", "metric", ">value",
 					  "what happened" };
-	struct table t;
-	struct problem_text p;
-	size_t i, n;
+	struct problems pr = { .every_rank = !comment, .cap = cap };
+	int rank;
 
 	if (r->mode == RESULTS_MODE_COMPARE)
-		table_init(&t, 7, cmp_cols);
+		table_init(&pr.t, 7, cmp_cols);
 	else
-		table_init(&t, 5, run_cols);
-	problem_text_init(&p);
-	entity_problems(r, &t, &p.what);
-	for (i = 0; i < rows->n; i++)
-		command_problems(&t, &rows->v[i], &p);
-	n = t.nrows;
-	if (n) {
-		table_render_markdown(&t, out);
+		table_init(&pr.t, 5, run_cols);
+	problem_text_init(&pr.p);
+	if (comment)
+		for (rank = RANK_ERROR; rank <= RANK_NOT_GATING; rank++) {
+			pr.rank = (enum problem_rank)rank;
+			problems_walk(r, rows, &pr);
+		}
+	else
+		problems_walk(r, rows, &pr);
+	if (pr.t.nrows) {
+		table_render_markdown(&pr.t, out);
 		strbuf_addch(out, '\n');
 	}
-	problem_text_release(&p);
-	table_release(&t);
-	return n;
+	problem_text_release(&pr.p);
+	table_release(&pr.t);
+	return pr.more;
 }
 
+/* The latency comparison a bar shows: one with an estimate, so that the bar
+ * is the change the tables show. */
 static const struct comparison *latency_cmp(const struct results_command *c)
 {
 	size_t j;
 
 	for (j = 0; j < c->n_comparisons; j++)
-		if (c->comparisons[j].metric == METRIC_LATENCY && c->comparisons[j].base > 0)
+		if (c->comparisons[j].metric == METRIC_LATENCY && c->comparisons[j].has_estimate)
 			return &c->comparisons[j];
 	return NULL;
 }
 
+/* Head relative to base × 100 per command, from the change the tables show
+ * (the Hodges–Lehmann estimate), problems first, at most CHART_MAX_BARS. */
 static void chart(const struct rnd_rows *rows, struct strbuf *out)
 {
 	size_t idx[CHART_MAX_BARS], n = 0, i, pass;
@@ -339,7 +400,8 @@ static void chart(const struct rnd_rows *rows, struct strbuf *out)
 	strbuf_init(&v, 0);
 	for (i = 0; i < n; i++) {
 		const struct comparison *k = latency_cmp(rows->v[idx[i]].cmd);
-		double x = round(k->head / k->base * 1000.0) / 10.0;
+		/* rounded as fmt_change rounds the table's change */
+		double x = 100 + round(k->change_percent * 10.0) / 10.0;
 		if (x - 5 < lo)
 			lo = floor((x - 5) / 5) * 5;
 		if (x + 5 > hi)
@@ -349,7 +411,7 @@ static void chart(const struct rnd_rows *rows, struct strbuf *out)
 	if (lo < 0)
 		lo = 0;
 	strbuf_adds(out, "```mermaid\nxychart-beta\n"
-			 "    title \"Median latency, head relative to base (base = 100)\"\n"
+			 "    title \"Latency change, head relative to base (base = 100)\"\n"
 			 "    x-axis [");
 	for (i = 0; i < n; i++) {
 		strbuf_adds(out, i ? ", \"" : "\"");
@@ -571,86 +633,224 @@ static void cap_output(struct strbuf *out, size_t start, size_t cap)
 	strbuf_adds(out, note);
 }
 
-int rnd_github(const struct results *r, const struct render_options *o, struct strbuf *out)
+/* Growth with input size and the drift check: inline in the job summary,
+ * folded in the comment. */
+static void growth_sections(const struct results *r, bool folded, struct strbuf *out)
 {
-	struct rnd_rows rows;
-	size_t start = out->len, cap;
 	struct strbuf part;
-	int g;
 
-	rnd_rows_collect(r, &rows);
 	strbuf_init(&part, 0);
-	if (o->comment && o->marker)
-		strbuf_addf(out, "%s\n", o->marker);
-	strbuf_addf(out, "### %s himorime: ", headline_icon(r));
-	rnd_headline_counts(out, r);
-	strbuf_adds(out, "\n\n");
-	context_line(r, out);
-	problem_table(r, &rows, out);
-	if (r->mode == RESULTS_MODE_COMPARE)
-		chart(&rows, out);
 	if (rnd_growth_lines(r, "- ", true, &part)) {
-		strbuf_adds(out, "**Growth with input size**\n\n");
+		if (folded)
+			details_open(out, "Growth with input size");
+		else
+			strbuf_adds(out, "**Growth with input size**\n\n");
 		strbuf_add(out, part.buf, part.len);
 		strbuf_addch(out, '\n');
 		rnd_growth_mermaid(r, out);
+		if (folded)
+			details_close(out);
 	}
 	strbuf_reset(&part);
 	if (rnd_long_run_lines(r, "- ", true, &part)) {
-		strbuf_adds(out, "**" RND_LONG_RUN_TITLE "**\n\n");
+		if (folded)
+			details_open(out, RND_LONG_RUN_TITLE);
+		else
+			strbuf_adds(out, "**" RND_LONG_RUN_TITLE "**\n\n");
 		strbuf_add(out, part.buf, part.len);
 		strbuf_addch(out, '\n');
-	}
-	strbuf_reset(&part);
-	rnd_md_notes_list(r, out);
-	if (r->mode == RESULTS_MODE_COMPARE) {
-		size_t n = rnd_md_compare_table(&rows, -1, true, &part);
-		if (n) {
-			char summary[96];
-			snprintf(summary, sizeof(summary), "All comparisons: %zu", n);
-			details_open(out, summary);
-			strbuf_add(out, part.buf, part.len);
+		if (folded)
 			details_close(out);
-		}
 	}
-	strbuf_reset(&part);
+	strbuf_release(&part);
+}
+
+static void comparisons_section(const struct rnd_rows *rows, struct strbuf *out)
+{
+	struct strbuf part;
+	size_t n;
+
+	strbuf_init(&part, 0);
+	n = rnd_md_compare_table(rows, -1, true, &part);
+	if (n) {
+		char summary[96];
+		snprintf(summary, sizeof(summary), "All comparisons: %zu", n);
+		details_open(out, summary);
+		strbuf_add(out, part.buf, part.len);
+		details_close(out);
+	}
+	strbuf_release(&part);
+}
+
+static void statistics_section(const struct results *r, const struct rnd_rows *rows,
+			       struct strbuf *out)
+{
+	struct strbuf part, one;
+	int g;
+
+	strbuf_init(&part, 0);
+	strbuf_init(&one, 0);
 	for (g = GROUP_LATENCY; g <= GROUP_COUNTS; g++) {
-		struct strbuf one;
-		strbuf_init(&one, 0);
-		if (rnd_md_stats_table(r, &rows, (enum metric_group)g, &one)) {
+		strbuf_reset(&one);
+		if (rnd_md_stats_table(r, rows, (enum metric_group)g, &one)) {
 			strbuf_addf(&part, "**%s**\n\n", rnd_group_title((enum metric_group)g));
 			strbuf_add(&part, one.buf, one.len);
 		}
-		strbuf_release(&one);
 	}
 	if (part.len) {
 		details_open(out, "Statistics of every run");
 		strbuf_add(out, part.buf, part.len);
 		details_close(out);
 	}
-	strbuf_reset(&part);
-	if (rnd_md_budget_table(&rows, false, &part)) {
+	strbuf_release(&one);
+	strbuf_release(&part);
+}
+
+static void budgets_section(const struct rnd_rows *rows, struct strbuf *out)
+{
+	struct strbuf part;
+
+	strbuf_init(&part, 0);
+	if (rnd_md_budget_table(rows, false, &part)) {
 		details_open(out, "Budgets");
 		strbuf_add(out, part.buf, part.len);
 		details_close(out);
 	}
-	how_decided(r, &rows, out);
-	methods(r, &rows, out);
+	strbuf_release(&part);
+}
+
+/* The job summary below its headline: every problem row, the chart, the
+ * notes, then everything folded. */
+static void summary_body(const struct results *r, const struct rnd_rows *rows, struct strbuf *out)
+{
+	problem_table(r, rows, false, SIZE_MAX, out);
+	if (r->mode == RESULTS_MODE_COMPARE)
+		chart(rows, out);
+	growth_sections(r, false, out);
+	rnd_md_notes_list(r, out);
+	if (r->mode == RESULTS_MODE_COMPARE)
+		comparisons_section(rows, out);
+	statistics_section(r, rows, out);
+	budgets_section(rows, out);
+	how_decided(r, rows, out);
+	methods(r, rows, out);
+}
+
+/* What a reviewer reads in ten seconds, above the first <details>: at most
+ * COMMENT_MAX_ROWS problem rows, a line for those left out, one line for
+ * the rest, the machine's state, the chart (docs/reports.md). */
+static void comment_top(const struct results *r, const struct rnd_rows *rows, struct strbuf *out)
+{
+	struct strbuf line;
+	size_t before = out->len, more = problem_table(r, rows, true, COMMENT_MAX_ROWS, out);
+	bool problems = out->len > before;
+
+	if (more)
+		strbuf_addf(out, "… and %zu more problem%s, in the details below.\n\n", more,
+			    more == 1 ? "" : "s");
+	strbuf_init(&line, 0);
+	/* without problems or anything undecided the headline counts it all */
+	if ((problems || r->summary.results[RESULT_INCONCLUSIVE]) &&
+	    rnd_rest_line(r, rows, &line)) {
+		rnd_md_text(out, line.buf);
+		strbuf_adds(out, "\n\n");
+	}
+	strbuf_release(&line);
+	if (r->noise.noisy) {
+		strbuf_adds(out, "The machine was noisy");
+		if (r->noise.reason && *r->noise.reason) {
+			strbuf_adds(out, " (");
+			rnd_md_text(out, r->noise.reason);
+			strbuf_adds(out, ")");
+		}
+		strbuf_adds(out, ": comparisons need more runs to decide.\n\n");
+	}
+	if (r->summary.interrupted)
+		strbuf_adds(out, "The run was interrupted: these results are partial.\n\n");
+	if (r->mode == RESULTS_MODE_COMPARE)
+		chart(rows, out);
+}
+
+/* The pull-request comment below its headline: the top, then the notes,
+ * the comparisons and the rest folded; the statistics of every run stay in
+ * the job summary the footer links to. */
+static void comment_body(const struct results *r, const struct rnd_rows *rows, struct strbuf *out)
+{
+	struct strbuf part;
+	struct rnd_notes notes;
+
+	comment_top(r, rows, out);
+	strbuf_init(&part, 0);
+	rnd_notes_collect(r, &notes);
+	rnd_md_notes_list(r, &part);
+	if (part.len) {
+		char summary[64];
+		snprintf(summary, sizeof(summary), "Notes: %zu", notes.n);
+		details_open(out, summary);
+		strbuf_add(out, part.buf, part.len);
+		details_close(out);
+	}
+	rnd_notes_release(&notes);
+	strbuf_release(&part);
+	if (r->mode == RESULTS_MODE_COMPARE)
+		comparisons_section(rows, out);
+	growth_sections(r, true, out);
+	budgets_section(rows, out);
+	how_decided(r, rows, out);
+	methods(r, rows, out);
+}
+
+/* The last line: a link to the run (a URL, with only characters that
+ * cannot end the link), then the counts (job summary) or the version and
+ * the seed (comment). */
+static void footer(const struct results *r, const struct render_options *o, struct strbuf *out)
+{
+	const char *p;
+
 	if (o->run_url) {
 		strbuf_adds(out, "[Job summary and full report](");
-		/* A URL: only characters that cannot end the link. */
-		for (const char *p = o->run_url; *p; p++)
+		for (p = o->run_url; *p; p++)
 			if (*p != ')' && *p != '(' && *p != ' ' && *p != '<' && *p != '>' &&
 			    (unsigned char)*p >= 0x21)
 				strbuf_addch(out, *p);
 		strbuf_adds(out, ") · ");
 	}
-	rnd_final_line(out, r);
+	if (o->comment) {
+		strbuf_adds(out, "himorime ");
+		rnd_md_text(out, r->himorime_version);
+		strbuf_addf(out, " · seed %llu", (unsigned long long)r->seed);
+	} else {
+		rnd_final_line(out, r);
+	}
 	strbuf_adds(out, "\n");
+}
+
+int rnd_github(const struct results *r, const struct render_options *o, struct strbuf *out)
+{
+	struct rnd_rows rows;
+	size_t start = out->len, cap;
+	struct strbuf last;
+
+	rnd_rows_collect(r, &rows);
+	strbuf_init(&last, 0);
+	if (o->comment && o->marker)
+		strbuf_addf(out, "%s\n", o->marker);
+	strbuf_addf(out, "### %s himorime: ", headline_icon(r));
+	rnd_headline_counts(out, r);
+	strbuf_adds(out, "\n\n");
+	context_line(r, out);
+	if (o->comment)
+		comment_body(r, &rows, out);
+	else
+		summary_body(r, &rows, out);
+	if (!(o->comment && o->hide_footer))
+		footer(r, o, &last);
 	cap = o->max_bytes ? o->max_bytes
 			   : (o->comment ? RENDER_COMMENT_MAX_BYTES : RENDER_GITHUB_MAX_BYTES);
-	cap_output(out, start, cap);
-	strbuf_release(&part);
+	/* a cut keeps the footer: the link to the full report matters most then */
+	cap_output(out, start, cap > last.len ? cap - last.len : 0);
+	strbuf_add(out, last.buf, last.len);
+	strbuf_release(&last);
 	rnd_rows_release(&rows);
 	return 0;
 }

@@ -99,8 +99,13 @@ static void compare_tables(const struct rnd_rows *rows, struct strbuf *out)
 	strbuf_init(&label, 0);
 	rnd_cmp_cells_init(&cc);
 	for (g = GROUP_LATENCY; g <= GROUP_COUNTS; g++) {
+		const char *head[9];
 		struct table t;
-		table_init(&t, 9, cols);
+		memcpy(head, cols, sizeof(head));
+		/* counts are not paired: their number is the runs of each side */
+		if (g == GROUP_COUNTS)
+			head[7] = ">runs";
+		table_init(&t, 9, head);
 		for (i = 0; i < rows->n; i++) {
 			const struct results_command *c = rows->v[i].cmd;
 			for (j = 0; j < c->n_comparisons; j++) {
@@ -218,11 +223,7 @@ static void budgets(const struct rnd_rows *rows, struct strbuf *out)
 			strbuf_reset(&actual);
 			rnd_aggregation(&budget, &b->result.aggregation);
 			strbuf_addf(&budget, " %s", b->text ? b->text : rnd_op(b->result.op));
-			if (b->result.has_actual)
-				rnd_value(&actual, &c->head.metrics[b->result.metric],
-					  b->result.actual, NULL);
-			else
-				strbuf_adds(&actual, "—");
+			rnd_budget_actual(&actual, c, b, NULL);
 			cells[0] = label.buf;
 			cells[1] = metric_info(b->result.metric)->name;
 			cells[2] = budget.buf;
@@ -442,7 +443,7 @@ static void strip_plot(const struct rnd_row *row, struct strbuf *out)
  * machine that opens it. */
 static void headline(const struct results *r, struct strbuf *out)
 {
-	bool check = r->summary.results[RESULT_INCONCLUSIVE] || r->summary.accepted_regressions;
+	bool check = rnd_needs_a_look(r);
 	struct strbuf h;
 
 	strbuf_addf(out, "<h1><span class=\"badge %s\">%s</span> himorime: ",

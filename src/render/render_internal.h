@@ -70,6 +70,33 @@ void rnd_headline_counts(struct strbuf *sb, const struct results *r);
 /* The last line: "2 passed · 1 benchmark · seed 42 · exit 0". */
 void rnd_final_line(struct strbuf *sb, const struct results *r);
 
+/* Whether the headline asks for a look (⚠️, "check") when nothing failed:
+ * only for what its counts show, an inconclusive command or an accepted
+ * regression; a verdict that does not gate is no reason (docs/reports.md). */
+bool rnd_needs_a_look(const struct results *r);
+
+/* Seed two's rule for percentiles (docs/reports.md, "Percentiles"): percentile
+ * p of `runs` runs is reported only with at least RND_PERCENTILE_MIN_ABOVE runs
+ * above it, counted by rank as type 7 places it (the runs after position
+ * floor((runs - 1) × p / 100)); else it is marked RND_NOT_ENOUGH_RUNS. */
+#define RND_PERCENTILE_MIN_ABOVE 10
+#define RND_NOT_ENOUGH_RUNS	 "not enough runs"
+size_t rnd_runs_above(size_t runs, double p);
+bool rnd_percentile_shown(size_t runs, double p);
+/* A budget's actual value for a reader: the value (with the floor), "—"
+ * without one, RND_NOT_ENOUGH_RUNS for a percentile the rule holds back. */
+void rnd_budget_actual(struct strbuf *sb, const struct results_command *c,
+		       const struct results_budget *b, bool *at_floor);
+
+/* The smallest change a comparison's achieved interval could have told apart
+ * from its tolerance, in percent: the tolerance plus the interval's
+ * half-width (a change of that size leaves the whole interval beyond the
+ * tolerance). Negative when there is no interval (no estimate, constant
+ * counts). Kept here alone so that it can move to the document. */
+double rnd_detectable_percent(const struct comparison *k);
+/* A percentage for readers: "5%", "9.3%" (one decimal, none when whole). */
+void rnd_percent(struct strbuf *sb, double pct);
+
 /* Which side metrics were measured anywhere, by metric. */
 bool rnd_metric_measured(const struct results *r, enum metric m);
 bool rnd_group_measured(const struct results *r, enum metric_group g);
@@ -130,6 +157,13 @@ bool rnd_row_is_problem(const struct rnd_row *row);
 void rnd_number(struct strbuf *sb, double v);
 void rnd_aggregation(struct strbuf *sb, const struct aggregation *a);
 const char *rnd_op(enum bound_op op);
+
+/* --- rest.c: the count line of the pull-request comment --- */
+/* What the comment's problem rows leave out, in one line without a newline:
+ * "6 inconclusive: the runner was too noisy to tell ±5%; could see changes
+ * beyond ±9.3% · 1 improved · 20 passed". False, with nothing written, when
+ * nothing is left. */
+bool rnd_rest_line(const struct results *r, const struct rnd_rows *rows, struct strbuf *out);
 
 /* --- growth.c: growth with input size --- */
 /* "latency grows as size^1.02 (0.98…1.06) over sizes 1k…64k" */

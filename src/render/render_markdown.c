@@ -155,12 +155,18 @@ size_t rnd_md_compare_table(const struct rnd_rows *rows, int group, bool pairs, 
 		"benchmark › command", "metric",     ">base",	  ">head",
 		"change (interval)",   "confidence", "tolerance", "result"
 	};
+	const char *cols[9];
 	struct table t;
 	struct strbuf label;
 	struct rnd_cmp_cells cc;
 	size_t i, j, n;
 
-	table_init(&t, pairs ? 9 : 8, pairs ? with_pairs : without);
+	memcpy(cols, pairs ? with_pairs : without, (pairs ? 9 : 8) * sizeof(*cols));
+	/* counts are not paired: their number is the runs of each side, said in
+	 * the header of their own table and in the cell of a mixed one */
+	if (pairs && group == GROUP_COUNTS)
+		cols[7] = ">runs";
+	table_init(&t, pairs ? 9 : 8, cols);
 	strbuf_init(&label, 0);
 	rnd_cmp_cells_init(&cc);
 	for (i = 0; i < rows->n; i++) {
@@ -180,6 +186,8 @@ size_t rnd_md_compare_table(const struct rnd_rows *rows, int group, bool pairs, 
 			cells[c++] = cc.change.buf;
 			cells[c++] = cc.confidence.buf;
 			cells[c++] = cc.tolerance.buf;
+			if (pairs && k->counts && group < 0)
+				strbuf_adds(&cc.pairs, k->pairs == 1 ? " run" : " runs");
 			if (pairs)
 				cells[c++] = cc.pairs.buf;
 			cells[c] = rnd_verdict_cell(k);
@@ -222,11 +230,7 @@ size_t rnd_md_budget_table(const struct rnd_rows *rows, bool problems_only, stru
 			rnd_aggregation(&budget, &b->result.aggregation);
 			strbuf_adds(&budget, " ");
 			rnd_md_cell(&budget, b->text ? b->text : rnd_op(b->result.op));
-			if (b->result.has_actual)
-				rnd_value(&actual, &cmd->head.metrics[b->result.metric],
-					  b->result.actual, NULL);
-			else
-				strbuf_adds(&actual, "—");
+			rnd_budget_actual(&actual, cmd, b, NULL);
 			cells[0] = label.buf;
 			cells[1] = metric_info(b->result.metric)->name;
 			cells[2] = budget.buf;

@@ -89,7 +89,8 @@ bool rnd_sweep_handles(const struct results *r, enum render_format f)
 	return r->mode == RESULTS_MODE_SWEEP && f != RENDER_JSON && f != RENDER_SAMPLES_CSV;
 }
 
-int rnd_sweep(const struct results *r, enum render_format f, struct strbuf *out, struct err *err)
+int rnd_sweep(const struct results *r, enum render_format f, const struct render_options *o,
+	      struct strbuf *out, struct err *err)
 {
 	enum history_format hf = f == RENDER_TABLE  ? HISTORY_TABLE
 				 : f == RENDER_CSV  ? HISTORY_CSV
@@ -102,7 +103,7 @@ int rnd_sweep(const struct results *r, enum render_format f, struct strbuf *out,
 		return err->code;
 	if (f == RENDER_TABLE)
 		table_header(r, out);
-	rc = history_render(&l, hf, out, err);
+	rc = history_render(&l, hf, f == RENDER_TABLE && o->color, out, err);
 	if (rc == 0 && f == RENDER_TABLE)
 		strbuf_addf(out, "\n%zu commit%s · seed %llu · exit %d\n", commits_of(r),
 			    commits_of(r) == 1 ? "" : "s", (unsigned long long)r->seed,

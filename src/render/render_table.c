@@ -274,13 +274,18 @@ static void compare_group(const struct results *r, const struct rnd_rows *rows, 
 	enum metric ms[METRIC__COUNT];
 	size_t nm = rnd_group_metrics_in(rows, g, ms, METRIC__COUNT), i, j;
 	bool many = nm > 1;
+	const char *cols[10];
 	struct table t;
 	struct coloured col;
 	struct strbuf base, head, change, conf, tol;
 
 	(void)r;
 	memset(&col, 0, sizeof(col));
-	table_init(&t, many ? 10 : 9, many ? with_metric : plain);
+	memcpy(cols, many ? with_metric : plain, (many ? 10 : 9) * sizeof(*cols));
+	/* counts are not paired: their number is the runs of each side */
+	if (g == GROUP_COUNTS)
+		cols[many ? 8 : 7] = ">RUNS";
+	table_init(&t, many ? 10 : 9, cols);
 	strbuf_init(&base, 0);
 	strbuf_init(&head, 0);
 	strbuf_init(&change, 0);
@@ -379,11 +384,7 @@ static void budgets(const struct rnd_rows *rows, const struct render_options *o,
 			strbuf_reset(&actual);
 			rnd_aggregation(&budget, &b->result.aggregation);
 			strbuf_addf(&budget, " %s", b->text ? b->text : rnd_op(b->result.op));
-			if (b->result.has_actual)
-				rnd_value(&actual, &cmd->head.metrics[b->result.metric],
-					  b->result.actual, floor);
-			else
-				strbuf_adds(&actual, "—");
+			rnd_budget_actual(&actual, cmd, b, floor);
 			table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s", rows->v[i].bench->name,
 				       cmd->name, metric_info(b->result.metric)->name, budget.buf,
 				       actual.buf, word);

@@ -183,6 +183,11 @@ void rnd_final_line(struct strbuf *sb, const struct results *r)
 		strbuf_adds(sb, " · interrupted");
 }
 
+bool rnd_needs_a_look(const struct results *r)
+{
+	return r->summary.results[RESULT_INCONCLUSIVE] || r->summary.accepted_regressions;
+}
+
 /* --- metrics and values ----------------------------------------------------- */
 
 static bool side_measured(const struct results_side *side, enum metric m)
@@ -327,6 +332,51 @@ void rnd_value(struct strbuf *sb, const struct results_metric *m, double v, bool
 	fmt_metric(sb, m->metric, v, rnd_work_unit(m));
 }
 
+size_t rnd_runs_above(size_t runs, double p)
+{
+	double h;
+
+	if (!runs || p < 0 || p > 100)
+		return 0;
+	/* the same position as stats_percentile's */
+	h = (double)(runs - 1) * (p / 100.0);
+	return runs - 1 - (size_t)floor(h);
+}
+
+bool rnd_percentile_shown(size_t runs, double p)
+{
+	return rnd_runs_above(runs, p) >= RND_PERCENTILE_MIN_ABOVE;
+}
+
+static size_t runs_of(const struct results_metric *m)
+{
+	return m->has_stats ? m->stats.count : m->n_samples;
+}
+
+void rnd_budget_actual(struct strbuf *sb, const struct results_command *c,
+		       const struct results_budget *b, bool *at_floor)
+{
+	const struct results_metric *m = &c->head.metrics[b->result.metric];
+	const struct aggregation *a = &b->result.aggregation;
+
+	if (!b->result.has_actual) {
+		strbuf_adds(sb, "—");
+		return;
+	}
+	if (a->kind == AGG_PERCENTILE && !rnd_percentile_shown(runs_of(m), a->percentile)) {
+		strbuf_adds(sb, RND_NOT_ENOUGH_RUNS);
+		return;
+	}
+	rnd_value(sb, m, b->result.actual, at_floor);
+}
+
+double rnd_detectable_percent(const struct comparison *k)
+{
+	if (!k->has_estimate || k->ci_high_percent <= k->ci_low_percent)
+		return -1;
+	return k->max_percent * 100.0 + (k->ci_high_percent - k->ci_low_percent) / 2;
+}
+
 void rnd_cmp_value(struct strbuf *sb, const struct results_command *c, const struct comparison *k,
 		   bool head, bool *at_floor)
 {
@@ -356,7 +406,7 @@ void rnd_change(struct strbuf *sb, const struct comparison *k, bool typographic)
 	strbuf_adds(sb, ")");
 }
 
-static void percent_number(struct strbuf *sb, double pct)
+void rnd_percent(struct strbuf *sb, double pct)
 {
 	double r = round(pct * 10.0) / 10.0;
 
@@ -370,14 +420,14 @@ static void percent_number(struct strbuf *sb, double pct)
  * 1/0.952 give -4.8% and +5%, not a symmetric ±; shown as its two bounds. */
 static void band_bounds(struct strbuf *sb, const struct comparison *k)
 {
-	percent_number(sb, k->band_low_percent);
+	rnd_percent(sb, k->band_low_percent);
 	strbuf_adds(sb, " / ");
 	if (k->band_high_infinite) {
 		strbuf_adds(sb, "+∞");
 		return;
 	}
 	strbuf_addch(sb, '+');
-	percent_number(sb, k->band_high_percent);
+	rnd_percent(sb, k->band_high_percent);
 }
 
 void rnd_tolerance(struct strbuf *sb, const struct comparison *k)
@@ -388,7 +438,7 @@ void rnd_tolerance(struct strbuf *sb, const struct comparison *k)
 		return;
 	}
 	strbuf_adds(sb, "±");
-	percent_number(sb, k->max_percent * 100.0);
+	rnd_percent(sb, k->max_percent * 100.0);
 	if (k->has_min_difference && k->min_difference > 0) {
 		strbuf_adds(sb, " or ");
 		fmt_metric(sb, k->metric, k->min_difference, NULL);
@@ -397,16 +447,19 @@ void rnd_tolerance(struct strbuf *sb, const struct comparison *k)
 
 void rnd_confidence(struct strbuf *sb, const struct comparison *k)
 {
-	/* a count is decided by the counts rule, not at a confidence */
+	/* a count is decided by the counts rule, not at a confidence; one it
+	 * could not decide claims nothing */
 	if (k->counts) {
-		strbuf_adds(sb, "exact");
+		strbuf_adds(sb, k->verdict == VERDICT_INCONCLUSIVE || k->verdict == VERDICT_SKIPPED
+					? "—"
+					: "exact");
 		return;
 	}
 	if (k->confidence <= 0) {
 		strbuf_adds(sb, "—");
 		return;
 	}
-	percent_number(sb, k->confidence * 100.0);
+	rnd_percent(sb, k->confidence * 100.0);
 }
 
 const char *rnd_verdict_cell(const struct comparison *k)

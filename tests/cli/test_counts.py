@@ -95,14 +95,14 @@ class ArtifactSizeTest(GitRepoTest):
         self.git("commit", "-qam", "bigger")
         table = self.compare(code=1).out
         self.assertRegex(table, r"Counts\nBENCHMARK +COMMAND +BASE +HEAD +CHANGE +CONFIDENCE"
-                                r" +TOLERANCE +PAIRS +RESULT\ntool +tool +71\.\d KiB +75\.\d KiB"
+                                r" +TOLERANCE +RUNS +RESULT\ntool +tool +71\.\d KiB +75\.\d KiB"
                                 r" +\+5\.\d% +exact +±1% +1 +regression\n")
         md = self.compare("--format", "markdown", code=1).out
         self.assertRegex(md, r"\| tool › tool \| artifact_size \| 71\.\d KiB \| 75\.\d KiB \|"
                              r" \+5\.\d% \| exact \| ±1% \| regression \|")
         gh = self.compare("--format", "github", code=1).out
         self.assertRegex(gh, r"\| tool › tool \| artifact_size \| 71\.\d KiB \| 75\.\d KiB \|"
-                             r" \+5\.\d% \| exact \| ±1% \| 1 \| regression \|")
+                             r" \+5\.\d% \| exact \| ±1% \| 1 run \| regression \|")
         self.assertIn("| artifact_size | artifact_file | none | artifact |", gh)
         csv = self.compare("--format", "csv", code=1).out
         self.assertRegex(csv, r"size,tool,tool,regression,stat,head,artifact_size,bytes,"

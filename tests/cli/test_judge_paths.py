@@ -203,8 +203,12 @@ class JudgePathsTest(GitRepoTest):
         shas = self.git("rev-list", "--reverse", "HEAD").split()
         res = self.h("sweep", "HEAD", "--seed", "5", "-q")
         self.assertExit(res, 4)
-        self.assertEqual(res.err, "himorime: sweep: 3 measured, 0 already in the history\n"
-                                  "himorime: exit 4: 1 suite could not be measured\n")
+        self.assertEqual(res.err, "himorime: sweep: commit 2 of 3 (%s) could not be measured: "
+                                  "setup[0] exited with code 3\n"
+                                  "himorime: sweep: 2 measured, 1 could not be measured, "
+                                  "0 already in the history\n"
+                                  "himorime: exit 4: 1 suite could not be measured\n"
+                         % shas[1][:12])
         docs = self.history("refs/himorime/history")
         self.assertEqual(sorted(docs), sorted(shas))
         for sha in shas:

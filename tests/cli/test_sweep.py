@@ -411,7 +411,9 @@ class ThreeTimesTest(RepoTest):
                                 "--history-ref", "refs/himorime/broken", "--format", "json",
                                 "-q", code=4)
             self.assertIn("himorime: exit 4: 1 suite could not be measured", res.err)
-            self.assertIn("1 measured, 0 already", res.err)
+            self.assertIn("himorime: sweep: commit 1 of 1 (%s) could not be measured: build "
+                          % self.repo.shas[-1][:12], res.err)
+            self.assertIn("0 measured, 1 could not be measured, 0 already", res.err)
             # recorded with its error, so the history knows the commit was tried
             tree = self.repo.git("ls-tree", "-r", "--name-only", "refs/himorime/broken").split()
             self.assertEqual([t[:40] for t in tree], [self.repo.shas[-1]])
@@ -632,6 +634,119 @@ class RebasedHistoryTest(unittest.TestCase):
         self.assertEqual([l.split()[0] for l in part.out.splitlines()[2:5]],
                          [s[:12] for s in self.shas[:5:-1]])
         self.assertIn("\nno step can be called in 3 commits with a ratio", part.out)
+
+
+BROKEN_SUITE = """version: "1"
+name: quick
+build:
+  command: [sh, -c, "if [ -e broken ]; then echo no compiler >&2; exit 3; fi; cp notes.txt ${artifact}"]
+benchmarks:
+  - name: t
+    runs: 10
+    warmup: 0
+    regression: {max_cv: 0}
+    commands:
+      t:
+        command: ["cat", "${artifact}"]
+"""
+
+
+def on_a_terminal(args, cwd, env_extra):
+    """Runs himorime with stdout on a pseudo-terminal; returns what it printed."""
+    import pty
+    master, slave = pty.openpty()
+    env = dict(os.environ)
+    env.pop("NO_COLOR", None)
+    env.pop("GITHUB_ACTIONS", None)
+    env.update(env_extra)
+    proc = subprocess.Popen([HIMORIME, *args], cwd=cwd, stdout=slave, stderr=subprocess.DEVNULL,
+                            env=env)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=120)
+    os.close(master)
+    return b"".join(chunks).decode().replace("\r\n", "\n")
+
+
+class FailedCommitTest(unittest.TestCase):
+    """Four quick commits; the third does not build. The sweep names it on
+    stderr and the trend shows it, in the terminal and in the history's
+    table and Markdown, not only in the JSON."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="himorime-e2e-failed-")
+        cls.addClassCleanup(shutil.rmtree, cls.dir, True)
+        cls.path = os.path.join(cls.dir, "repo")
+        cls.tmp = os.path.join(cls.dir, "tmp")
+        os.makedirs(cls.path)
+        os.makedirs(cls.tmp)
+        cls.git("init", "-q", "-b", "main")
+        cls.git("config", "user.email", "t@example.com")
+        cls.git("config", "user.name", "t")
+        with open(os.path.join(cls.path, "himorime.yaml"), "w") as f:
+            f.write(BROKEN_SUITE)
+        for i in range(4):
+            with open(os.path.join(cls.path, "notes.txt"), "w") as f:
+                f.write("note %d\n" % i)
+            if i == 2:
+                open(os.path.join(cls.path, "broken"), "w").close()
+            elif os.path.exists(os.path.join(cls.path, "broken")):
+                os.unlink(os.path.join(cls.path, "broken"))
+            cls.git("add", "-A")
+            cls.git("commit", "-qm", "c%d" % i)
+        cls.shas = cls.git("rev-list", "--reverse", "HEAD").split()
+        cls.sweep = run(["sweep", "HEAD~3..HEAD", "--seed", "1", "-q"], cwd=cls.path,
+                        timeout=600, env={"TMPDIR": cls.tmp})
+
+    @classmethod
+    def git(cls, *args):
+        return subprocess.run(["git", *args], cwd=cls.path, check=True, capture_output=True,
+                              text=True).stdout
+
+    def test_sweep__a_commit_that_does_not_build_is_named_and_in_the_trend(self):
+        res, broken = self.sweep, self.shas[2][:12]
+        self.assertEqual(res.code, 4, repr(res))
+        self.assertEqual(res.err, "himorime: sweep: commit 2 of 3 (%s) could not be measured: "
+                                  "build (head): exited with code 3\n"
+                                  "himorime: sweep: 2 measured, 1 could not be measured, "
+                                  "0 already in the history\n"
+                                  "himorime: exit 4: 1 suite could not be measured\n" % broken)
+        rows = res.out.splitlines()[2:5]
+        self.assertEqual([r.split()[0] for r in rows], [s[:12] for s in self.shas[:0:-1]])
+        # no value, reference, ratio or verdict: the error in their place
+        self.assertRegex(rows[1], r"^%s  c2 +- +- +- +- +\(build \(head\): exited with "
+                                  r"code 3\)$" % broken)
+        self.assertEqual(os.listdir(self.tmp), [])
+
+    def test_history__shows_a_commit_that_does_not_build(self):
+        broken = self.shas[2][:12]
+        table = run(["history"], cwd=self.path)
+        self.assertEqual(table.code, 0, repr(table))
+        self.assertRegex(table.out, r"\n%s  c2 +- +- +- +- +\(build \(head\): exited with "
+                                    r"code 3\)\n" % broken)
+        md = run(["history", "--format", "markdown"], cwd=self.path)
+        self.assertIn("\n| `%s` | c2 | - | - | - | - | build (head): exited with code 3 |\n"
+                      % broken, md.out)
+
+    def test_history__no_color_turns_the_terminal_colour_off(self):
+        coloured = on_a_terminal(["history"], self.path, {})
+        self.assertIn("\x1b[31m(build (head): exited with code 3)\x1b[0m", coloured)
+        self.assertIn("\x1b[2mCOMMIT", coloured)
+        plain = on_a_terminal(["history", "--no-color"], self.path, {})
+        self.assertNotIn("\x1b[", plain)
+        self.assertEqual(plain, on_a_terminal(["history"], self.path, {"NO_COLOR": "1"}))
+        self.assertIn("(build (head): exited with code 3)\n", plain)
+        # without a terminal there is no colour to turn off
+        self.assertEqual(run(["history"], cwd=self.path).out, plain)
 
 
 if __name__ == "__main__":

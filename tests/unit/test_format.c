@@ -63,6 +63,18 @@ static void test_format__counts(void **state)
 	CHECK(fmt_metric(&sb, METRIC_INSTRUCTIONS, 6190253, NULL), "6.19 M instructions");
 }
 
+static void test_format__one_allocation_is_singular(void **state)
+{
+	(void)state;
+	CHECK(fmt_count(&sb, 1, "allocations"), "1 allocation");
+	CHECK(fmt_count(&sb, 1.4, "allocations"), "1 allocation");
+	CHECK(fmt_count(&sb, -1, "instructions"), "-1 instruction");
+	CHECK(fmt_count(&sb, 0.4, "allocations"), "0 allocations");
+	CHECK(fmt_count(&sb, 2, "allocations"), "2 allocations");
+	CHECK(fmt_count(&sb, 1000, "allocations"), "1.00 k allocations");
+	CHECK(fmt_metric(&sb, METRIC_ALLOCATIONS, 1, NULL), "1 allocation");
+}
+
 static void test_format__rates(void **state)
 {
 	(void)state;
@@ -109,6 +121,7 @@ int main(void)
 		cmocka_unit_test(test_format__zero_duration_prints_0_ns),
 		cmocka_unit_test(test_format__bytes),
 		cmocka_unit_test(test_format__counts),
+		cmocka_unit_test(test_format__one_allocation_is_singular),
 		cmocka_unit_test(test_format__rates),
 		cmocka_unit_test(test_format__changes),
 		cmocka_unit_test(test_format__metric_dispatch),

@@ -77,6 +77,36 @@ static void test_render__goldens(void **state)
 	}
 }
 
+/* The pull-request comment of every fixture against its golden file, which
+ * `himorime comment --dry-run` wrote under the marker its suite names: the
+ * marker line aside, the rendering with no run to link to. */
+static void test_render__comment_goldens(void **state)
+{
+	struct render_options o = RENDER_OPTIONS_INIT;
+	size_t i;
+
+	(void)state;
+	o.comment = true;
+	for (i = 0; i < sizeof(fixtures) / sizeof(*fixtures); i++) {
+		struct results *r = load(fixtures[i]);
+		struct err err = ERR_INIT;
+		char path[256], *want = NULL, *got;
+		size_t len;
+		snprintf(path, sizeof(path), "tests/data/render/%s.comment", fixtures[i]);
+		if (fsio_read_file(path, 1u << 24, &want, &len, &err))
+			fail_msg("%s (run scripts/update-golden)", err.msg);
+		assert_int_equal(strncmp(want, "<!-- himorime:comment v1 suite=", 31), 0);
+		got = render(r, RENDER_GITHUB, &o);
+		if (strcmp(got, strchr(want, '\n') + 1))
+			fail_msg("%s differs from its golden file (scripts/update-golden "
+				 "regenerates it: review the diff)",
+				 path);
+		free(got);
+		free(want);
+		results_free(r);
+	}
+}
+
 static void test_render__format_names(void **state)
 {
 	enum render_format f;
@@ -219,7 +249,7 @@ static void test_render__statistics_show_each_metrics_own_result(void **state)
 	free(h);
 	h = render(r, RENDER_HTML, NULL);
 	/* a run: latency's budget passed, peak RSS's could not be assessed */
-	assert_non_null(strstr(h, "<td class=\"num\">16.0 ms</td><td>pass</td></tr>"));
+	assert_non_null(strstr(h, "<td class=\"num\">not enough runs</td><td>pass</td></tr>"));
 	assert_non_null(strstr(h, "<td class=\"num\">83.3 records/s</td><td>—</td></tr>"));
 	assert_non_null(strstr(h, "<td class=\"num\">3.00 MiB</td><td class=\"bad\">metric "
 				  "error</td></tr>"));
@@ -266,6 +296,307 @@ static void test_render__table_shows_pairs_per_verdict(void **state)
 	assert_non_null(strstr(t, "startup           cli           2.34 ms  2.37 ms  +3.4% (-1.9% "
 				  "… +6.8%)     99%         ±5%           50  inconclusive\n"));
 	free(t);
+	results_free(r);
+}
+
+static struct results *hostile(size_t ncommands);
+
+/* A run of one command with `runs` latency samples 1..runs ms and a budget
+ * on percentile p of them. */
+static struct results *run_with_percentile_budget(size_t runs, double p)
+{
+	struct results *r = results_new(RESULTS_MODE_RUN);
+	struct results_suite *s = results_add_suite(r, "s");
+	struct results_command *c = results_add_command(results_add_benchmark(s, "b"), "c", "c");
+	struct budget_result br;
+	struct stats_summary st;
+	double *v = xcalloc(runs, sizeof(*v));
+	size_t i;
+
+	c->head.present = true;
+	c->head.count = runs;
+	for (i = 0; i < runs; i++) {
+		v[i] = 1e6 * (double)(i + 1);
+		results_add_sample(&c->head, METRIC_LATENCY, v[i]);
+	}
+	stats_summarize(v, runs, &p, 1, &st);
+	results_set_stats(&c->head, METRIC_LATENCY, &st);
+	stats_summary_release(&st);
+	memset(&br, 0, sizeof(br));
+	br.metric = METRIC_LATENCY;
+	br.aggregation.kind = AGG_PERCENTILE;
+	br.aggregation.percentile = p;
+	br.op = BOUND_LE;
+	br.limit = 1e12;
+	br.has_actual = true;
+	br.actual = stats_summary_percentile(&c->head.metrics[METRIC_LATENCY].stats, p)->value;
+	br.status = BUDGET_PASS;
+	results_add_budget(c, &br, "<= 1000s");
+	r->summary.results[RESULT_PASS] = 1;
+	results_set_str(&r->himorime_version, "0.1.0");
+	free(v);
+	return r;
+}
+
+static void test_render__percentile_is_reported_only_with_ten_runs_above_it(void **state)
+{
+	/* p95 of n runs has n - 1 - floor((n - 1) * 0.95) runs above it: 9 at
+	 * 181 runs, 10 at 182 */
+	struct results *few = run_with_percentile_budget(181, 95), *enough;
+	static const enum render_format human[] = { RENDER_TABLE, RENDER_MARKDOWN, RENDER_GITHUB,
+						    RENDER_HTML };
+	char *t, *csv;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(human) / sizeof(*human); i++) {
+		t = render(few, human[i], NULL);
+		assert_non_null(strstr(t, "not enough runs"));
+		assert_null(strstr(t, "172 ms"));
+		free(t);
+	}
+	csv = render(few, RENDER_CSV, NULL);
+	assert_non_null(strstr(csv,
+			       ",measured,p95,,,,,,,,,,,,,,\"not enough runs: 9 runs above p95, 10 "
+			       "needed\","));
+	/* p90 has 18 runs above it: reported */
+	assert_non_null(strstr(csv, ",measured,p90,163000000,"));
+	free(csv);
+	enough = run_with_percentile_budget(182, 95);
+	for (i = 0; i < sizeof(human) / sizeof(*human); i++) {
+		t = render(enough, human[i], NULL);
+		assert_null(strstr(t, "not enough runs"));
+		assert_non_null(strstr(t, "173 ms"));
+		free(t);
+	}
+	csv = render(enough, RENDER_CSV, NULL);
+	assert_non_null(strstr(csv, ",measured,p95,172950000,"));
+	free(csv);
+	results_free(few);
+	results_free(enough);
+}
+
+static void test_render__large_case_plan_is_shown_in_every_format(void **state)
+{
+	struct results *r = load("v1-pr");
+	static const enum render_format human[] = { RENDER_TABLE, RENDER_MARKDOWN, RENDER_GITHUB,
+						    RENDER_HTML };
+	const char *note = "startup › cli (base): warmed up on the large-case plan: its warmup "
+			   "runs each took 50 ms or more without settling, so it warmed up one run "
+			   "at a time until the median of the last 5 was within 5% of the 5 before "
+			   "(at most 30 s)";
+	struct render_options o = RENDER_OPTIONS_INIT;
+	char *t;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(human) / sizeof(*human); i++) {
+		t = render(r, human[i], NULL);
+		assert_null(strstr(t, "large-case plan"));
+		free(t);
+	}
+	r->suites[0].benchmarks[1].commands[0].base.plan = RESULTS_PLAN_LARGE;
+	t = render(r, RENDER_TABLE, NULL);
+	assert_non_null(strstr(t, note));
+	free(t);
+	t = render(r, RENDER_HTML, NULL);
+	assert_non_null(strstr(t, note));
+	free(t);
+	/* Markdown escapes nothing in it but is the same sentence */
+	t = render(r, RENDER_MARKDOWN, NULL);
+	assert_non_null(strstr(t, note));
+	free(t);
+	t = render(r, RENDER_GITHUB, NULL);
+	assert_non_null(strstr(t, note));
+	free(t);
+	o.comment = true;
+	t = render(r, RENDER_GITHUB, &o);
+	assert_non_null(strstr(t, note));
+	free(t);
+	t = render(r, RENDER_CSV, NULL);
+	assert_non_null(strstr(t, "bench,startup,cli,inconclusive,stat,base,latency,ns,wall_clock,"
+				  "wall_clock,none,measured,large_case_plan,1,"));
+	assert_int_equal(count(t, "large_case_plan"), 1);
+	free(t);
+	results_free(r);
+}
+
+static void test_render__counts_tables_say_runs_not_pairs(void **state)
+{
+	struct results *r = load("v1-command-counts");
+	char *t = render(r, RENDER_TABLE, NULL), *h = render(r, RENDER_HTML, NULL),
+	     *g = render(r, RENDER_GITHUB, NULL);
+	const char *counts = strstr(t, "\nCounts\n"), *html = strstr(h, "<h2>Counts</h2>");
+
+	(void)state;
+	assert_non_null(counts);
+	assert_non_null(strstr(counts, "CONFIDENCE  TOLERANCE  RUNS  RESULT\n"));
+	assert_null(strstr(counts, "PAIRS"));
+	/* the latency table above keeps its pairs */
+	assert_non_null(strstr(t, "CONFIDENCE  TOLERANCE  PAIRS  RESULT\n"));
+	assert_non_null(html);
+	assert_non_null(strstr(html, "<th>tolerance</th><th>runs</th>"));
+	/* one table of every comparison: the cell says what it counts */
+	assert_non_null(strstr(g, "| exact | ±1% | 1 run | pass |"));
+	assert_non_null(strstr(g, "| exact | ±0.5% | 3 runs | regression |"));
+	assert_non_null(strstr(g, "| 99% | ±5% | 10 | inconclusive |"));
+	free(t);
+	free(h);
+	free(g);
+	results_free(r);
+}
+
+static void test_render__an_undecided_count_does_not_claim_exact(void **state)
+{
+	struct results *r = load("v1-command-counts");
+	struct results_command *c = &r->suites[0].benchmarks[0].commands[0];
+	char *t;
+	size_t j;
+
+	(void)state;
+	for (j = 0; j < c->n_comparisons; j++)
+		if (c->comparisons[j].metric == METRIC_INSTRUCTIONS) {
+			c->comparisons[j].verdict = VERDICT_INCONCLUSIVE;
+			snprintf(c->comparisons[j].reason, sizeof(c->comparisons[j].reason),
+				 "counts vary by 2%% between runs, more than the noise bound "
+				 "0.1%%, after 3 runs per side");
+		}
+	t = render(r, RENDER_TABLE, NULL);
+	assert_non_null(strstr(t, "  +1.0%   —           ±0.5%         3  inconclusive\n"));
+	/* the decided one still is */
+	assert_non_null(strstr(t, "  0.0%    exact       ±1%           1  pass\n"));
+	free(t);
+	results_free(r);
+}
+
+static void test_render__headline_warns_only_where_something_needs_a_look(void **state)
+{
+	struct results *r = load("v1-pr");
+	struct render_options o = RENDER_OPTIONS_INIT;
+	char *g, *h, *c;
+
+	(void)state;
+	/* everything passed, but a metric that does not gate is inconclusive */
+	memset(r->summary.results, 0, sizeof(r->summary.results));
+	r->summary.results[RESULT_PASS] = 5;
+	r->summary.not_gated.inconclusive = 1;
+	r->summary.exit_code = 0;
+	g = render(r, RENDER_GITHUB, NULL);
+	h = render(r, RENDER_HTML, NULL);
+	o.comment = true;
+	c = render(r, RENDER_GITHUB, &o);
+	assert_int_equal(
+		strncmp(g, "### ✅ himorime: 5 passed\n", strlen("### ✅ himorime: 5 passed\n")), 0);
+	assert_int_equal(
+		strncmp(c, "### ✅ himorime: 5 passed\n", strlen("### ✅ himorime: 5 passed\n")), 0);
+	assert_non_null(strstr(h, "<span class=\"badge good\">passed</span> himorime: 5 passed"));
+	free(g);
+	free(h);
+	free(c);
+	/* an inconclusive command does, and the headline says it */
+	r->summary.results[RESULT_PASS] = 4;
+	r->summary.results[RESULT_INCONCLUSIVE] = 1;
+	g = render(r, RENDER_GITHUB, NULL);
+	assert_int_equal(strncmp(g, "### ⚠️ himorime: 1 inconclusive · 4 passed\n",
+				 strlen("### ⚠️ himorime: 1 inconclusive · 4 passed\n")),
+			 0);
+	free(g);
+	results_free(r);
+}
+
+static void test_render__chart_bars_show_the_change_the_table_shows(void **state)
+{
+	struct results *r = load("v1-pr");
+	char *g = render(r, RENDER_GITHUB, NULL);
+
+	(void)state;
+	/* parse +16.3%, startup +3.4%, render −2.5% and −2.3%, cold −7.6% */
+	assert_non_null(strstr(g, "    bar [116.3, 103.4, 97.5, 97.7, 92.4]\n"));
+	assert_non_null(
+		strstr(g, "| parse 5 MiB › parser | latency | 41.3 ms | 47.9 ms | +16.3% "));
+	assert_non_null(strstr(g, "| startup › cli | latency | 2.34 ms | 2.37 ms | +3.4% "));
+	assert_non_null(strstr(g, "| cold start › cold | latency | 119 ms | 110 ms | −7.6% "));
+	free(g);
+	results_free(r);
+}
+
+static void test_render__comment_hide_footer_and_a_cut_keeping_it(void **state)
+{
+	struct results *r = load("v1-pr"), *h = hostile(1000);
+	struct render_options o = RENDER_OPTIONS_INIT;
+	const char *footer = "[Job summary and full report](https://github.com/o/r/actions/runs/"
+			     "1) · himorime 0.1.0 · seed 0\n";
+	char *with, *without, *cut;
+	size_t n;
+
+	(void)state;
+	o.comment = true;
+	o.run_url = "https://github.com/o/r/actions/runs/1";
+	with = render(r, RENDER_GITHUB, &o);
+	o.hide_footer = true;
+	without = render(r, RENDER_GITHUB, &o);
+	n = strlen(without);
+	assert_true(n > 1000);
+	assert_memory_equal(with, without, n);
+	assert_string_equal(with + n, "[Job summary and full report](https://github.com/o/r/"
+				      "actions/runs/1) · himorime 0.1.0 · seed 8461290137\n");
+	assert_string_equal(without + n - 12, "</details>\n\n");
+	/* a cut comment still ends with its footer, within the cap */
+	o.hide_footer = false;
+	o.max_bytes = 20000;
+	cut = render(h, RENDER_GITHUB, &o);
+	n = strlen(cut);
+	assert_true(n <= 20000);
+	assert_non_null(strstr(cut, "**Cut:**"));
+	assert_string_equal(cut + n - strlen(footer), footer);
+	free(with);
+	free(without);
+	free(cut);
+	results_free(h);
+	results_free(r);
+}
+
+/* Everything the comment can show above its first <details> at once: more
+ * problems than it lists, inconclusive commands, a noisy machine, an
+ * interruption, the chart. */
+static void test_render__comment_top_stays_under_40_lines_at_worst(void **state)
+{
+	struct results *r = hostile(60);
+	struct render_options o = RENDER_OPTIONS_INIT;
+	struct results_benchmark *b = &r->suites[0].benchmarks[0];
+	char *c;
+	size_t i, lines = 0;
+	const char *p, *end;
+
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		struct comparison *k = &b->commands[i].comparisons[0];
+		k->verdict = VERDICT_INCONCLUSIVE;
+		snprintf(k->reason, sizeof(k->reason),
+			 "the interval still straddles the tolerance after 10 pairs");
+		b->commands[i].result = RESULT_INCONCLUSIVE;
+	}
+	r->summary.results[RESULT_REGRESSION] = 55;
+	r->summary.results[RESULT_INCONCLUSIVE] = 5;
+	r->noise.noisy = true;
+	results_set_str(&r->noise.reason, "load average 5.0 on 2 logical CPUs");
+	r->summary.interrupted = true;
+	o.comment = true;
+	o.marker = "<!-- himorime:comment v1 suite=s -->";
+	c = render(r, RENDER_GITHUB, &o);
+	end = strstr(c, "<details>");
+	assert_non_null(end);
+	for (p = c; p < end; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 35);
+	assert_int_equal(count(c, "| ❌ |"), 10);
+	assert_non_null(strstr(c,
+			       "\n… and 45 more problems, in the details below.\n\n5 inconclusive: "
+			       "the runner was too noisy to tell ±5%; could see changes beyond "
+			       "±7.5%\n\nThe machine was noisy (load average 5.0 on 2 logical "
+			       "CPUs): comparisons need more runs to decide.\n\nThe run was "
+			       "interrupted: these results are partial.\n\n```mermaid\n"));
+	free(c);
 	results_free(r);
 }
 
@@ -450,11 +781,11 @@ static void test_render__github_cap_cuts_visibly(void **state)
 	results_free(r);
 }
 
-static void test_render__comment_is_the_summary_under_a_marker(void **state)
+static void test_render__comment_shows_problems_and_counts_the_rest(void **state)
 {
 	struct results *r = load("v1-pr");
 	struct render_options o = RENDER_OPTIONS_INIT;
-	char *summary, *comment, *big;
+	char *summary, *comment, *big, *top;
 	struct results *h = hostile(1000);
 	const char *marker = "<!-- himorime:comment v1 suite=bench -->";
 
@@ -466,18 +797,31 @@ static void test_render__comment_is_the_summary_under_a_marker(void **state)
 	comment = render(r, RENDER_GITHUB, &o);
 	assert_int_equal(strncmp(comment, marker, strlen(marker)), 0);
 	assert_int_equal(comment[strlen(marker)], '\n');
-	/* Same content; the run link goes before the last line. */
+	/* The same headline and context line as the job summary. */
 	assert_memory_equal(comment + strlen(marker) + 1, summary,
-			    strstr(summary, "\n2 passed") - summary);
-	assert_non_null(strstr(comment, "[Job summary and full report]"
-					"(https://github.com/o/r/actions/runs/1x) · 2 passed"));
-	/* Problem rows come before the full tables. */
-	assert_true(strstr(comment, "| ❌ | parse 5 MiB › parser | latency |") <
-		    strstr(comment, "<summary>All comparisons"));
+			    strstr(summary, "\n|") - summary);
+	top = xstrndup(comment, (size_t)(strstr(comment, "<details>") - comment));
+	/* Above the fold: the regressions, one line for the rest, the chart;
+	 * the inconclusive row and the notes are folded. */
+	assert_non_null(strstr(top, "| ❌ | parse 5 MiB › parser | latency |"));
+	assert_null(strstr(top, "| ⚠️ | startup › cli"));
+	assert_null(strstr(top, "\n- "));
+	assert_non_null(strstr(top,
+			       "\n\n1 inconclusive: the runner was too noisy to tell ±5%; could "
+			       "see changes beyond ±9.4% · 1 improved · 2 passed\n\n```mermaid\n"));
+	assert_non_null(strstr(comment, "<summary>Notes: 5</summary>"));
+	assert_null(strstr(comment, "Statistics of every run"));
+	assert_non_null(strstr(summary, "Statistics of every run"));
+	/* The footer links the run and names the version and the seed. */
+	assert_non_null(strstr(comment,
+			       "</details>\n\n[Job summary and full report]"
+			       "(https://github.com/o/r/actions/runs/1x) · himorime 0.1.0 · "
+			       "seed 8461290137\n"));
 	big = render(h, RENDER_GITHUB, &o);
 	assert_true(strlen(big) <= RENDER_COMMENT_MAX_BYTES);
 	assert_non_null(strstr(big, "**Cut:**"));
 	assert_int_equal(strncmp(big, marker, strlen(marker)), 0);
+	free(top);
 	free(big);
 	free(summary);
 	free(comment);
@@ -667,7 +1011,7 @@ static void test_render__history_markdown_escapes_commit_subjects(void **state)
 
 	(void)state;
 	strbuf_init(&out, 0);
-	assert_int_equal(history_render(&l, HISTORY_MARKDOWN, &out, &err), 0);
+	assert_int_equal(history_render(&l, HISTORY_MARKDOWN, false, &out, &err), 0);
 	assert_string_equal(
 		out.buf,
 		"## himorime history\n\n"
@@ -691,6 +1035,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_render__goldens),
+		cmocka_unit_test(test_render__comment_goldens),
 		cmocka_unit_test(test_render__format_names),
 		cmocka_unit_test(test_render__colour_only_when_asked),
 		cmocka_unit_test(test_render__table_shows_floor_and_notes),
@@ -704,7 +1049,15 @@ int main(void)
 		cmocka_unit_test(test_render__failures_show_their_stderr_tail),
 		cmocka_unit_test(test_render__json_refuses_values_it_cannot_write),
 		cmocka_unit_test(test_render__github_cap_cuts_visibly),
-		cmocka_unit_test(test_render__comment_is_the_summary_under_a_marker),
+		cmocka_unit_test(test_render__comment_shows_problems_and_counts_the_rest),
+		cmocka_unit_test(test_render__percentile_is_reported_only_with_ten_runs_above_it),
+		cmocka_unit_test(test_render__large_case_plan_is_shown_in_every_format),
+		cmocka_unit_test(test_render__counts_tables_say_runs_not_pairs),
+		cmocka_unit_test(test_render__an_undecided_count_does_not_claim_exact),
+		cmocka_unit_test(test_render__headline_warns_only_where_something_needs_a_look),
+		cmocka_unit_test(test_render__chart_bars_show_the_change_the_table_shows),
+		cmocka_unit_test(test_render__comment_hide_footer_and_a_cut_keeping_it),
+		cmocka_unit_test(test_render__comment_top_stays_under_40_lines_at_worst),
 		cmocka_unit_test(test_render__samples_csv_writes_exact_values),
 		cmocka_unit_test(test_render__csv_header_is_the_reference_one),
 		cmocka_unit_test(test_render__section_replaces_only_its_region),

@@ -274,7 +274,7 @@ static void render(const struct results *doc, enum history_format f, struct strb
 
 	assert_int_equal(sweep_series_build(docs, 1, METRIC_LATENCY, NULL, &l, &err), 0);
 	strbuf_reset(out);
-	assert_int_equal(history_render(&l, f, out, &err), 0);
+	assert_int_equal(history_render(&l, f, false, out, &err), 0);
 	sweep_series_release(&l);
 }
 
@@ -381,6 +381,104 @@ static void test_history__the_ends_of_a_sweep_say_they_cannot_be_judged(void **s
 	results_free(doc);
 }
 
+/* A commit whose build failed (its suite has no benchmarks) and one whose
+ * benchmark's setup failed (no commands) are rows of the trend with their
+ * errors, in every text format. */
+static void test_history__a_commit_whose_build_or_setup_failed_shows_in_the_trend(void **state)
+{
+	struct results *doc = sweep_doc(4, 8, flat, "00000000000000bb");
+	struct results_suite *s;
+	struct results_benchmark *b;
+	struct strbuf out;
+	char sha[41];
+	unsigned i;
+
+	(void)state;
+	for (i = 8; i < 10; i++) {
+		sha_of(i, sha);
+		s = results_add_suite(doc, "sw");
+		s->commit.present = true;
+		results_set_str(&s->commit.sha, sha);
+		results_set_str(&s->commit.subject, i == 8 ? "c8 setup" : "c9 build");
+		s->commit.time_unix_ns = INT64_C(1700000000000000000);
+		s->commit.index = i;
+		if (i == 9) {
+			results_set_error(&s->error, RESULTS_ERROR_BUILD_FAILED,
+					  "build (head): exited with code 3", "no compiler\n", 12);
+			continue;
+		}
+		b = results_add_benchmark(s, "work");
+		results_set_error(&b->error, RESULTS_ERROR_SETUP_FAILED, "setup \"make\" failed",
+				  NULL, 0);
+	}
+	strbuf_init(&out, 0);
+	render(doc, HISTORY_TABLE, &out);
+	assert_non_null(strstr(out.buf,
+			       "VERDICT\n"
+			       "a9a9a9a9a9a9  c9 build  -        -          -                "
+			       "     -        (build (head): exited with code 3)\n"
+			       "a8a8a8a8a8a8  c8 setup  -        -          -                "
+			       "     -        (setup \"make\" failed)\n"
+			       "a7a7a7a7a7a7  c7        2.03 ms"));
+	/* the search sees the four measured commits only */
+	assert_non_null(strstr(out.buf, "no step can be called in 4 commits"));
+	render(doc, HISTORY_MARKDOWN, &out);
+	assert_non_null(strstr(out.buf,
+			       "| `a9a9a9a9a9a9` | c9 build | - | - | - | - | build (head): "
+			       "exited with code 3 |\n| `a8a8a8a8a8a8` | c8 setup | - | - | "
+			       "- | - | setup \"make\" failed |\n"));
+	render(doc, HISTORY_CSV, &out);
+	assert_non_null(strstr(out.buf, ",a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9,c9 build," REF
+					",,,,,,,,,,\n"));
+	render(doc, HISTORY_JSON, &out);
+	assert_non_null(strstr(out.buf, "\"verdict\": null, \"error\": \"build (head): exited with "
+					"code 3\"}"));
+	strbuf_release(&out);
+	results_free(doc);
+}
+
+static void test_history__colour_only_when_asked(void **state)
+{
+	struct results *doc = sweep_doc(0, 20, step_at_10, "00000000000000bb");
+	const struct results *docs[1] = { doc };
+	struct sweep_series_list l;
+	struct err err = ERR_INIT;
+	struct strbuf plain, coloured;
+	char *p, *q;
+
+	(void)state;
+	strbuf_init(&plain, 0);
+	strbuf_init(&coloured, 0);
+	assert_int_equal(sweep_series_build(docs, 1, METRIC_LATENCY, NULL, &l, &err), 0);
+	assert_int_equal(history_render(&l, HISTORY_TABLE, false, &plain, &err), 0);
+	assert_int_equal(history_render(&l, HISTORY_TABLE, true, &coloured, &err), 0);
+	assert_null(strchr(plain.buf, '\x1b'));
+	assert_non_null(strstr(coloured.buf, "\x1b[2mCOMMIT"));
+	assert_non_null(strstr(coloured.buf, "\x1b[31mregression\x1b[0m"));
+	assert_non_null(strstr(coloured.buf, "\x1b[31m<< +"));
+	/* Without its escape sequences the coloured text is the plain text. */
+	for (p = q = coloured.buf; *p;) {
+		if (*p == '\x1b') {
+			while (*p && *p != 'm')
+				p++;
+			if (*p)
+				p++;
+			continue;
+		}
+		*q++ = *p++;
+	}
+	*q = '\0';
+	assert_string_equal(coloured.buf, plain.buf);
+	/* Other formats never colour. */
+	strbuf_reset(&coloured);
+	assert_int_equal(history_render(&l, HISTORY_MARKDOWN, true, &coloured, &err), 0);
+	assert_null(strchr(coloured.buf, '\x1b'));
+	sweep_series_release(&l);
+	strbuf_release(&plain);
+	strbuf_release(&coloured);
+	results_free(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +491,9 @@ int main(void)
 		cmocka_unit_test(test_history__renders_exact_text),
 		cmocka_unit_test(test_history__a_short_sweep_says_what_it_cannot_see),
 		cmocka_unit_test(test_history__the_ends_of_a_sweep_say_they_cannot_be_judged),
+		cmocka_unit_test(
+			test_history__a_commit_whose_build_or_setup_failed_shows_in_the_trend),
+		cmocka_unit_test(test_history__colour_only_when_asked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
