@@ -188,13 +188,17 @@ static const struct cmd commands[] = {
 	{ "comment", cmd_comment, "post the comment and status of a saved report (fork-safe)",
 	  "usage: himorime comment [--event PATH] [--dry-run] REPORT.json\n"
 	  "\n"
-	  "The fork-safe half of the two-workflow setup: run in a trusted workflow_run\n"
-	  "workflow that never checks out pull-request code. REPORT.json is untrusted: it is\n"
-	  "size-capped (16 MiB), validated field by field and rendered escaped. The pull\n"
+	  "The publishing half of the two-job setup: run in a job that never checks out\n"
+	  "or runs pull-request code (the measuring workflow's second job on pull_request,\n"
+	  "or a workflow_run workflow for forks). REPORT.json is untrusted: it is\n"
+	  "size-capped (16 MiB), validated field by field and rendered escaped, and it must\n"
+	  "be about the commit of the event (its git.status_sha, written by 'himorime ci',\n"
+	  "is pull_request.head.sha or workflow_run.head_sha), else exit 2. The pull\n"
 	  "request and the head sha come from the trusted event (--event, default\n"
 	  "GITHUB_EVENT_PATH), looked up through the API when the event lists none (forks).\n"
-	  "The comment and the status link to the run that measured (workflow_run.id of\n"
-	  "the event), whose job summary holds the full report.\n"
+	  "A fork's status is marked advisory: its own code made the report. The comment\n"
+	  "and the status link to the run that measured (workflow_run.id of the event),\n"
+	  "whose job summary holds the full report.\n"
 	  "Any suite name goes in the comment marker (other bytes than [A-Za-z0-9._,:/+=@-]\n"
 	  "as %XX). In Actions, what it prints is wrapped in ::stop-commands::.\n" },
 	{ "report", cmd_report, "render a saved JSON report again, without measuring",
