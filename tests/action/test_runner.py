@@ -8,6 +8,7 @@ and a pull request whose build, as root, reads every process of its job and
 finds no token that can write."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,6 +23,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "cli"))
 
 import simulator  # noqa: E402
+import yaml  # noqa: E402
 import test_ci as ci_tests  # noqa: E402  the fake API's driver and the program
 
 TOKEN = "ghs_actiontesttoken0123456789"  # the publishing job's, which may write
@@ -29,6 +31,7 @@ READ_ONLY = "ghs_readonlytoken0123456789"  # a fork's pull request's
 MEASURING = "ghs_measuringjobtoken0123456789"  # the measuring job's: contents: read
 WORKFLOWS = os.path.join(ROOT, ".github", "workflows")
 BENCHMARK = os.path.join(WORKFLOWS, "benchmark.yml")
+DOCS = os.path.join(ROOT, "docs", "github-actions.md")
 COMMENT = os.path.join(WORKFLOWS, "comment.yml")
 
 # Every action is pinned by commit (the tag in a comment beside it).
@@ -692,6 +695,62 @@ class ActionRunnerTest(unittest.TestCase):
         self.assertIn("(python3) mem", places)
         self.assertNotIn("(himorime) environ", places)
         self.assertEqual(self.try_to_write(TOKEN), 201)
+
+    # -- the workflows of docs/github-actions.md -----------------------------
+
+    def docs_workflows(self):
+        """The workflows the five-minute setup shows, written to files."""
+        with open(DOCS) as f:
+            blocks = re.findall(r"```yaml\n(.*?)```", f.read(), re.S)
+        out = {}
+        for text in blocks:
+            if "\njobs:" in text:
+                path = os.path.join(self.tmp, "docs-%s.yml" % yaml.safe_load(text)["name"])
+                with open(path, "w") as f:
+                    f.write(text)
+                out[yaml.safe_load(text)["name"]] = path
+        self.assertEqual(sorted(out), ["himorime", "himorime-forks"])
+        return out
+
+    def the_action(self, with_, runner):
+        """`uses: OWNER/himorime@...`: this repository's action."""
+        conclusion, outputs = runner.run_action(os.path.join(ROOT, "action.yml"), with_, ROOT)
+        if conclusion != "success":
+            raise simulator.StepFailed("himorime failed")
+        return outputs
+
+    def test_docs_setup_fork_flow(self):
+        docs = self.docs_workflows()
+        hooks = {"OWNER/himorime": self.the_action}
+        event = self.event(head_repo="forker/repo")
+        measure = self.runner(event=event, token=READ_ONLY, run_id=1200,
+                              hooks=hooks).job(docs["himorime"], "measure")
+        self.assertEqual(measure.conclusion, "failure", measure)  # the regression
+        self.assertNoRequests()
+        self.assertEqual(self.with_token(measure, READ_ONLY), [])
+        with open(self.artifacts.path(1200)) as f:
+            self.assertEqual(json.load(f)["git"]["status_sha"], self.head)
+        # its publishing job is for the repository's own pull requests
+        publish = self.runner(event=event, token=READ_ONLY, run_id=1200, hooks=hooks).job(
+            docs["himorime"], "publish", needs={"measure": measure})
+        self.assertEqual(publish.conclusion, "skipped")
+        with open(docs["himorime"]) as f:
+            condition = yaml.safe_load(f)["jobs"]["publish"]["if"]
+        ctx = {"github": {"event": self.event(), "repository": "octo/repo"},
+               "needs": {"measure": {"result": "failure"}}}
+        self.assertTrue(simulator.condition(condition, ctx, True))
+        # himorime-forks.yml posts, with the advisory status
+        self.scenario({"tokens": {TOKEN: None}, "pulls": {"octo/repo/" + self.head: [
+            {"number": 7, "head": {"sha": self.head, "repo": {"full_name": "forker/repo"}},
+             "base": {"repo": {"full_name": "octo/repo"}}}]}})
+        res = self.runner(event=self.workflow_run(1200, head_repo="forker/repo"),
+                          name="workflow_run", workspace=self.empty_workspace(), run_id=2300,
+                          hooks=hooks).job(docs["himorime-forks"], "publish")
+        self.assertEqual(res.conclusion, "success", res)
+        self.assertNotIn(CHECKOUT, res.skipped)  # nothing checked out at all
+        self.assertEqual(self.statuses(), [(self.head, "failure",
+                                            "advisory (fork): 1 regression", self.run_url(1200))])
+        self.assertEqual(len(self.comments()), 1)
 
     def test_sweep_range_job(self):
         # The nightly sweep's first job: a history younger than a day starts

@@ -245,6 +245,12 @@ def job_map(job_text, key):
 PINNED = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$")
 
 
+def docs_workflows():
+    """The ```yaml blocks of docs/github-actions.md that are workflows."""
+    text = read(os.path.join(ROOT, "docs", "github-actions.md"))
+    return [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "\njobs:" in b]
+
+
 def workflow_files():
     return sorted(glob.glob(os.path.join(WORKFLOWS, "*.yml")) +
                   glob.glob(os.path.join(WORKFLOWS, "*.yaml")))
@@ -300,6 +306,15 @@ class SchemaTest(TempDirTest):
         for path in files:
             with self.subTest(path=os.path.relpath(path, ROOT)):
                 res = self.validate(path)
+                self.assertEqual((res.returncode, res.stderr), (0, ""))
+
+    def test_documented_workflows_are_valid(self):
+        """The workflows docs/github-actions.md tells users to copy."""
+        blocks = docs_workflows()
+        self.assertEqual(len(blocks), 2)
+        for i, text in enumerate(blocks):
+            with self.subTest(block=i):
+                res = self.validate(self.write("docs-%d.yml" % i, text))
                 self.assertEqual((res.returncode, res.stderr), (0, ""))
 
     def test_validator_rejects_an_unknown_key(self):
@@ -366,6 +381,22 @@ class PinTest(unittest.TestCase):
             "actions/checkout@11d5960a326750d5838078e36cf38b85af677262 # v4.4.0",
             "actions/download-artifact@d3f86a106a0bac45b974a628896c90dbdf5c8093 # v4.3.0",
             "actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02 # v4.6.2"])
+
+    def test_documented_workflows_pin_and_keep_no_credentials(self):
+        for text in docs_workflows():
+            self.assertEqual(top_map(text, "permissions"), {"": "{}"})
+            for step in steps_of(text):
+                uses = step_field(step, "uses")
+                if not uses:
+                    continue
+                with self.subTest(uses=uses):
+                    if uses.startswith("OWNER/himorime@"):
+                        self.assertEqual(uses.split(" #")[0], "OWNER/himorime@FULL_COMMIT_SHA")
+                        continue
+                    self.assertRegex(uses, PINNED)
+                    if uses.startswith("actions/checkout@"):
+                        value = step_map(step, "with")["persist-credentials"]
+                        self.assertEqual(value.split("#")[0].strip(), "false")
 
     def test_the_pattern_refuses_tags_and_short_ids(self):
         for value in ("actions/checkout@v4", "actions/checkout@11d5960 # v4.4.0",
