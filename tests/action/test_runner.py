@@ -547,6 +547,13 @@ class ActionRunnerTest(unittest.TestCase):
         self.assertIn("himorime: dry run: nothing was sent", res.log)
         self.assertIn("<!-- himorime:comment v1 suite=gate -->", res.log)
 
+    def test_publish_with_a_bad_comment_input_exits_3(self):
+        res = self.publish(self.workflow_run(4000), with_={"comment": "maybe"})
+        self.assertEqual((res.conclusion, res.outputs["exit-code"]), ("failure", "3"), res)
+        self.assertIn("::error title=himorime::input comment: expected true or false", res.log)
+        self.assertEqual(self.step(res, PUBLISH).env["GITHUB_TOKEN"], "")
+        self.assertNoRequests()
+
     def test_publish_refuses_a_report_of_another_commit(self):
         # the artifact of run 4000 is about the head; this event names the base
         res = self.publish(self.workflow_run(4000, head_sha=self.base))
@@ -622,7 +629,7 @@ class ActionRunnerTest(unittest.TestCase):
         os.remove(self.stolen)
         self.assertEqual(stolen["uid"], 0)
         procs = stolen["processes"]
-        self.assertEqual(procs["1"]["comm"], "python3")  # the runner's worker stand-in
+        self.assertEqual(procs["1"]["comm"], "Runner.Worker")  # the stand-in
         self.assertGreater(procs["1"]["mem_bytes"], 0)
         himorime = [p for p in procs.values() if p["comm"] == "himorime"]
         self.assertEqual(len(himorime), 1, procs)
@@ -655,7 +662,7 @@ class ActionRunnerTest(unittest.TestCase):
         self.assertEqual(measure.outputs["himorime"]["exit-code"], "1", measure)
         # All it finds is the measuring job's own token, in the runner's
         # memory, and that token cannot write.
-        self.assertEqual(self.stolen_tokens(), {MEASURING: ["1 (python3) mem"]})
+        self.assertEqual(self.stolen_tokens(), {MEASURING: ["1 (Runner.Worker) mem"]})
         self.assertEqual(self.with_token(measure, MEASURING), [])
         self.assertNoRequests()
         self.assertEqual(self.try_to_write(MEASURING), 403)
@@ -692,7 +699,7 @@ class ActionRunnerTest(unittest.TestCase):
         self.assertEqual(sorted(found), [TOKEN])
         places = [w.split(" ", 1)[1] for w in found[TOKEN]]
         self.assertIn("(himorime) mem", places)
-        self.assertIn("(python3) mem", places)
+        self.assertIn("(Runner.Worker) mem", places)
         self.assertNotIn("(himorime) environ", places)
         self.assertEqual(self.try_to_write(TOKEN), 201)
 

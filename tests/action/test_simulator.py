@@ -237,9 +237,9 @@ jobs:
         with open(out) as f:
             stolen = json.load(f)
         procs = sorted(stolen["processes"].items(), key=lambda kv: int(kv[0]))
-        self.assertEqual([p["comm"] for _, p in procs], ["python3", "bash", "python3"])
+        self.assertEqual([p["comm"] for _, p in procs], ["Runner.Worker", "bash", "python3"])
         self.assertEqual(procs[0][0], "1")
-        self.assertEqual(stolen["found"], {self.TOKEN: ["1 (python3) mem"]})
+        self.assertEqual(stolen["found"], {self.TOKEN: ["1 (Runner.Worker) mem"]})
         self.assertIsNone(r.machine)  # the job's machine is gone with the job
 
 

@@ -11,9 +11,12 @@ output with {"rc", "output" (base64 of the step's stdout and stderr)}. The
 job ends when standard input closes; the namespace's processes end with it.
 """
 import base64
+import ctypes
 import json
 import subprocess
 import sys
+
+PR_SET_NAME = 15
 
 
 def run(request):
@@ -27,6 +30,8 @@ def run(request):
 
 
 def main():
+    # the name the runner's own worker process has in /proc/PID/comm
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_NAME, b"Runner.Worker", 0, 0, 0)
     job = json.loads(sys.stdin.readline())
     token = job["token"]  # kept for the job's lifetime, as the runner keeps it
     for line in sys.stdin:
