@@ -534,6 +534,10 @@ static int finish(struct session *s, const struct github_event *ev, struct publi
 		accept_regressions(s->doc);
 	if (!s->out.summary && getenv("GITHUB_STEP_SUMMARY") && *getenv("GITHUB_STEP_SUMMARY"))
 		s->out.summary = getenv("GITHUB_STEP_SUMMARY");
+	/* the commit this report is about, for `comment` to check against its
+	 * own event before it posts the report (docs/github-actions.md) */
+	if (ev->status_sha[0] && s->doc->git.present)
+		results_set_str(&s->doc->git.status_sha, ev->status_sha);
 	cli_summarize(s->doc, s->fail_on_inconclusive);
 	*json_path = write_json_report(s);
 	if (cli_in_actions()) {

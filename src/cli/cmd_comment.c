@@ -1,10 +1,12 @@
 /*
  * `himorime comment [--event PATH] [--dry-run] [--hide-footer] REPORT.json`:
- * the fork-safe half of the two-workflow setup. Run from a trusted workflow_run workflow
- * that never checks out pull-request code, it posts the comment and status of
- * a report that a pull request's run saved. The report is untrusted: size
- * capped, parsed field by field, rendered escaped; the pull request and the
- * commit come from the trusted event.
+ * the publishing half of the two-job setup. Run from a job that never checks
+ * out or runs pull-request code (the measuring workflow's second job, or a
+ * workflow_run workflow for forks), it posts the comment and status of a
+ * report that the measuring job saved. The report is untrusted: size capped,
+ * parsed field by field, rendered escaped, and refused unless it is about the
+ * commit of the event; the pull request and the commit come from the trusted
+ * event. A fork's status is advisory: the fork's own code made the report.
  */
 #include "cli/cli.h"
 #include "cli/opts.h"
@@ -12,6 +14,7 @@
 
 #include "common/alloc.h"
 #include "common/fsio.h"
+#include "github/actions.h"
 #include "github/event.h"
 #include "github/http.h"
 
@@ -29,6 +32,34 @@ static int usage(const char *fmt)
 }
 
 #define COMMENT_MAX_REPORT_BYTES (16u * 1024 * 1024)
+
+/* A fork's report was written by the fork's own code, verdict included: the
+ * status posted from it is advisory (docs/github-actions.md, "Pull requests
+ * from forks"). */
+static void advisory_notice(const struct github_event *ev)
+{
+	char *text = xasprintf(
+		"the pull request comes from a fork (%s): its report, verdict included, was made "
+		"by the fork's own code, which can forge it. The himorime status posted from it "
+		"is advisory: never make it a required check for pull requests from forks "
+		"(docs/github-actions.md)",
+		ev->head_repo ? ev->head_repo : "a deleted repository");
+
+	if (cli_in_actions()) {
+		struct github_annotation a = { GITHUB_ANNOTATION_NOTICE, NULL, 0,
+					       "himorime: advisory status (fork)", text };
+		struct strbuf sb;
+
+		strbuf_init(&sb, 0);
+		github_actions_annotation(&a, &sb);
+		fwrite(sb.buf, 1, sb.len, stdout);
+		fflush(stdout);
+		strbuf_release(&sb);
+	} else {
+		fprintf(stderr, "himorime: notice: %s\n", text);
+	}
+	free(text);
+}
 
 int cmd_comment(int argc, char **argv)
 {
@@ -81,6 +112,16 @@ int cmd_comment(int argc, char **argv)
 		code = cli_fail(&err);
 		goto done;
 	}
+	/* before anything is sent: a report of another commit (a stale or
+	 * mixed-up artifact) is refused */
+	if (github_event_check_report_sha(&ev, doc->git.present ? doc->git.status_sha : NULL,
+					  &err) < 0) {
+		err_wrap(&err, "%s", operands.v[0]);
+		code = cli_fail(&err);
+		goto done;
+	}
+	if (github_event_from_fork(&ev))
+		advisory_notice(&ev);
 	token = cli_token();
 	if (!token && !dry_run) {
 		code = usage("comment needs GITHUB_TOKEN (or --dry-run)");

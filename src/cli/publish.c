@@ -61,6 +61,22 @@ static char *run_url_for(const struct github_event *ev)
 	return github_run_url(getenv("GITHUB_SERVER_URL"), getenv("GITHUB_REPOSITORY"), run_id);
 }
 
+/* The status' description: the verdict's reasons; for a pull request from a
+ * fork, whose own run made the verdict, marked advisory where the checks
+ * list shows it, the place where required checks are chosen. */
+static void status_description(const struct results *doc, const struct github_event *ev,
+			       struct strbuf *out)
+{
+	struct strbuf why;
+
+	strbuf_init(&why, 0);
+	runner_exit_reason(doc, &why);
+	if (github_event_from_fork(ev))
+		strbuf_adds(out, "advisory (fork): ");
+	strbuf_add(out, why.buf, why.len);
+	strbuf_release(&why);
+}
+
 /* The requests and the comment a dry run would send: they quote the report,
  * a pull request's data, so they go out wrapped in Actions. */
 static void print_dry_run(const char *head, const char *plan, const char *body)
@@ -128,7 +144,7 @@ int cli_publish(const struct results *doc, const struct github_event *ev, bool c
 	ro.marker = marker.buf;
 	if (render_to(doc, RENDER_GITHUB, &ro, &body, &err) < 0)
 		goto failed;
-	runner_exit_reason(doc, &why);
+	status_description(doc, ev, &why);
 	if (!getenv("GITHUB_REPOSITORY") || !*getenv("GITHUB_REPOSITORY")) {
 		no_repository(dry_run, body.buf);
 		goto done;

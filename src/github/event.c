@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/banned.h"
 
@@ -413,6 +414,44 @@ static int scan_pulls(struct github_http *http, const struct github_event *ev, c
 	free(path);
 	github_response_release(&resp);
 	return rc;
+}
+
+int github_event_from_fork(const struct github_event *ev)
+{
+	if (ev->kind != GITHUB_EVENT_PULL_REQUEST && ev->kind != GITHUB_EVENT_WORKFLOW_RUN)
+		return 0;
+	/* GitHub compares owner and name without case */
+	return !ev->head_repo || !ev->base_repo || strcasecmp(ev->head_repo, ev->base_repo) != 0;
+}
+
+/* Where each event names the commit that gets the status, for messages. */
+static const char *const status_sha_field[] = {
+	[GITHUB_EVENT_PULL_REQUEST] = "pull_request.head.sha",
+	[GITHUB_EVENT_MERGE_GROUP] = "GITHUB_SHA",
+	[GITHUB_EVENT_PUSH] = "GITHUB_SHA",
+	[GITHUB_EVENT_WORKFLOW_RUN] = "workflow_run.head_sha",
+};
+
+int github_event_check_report_sha(const struct github_event *ev, const char *claimed,
+				  struct err *err)
+{
+	const char *field = status_sha_field[ev->kind];
+
+	if (!claimed)
+		return err_set(err, ERR_INVALID,
+			       "the report names no commit (git.status_sha): post a report that "
+			       "`himorime ci` wrote under the event of the run that measured");
+	/* the claim is the artifact's, untrusted: quoted only once it is hex */
+	if (!is_sha(claimed))
+		return err_set(err, ERR_INVALID,
+			       "git.status_sha: expected a 40- or 64-digit commit id");
+	if (strcmp(claimed, ev->status_sha))
+		return err_set(
+			err, ERR_INVALID,
+			"the report is about commit %s (git.status_sha), not %s, the "
+			"commit of this event (%s): refusing to post another commit's report",
+			claimed, ev->status_sha, field);
+	return 0;
 }
 
 int github_event_find_pr(struct github_http *http, struct github_event *ev, struct err *err)

@@ -67,6 +67,16 @@ int github_event_load(struct github_event *ev, const char *event_name, const cha
 int github_event_parse(struct github_event *ev, const char *event_name, const char *json,
 		       size_t len, const char *github_sha, struct err *err);
 
+/* 1 if the event is about a pull request from another repository than the
+ * base (a fork; also a pull request whose head repository was deleted). */
+int github_event_from_fork(const struct github_event *ev);
+
+/* The commit a saved report claims to be about (its git.status_sha, NULL
+ * when it names none) must be the one this event names (status_sha):
+ * ERR_INVALID otherwise, naming both and the event's field. */
+int github_event_check_report_sha(const struct github_event *ev, const char *claimed,
+				  struct err *err);
+
 /* 1 if the pull request carries the label `name`. */
 int github_event_has_label(const struct github_event *ev, const char *name);
 

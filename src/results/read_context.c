@@ -66,7 +66,8 @@ int reader_git(struct reader *rd, const cJSON *root, struct results_git *g)
 	     reader_get_bool(rd, o, "dirty", &g->dirty) ||
 	     reader_get_str(rd, o, "base_ref", &g->base_ref) ||
 	     reader_get_str(rd, o, "base_sha", &g->base_sha) ||
-	     reader_get_str(rd, o, "base_source", &g->base_source);
+	     reader_get_str(rd, o, "base_source", &g->base_source) ||
+	     reader_get_str(rd, o, "status_sha", &g->status_sha);
 	reader_pop(rd, old);
 	return rc;
 }

@@ -569,6 +569,7 @@ void results_free(struct results *r)
 	free(r->git.base_ref);
 	free(r->git.base_sha);
 	free(r->git.base_source);
+	free(r->git.status_sha);
 	free(r->noise.governor);
 	free(r->noise.reason);
 	free(r->sweep.range);

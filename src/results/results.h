@@ -118,6 +118,11 @@ struct results_git {
 	char *head_sha;
 	bool dirty;
 	char *base_ref, *base_sha, *base_source;
+	/* `ci` under an Actions event: the commit the event names, which gets
+	 * the status (pull_request.head.sha; GITHUB_SHA on push and
+	 * merge_group). `comment` posts a report only for the commit of its own
+	 * event. NULL elsewhere, and then absent from the JSON. */
+	char *status_sha;
 };
 
 struct results_noise {

@@ -356,7 +356,7 @@ static bool same_git(const struct results_git *a, const struct results_git *b)
 	return !a->present ||
 	       (same_str(a->head_sha, b->head_sha) && a->dirty == b->dirty &&
 		same_str(a->base_ref, b->base_ref) && same_str(a->base_sha, b->base_sha) &&
-		same_str(a->base_source, b->base_source));
+		same_str(a->base_source, b->base_source) && same_str(a->status_sha, b->status_sha));
 }
 
 static bool same_noise(const struct results_noise *a, const struct results_noise *b)

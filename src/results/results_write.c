@@ -199,6 +199,8 @@ static void put_git(struct writer *w, cJSON *root, const struct results_git *g)
 	put_str(w, o, "base_ref", g->base_ref);
 	put_str(w, o, "base_sha", g->base_sha);
 	put_str(w, o, "base_source", g->base_source);
+	if (g->status_sha) /* absent outside `ci`: older documents stay byte for byte */
+		put_str(w, o, "status_sha", g->status_sha);
 }
 
 static void put_noise(struct writer *w, cJSON *root, const struct results_noise *n)

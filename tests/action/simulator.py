@@ -21,18 +21,28 @@ What it does as the runner does:
   `::warning`, `::notice` become annotations;
 - a composite action's outputs are its `outputs.<name>.value` expressions.
 
+- `sudo` is there and asks no password, as on hosted runners (a stand-in
+  when the machine has none, which runs the command when already root);
+- with `machine=True` the job runs on its own machine, as every hosted job
+  runs in a fresh virtual machine: a PID namespace, whose /proc shows only
+  the job's processes, with a stand-in for the runner's worker holding the
+  job's token in its memory (Machine, worker.py).
+
 What it does not do: `uses:` steps of other repositories (checkout, cache,
 artifacts) are skipped, and the log says so. A test may stand in for one with
 a hook that receives the step's `with:` and returns the outputs that action
 would have set (the cache restoring a directory, the artifact download placing
-a file). `uses: ./` runs the action at `action_path` (this repository), while
-the workspace is the measured repository the test made.
+a file), or raises StepFailed. `uses: ./` runs the action at `action_path`
+(this repository), while the workspace is the measured repository the test
+made.
 """
+import base64
 import json
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 
 import yaml
@@ -338,15 +348,90 @@ class Log:
 
 
 # ---------------------------------------------------------------------------
+# The job's machine
+
+WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
+
+SUDO = """#!/bin/sh
+# Passwordless sudo, as GitHub-hosted runners give the runner user: the
+# runner simulator's stand-in on a machine without sudo. It runs the command
+# when already root; options before the command (-n, -E, ...) are skipped.
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --) shift; break ;;
+    -*) shift ;;
+    *) break ;;
+  esac
+done
+if [ "$(id -u)" -eq 0 ]; then
+  exec "$@"
+fi
+echo "sudo: the simulator's stand-in runs commands only as root" >&2
+exit 1
+"""
+
+
+class Machine:
+    """A job's own machine: a PID namespace (`unshare --pid --mount-proc`)
+    whose first process, worker.py, stands in for the runner's worker: it
+    keeps the job's token in memory for the whole job and starts each step.
+    Whatever a step leaves running ends with the job. Needs root (or the
+    right to make namespaces): see available()."""
+
+    ARGV = ["unshare", "--pid", "--fork", "--mount-proc", "--kill-child"]
+    _available = None
+
+    @classmethod
+    def available(cls):
+        if cls._available is None:
+            try:
+                cls._available = subprocess.run(
+                    cls.ARGV + ["true"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                    timeout=30).returncode == 0
+            except OSError:
+                cls._available = False
+        return cls._available
+
+    def __init__(self, token):
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
+        self.proc = subprocess.Popen(self.ARGV + [sys.executable, WORKER],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        self.send({"token": token or ""})
+
+    def send(self, doc):
+        self.proc.stdin.write((json.dumps(doc) + "\n").encode())
+        self.proc.stdin.flush()
+
+    def run(self, argv, cwd, env, timeout):
+        self.send({"argv": argv, "cwd": cwd, "env": env, "timeout": timeout})
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the job's worker stand-in ended (exit %s)" % self.proc.wait())
+        reply = json.loads(line)
+        return reply["rc"], base64.b64decode(reply["output"])
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.stdout.close()
+        self.proc.wait(timeout=60)
+
+
+# ---------------------------------------------------------------------------
 # The runner
 
 
+class StepFailed(Exception):
+    """Raised by a `uses:` hook: the action it stands in for failed."""
+
+
 class StepResult:
-    def __init__(self, name, conclusion, outputs, rc=None):
+    def __init__(self, name, conclusion, outputs, rc=None, env=None, with_=None):
         self.name = name
         self.conclusion = conclusion  # success, failure or skipped
         self.outputs = outputs
         self.rc = rc
+        self.env = env  # a run: step's environment
+        self.with_ = with_  # a uses: step's inputs
 
 
 class Runner:
@@ -358,13 +443,23 @@ class Runner:
 
     def __init__(self, root, workspace, event_name, event, token, api_url, run_id=1,
                  repository="octo/repo", sha=None, action_path=None, uses_hooks=None,
-                 tmpdir=None):
+                 tmpdir=None, machine=False):
         self.root = root
         self.workspace = workspace
         self.temp = os.path.join(root, "runner-temp")
         os.makedirs(self.temp, exist_ok=True)
         self.files = os.path.join(root, "runner-files")
         os.makedirs(self.files, exist_ok=True)
+        self.tools = os.path.join(root, "runner-tools")
+        os.makedirs(self.tools, exist_ok=True)
+        if not shutil.which("sudo"):
+            with open(os.path.join(self.tools, "sudo"), "w", encoding="utf-8") as f:
+                f.write(SUDO)
+            os.chmod(os.path.join(self.tools, "sudo"), 0o755)
+        self.isolated = machine
+        self.machine = None
+        self.steps, self.skipped, self.posts = [], [], []
+        self.step_env = self.step_with = None
         self.event_name = event_name
         self.event_path = os.path.join(self.files, "event.json")
         with open(self.event_path, "w", encoding="utf-8") as f:
@@ -426,7 +521,7 @@ class Runner:
             "RUNNER_OS": "Linux",
             "RUNNER_ARCH": "X64",
             "RUNNER_TEMP": self.temp,
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin") + ":" + self.tools,
         }
         if self.tmpdir:
             env["TMPDIR"] = self.tmpdir
@@ -465,9 +560,14 @@ class Runner:
         if step.get("working-directory"):
             cwd = os.path.join(self.workspace, substitute(step["working-directory"], contexts))
         argv = self.shell_argv(step.get("shell", default_shell), script, in_workflow)
-        proc = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, timeout=900)
-        for line in proc.stdout.decode("utf-8", "replace").splitlines():
+        if self.machine:
+            rc, output = self.machine.run(argv, cwd, env, 900)
+        else:
+            proc = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, timeout=900)
+            rc, output = proc.returncode, proc.stdout
+        self.step_env = env
+        for line in output.decode("utf-8", "replace").splitlines():
             self.log.feed(line)
         outputs = read_pairs(files["GITHUB_OUTPUT"])
         self.env.update(read_pairs(files["GITHUB_ENV"]))
@@ -479,7 +579,7 @@ class Runner:
             summary = f.read()
         if summary:
             self.summaries.append(summary)
-        return proc.returncode, outputs
+        return rc, outputs
 
     def run_uses(self, step, contexts, failed):
         uses = step["uses"]
@@ -488,13 +588,21 @@ class Runner:
         if uses == "./" or uses.startswith("./"):
             path = self.action_path if uses in ("./", ".") else os.path.join(self.workspace, uses)
             self.log.note("uses: %s runs the action at %s" % (uses, path))
-            return self.run_action(os.path.join(path, "action.yml"), with_, path)
+            result = self.run_action(os.path.join(path, "action.yml"), with_, path)
+            self.step_env, self.step_with = None, with_  # not its steps'
+            return result
         ref = uses.split("@")[0]
         hook = self.uses_hooks.get(ref)
-        outputs = hook(with_, self) if hook else {}
+        self.step_with = with_
+        self.skipped.append(uses)
+        try:
+            outputs = hook(with_, self) if hook else {}
+        except StepFailed as e:
+            self.log.note("skipped uses: %s (not run by the simulator); its stand-in failed: %s"
+                          % (uses, e))
+            return "failure", {}
         self.log.note("skipped uses: %s (not run by the simulator)%s" % (
             uses, "; a stand-in set %s" % json.dumps(outputs, sort_keys=True) if hook else ""))
-        self.skipped.append(uses)
         return "success", outputs or {}
 
     def run_steps(self, steps, contexts, in_workflow, extra_env=None, default_shell=None):
@@ -512,6 +620,7 @@ class Runner:
                 results[sid] = StepResult(name, "skipped", {})
                 continue
             self.log.note("step %r" % name)
+            self.step_env = self.step_with = None
             if "uses" in step:
                 conclusion, outputs = self.run_uses(step, contexts, failed)
                 rc = 0 if conclusion == "success" else 1
@@ -524,7 +633,8 @@ class Runner:
             if conclusion == "failure":
                 self.log.note("step %r failed (exit %s)" % (name, rc))
                 failed = True
-            results[sid] = StepResult(name, conclusion, outputs, rc)
+            results[sid] = StepResult(name, conclusion, outputs, rc, self.step_env,
+                                      self.step_with)
             self.steps.append(results[sid])
         contexts["steps"] = {k: {"outputs": r.outputs, "outcome": r.conclusion,
                                  "conclusion": r.conclusion} for k, r in results.items()}
@@ -559,10 +669,15 @@ class Runner:
         self.steps = []
         self.skipped = []
         self.posts = []  # a hook's post step: function(job conclusion)
+        if self.isolated:
+            self.machine = Machine(self.token)
 
     def finish(self, conclusion, outputs):
         for post in self.posts:
             post(conclusion)
+        if self.machine:
+            self.machine.close()
+            self.machine = None
         return JobResult(self, conclusion, outputs)
 
     def action(self, with_):
@@ -574,19 +689,27 @@ class Runner:
         conclusion, outputs = self.run_uses({"uses": "./", "with": with_}, contexts, False)
         return self.finish(conclusion, outputs)
 
-    def job(self, workflow_file, job_id, matrix=None):
+    def job(self, workflow_file, job_id, matrix=None, needs=None):
         """Runs one job of a workflow; returns a JobResult (outputs: each
-        step's outputs by id)."""
-        self.start()
+        step's outputs by id). `needs` maps the jobs it needs to their
+        JobResult; a needed job that did not succeed fails success()."""
         with open(workflow_file, encoding="utf-8") as f:
             workflow = yaml.safe_load(f)
         job = workflow["jobs"][job_id]
+        needed = job.get("needs") or []
+        needed = [needed] if isinstance(needed, str) else needed
+        if sorted(needed) != sorted(needs or {}):
+            raise ValueError("job %r needs %s, given %s" % (job_id, needed, sorted(needs or {})))
+        needs_ctx = {k: {"result": r.conclusion, "outputs": {}} for k, r in (needs or {}).items()}
         contexts = {"github": self.github_context(), "runner": self.runner_context(),
-                    "env": dict(self.env), "matrix": matrix or {}, "needs": {},
+                    "env": dict(self.env), "matrix": matrix or {}, "needs": needs_ctx,
                     "inputs": {}, "steps": {}}
-        if not condition(job.get("if"), contexts, False):
-            self.log.note("job %r skipped: if: %s" % (job_id, job["if"]))
-            return self.finish("skipped", {})
+        upstream_failed = any(r.conclusion != "success" for r in (needs or {}).values())
+        if not condition(job.get("if"), contexts, upstream_failed):
+            self.log.note("job %r skipped: if: %s" % (job_id, job.get("if", "success()")))
+            self.steps, self.skipped, self.posts = [], [], []
+            return JobResult(self, "skipped", {})
+        self.start()
         for k, v in (workflow.get("env") or {}).items():
             self.env[k] = as_string(substitute(v, contexts))
         for k, v in (job.get("env") or {}).items():

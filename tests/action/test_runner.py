@@ -1,16 +1,21 @@
-"""The Action as a runner runs it (issue 17): action.yml and the workflows'
-steps executed by the runner simulator (tests/action/simulator.py) on a real
-git repository with a 4x slowdown, against the loopback GitHub API of
-tests/github/server.py. What each case asserts is what docs/github-actions.md
-promises: the outputs table, the `comment` input, the token's behaviour, the
-fork-safe comment's links."""
+"""The Action as a runner runs it (issues 17 and 27): action.yml and the
+workflows' jobs executed by the runner simulator (tests/action/simulator.py)
+on a real git repository with a 4x slowdown, against the loopback GitHub API
+of tests/github/server.py. What each case asserts is what
+docs/github-actions.md promises: the three modes, the outputs table, the
+`comment` input, where the token is and is not, the two-job and fork flows,
+and a pull request whose build, as root, reads every process of its job and
+finds no token that can write."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
+import urllib.error
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -18,15 +23,31 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "cli"))
 
 import simulator  # noqa: E402
+import yaml  # noqa: E402
 import test_ci as ci_tests  # noqa: E402  the fake API's driver and the program
 
-TOKEN = "ghs_actiontesttoken0123456789"
-READ_ONLY = "ghs_readonlytoken0123456789"
+TOKEN = "ghs_actiontesttoken0123456789"  # the publishing job's, which may write
+READ_ONLY = "ghs_readonlytoken0123456789"  # a fork's pull request's
+MEASURING = "ghs_measuringjobtoken0123456789"  # the measuring job's: contents: read
 WORKFLOWS = os.path.join(ROOT, ".github", "workflows")
+BENCHMARK = os.path.join(WORKFLOWS, "benchmark.yml")
+DOCS = os.path.join(ROOT, "docs", "github-actions.md")
+COMMENT = os.path.join(WORKFLOWS, "comment.yml")
+
+# Every action is pinned by commit (the tag in a comment beside it).
+CHECKOUT = "actions/checkout@11d5960a326750d5838078e36cf38b85af677262"
+RESTORE = "actions/cache/restore@0057852bfaa89a56745cba8c7296529d2fc39830"
+SAVE = "actions/cache/save@0057852bfaa89a56745cba8c7296529d2fc39830"
+UPLOAD = "actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02"
+DOWNLOAD = "actions/download-artifact@d3f86a106a0bac45b974a628896c90dbdf5c8093"
 
 # The suite of the ci tests without their `env` command; SOURCE is where
 # work.c is seen from the suite's directory.
 SUITE = ci_tests.SUITE.split("      env:\n")[0].replace("work.c]", "SOURCE]")
+
+ISOLATED = os.getuid() == 0 and simulator.Machine.available()
+NOT_ISOLATED = "a job's own machine needs root and PID namespaces (unshare), as this " \
+               "project's CI machine has"
 
 
 def git(repo, *args):
@@ -58,6 +79,54 @@ class Cache:
         return {}
 
 
+class Artifacts:
+    """actions/upload-artifact and actions/download-artifact v4 as the Action
+    uses them: artifacts belong to a workflow run (its id); a name is
+    uploaded once per run; downloading another run's needs its run-id and a
+    github-token; a missing one fails the step."""
+
+    def __init__(self, directory):
+        self.dir = directory
+
+    def upload(self, with_, runner):
+        entry = os.path.join(self.dir, str(runner.run_id), with_["name"])
+        if os.path.exists(entry):
+            raise simulator.StepFailed("an artifact named %s already exists" % with_["name"])
+        if not os.path.isfile(with_["path"]):
+            raise simulator.StepFailed("no files were found with the provided path")
+        os.makedirs(entry)
+        shutil.copy(with_["path"], entry)
+        return {"artifact-id": "1"}
+
+    def download(self, with_, runner):
+        run_id = with_.get("run-id") or str(runner.run_id)
+        if run_id != str(runner.run_id) and not with_.get("github-token"):
+            raise simulator.StepFailed("another run's artifacts need github-token")
+        entry = os.path.join(self.dir, run_id, with_["name"])
+        if not os.path.isdir(entry):
+            raise simulator.StepFailed("Artifact not found for name: %s" % with_["name"])
+        os.makedirs(with_["path"], exist_ok=True)
+        for name in os.listdir(entry):
+            shutil.copy(os.path.join(entry, name), with_["path"])
+        return {"download-path": with_["path"]}
+
+    def path(self, run_id, name="himorime-report"):
+        return os.path.join(self.dir, str(run_id), name, "himorime-report.json")
+
+
+PUBLISH = "Post the comment and the status"
+MEASURE = "Compare base and head"
+
+# The pull request's build in the hostile repository: as root (sudo, as a
+# hosted runner allows), it reads every process of its job for a token
+# (steal.py), and hands what it found to the test (an attacker would send it
+# away), then builds as before.
+HOSTILE_BUILD = """here=$(dirname "$0")
+sudo -n python3 "$here/steal.py" STOLEN || echo "steal.py failed"
+cc -O1 -o "$1" "$here/work.c"
+"""
+
+
 class ActionRunnerTest(unittest.TestCase):
     """One repository, one fake API and one build cache for every case; each
     case gets a fresh runner (empty RUNNER_TEMP, private TMPDIR)."""
@@ -79,14 +148,45 @@ class ActionRunnerTest(unittest.TestCase):
         cls.put("work.c", ci_tests.PROGRAM.replace("FACTOR", "4"))
         git(cls.repo, "commit", "-qam", "slower")
         cls.head = git(cls.repo, "rev-parse", "HEAD").strip()
+        cls.make_hostile_repository()
         cls.server = ci_tests.Server(os.path.join(cls.tmp, "api"), {"tokens": {TOKEN: None}})
         cls.cache = Cache(os.path.join(cls.tmp, "cache"))
         os.makedirs(cls.cache.dir)
+        cls.artifacts = Artifacts(os.path.join(cls.tmp, "artifacts"))
         cls.n = 0
         cls.tmpdirs = []
-        # The first run builds himorime from an empty RUNNER_TEMP; its gate
-        # fails (a regression), and its build is saved to the cache all the same.
-        cls.first = cls.runner(cls).action({"comment": "false"})
+        # The first run builds himorime from an empty RUNNER_TEMP, in the
+        # default mode (measure); its gate fails (a regression), and its build
+        # is saved to the cache all the same, and its report uploaded.
+        cls.first = cls.runner(cls, run_id=4000).action({})
+
+    @classmethod
+    def make_hostile_repository(cls):
+        """A pull request whose head's build hunts for tokens (HOSTILE_BUILD)."""
+        repo = cls.hostile = os.path.join(cls.tmp, "hostile")
+        cls.stolen = os.path.join(cls.tmp, "stolen.json")
+        os.makedirs(os.path.join(repo, "bench"))
+        git(repo, "init", "-q", "-b", "main")
+        git(repo, "config", "user.email", "t@example.com")
+        git(repo, "config", "user.name", "t")
+        files = {"work.c": ci_tests.PROGRAM.replace("FACTOR", "1"),
+                 "build.sh": 'cc -O1 -o "$1" "$(dirname "$0")/work.c"\n',
+                 "bench/himorime.yaml": SUITE.replace(
+                     '[cc, -O1, -o, "${artifact}", SOURCE]', '[sh, ../build.sh, "${artifact}"]')}
+        for name, text in files.items():
+            with open(os.path.join(repo, name), "w") as f:
+                f.write(text)
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "base")
+        cls.hostile_base = git(repo, "rev-parse", "HEAD").strip()
+        with open(os.path.join(repo, "work.c"), "w") as f:
+            f.write(ci_tests.PROGRAM.replace("FACTOR", "4"))
+        with open(os.path.join(repo, "build.sh"), "w") as f:
+            f.write(HOSTILE_BUILD.replace("STOLEN", cls.stolen))
+        shutil.copy(os.path.join(HERE, "steal.py"), repo)
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "faster, promise")
+        cls.hostile_head = git(repo, "rev-parse", "HEAD").strip()
 
     @classmethod
     def tearDownClass(cls):
@@ -100,7 +200,8 @@ class ActionRunnerTest(unittest.TestCase):
 
     def setUp(self):
         self.addCleanup(self.no_temporary_files_left)
-        self.scenario({"tokens": {TOKEN: None, READ_ONLY: None}, "read_only": [READ_ONLY]})
+        self.scenario({"tokens": {TOKEN: None, READ_ONLY: None, MEASURING: None},
+                       "read_only": [READ_ONLY, MEASURING]})
 
     def scenario(self, data):
         """A fresh API state; the log of the previous case goes (the server
@@ -110,7 +211,7 @@ class ActionRunnerTest(unittest.TestCase):
         if os.path.exists(log):
             os.remove(log)
 
-    def event(self, labels=()):
+    def event(self, labels=(), head_repo="octo/repo", base=None, head=None):
         repo = {"full_name": "octo/repo"}
         return {
             "action": "synchronize",
@@ -118,14 +219,26 @@ class ActionRunnerTest(unittest.TestCase):
             "pull_request": {
                 "number": 7,
                 "labels": [{"name": n} for n in labels],
-                "head": {"sha": self.head, "ref": "slower", "repo": repo},
-                "base": {"sha": self.base, "ref": "main", "repo": repo},
+                "head": {"sha": head or self.head, "ref": "slower",
+                         "repo": {"full_name": head_repo}},
+                "base": {"sha": base or self.base, "ref": "main", "repo": repo},
             },
             "repository": dict(repo, default_branch="main"),
         }
 
+    def workflow_run(self, run_id, head_sha=None, head_repo="octo/repo", conclusion="failure"):
+        """The event of a workflow_run workflow: the measuring run `run_id`
+        of pull request 7 completed (GitHub lists no pull request for forks)."""
+        head_sha = head_sha or self.head
+        prs = [{"number": 7, "head": {"sha": head_sha}}] if head_repo == "octo/repo" else []
+        return {"action": "completed",
+                "workflow_run": {"id": run_id, "event": "pull_request", "conclusion": conclusion,
+                                 "head_sha": head_sha, "head_repository": {"full_name": head_repo},
+                                 "pull_requests": prs},
+                "repository": {"full_name": "octo/repo", "default_branch": "main"}}
+
     def runner(self, event=None, token=TOKEN, name="pull_request", workspace=None, run_id=None,
-               hooks=None):
+               hooks=None, machine=False):
         cls = type(self) if isinstance(self, ActionRunnerTest) else self
         cls.n += 1
         root = os.path.join(cls.tmp, "job-%d" % cls.n)
@@ -133,21 +246,37 @@ class ActionRunnerTest(unittest.TestCase):
         os.makedirs(tmpdir)
         cls.tmpdirs.append(tmpdir)
         uses = {"actions/cache/restore": cls.cache.restore,
-                "actions/cache/save": cls.cache.save}
+                "actions/cache/save": cls.cache.save,
+                "actions/upload-artifact": cls.artifacts.upload,
+                "actions/download-artifact": cls.artifacts.download,
+                "actions/checkout": lambda with_, runner: {}}
         uses.update(hooks or {})
         return simulator.Runner(
             root, workspace or cls.repo, name,
             event if event is not None else ActionRunnerTest.event(cls), token,
             cls.server.url, run_id=run_id or 4000 + cls.n, sha=cls.head,
-            action_path=ROOT, uses_hooks=uses, tmpdir=tmpdir)
+            action_path=ROOT, uses_hooks=uses, tmpdir=tmpdir, machine=machine)
+
+    def empty_workspace(self):
+        """A publishing job's workspace: nothing of the pull request in it."""
+        path = tempfile.mkdtemp(prefix="workspace-", dir=self.tmp)
+        return path
 
     def no_temporary_files_left(self):
         """himorime ran with TMPDIR private to each runner: nothing may stay."""
         for d in self.tmpdirs:
             self.assertEqual(os.listdir(d), [], d)
 
+    def step(self, res, name):
+        return [s for s in res.steps if s.name == name][0]
+
     def ci_step(self, res):
-        return [s for s in res.steps if s.name == "Compare base and head"][0]
+        return self.step(res, MEASURE)
+
+    def with_token(self, res, token=TOKEN):
+        """The steps that had `token` in their environment or inputs."""
+        return [s.name for s in res.steps
+                if token in (s.env or {}).values() or token in (s.with_ or {}).values()]
 
     def assertNoRequests(self):
         self.assertEqual(self.server.log()["requests"], [])
@@ -155,10 +284,23 @@ class ActionRunnerTest(unittest.TestCase):
     def comments(self):
         return self.server.log()["issues"].get("octo/repo/7", [])
 
+    def statuses(self):
+        return [(s["sha"], s["state"], s["description"], s["target_url"])
+                for s in self.server.log()["statuses"]]
+
     def notices(self, res):
         return [a for a in res.annotations if a["level"] == "notice"]
 
-    # -- the cases ---------------------------------------------------------
+    def warnings(self, res):
+        return [(a["title"], a["message"]) for a in res.annotations if a["level"] == "warning"]
+
+    def n_root(self):
+        return os.path.join(self.tmp, "job-%d" % self.n)
+
+    def run_url(self, run_id):
+        return "https://github.com/octo/repo/actions/runs/%d" % run_id
+
+    # -- measure (the default) ---------------------------------------------
 
     def test_build_from_empty_runner_temp_then_from_the_cache(self):
         first = self.first
@@ -166,7 +308,7 @@ class ActionRunnerTest(unittest.TestCase):
         self.assertEqual(first.outputs["exit-code"], "1")
         self.assertIn("[simulator] step 'Build himorime'", first.log)
         # saved right after the build, though the gate failed afterwards
-        self.assertEqual(first.skipped, ["actions/cache/restore@v4", "actions/cache/save@v4"])
+        self.assertEqual(first.skipped, [RESTORE, SAVE, UPLOAD])
         self.assertEqual(len(self.cache.saved), 1, self.cache.saved)
         self.assertRegex(self.cache.saved[0], r"^himorime-build-v1-Linux-X64-[0-9a-f]{16}-[0-9a-f]{64}$")
         res = self.runner().action({"comment": "false"})
@@ -174,22 +316,70 @@ class ActionRunnerTest(unittest.TestCase):
                       "steps.cache.outputs.cache-hit != 'true'", res.log)
         self.assertEqual(res.outputs["exit-code"], "1", res)
 
-    def test_default_inputs_comment_created_then_updated(self):
-        res = self.runner().action({})
+    def test_default_mode_measures_without_any_token_and_uploads_the_report(self):
+        res = self.runner(run_id=4100).action({})
+        self.assertEqual(res.conclusion, "failure", res)
+        temp = os.path.join(self.n_root(), "runner-temp")
+        self.assertEqual(res.outputs, {"result": "regression", "exit-code": "1", "report": "",
+                                       "json": os.path.join(temp, "himorime-report.json")})
+        self.assertNoRequests()
+        self.assertEqual(res.masks, [])
+        # the token (the github-token input's default) reached no step
+        self.assertEqual(self.with_token(res), [])
+        self.assertEqual(self.ci_step(res).env["GITHUB_TOKEN"], "")
+        self.assertEqual(res.skipped, [RESTORE, UPLOAD])
+        self.assertEqual(self.step(res, "Upload the report").with_, {
+            "name": "himorime-report", "retention-days": "7", "if-no-files-found": "error",
+            "path": os.path.join(temp, "himorime-artifact", "himorime-report.json")})
+        with open(self.artifacts.path(4100)) as f:
+            doc = json.load(f)
+        self.assertEqual((doc["summary"]["exit_code"], doc["git"]["status_sha"]), (1, self.head))
+        self.assertIn("| work › work | latency |", res.summary)
+        self.assertEqual(self.warnings(res), [])
+
+    def test_measure_mode_warns_of_a_token_in_the_job_and_hides_it_from_himorime(self):
+        r = self.runner()
+        r.env["GITHUB_TOKEN"] = TOKEN  # a job-level env: GITHUB_TOKEN: ${{ github.token }}
+        res = r.action({"comment": "false"})
+        self.assertEqual(self.warnings(res), [(
+            "himorime: a token in the measuring job",
+            "GITHUB_TOKEN or GH_TOKEN is set in this job's environment, where the measured code "
+            "runs and can read it: the measuring job needs no token; remove it from the job's "
+            "env: (docs/github-actions.md)")])
+        self.assertEqual(self.ci_step(res).env["GITHUB_TOKEN"], "")
+        self.assertEqual(res.masks, [])
+        self.assertNoRequests()
+
+    def test_bad_mode_exits_3_before_building(self):
+        res = self.runner().action({"mode": "both"})
+        self.assertEqual(res.conclusion, "failure")
+        self.assertEqual(res.outputs, {"result": "", "exit-code": "3", "report": "", "json": ""})
+        self.assertIn("::error title=himorime::input mode: expected measure, publish or "
+                      "measure-and-publish", res.log)
+        self.assertEqual([s.name for s in res.steps], ["Check the mode"])
+        self.assertNoRequests()
+
+    # -- measure-and-publish: one job, trusted code only --------------------
+
+    def test_single_job_comment_created_then_updated_and_says_trusted_only(self):
+        res = self.runner().action({"mode": "measure-and-publish"})
         self.assertEqual(res.conclusion, "failure", res)
         self.assertEqual(self.ci_step(res).rc, 1)
         temp = os.path.join(self.n_root(), "runner-temp")
         self.assertEqual(res.outputs, {"result": "regression", "exit-code": "1", "report": "",
                                        "json": os.path.join(temp, "himorime-report.json")})
-        with open(res.outputs["json"]) as f:
-            self.assertEqual(json.load(f)["summary"]["exit_code"], 1)
-        self.assertEqual(res.skipped, ["actions/cache/restore@v4"])
-        self.assertIn("[simulator] skipped uses: actions/cache/restore@v4 (not run by the "
-                      "simulator)",
-                      res.log)
+        self.assertIn("\nhimorime: mode measure-and-publish: the token is in the job that runs "
+                      "the measured code (builds, hooks, benchmarks), which can read it: for "
+                      "trusted code only, never pull requests (docs/github-actions.md, "
+                      "\"Threat model\")\n", res.log)
+        self.assertEqual(self.warnings(res), [(
+            "himorime: trusted code only",
+            "mode measure-and-publish on a pull request puts the token in the job that runs the "
+            "pull request's code; use mode measure and a publishing job (docs/github-actions.md)")])
+        self.assertEqual(self.with_token(res), [MEASURE])
+        self.assertEqual(res.skipped, [RESTORE])
         self.assertEqual(res.masks, [TOKEN])
         self.assertNotIn(TOKEN, res.log)
-        self.assertIn("| work › work | latency |", res.summary)
         errors = [a for a in res.annotations if a["level"] == "error"]
         self.assertEqual([a["title"] for a in errors], ["himorime: performance regression"])
         log = self.server.log()
@@ -199,31 +389,26 @@ class ActionRunnerTest(unittest.TestCase):
         comments = self.comments()
         self.assertEqual(len(comments), 1)
         self.assertTrue(comments[0]["body"].startswith("<!-- himorime:comment v1 suite=gate -->"))
-        self.assertEqual(len(log["statuses"]), 1)
-        st = log["statuses"][0]
-        self.assertEqual((st["sha"], st["state"], st["description"]),
-                         (self.head, "failure", "1 regression"))
-        self.assertEqual(st["target_url"],
-                         "https://github.com/octo/repo/actions/runs/%d" % (4000 + self.n))
+        self.assertEqual(self.statuses(), [(self.head, "failure", "1 regression",
+                                            self.run_url(4000 + self.n))])
 
-        again = self.runner().action({})
+        again = self.runner().action({"mode": "measure-and-publish"})
         self.assertEqual(again.outputs["exit-code"], "1", again)
         self.assertEqual([c["id"] for c in self.comments()], [comments[0]["id"]])
         self.assertIn("PATCH", [r["method"] for r in self.server.log()["requests"]])
 
-    def n_root(self):
-        return os.path.join(self.tmp, "job-%d" % self.n)
-
-    def test_comment_false_sends_no_request_at_all(self):
-        res = self.runner().action({"comment": "false"})
+    def test_comment_false_sends_no_request_and_gives_no_token(self):
+        res = self.runner().action({"mode": "measure-and-publish", "comment": "false"})
         self.assertNoRequests()
         self.assertEqual((res.outputs["result"], res.outputs["exit-code"]), ("regression", "1"))
         self.assertIn("| work › work | latency |", res.summary)
         self.assertEqual(self.notices(res), [])
         self.assertNotIn("the token cannot write", res.log)
+        self.assertEqual(self.with_token(res), [])
+        self.assertEqual(res.masks, [])
 
     def test_empty_token_publishes_nothing_keeps_the_gate_and_says_what_to_set(self):
-        res = self.runner().action({"github-token": ""})
+        res = self.runner().action({"mode": "measure-and-publish", "github-token": ""})
         self.assertNoRequests()
         self.assertEqual(res.conclusion, "failure")
         self.assertEqual((res.outputs["result"], res.outputs["exit-code"]), ("regression", "1"))
@@ -240,7 +425,7 @@ class ActionRunnerTest(unittest.TestCase):
         self.assertNotIn("dry-run", res.log)
 
     def test_read_only_token_keeps_the_verdict(self):
-        res = self.runner(token=READ_ONLY).action({})
+        res = self.runner(token=READ_ONLY).action({"mode": "measure-and-publish"})
         self.assertEqual((res.outputs["result"], res.outputs["exit-code"]), ("regression", "1"))
         self.assertEqual(self.comments(), [])
         self.assertEqual(self.server.log()["statuses"], [])
@@ -248,7 +433,8 @@ class ActionRunnerTest(unittest.TestCase):
         self.assertNotIn(READ_ONLY, res.log)
 
     def test_accept_label_passes_and_reports(self):
-        res = self.runner(event=self.event(labels=["himorime:accept"])).action({})
+        res = self.runner(event=self.event(labels=["himorime:accept"])).action(
+            {"mode": "measure-and-publish"})
         self.assertEqual(res.conclusion, "success", res)
         self.assertEqual(res.outputs["exit-code"], "0")
         self.assertEqual(self.server.log()["statuses"][0]["state"], "success")
@@ -270,7 +456,7 @@ class ActionRunnerTest(unittest.TestCase):
         self.assertEqual((res.outputs["result"], res.outputs["exit-code"]), ("inconclusive", "1"))
 
     def test_suite_as_a_directory(self):
-        res = self.runner().action({"suite": "bench"})
+        res = self.runner().action({"mode": "measure-and-publish", "suite": "bench"})
         self.assertEqual((res.outputs["result"], res.outputs["exit-code"]), ("regression", "1"),
                          res)
         self.assertTrue(self.comments()[0]["body"].startswith(
@@ -286,7 +472,7 @@ class ActionRunnerTest(unittest.TestCase):
         ]
         for with_, message in cases:
             with self.subTest(with_=with_):
-                res = self.runner().action(with_)
+                res = self.runner().action(dict(with_, mode="measure-and-publish"))
                 self.assertEqual(res.conclusion, "failure")
                 self.assertEqual(res.outputs, {"result": "", "exit-code": "3", "report": "",
                                                "json": ""}, res)
@@ -299,7 +485,7 @@ class ActionRunnerTest(unittest.TestCase):
                        "faults": [{"method": "POST", "path": ".*", "count": 100,
                                    "status": 502, "headers": {"retry-after": "0"},
                                    "body": {"message": "Bad Gateway"}}]})
-        res = self.runner().action({})
+        res = self.runner().action({"mode": "measure-and-publish"})
         self.assertEqual(self.ci_step(res).rc, 4, res)
         self.assertEqual((res.outputs["result"], res.outputs["exit-code"]), ("regression", "4"))
         self.assertIn("himorime: exit 4: the comment or status could not be published", res.log)
@@ -315,89 +501,271 @@ class ActionRunnerTest(unittest.TestCase):
         with open(res.outputs["json"]) as f:
             self.assertEqual(json.load(f)["summary"]["exit_code"], 1)
 
-        res = self.runner().action({"comment": "false",
-                                    "args": "--format json --output ${{ runner.temp }}/r.json"})
+        res = self.runner(run_id=4101).action({
+            "comment": "false", "args": "--format json --output ${{ runner.temp }}/r.json"})
         temp = os.path.join(self.n_root(), "runner-temp")
         self.assertEqual((res.outputs["report"], res.outputs["json"]),
                          (os.path.join(temp, "r.json"), os.path.join(temp, "r.json")))
         self.assertFalse(os.path.exists(os.path.join(temp, "himorime-report.json")))
+        # the artifact holds it under the name the publishing job reads
+        with open(self.artifacts.path(4101)) as f:
+            self.assertEqual(json.load(f)["summary"]["exit_code"], 1)
 
-    def test_fork_safe_flow_benchmark_then_comment_links_the_benchmark_run(self):
-        artifacts = {}
+    # -- publish: the second job --------------------------------------------
 
-        def upload(with_, runner):
-            artifacts[with_["name"]] = with_["path"]
-            return {}
+    def publish(self, event, run_id=2222, with_=None, name="workflow_run"):
+        """The Action in publish mode, in a job with nothing of the pull
+        request in its workspace."""
+        r = self.runner(event=event, name=name, workspace=self.empty_workspace(), run_id=run_id)
+        return r.action(dict({"mode": "publish"}, **(with_ or {})))
 
-        bench = self.runner(token=READ_ONLY, run_id=1111,
-                            hooks={"actions/upload-artifact": upload,
-                                   "actions/checkout": lambda w, r: {}})
-        res = bench.job(os.path.join(WORKFLOWS, "benchmark.yml"), "benchmark")
-        self.assertEqual(res.conclusion, "failure", res)
-        self.assertEqual(res.skipped, ["actions/checkout@v4", "actions/cache/restore@v4",
-                                       "actions/upload-artifact@v4"])
-        self.assertEqual(res.outputs["himorime"]["exit-code"], "1")
-        self.assertNoRequests()
-        self.assertEqual(self.notices(res), [])
-        report = artifacts["himorime-report"]
-        self.assertTrue(os.path.isfile(report), report)
-
-        # comment.yml: the default branch's himorime (this tree) builds in its
-        # own checkout; the artifact of run 1111 is downloaded by run id.
-        src = os.path.join(self.tmp, "default-branch")
-        if not os.path.isdir(src):
-            simulator.copy_tree(ROOT, src, ignore=(".git", "node_modules", "build", "build-san"))
-
-        def download(with_, runner):
-            self.assertEqual(with_["run-id"], "1111")
-            os.makedirs(with_["path"], exist_ok=True)
-            shutil.copy(report, os.path.join(with_["path"], "himorime.json"))
-            return {}
-
-        event = {
-            "action": "completed",
-            "workflow_run": {
-                "id": 1111, "event": "pull_request", "conclusion": "failure",
-                "head_sha": self.head, "head_repository": {"full_name": "octo/repo"},
-                "pull_requests": [{"number": 7, "head": {"sha": self.head}}],
-            },
-            "repository": {"full_name": "octo/repo", "default_branch": "main"},
-        }
-        post = self.runner(event=event, name="workflow_run", workspace=src, run_id=2222,
-                           hooks={"actions/checkout": lambda w, r: {},
-                                  "actions/download-artifact": download})
-        res = post.job(os.path.join(WORKFLOWS, "comment.yml"), "comment")
+    def test_publish_on_workflow_run_posts_the_measuring_runs_report(self):
+        # the report of the first run (4000), from the default branch's
+        # cache scope: no build
+        res = self.publish(self.workflow_run(4000))
         self.assertEqual(res.conclusion, "success", res)
-        self.assertEqual(res.skipped, ["actions/checkout@v4", "actions/download-artifact@v4"])
-        comments = self.comments()
-        self.assertEqual(len(comments), 1)
-        self.assertIn("https://github.com/octo/repo/actions/runs/1111", comments[0]["body"])
-        self.assertNotIn("/actions/runs/2222", comments[0]["body"])
-        st = self.server.log()["statuses"]
-        self.assertEqual([(s["sha"], s["state"], s["target_url"]) for s in st],
-                         [(self.head, "failure", "https://github.com/octo/repo/actions/runs/1111")])
+        self.assertEqual(res.outputs, {"result": "", "exit-code": "0", "report": "", "json": ""})
+        self.assertIn("[simulator] skipped step 'Build himorime'", res.log)
+        self.assertEqual(res.skipped, [RESTORE, DOWNLOAD])
+        self.assertEqual(self.step(res, "Download the report of the measuring run").with_, {
+            "name": "himorime-report", "run-id": "4000", "github-token": TOKEN,
+            "path": os.path.join(self.n_root(), "runner-temp", "himorime-download")})
+        self.assertEqual(self.with_token(res), ["Download the report of the measuring run",
+                                                PUBLISH])
+        self.assertEqual(len(self.comments()), 1)
+        self.assertIn(self.run_url(4000), self.comments()[0]["body"])
+        self.assertEqual(self.statuses(), [(self.head, "failure", "1 regression",
+                                            self.run_url(4000))])
+        self.assertEqual(self.notices(res), [])
 
-    def test_comment_workflow_skips_a_cancelled_benchmark_run(self):
-        event = {"workflow_run": {"id": 1112, "event": "pull_request", "conclusion": "cancelled",
-                                  "head_sha": self.head,
-                                  "head_repository": {"full_name": "octo/repo"},
-                                  "pull_requests": []},
-                 "repository": {"full_name": "octo/repo", "default_branch": "main"}}
-        res = self.runner(event=event, name="workflow_run").job(
-            os.path.join(WORKFLOWS, "comment.yml"), "comment")
-        self.assertEqual(res.conclusion, "skipped")
-        self.assertTrue(res.log.startswith("[simulator] job 'comment' skipped: if: "
-                                           "github.event.workflow_run.event == 'pull_request' && "),
-                        res.log)
+    def test_publish_with_comment_false_posts_nothing_and_gives_no_token(self):
+        res = self.publish(self.workflow_run(4000), with_={"comment": "false"})
+        self.assertEqual((res.conclusion, res.outputs["exit-code"]), ("success", "0"), res)
         self.assertNoRequests()
+        self.assertEqual(self.step(res, PUBLISH).env["GITHUB_TOKEN"], "")
+        self.assertEqual(self.with_token(res), ["Download the report of the measuring run"])
+        self.assertIn("himorime: dry run: nothing was sent", res.log)
+        self.assertIn("<!-- himorime:comment v1 suite=gate -->", res.log)
+
+    def test_publish_with_a_bad_comment_input_exits_3(self):
+        res = self.publish(self.workflow_run(4000), with_={"comment": "maybe"})
+        self.assertEqual((res.conclusion, res.outputs["exit-code"]), ("failure", "3"), res)
+        self.assertIn("::error title=himorime::input comment: expected true or false", res.log)
+        self.assertEqual(self.step(res, PUBLISH).env["GITHUB_TOKEN"], "")
+        self.assertNoRequests()
+
+    def test_publish_refuses_a_report_of_another_commit(self):
+        # the artifact of run 4000 is about the head; this event names the base
+        res = self.publish(self.workflow_run(4000, head_sha=self.base))
+        self.assertEqual((res.conclusion, res.outputs["exit-code"]), ("failure", "2"), res)
+        self.assertEqual(self.step(res, PUBLISH).rc, 2)
+        self.assertIn("himorime: error: %s: the report is about commit %s (git.status_sha), not "
+                      "%s, the commit of this event (workflow_run.head_sha): refusing to post "
+                      "another commit's report [HMR2001]\n" % (
+                          os.path.join(self.n_root(), "runner-temp", "himorime-download",
+                                       "himorime-report.json"), self.head, self.base), res.log)
+        self.assertNoRequests()
+
+    def test_publish_without_an_artifact_says_so_and_exits_4(self):
+        res = self.publish(self.workflow_run(3999))
+        self.assertEqual((res.conclusion, res.outputs["exit-code"]), ("failure", "4"), res)
+        self.assertIn("its stand-in failed: Artifact not found for name: himorime-report", res.log)
+        self.assertIn("::error title=himorime::no report to publish: the measuring run left no "
+                      "report artifact (did it stop before measuring? see its log)", res.log)
+        self.assertNoRequests()
+
+    def test_fork_flow_measure_then_workflow_run_posts_an_advisory_status(self):
+        # benchmark.yml on a fork's pull request: measured with a read-only
+        # token; its publishing job is for this repository's pull requests.
+        event = self.event(head_repo="forker/repo")
+        measure = self.runner(event=event, token=READ_ONLY, run_id=1111).job(BENCHMARK, "measure")
+        self.assertEqual(measure.conclusion, "failure", measure)
+        self.assertEqual(measure.skipped, [CHECKOUT, RESTORE, UPLOAD])
+        self.assertEqual(measure.outputs["himorime"]["exit-code"], "1")
+        publish = self.runner(event=event, token=READ_ONLY, run_id=1111).job(
+            BENCHMARK, "publish", needs={"measure": measure})
+        self.assertEqual(publish.conclusion, "skipped")
+        self.assertNoRequests()
+        # comment.yml, on workflow_run: the default branch's action posts
+        self.scenario({"tokens": {TOKEN: None}, "pulls": {"octo/repo/" + self.head: [
+            {"number": 7, "head": {"sha": self.head, "repo": {"full_name": "forker/repo"}},
+             "base": {"repo": {"full_name": "octo/repo"}}}]}})
+        checkouts = []
+        post = self.runner(event=self.workflow_run(1111, head_repo="forker/repo"),
+                           name="workflow_run", workspace=self.empty_workspace(), run_id=2222,
+                           hooks={"actions/checkout": lambda w, r: checkouts.append(w) or {}})
+        res = post.job(COMMENT, "comment")
+        self.assertEqual(res.conclusion, "success", res)
+        self.assertEqual(checkouts, [{"ref": "main", "persist-credentials": "false"}])
+        self.assertEqual(res.skipped, [CHECKOUT, RESTORE, DOWNLOAD])
+        self.assertEqual(len(self.comments()), 1)
+        self.assertIn(self.run_url(1111), self.comments()[0]["body"])
+        self.assertNotIn("/actions/runs/2222", self.comments()[0]["body"])
+        self.assertEqual(self.statuses(), [(self.head, "failure",
+                                            "advisory (fork): 1 regression", self.run_url(1111))])
+        self.assertEqual([a["title"] for a in self.notices(res)],
+                         ["himorime: advisory status (fork)"])
+
+    def test_comment_workflow_is_for_forks_and_completed_runs(self):
+        for event in (self.workflow_run(1112, conclusion="cancelled", head_repo="forker/repo"),
+                      self.workflow_run(1112)):
+            res = self.runner(event=event, name="workflow_run").job(COMMENT, "comment")
+            self.assertEqual(res.conclusion, "skipped")
+            self.assertTrue(res.log.startswith(
+                "[simulator] job 'comment' skipped: if: github.event.workflow_run.event == "
+                "'pull_request' && "), res.log)
+        self.assertNoRequests()
+
+    # -- the two-job workflow of a hostile pull request ---------------------
+
+    def hostile_event(self):
+        return self.event(base=self.hostile_base, head=self.hostile_head)
+
+    def stolen_tokens(self):
+        """What the hostile build found, and checks that it looked: it ran as
+        root and read the memory of himorime and of the job's worker."""
+        with open(self.stolen) as f:
+            stolen = json.load(f)
+        os.remove(self.stolen)
+        self.assertEqual(stolen["uid"], 0)
+        procs = stolen["processes"]
+        self.assertEqual(procs["1"]["comm"], "Runner.Worker")  # the stand-in
+        self.assertGreater(procs["1"]["mem_bytes"], 0)
+        himorime = [p for p in procs.values() if p["comm"] == "himorime"]
+        self.assertEqual(len(himorime), 1, procs)
+        self.assertGreater(himorime[0]["mem_bytes"], 0)
+        self.assertTrue(himorime[0]["environ"])
+        return stolen["found"]
+
+    def try_to_write(self, token):
+        """What the attacker does with a token it found: comment."""
+        request = urllib.request.Request(
+            self.server.url + "/repos/octo/repo/issues/7/comments", method="POST",
+            data=json.dumps({"body": "pwned"}).encode(),
+            headers={"Accept": "application/vnd.github+json", "User-Agent": "himorime/0",
+                     "X-GitHub-Api-Version": "2022-11-28", "Content-Type": "application/json",
+                     "Authorization": "Bearer " + token})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as resp:
+                return resp.status
+        except urllib.error.HTTPError as e:
+            return e.code
+
+    @unittest.skipUnless(ISOLATED, NOT_ISOLATED)
+    def test_two_jobs_hostile_build_finds_no_token_that_can_write(self):
+        # benchmark.yml's measuring job on a pull request of this repository
+        # whose build hunts for tokens as root in every process of its job.
+        event = self.hostile_event()
+        measure = self.runner(event=event, token=MEASURING, workspace=self.hostile,
+                              run_id=5555, machine=True).job(BENCHMARK, "measure")
+        self.assertEqual(measure.conclusion, "failure", measure)  # the 4x regression
+        self.assertEqual(measure.outputs["himorime"]["exit-code"], "1", measure)
+        # All it finds is the measuring job's own token, in the runner's
+        # memory, and that token cannot write.
+        self.assertEqual(self.stolen_tokens(), {MEASURING: ["1 (Runner.Worker) mem"]})
+        self.assertEqual(self.with_token(measure, MEASURING), [])
+        self.assertNoRequests()
+        self.assertEqual(self.try_to_write(MEASURING), 403)
+        self.scenario({"tokens": {TOKEN: None}})
+        # The publishing job, on its own machine with its own token: it
+        # checks out the base commit (the action as merged) and posts. No
+        # cache restore in the pull request's scope: it builds himorime.
+        checkouts = []
+        publish = self.runner(
+            event=event, token=TOKEN, workspace=self.empty_workspace(), run_id=5555,
+            machine=True, hooks={"actions/checkout": lambda w, r: checkouts.append(w) or {}},
+        ).job(BENCHMARK, "publish", needs={"measure": measure})
+        self.assertEqual(publish.conclusion, "success", publish)
+        self.assertEqual(checkouts, [{"ref": self.hostile_base, "persist-credentials": "false"}])
+        self.assertEqual(publish.skipped, [CHECKOUT, DOWNLOAD])
+        self.assertIn("[simulator] step 'Build himorime'", publish.log)
+        self.assertEqual(self.with_token(publish), [PUBLISH])
+        self.assertEqual(len(self.comments()), 1)
+        self.assertEqual(self.statuses(), [(self.hostile_head, "failure", "1 regression",
+                                            self.run_url(5555))])
+        self.assertEqual(self.server.log()["violations"], [])
+
+    @unittest.skipUnless(ISOLATED, NOT_ISOLATED)
+    def test_single_job_hostile_build_reads_the_token_out_of_himorime(self):
+        # Why measure-and-publish is for trusted code only: the same build in
+        # the one-job form finds the token that can write, in himorime's
+        # memory (its environment was scrubbed; PR_SET_DUMPABLE does not stop
+        # root) and in the runner's.
+        res = self.runner(event=self.hostile_event(), token=TOKEN, workspace=self.hostile,
+                          machine=True).action({"mode": "measure-and-publish",
+                                                "suite": "bench/himorime.yaml"})
+        self.assertEqual(res.outputs["exit-code"], "1", res)
+        found = self.stolen_tokens()
+        self.assertEqual(sorted(found), [TOKEN])
+        places = [w.split(" ", 1)[1] for w in found[TOKEN]]
+        self.assertIn("(himorime) mem", places)
+        self.assertIn("(Runner.Worker) mem", places)
+        self.assertNotIn("(himorime) environ", places)
+        self.assertEqual(self.try_to_write(TOKEN), 201)
+
+    # -- the workflows of docs/github-actions.md -----------------------------
+
+    def docs_workflows(self):
+        """The workflows the five-minute setup shows, written to files."""
+        with open(DOCS) as f:
+            blocks = re.findall(r"```yaml\n(.*?)```", f.read(), re.S)
+        out = {}
+        for text in blocks:
+            if "\njobs:" in text:
+                path = os.path.join(self.tmp, "docs-%s.yml" % yaml.safe_load(text)["name"])
+                with open(path, "w") as f:
+                    f.write(text)
+                out[yaml.safe_load(text)["name"]] = path
+        self.assertEqual(sorted(out), ["himorime", "himorime-forks"])
+        return out
+
+    def the_action(self, with_, runner):
+        """`uses: OWNER/himorime@...`: this repository's action."""
+        conclusion, outputs = runner.run_action(os.path.join(ROOT, "action.yml"), with_, ROOT)
+        if conclusion != "success":
+            raise simulator.StepFailed("himorime failed")
+        return outputs
+
+    def test_docs_setup_fork_flow(self):
+        docs = self.docs_workflows()
+        hooks = {"OWNER/himorime": self.the_action}
+        event = self.event(head_repo="forker/repo")
+        measure = self.runner(event=event, token=READ_ONLY, run_id=1200,
+                              hooks=hooks).job(docs["himorime"], "measure")
+        self.assertEqual(measure.conclusion, "failure", measure)  # the regression
+        self.assertNoRequests()
+        self.assertEqual(self.with_token(measure, READ_ONLY), [])
+        with open(self.artifacts.path(1200)) as f:
+            self.assertEqual(json.load(f)["git"]["status_sha"], self.head)
+        # its publishing job is for the repository's own pull requests
+        publish = self.runner(event=event, token=READ_ONLY, run_id=1200, hooks=hooks).job(
+            docs["himorime"], "publish", needs={"measure": measure})
+        self.assertEqual(publish.conclusion, "skipped")
+        with open(docs["himorime"]) as f:
+            condition = yaml.safe_load(f)["jobs"]["publish"]["if"]
+        ctx = {"github": {"event": self.event(), "repository": "octo/repo"},
+               "needs": {"measure": {"result": "failure"}}}
+        self.assertTrue(simulator.condition(condition, ctx, True))
+        # himorime-forks.yml posts, with the advisory status
+        self.scenario({"tokens": {TOKEN: None}, "pulls": {"octo/repo/" + self.head: [
+            {"number": 7, "head": {"sha": self.head, "repo": {"full_name": "forker/repo"}},
+             "base": {"repo": {"full_name": "octo/repo"}}}]}})
+        res = self.runner(event=self.workflow_run(1200, head_repo="forker/repo"),
+                          name="workflow_run", workspace=self.empty_workspace(), run_id=2300,
+                          hooks=hooks).job(docs["himorime-forks"], "publish")
+        self.assertEqual(res.conclusion, "success", res)
+        self.assertNotIn(CHECKOUT, res.skipped)  # nothing checked out at all
+        self.assertEqual(self.statuses(), [(self.head, "failure",
+                                            "advisory (fork): 1 regression", self.run_url(1200))])
+        self.assertEqual(len(self.comments()), 1)
 
     def test_sweep_range_job(self):
         # The nightly sweep's first job: a history younger than a day starts
         # at the root commit.
-        r = self.runner(event={}, name="schedule", hooks={"actions/checkout": lambda w, r: {}})
+        r = self.runner(event={}, name="schedule")
         res = r.job(os.path.join(WORKFLOWS, "sweep.yml"), "range")
         self.assertEqual(res.conclusion, "success", res)
-        self.assertEqual(res.skipped, ["actions/checkout@v4"])
+        self.assertEqual(res.skipped, [CHECKOUT])
         self.assertEqual(res.outputs["range"], {"range": "%s..%s" % (self.base, self.head)})
 
 

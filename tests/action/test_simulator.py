@@ -1,6 +1,7 @@
 """The runner simulator's own parts, each against what GitHub documents:
 expressions and `if:`, the file commands' two forms, workflow commands and
 masking, the shells, and a `uses:` step said to be skipped."""
+import json
 import os
 import shutil
 import sys
@@ -143,6 +144,103 @@ jobs:
                       "simulator)\n", res.log)
         self.assertIn("[simulator] skipped step 'Run echo never': if: success()\n", res.log)
         self.assertEqual(res.summary, "## s\n")
+
+
+class NeedsAndHooksTest(unittest.TestCase):
+    """A job's `needs:` and a failing stand-in for an action."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="himorime-sim-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        self.wf = os.path.join(self.tmp, "wf.yml")
+        with open(self.wf, "w") as f:
+            f.write("""
+jobs:
+  a:
+    steps:
+      - run: exit 0
+  b:
+    needs: a
+    if: ${{ !cancelled() && needs.a.result != 'skipped' }}
+    steps:
+      - uses: actions/download-artifact@v4
+        continue-on-error: true
+      - uses: actions/download-artifact@v4
+      - run: echo never
+  c:
+    needs: [a]
+    steps:
+      - run: echo after a
+""")
+
+    def runner(self, hooks=None):
+        os.makedirs(os.path.join(self.tmp, "ws"), exist_ok=True)
+        return simulator.Runner(os.path.join(self.tmp, "r"), os.path.join(self.tmp, "ws"),
+                                "push", {}, "tok", "http://x", uses_hooks=hooks)
+
+    def test_needs(self):
+        r = self.runner()
+        a = r.job(self.wf, "a")
+        self.assertEqual(a.conclusion, "success")
+        failed = simulator.JobResult(r, "failure", {})
+        skipped = simulator.JobResult(r, "skipped", {})
+        self.assertEqual(r.job(self.wf, "c", needs={"a": a}).conclusion, "success")
+        # success() is the default: a failed need skips the job
+        self.assertEqual(r.job(self.wf, "c", needs={"a": failed}).conclusion, "skipped")
+        self.assertEqual(r.job(self.wf, "b", needs={"a": skipped}).conclusion, "skipped")
+        with self.assertRaisesRegex(ValueError, r"job 'c' needs \['a'\], given \[\]"):
+            r.job(self.wf, "c")
+
+    def test_a_failing_stand_in_fails_its_step(self):
+        def missing(with_, runner):
+            raise simulator.StepFailed("Artifact not found")
+        r = self.runner({"actions/download-artifact": missing})
+        res = r.job(self.wf, "b", needs={"a": simulator.JobResult(r, "failure", {})})
+        self.assertEqual(res.conclusion, "failure", res)
+        self.assertEqual([s.conclusion for s in res.steps], ["success", "failure"])
+        self.assertIn("[simulator] skipped uses: actions/download-artifact@v4 (not run by the "
+                      "simulator); its stand-in failed: Artifact not found\n", res.log)
+        self.assertIn("[simulator] skipped step 'Run echo never': if: success()\n", res.log)
+
+
+@unittest.skipUnless(os.getuid() == 0 and simulator.Machine.available(),
+                     "a job's own machine needs root and PID namespaces (unshare)")
+class MachineTest(unittest.TestCase):
+    """A job on its own machine: its steps see only the job's processes,
+    among them the worker holding the job's token; sudo asks nothing."""
+
+    TOKEN = "ghs_machinetesttoken0123456789"
+
+    def test_own_processes_the_workers_token_and_sudo(self):
+        tmp = tempfile.mkdtemp(prefix="himorime-sim-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        ws = os.path.join(tmp, "ws")
+        os.makedirs(ws)
+        steal = os.path.join(os.path.dirname(os.path.abspath(__file__)), "steal.py")
+        out = os.path.join(tmp, "stolen.json")
+        wf = os.path.join(tmp, "wf.yml")
+        with open(wf, "w") as f:
+            f.write(f"""
+jobs:
+  j:
+    steps:
+      - id: s
+        run: |
+          echo "uid=$(sudo -n id -u)" >> "$GITHUB_OUTPUT"
+          sudo -n python3 {steal} {out}
+""")
+        r = simulator.Runner(os.path.join(tmp, "r"), ws, "push", {}, self.TOKEN, "http://x",
+                             machine=True)
+        res = r.job(wf, "j")
+        self.assertEqual(res.conclusion, "success", res)
+        self.assertEqual(res.outputs["s"], {"uid": "0"})
+        with open(out) as f:
+            stolen = json.load(f)
+        procs = sorted(stolen["processes"].items(), key=lambda kv: int(kv[0]))
+        self.assertEqual([p["comm"] for _, p in procs], ["Runner.Worker", "bash", "python3"])
+        self.assertEqual(procs[0][0], "1")
+        self.assertEqual(stolen["found"], {self.TOKEN: ["1 (Runner.Worker) mem"]})
+        self.assertIsNone(r.machine)  # the job's machine is gone with the job
 
 
 if __name__ == "__main__":

@@ -1,19 +1,24 @@
 """The GitHub Action, the workflows and the Dockerfile: schema validation with
 @action-validator/cli (installed by scripts/setup with npm ci), the security
 properties read off the YAML text (no expression inside a run: script, the
-token only where himorime publishes, read-only pull-request workflow, a
-comment workflow that never checks out pull-request code), the action's argument
-handling run for real with bash, and the Dockerfile's build steps being the
-README's own commands."""
+token only where himorime publishes, every action pinned by commit, each job
+with the permissions it needs and no more, a measuring job without a token
+and a publishing job that never checks out pull-request code), the action's
+argument handling run for real with bash, and the Dockerfile's build steps
+being the README's own commands."""
 import glob
 import json
 import os
 import re
 import shutil
 import subprocess
+import sys
 import unittest
 
 from harness import HIMORIME, ROOT, TempDirTest, run
+
+sys.path.insert(0, os.path.join(ROOT, "tests", "action"))
+import simulator  # noqa: E402  its expression evaluator, as the runner evaluates
 
 ACTION = os.path.join(ROOT, "action.yml")
 WORKFLOWS = os.path.join(ROOT, ".github", "workflows")
@@ -206,6 +211,46 @@ def hidden_runs(text):
     return out
 
 
+def jobs_of(text):
+    """Each job of a workflow: {id: text of its block}."""
+    lines = lines_of(text)
+    at = [i for i, x in enumerate(lines) if x.indent == 0 and x.key == "jobs"][0]
+    out, name = {}, None
+    for x in block(lines, at):
+        if not x.blank and x.indent == 2 and x.key:
+            name = x.key
+            out[name] = []
+        elif name:
+            out[name].append(x.text)
+    return {k: "\n".join(v) for k, v in out.items()}
+
+
+def job_map(job_text, key):
+    """A job's mapping of plain values (permissions:), as a dict; {} for `{}`."""
+    out = {}
+    lines = lines_of(job_text)
+    for i, x in enumerate(lines):
+        if x.indent == 4 and x.key == key:
+            if x.value.split("#")[0].strip() == "{}":
+                return {}
+            for y in block(lines, i):
+                if not y.blank and y.key and y.indent == 6:
+                    out[y.key] = y.value.split("#")[0].strip()
+            return out
+    return None
+
+
+# Every action of another repository is pinned by its full commit id, with the
+# release tag in a comment (docs/github-actions.md, "Permissions and pins").
+PINNED = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$")
+
+
+def docs_workflows():
+    """The ```yaml blocks of docs/github-actions.md that are workflows."""
+    text = read(os.path.join(ROOT, "docs", "github-actions.md"))
+    return [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "\njobs:" in b]
+
+
 def workflow_files():
     return sorted(glob.glob(os.path.join(WORKFLOWS, "*.yml")) +
                   glob.glob(os.path.join(WORKFLOWS, "*.yaml")))
@@ -263,6 +308,15 @@ class SchemaTest(TempDirTest):
                 res = self.validate(path)
                 self.assertEqual((res.returncode, res.stderr), (0, ""))
 
+    def test_documented_workflows_are_valid(self):
+        """The workflows docs/github-actions.md tells users to copy."""
+        blocks = docs_workflows()
+        self.assertEqual(len(blocks), 2)
+        for i, text in enumerate(blocks):
+            with self.subTest(block=i):
+                res = self.validate(self.write("docs-%d.yml" % i, text))
+                self.assertEqual((res.returncode, res.stderr), (0, ""))
+
     def test_validator_rejects_an_unknown_key(self):
         path = self.write("action.yml", read(ACTION).replace(
             "runs:\n  using: composite\n", "runs:\n  using: composite\n  bogus: 1\n"))
@@ -306,15 +360,67 @@ class NoExpressionInScriptsTest(unittest.TestCase):
                 self.assertNotIn("pull_request_target", read(path))
 
 
+class PinTest(unittest.TestCase):
+    """Every `uses:` of another repository names a commit, not a tag."""
+
+    def test_every_action_is_pinned_by_commit(self):
+        seen = set()
+        for path in [ACTION] + workflow_files():
+            for line in lines_of(read(path)):
+                if line.key != "uses":
+                    continue
+                value = line.value
+                with self.subTest(path=os.path.relpath(path, ROOT), uses=value):
+                    if value.startswith("./"):
+                        continue
+                    self.assertRegex(value, PINNED)
+                    seen.add(value)
+        self.assertEqual(sorted(seen), [
+            "actions/cache/restore@0057852bfaa89a56745cba8c7296529d2fc39830 # v4.3.0",
+            "actions/cache/save@0057852bfaa89a56745cba8c7296529d2fc39830 # v4.3.0",
+            "actions/checkout@11d5960a326750d5838078e36cf38b85af677262 # v4.4.0",
+            "actions/download-artifact@d3f86a106a0bac45b974a628896c90dbdf5c8093 # v4.3.0",
+            "actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02 # v4.6.2"])
+
+    def test_documented_workflows_pin_and_keep_no_credentials(self):
+        for text in docs_workflows():
+            self.assertEqual(top_map(text, "permissions"), {"": "{}"})
+            for step in steps_of(text):
+                uses = step_field(step, "uses")
+                if not uses:
+                    continue
+                with self.subTest(uses=uses):
+                    if uses.startswith("OWNER/himorime@"):
+                        self.assertEqual(uses.split(" #")[0], "OWNER/himorime@FULL_COMMIT_SHA")
+                        continue
+                    self.assertRegex(uses, PINNED)
+                    if uses.startswith("actions/checkout@"):
+                        value = step_map(step, "with")["persist-credentials"]
+                        self.assertEqual(value.split("#")[0].strip(), "false")
+
+    def test_the_pattern_refuses_tags_and_short_ids(self):
+        for value in ("actions/checkout@v4", "actions/checkout@11d5960 # v4.4.0",
+                      "actions/checkout@11d5960a326750d5838078e36cf38b85af677262",
+                      "actions/checkout@main # v4.4.0"):
+            with self.subTest(value=value):
+                self.assertNotRegex(value, PINNED)
+
+
 class ActionTest(TempDirTest):
-    """action.yml: composite, cached build, inputs only through env:, token only
-    for `himorime ci`; its ci script run for real with bash."""
+    """action.yml: composite, three modes, cached build, inputs only through
+    env:, the token only where it posts; its scripts run for real with bash."""
 
     def setUp(self):
         super().setUp()
         self.text = read(ACTION)
         self.steps = steps_of(self.text)
-        self.ci = [s for s in self.steps if step_field(s, "id") == "ci"][0]
+        self.ci = self.by_id("ci")
+
+    def by_id(self, id_):
+        return [s for s in self.steps if step_field(s, "id") == id_][0]
+
+    def by_name(self, name):
+        return [s for s in self.steps if step_field(s, "name") == name][0]
 
     def inputs(self):
         lines = lines_of(self.text)
@@ -336,26 +442,66 @@ class ActionTest(TempDirTest):
         self.assertEqual(top_map(self.text, "runs")["using"], "composite")
         self.assertEqual(set(top_map(self.text, "branding")), {"icon", "color"})
         self.assertEqual(self.inputs(), {
+            "mode": "measure", "artifact": "himorime-report",
             "suite": "himorime.yaml", "against": "", "github-token": "${{ github.token }}",
             "comment": "true", "fail-on-inconclusive": "false",
             "accept-label": "himorime:accept", "args": ""})
         outputs = re.findall(r"(?m)^  ([a-z-]+):\n(?:    .*\n)*?    value: (.*)$",
                              self.text.split("\noutputs:\n")[1].split("\nruns:\n")[0])
-        self.assertEqual(outputs, [("result", "${{ steps.ci.outputs.result }}"),
-                                   ("exit-code", "${{ steps.ci.outputs.exit-code }}"),
-                                   ("report", "${{ steps.ci.outputs.report }}"),
-                                   ("json", "${{ steps.ci.outputs.json }}")])
+        self.assertEqual(outputs, [
+            ("result", "${{ steps.ci.outputs.result }}"),
+            ("exit-code", "${{ steps.ci.outputs.exit-code || steps.publish.outputs.exit-code "
+                          "|| steps.mode.outputs.exit-code }}"),
+            ("report", "${{ steps.ci.outputs.report }}"),
+            ("json", "${{ steps.ci.outputs.json }}")])
+        # where the one-job form is configured, it says it is for trusted code only
+        mode = self.text.split("\n  mode:\n")[1].split("\n  artifact:\n")[0]
+        self.assertIn("measure-and-publish: both in one job, FOR TRUSTED CODE ONLY (never pull\n"
+                      "      requests)", mode)
+
+    def test_steps_of_each_mode(self):
+        """Which steps run in which mode: publishing never runs the suite."""
+        runs = {}
+        for mode in ("measure", "publish", "measure-and-publish"):
+            for event in ("pull_request", "workflow_run"):
+                ctx = {"inputs": {"mode": mode},
+                       "github": {"event_name": event},
+                       "steps": {"cache": {"outputs": {"cache-hit": "false"}},
+                                 "ci": {"outputs": {"json": "/r.json"}},
+                                 # the step that keeps the report ran (measure only)
+                                 "artifact": {"outputs": {
+                                     "path": "/a/r.json" if mode == "measure" else ""}}}}
+                runs[mode, event] = [step_field(s, "name") for s in self.steps
+                                     if simulator.condition(step_field(s, "if"), ctx, False)]
+        common = ["Check the mode", "Install himorime's build dependencies",
+                  "Compute the build cache key"]
+        measure = common + [
+            "Restore the himorime build", "Build himorime", "Save the himorime build",
+            "Trust the workspace checkout in container jobs", "Put himorime on the PATH",
+            "Install valgrind when the suite counts instructions or allocations",
+            "Compare base and head"]
+        self.assertEqual(runs["measure", "pull_request"],
+                         measure + ["Keep the report for the publishing job", "Upload the report"])
+        self.assertEqual(runs["measure-and-publish", "pull_request"], measure)
+        # no cache in a pull request's scope, which its measured code can write
+        self.assertEqual(runs["publish", "pull_request"], common + [
+            "Build himorime", "Put himorime on the PATH", "Download the report of this run",
+            "Post the comment and the status"])
+        self.assertEqual(runs["publish", "workflow_run"], common + [
+            "Restore the himorime build", "Build himorime", "Save the himorime build",
+            "Put himorime on the PATH", "Download the report of the measuring run",
+            "Post the comment and the status"])
 
     def test_build_is_cached_by_source_hash_and_os(self):
-        uses = [step_field(s, "uses") or "" for s in self.steps]
+        uses = [(step_field(s, "uses") or "").split("@")[0] for s in self.steps]
         # restore, build, then save at once: actions/cache would save only
         # when the whole job succeeds, never after a failed gate
-        self.assertNotIn("actions/cache@v4", uses)
-        restore = self.steps[uses.index("actions/cache/restore@v4")]
-        save = self.steps[uses.index("actions/cache/save@v4")]
+        self.assertNotIn("actions/cache", uses)
+        restore = self.steps[uses.index("actions/cache/restore")]
+        save = self.steps[uses.index("actions/cache/save")]
         build_at = [step_field(s, "name") for s in self.steps].index("Build himorime")
-        self.assertEqual((uses.index("actions/cache/restore@v4"), build_at + 1),
-                         (build_at - 1, uses.index("actions/cache/save@v4")))
+        self.assertEqual((uses.index("actions/cache/restore"), build_at + 1),
+                         (build_at - 1, uses.index("actions/cache/save")))
         key = step_map(restore, "with")["key"]
         self.assertEqual(step_map(save, "with"), step_map(restore, "with"))
         for part in ("runner.os", "runner.arch", "steps.key.outputs.source",
@@ -363,9 +509,13 @@ class ActionTest(TempDirTest):
             self.assertIn(part, key)
         build = self.steps[build_at]
         self.assertEqual(step_field(build, "if"), "steps.cache.outputs.cache-hit != 'true'")
-        self.assertEqual(step_field(save, "if"), "steps.cache.outputs.cache-hit != 'true'")
+        self.assertEqual(step_field(restore, "if"),
+                         "inputs.mode != 'publish' || github.event_name == 'workflow_run'")
+        self.assertEqual(step_field(save, "if"),
+                         "steps.cache.outputs.cache-hit != 'true' && (inputs.mode != 'publish' || "
+                         "github.event_name == 'workflow_run')")
         self.assertIn('make -C "$GITHUB_ACTION_PATH"', step_field(build, "run"))
-        setup = step_field(self.steps[0], "run").split("\n")
+        setup = step_field(self.steps[1], "run").split("\n")
         self.assertEqual(setup[0], 'if [ "$RUNNER_OS" != "Linux" ]; then')
         self.assertEqual(setup[-1], '"$GITHUB_ACTION_PATH/scripts/setup" --build')
 
@@ -373,25 +523,52 @@ class ActionTest(TempDirTest):
         return [s for s in self.steps if step_field(s, "name") ==
                 "Install valgrind when the suite counts instructions or allocations"][0]
 
-    def test_inputs_and_token_reach_only_the_ci_step(self):
+    def test_the_token_reaches_only_the_steps_that_post(self):
+        """The token: in the ci step only in measure-and-publish with comment
+        true; in the publish step only with comment true; and to download
+        another run's artifact on workflow_run. Nowhere else."""
+        publish = self.by_id("publish")
+        download = self.by_name("Download the report of the measuring run")
+        ci_expr = ("${{ inputs.mode == 'measure-and-publish' && inputs.comment == 'true' && "
+                   "inputs.github-token || '' }}")
+        publish_expr = "${{ inputs.comment == 'true' && inputs.github-token || '' }}"
+        self.assertEqual(step_map(self.ci, "env")["GITHUB_TOKEN"], ci_expr)
+        self.assertEqual(step_map(publish, "env")["GITHUB_TOKEN"], publish_expr)
+        self.assertEqual(step_map(download, "with")["github-token"], "${{ inputs.github-token }}")
+        self.assertEqual(step_field(download, "if"),
+                         "inputs.mode == 'publish' && github.event_name == 'workflow_run'")
+        self.assertEqual(self.text.count("inputs.github-token"), 3)
+        mode = self.by_id("mode")
         for step in self.steps:
+            if any(step is s for s in (self.ci, publish, download)):
+                continue
             body = "\n".join(line.text for line in step)
             with self.subTest(step=step_field(step, "name")):
-                if step is self.ci:
-                    continue
-                if step is self.valgrind_step():
-                    # the suite's name only, quoted through env:
-                    self.assertEqual(step_map(step, "env"),
-                                     {"HIMORIME_ACTION_SUITE": "${{ inputs.suite }}"})
-                    body = body.replace("${{ inputs.suite }}", "")
-                self.assertNotIn("inputs.", body)
-                self.assertNotIn("GITHUB_TOKEN", body)
+                self.assertNotIn("github-token", body)
                 self.assertNotIn("github.token", body)
+                if step is not mode:  # which only tests whether one is set
+                    self.assertNotIn("GITHUB_TOKEN", body)
+        # Evaluated as the runner does: who gets it, by mode and comment.
+        for mode_, comment, ci, posted in [
+                ("measure", "true", "", ""), ("measure", "false", "", ""),
+                ("measure-and-publish", "true", "tok", ""),
+                ("measure-and-publish", "false", "", ""),
+                ("publish", "true", "", "tok"), ("publish", "false", "", "")]:
+            ctx = {"inputs": {"mode": mode_, "comment": comment, "github-token": "tok"}}
+            with self.subTest(mode=mode_, comment=comment):
+                self.assertEqual(simulator.substitute(ci_expr, ctx), ci)
+                if mode_ == "publish":  # the only mode that runs that step
+                    self.assertEqual(simulator.substitute(publish_expr, ctx), posted)
+
+    def test_inputs_reach_scripts_only_through_env(self):
+        for step in self.steps:
+            run_ = step_field(step, "run") or ""
+            with self.subTest(step=step_field(step, "name")):
+                self.assertNotIn("inputs.", run_)
         env = step_map(self.ci, "env")
-        self.assertEqual(env["GITHUB_TOKEN"], "${{ inputs.github-token }}")
-        self.assertEqual(sorted(v for v in env.values()),
-                         sorted(f"${{{{ inputs.{n} }}}}" for n in self.inputs()))
-        self.assertEqual(self.text.count("inputs.github-token"), 1)
+        self.assertEqual(sorted(v for k, v in env.items() if k != "GITHUB_TOKEN"),
+                         sorted(f"${{{{ inputs.{n} }}}}" for n in self.inputs()
+                                if n not in ("github-token", "artifact")))
 
     def run_valgrind_step(self, listed, valgrind_installed):
         """The valgrind step's script with a PATH of fakes: himorime prints
@@ -466,7 +643,7 @@ class ActionTest(TempDirTest):
         values.update(inputs or {})
         env = {"PATH": os.environ["PATH"], "HOME": self.tmp}
         for name, expr in step_map(self.ci, "env").items():
-            env[name] = values[re.fullmatch(r"\$\{\{ inputs\.([a-z-]+) \}\}", expr).group(1)]
+            env[name] = simulator.as_string(simulator.substitute(expr, {"inputs": values}))
         temp = os.path.join(self.tmp, "runner")
         shutil.rmtree(temp, True)
         os.makedirs(os.path.join(temp, "himorime", "bin"))
@@ -495,17 +672,30 @@ class ActionTest(TempDirTest):
         return proc, called, read(out)
 
     def test_defaults(self):
+        # measure: nothing is posted from here, and no token is given
         proc, called, out = self.run_ci()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(called, {"argv": ["ci", "--comment", "false", "--accept-label",
+                                           "himorime:accept", "--", "himorime.yaml"],
+                                  "token": ""})
+        self.assertEqual(out, "")
+
+    def test_measure_and_publish_posts_with_the_token(self):
+        proc, called, _ = self.run_ci({"mode": "measure-and-publish"})
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(called, {"argv": ["ci", "--comment", "true", "--accept-label",
                                            "himorime:accept", "--", "himorime.yaml"],
                                   "token": "tok"})
-        self.assertEqual(out, "")
+        proc, called, _ = self.run_ci({"mode": "measure-and-publish", "comment": "false"})
+        self.assertEqual(called, {"argv": ["ci", "--comment", "false", "--accept-label",
+                                           "himorime:accept", "--", "himorime.yaml"],
+                                  "token": ""})
 
     def test_every_input_becomes_a_flag(self):
         proc, called, _ = self.run_ci({"suite": "bench/himorime.yaml", "against": "origin/main",
                                        "comment": "false", "fail-on-inconclusive": "true",
-                                       "accept-label": "perf ok"})
+                                       "accept-label": "perf ok",
+                                       "mode": "measure-and-publish"})
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(called["argv"], [
             "ci", "--comment", "false", "--accept-label", "perf ok", "--against", "origin/main",
@@ -521,7 +711,8 @@ class ActionTest(TempDirTest):
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "work", "pwned")))
 
     def test_bad_values_are_left_to_himorime(self):
-        proc, called, _ = self.run_ci({"comment": "maybe; rm -rf /", "against": "--help"})
+        proc, called, _ = self.run_ci({"comment": "maybe; rm -rf /", "against": "--help",
+                                       "mode": "measure-and-publish"})
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(called["argv"][:7], ["ci", "--comment", "maybe; rm -rf /",
                                               "--accept-label", "himorime:accept",
@@ -548,41 +739,63 @@ class ActionTest(TempDirTest):
         self.assertEqual(out, written)
 
 
+def step_uses(step):
+    return (step_field(step, "uses") or "").split(" #")[0]
+
+
 class BenchmarkWorkflowTest(unittest.TestCase):
-    """benchmark.yml: the repository gated by its own action, read-only."""
+    """benchmark.yml: the repository gated by its own action in two jobs: a
+    measuring job with no token that can write, a publishing job that never
+    checks out or runs pull-request code."""
 
     def setUp(self):
         self.text = read(os.path.join(WORKFLOWS, "benchmark.yml"))
-        self.steps = steps_of(self.text)
+        self.jobs = jobs_of(self.text)
 
-    def test_read_only(self):
+    def test_permissions_per_job(self):
         self.assertEqual(top_map(self.text, "on"), {"pull_request": ""})
-        self.assertEqual(top_map(self.text, "permissions"), {"contents": "read"})
-        # No job widens them.
-        self.assertEqual(self.text.count("permissions:"), 1)
-        self.assertNotIn(": write", self.text)
+        self.assertEqual(top_map(self.text, "permissions"), {"": "{}"})
+        self.assertEqual(sorted(self.jobs), ["measure", "publish"])
+        self.assertEqual(job_map(self.jobs["measure"], "permissions"), {"contents": "read"})
+        self.assertEqual(job_map(self.jobs["publish"], "permissions"), {
+            "contents": "read", "pull-requests": "write", "statuses": "write"})
 
-    def test_steps(self):
-        checkout, gate, upload = self.steps
-        self.assertEqual(step_field(checkout, "uses"), "actions/checkout@v4")
+    def test_measure_job_has_no_token_and_uploads(self):
+        job = self.jobs["measure"]
+        checkout, gate = steps_of(job)
+        self.assertEqual(step_uses(checkout).split("@")[0], "actions/checkout")
         self.assertEqual(step_map(checkout, "with"),
                          {"fetch-depth": "0", "persist-credentials": "false"})
-        self.assertEqual(step_field(gate, "uses"), "./")
-        self.assertEqual(step_map(gate, "with"), {
-            "suite": "bench/himorime.yaml", "comment": "false",
-            "args": "--format json --output ${{ runner.temp }}/himorime.json"})
-        self.assertEqual(step_field(upload, "uses"), "actions/upload-artifact@v4")
-        self.assertEqual(step_field(upload, "if"), "always()")
-        with_ = step_map(upload, "with")
-        self.assertEqual((with_["name"], with_["path"]),
-                         ("himorime-report", "${{ runner.temp }}/himorime.json"))
+        self.assertEqual(step_uses(gate), "./")
+        # the default mode, measure: no token, the report uploaded as an artifact
+        self.assertEqual(step_map(gate, "with"), {"suite": "bench/himorime.yaml"})
+        code = "\n".join(x.split(" #")[0] for x in job.split("\n"))  # comments aside
+        for word in ("token", "secrets", "GITHUB_TOKEN", ": write"):
+            self.assertNotIn(word, code)
+
+    def test_publish_job_never_runs_pull_request_code(self):
+        job = self.jobs["publish"]
+        lines = [x.text.strip() for x in lines_of(job)]
+        self.assertIn("needs: measure", lines)
+        self.assertIn("if: ${{ !cancelled() && needs.measure.result != 'skipped' && "
+                      "github.event.pull_request.head.repo.full_name == github.repository }}",
+                      lines)
+        checkout, post = steps_of(job)
+        self.assertEqual(step_uses(checkout).split("@")[0], "actions/checkout")
+        # the base commit: the action as merged, never the head or the merge
+        self.assertEqual(step_map(checkout, "with"), {
+            "ref": "${{ github.event.pull_request.base.sha }}", "persist-credentials": "false"})
+        self.assertEqual((step_uses(post), step_map(post, "with")), ("./", {"mode": "publish"}))
+        self.assertEqual(run_script_lines(job), [])
 
 
 class CommentWorkflowTest(unittest.TestCase):
-    """comment.yml: trusted workflow_run publishing that never runs pull-request code."""
+    """comment.yml: publishing for forks on workflow_run, never running
+    pull-request code."""
 
     def setUp(self):
         self.text = read(os.path.join(WORKFLOWS, "comment.yml"))
+        self.jobs = jobs_of(self.text)
         self.steps = steps_of(self.text)
 
     def test_trigger_and_permissions(self):
@@ -591,31 +804,47 @@ class CommentWorkflowTest(unittest.TestCase):
         self.assertEqual([x.text for x in block(lines, on) if not x.blank],
                          ["  workflow_run:", "    workflows: [benchmark]",
                           "    types: [completed]"])
-        self.assertEqual(top_map(self.text, "permissions"), {
-            "actions": "read", "pull-requests": "write", "statuses": "write"})
-        self.assertEqual(self.text.count("permissions:"), 1)
+        self.assertEqual(top_map(self.text, "permissions"), {"": "{}"})
+        self.assertEqual(job_map(self.jobs["comment"], "permissions"), {
+            "actions": "read", "contents": "read", "pull-requests": "write",
+            "statuses": "write"})
+
+    def test_for_forks_only(self):
+        self.assertIn("    if: >-\n"
+                      "      github.event.workflow_run.event == 'pull_request' &&\n"
+                      "      github.event.workflow_run.head_repository.full_name != "
+                      "github.repository &&\n", self.text)
 
     def test_never_checks_out_pull_request_code(self):
-        for word in ("head_sha", "head_branch", "head_repository", "head_commit",
-                     "pull_requests", "github.head_ref", "refs/pull"):
-            self.assertNotIn(word, self.text)
-        checkouts = [s for s in self.steps
-                     if (step_field(s, "uses") or "").startswith("actions/checkout@")]
+        # nothing a step is given names the pull request's commit or branch
+        for step in self.steps:
+            given = json.dumps([step_map(step, "with"), step_map(step, "env"),
+                                step_field(step, "run")])
+            for word in ("head_sha", "head_branch", "head_repository", "head_commit",
+                         "pull_requests", "github.head_ref", "refs/pull"):
+                self.assertNotIn(word, given)
+        checkouts = [s for s in self.steps if step_uses(s).startswith("actions/checkout@")]
         self.assertEqual(len(checkouts), 1)
         self.assertEqual(step_map(checkouts[0], "with"), {
             "ref": "${{ github.event.repository.default_branch }}",
             "persist-credentials": "false"})
+        self.assertEqual(run_script_lines(self.text), [])
 
-    def test_posts_from_the_artifact_of_the_triggering_run(self):
-        download = [s for s in self.steps
-                    if (step_field(s, "uses") or "").startswith("actions/download-artifact@")]
-        self.assertEqual(step_map(download[0], "with")["run-id"],
-                         "${{ github.event.workflow_run.id }}")
-        self.assertEqual(step_map(download[0], "with")["name"], "himorime-report")
+    def test_posts_with_the_action_in_publish_mode(self):
         post = self.steps[-1]
-        self.assertEqual(step_field(post, "run"), 'build/himorime comment --event '
-                         '"$GITHUB_EVENT_PATH" "$RUNNER_TEMP/himorime-report/himorime.json"')
-        self.assertEqual(step_map(post, "env"), {"GITHUB_TOKEN": "${{ github.token }}"})
+        self.assertEqual((step_uses(post), step_map(post, "with")), ("./", {"mode": "publish"}))
+
+
+class CiWorkflowTest(unittest.TestCase):
+    """ci.yml runs pull-request code: read-only, no credentials kept."""
+
+    def test_checkout_keeps_no_credentials(self):
+        text = read(os.path.join(WORKFLOWS, "ci.yml"))
+        self.assertEqual(top_map(text, "permissions"), {"": "{}"})
+        self.assertEqual(job_map(jobs_of(text)["test"], "permissions"), {"contents": "read"})
+        checkout = [s for s in steps_of(text) if step_uses(s).startswith("actions/checkout@")]
+        self.assertEqual([step_map(s, "with") for s in checkout],
+                         [{"persist-credentials": "false"}])
 
 
 class SweepWorkflowTest(unittest.TestCase):
@@ -626,7 +855,11 @@ class SweepWorkflowTest(unittest.TestCase):
 
     def test_shape(self):
         self.assertIn("  schedule:\n    - cron:", self.text)
-        self.assertEqual(top_map(self.text, "permissions"), {"contents": "read"})
+        self.assertEqual(top_map(self.text, "permissions"), {"": "{}"})
+        jobs = jobs_of(self.text)
+        self.assertEqual({k: job_map(v, "permissions") for k, v in jobs.items()}, {
+            "range": {"contents": "read"}, "measure": {"contents": "read"},
+            "join": {"contents": "write"}})
         self.assertIn("        shard: [1, 2, 3, 4]\n", self.text)
         self.assertIn('--shard "$SHARD/4"', self.text)
         # Only the join job may write, and it is the only one keeping credentials.

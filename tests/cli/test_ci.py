@@ -142,20 +142,32 @@ class CiFixture(TempDirTest):
     def our_comments(self):
         return self.server.log()["issues"].get("octo/repo/7", [])
 
-    def saved_report(self):
-        """A compare report saved as an artifact, and the environment of the
-        trusted workflow_run job that posts it."""
+    def saved_report(self, head_repository="octo/repo"):
+        """The report a measuring job saves as an artifact (`ci --comment
+        false` under the pull request's event, with no token), and the
+        environment of the trusted workflow_run job that posts it."""
+        env = dict(self.ci_env(self.event()), GITHUB_TOKEN="")
+        self.assertExit(run(["ci", "--quiet", "--seed", "5", "--comment", "false"],
+                            cwd=self.repo, env=env), 1)
         report = os.path.join(self.tmp, "report.json")
-        self.assertExit(run(["compare", "--quiet", "--format", "json", "--output", report,
-                             "--against", "HEAD~1"], cwd=self.repo), 1)
+        os.rename(os.path.join(self.tmp, "himorime-report.json"), report)
+        self.assertEqual(self.server.log()["requests"], [])
+        prs = [{"number": 7, "head": {"sha": self.head}}] if head_repository == "octo/repo" else []
         ev = {"workflow_run": {"id": 5, "event": "pull_request", "head_sha": self.head,
-                               "head_repository": {"full_name": "octo/repo"},
-                               "pull_requests": [{"number": 7, "head": {"sha": self.head}}]},
+                               "head_repository": {"full_name": head_repository},
+                               "pull_requests": prs},
               "repository": {"full_name": "octo/repo"}}
         path = os.path.join(self.tmp, "run.json")
         with open(path, "w") as f:
             json.dump(ev, f)
         return report, self.ci_env(path, "workflow_run")
+
+    def edit_report(self, report, edit):
+        with open(report) as f:
+            doc = json.load(f)
+        edit(doc)
+        with open(report, "w") as f:
+            json.dump(doc, f)
 
 
 class CiTest(CiFixture):
@@ -183,7 +195,10 @@ class CiTest(CiFixture):
         self.assertRegex(outputs, r"exit-code<<ghadelimiter_\S+\n1\n")
         report = os.path.join(self.tmp, "himorime-report.json")
         self.assertIn(report, outputs)
-        self.assertEqual(json.load(open(report))["summary"]["exit_code"], 1)
+        doc = json.load(open(report))
+        self.assertEqual(doc["summary"]["exit_code"], 1)
+        # the commit of the event, for `comment` to check the artifact against
+        self.assertEqual((doc["git"]["head_sha"], doc["git"]["status_sha"]), (self.head, self.head))
         self.assertTrue(res.err.endswith("himorime: exit 1: 1 regression\n"), res.err)
 
     def test_ci__suite_missing_in_base_is_new_not_a_pass(self):
@@ -367,6 +382,86 @@ class CiTest(CiFixture):
             "himorime: error: github: cannot load libcurl.so.4: it has no curl_global_cleanup "
             "[HMR4001]\n"), res.err)
         self.assertEqual(self.server.log()["requests"], [])
+
+    def test_comment__refuses_a_report_of_another_commit(self):
+        # Issue 27: an artifact about another commit (a stale run, another
+        # pull request's report) is refused before any request.
+        report, env = self.saved_report()
+        self.edit_report(report, lambda d: d["git"].update(status_sha=self.base))
+        for args in ([], ["--dry-run"]):
+            res = run(["comment", *args, report], cwd=self.tmp, env=env)
+            self.assertExit(res, 2)
+            self.assertEqual(res.err, (
+                "himorime: error: %s: the report is about commit %s (git.status_sha), not %s, "
+                "the commit of this event (workflow_run.head_sha): refusing to post another "
+                "commit's report [HMR2001]\nhimorime: exit 2: invalid input\n")
+                % (report, self.base, self.head))
+            self.assertEqual(res.out, "")
+        self.assertEqual(self.server.log()["requests"], [])
+
+    def test_comment__refuses_a_report_that_names_no_commit(self):
+        report, env = self.saved_report()
+        cases = [(lambda d: d["git"].pop("status_sha"),
+                  "the report names no commit (git.status_sha): post a report that `himorime "
+                  "ci` wrote under the event of the run that measured"),
+                 (lambda d: d.update(git=None),
+                  "the report names no commit (git.status_sha): post a report that `himorime "
+                  "ci` wrote under the event of the run that measured"),
+                 (lambda d: d["git"].update(status_sha="::error::pwned"),
+                  "git.status_sha: expected a 40- or 64-digit commit id")]
+        for edit, message in cases:
+            with self.subTest(message=message):
+                self.saved = report + ".edited"
+                with open(report) as f:
+                    doc = json.load(f)
+                edit(doc)
+                with open(self.saved, "w") as f:
+                    json.dump(doc, f)
+                res = run(["comment", self.saved], cwd=self.tmp, env=env)
+                self.assertExit(res, 2)
+                self.assertEqual(res.err, "himorime: error: %s: %s [HMR2001]\n"
+                                 "himorime: exit 2: invalid input\n" % (self.saved, message))
+        self.assertEqual(self.server.log()["requests"], [])
+
+    def test_comment__from_the_pull_request_event_of_the_same_workflow(self):
+        # The publishing job of the measuring workflow (`needs:`), on the
+        # same pull_request event: the commit and the number from its event.
+        report, _ = self.saved_report()
+        env = self.ci_env(self.event())
+        res = run(["comment", report], cwd=self.tmp, env=env)
+        self.assertExit(res, 0)
+        self.assertEqual(len(self.our_comments()), 1)
+        st = self.server.log()["statuses"]
+        self.assertEqual([(s["sha"], s["state"], s["description"], s["target_url"]) for s in st],
+                         [(self.head, "failure", "1 regression",
+                           "https://github.com/octo/repo/actions/runs/99")])
+        self.assertEqual(res.out, "")
+
+    def test_comment__fork_status_is_advisory(self):
+        # Issue 27, item 6: the fork's own code made the report and its
+        # verdict; the status says it is advisory, and so does the log.
+        report, env = self.saved_report(head_repository="forker/repo")
+        self.server.scenario({"tokens": {TOKEN: None}, "pulls": {
+            "octo/repo/%s" % self.head: [{"number": 7, "head": {
+                "sha": self.head, "repo": {"full_name": "forker/repo"}},
+                "base": {"repo": {"full_name": "octo/repo"}}}]}})
+        res = run(["comment", report], cwd=self.tmp, env=env)
+        self.assertExit(res, 0)
+        notice = ("the pull request comes from a fork (forker/repo): its report, verdict "
+                  "included, was made by the fork's own code, which can forge it. The himorime "
+                  "status posted from it is advisory: never make it a required check for pull "
+                  "requests from forks (docs/github-actions.md)")
+        self.assertEqual(res.out, "::notice title=himorime%3A advisory status (fork)::"
+                         + notice + "\n")
+        st = self.server.log()["statuses"]
+        self.assertEqual([(s["sha"], s["state"], s["description"]) for s in st],
+                         [(self.head, "failure", "advisory (fork): 1 regression")])
+        self.assertEqual(len(self.our_comments()), 1)
+        # outside Actions the same notice goes to stderr
+        res = run(["comment", "--dry-run", report], cwd=self.tmp,
+                  env=dict(env, GITHUB_ACTIONS="", GITHUB_REPOSITORY=""))
+        self.assertExit(res, 0)
+        self.assertIn("himorime: notice: " + notice + "\n", res.err)
 
     def test_comment__rejects_a_hostile_report(self):
         bad = os.path.join(self.tmp, "bad.json")

@@ -269,6 +269,76 @@ static void test_github_event__missing_payload_file(void **state)
 	github_event_release(&ev);
 }
 
+/* Which events come from a fork: the status posted from their report is
+ * advisory (docs/github-actions.md). */
+static void test_github_event__from_fork(void **state)
+{
+	static const struct {
+		const char *name, *file;
+		int fork;
+	} cases[] = {
+		{ "pull_request", "pull_request.json", 0 },
+		{ "pull_request", "pull_request_fork.json", 1 },
+		{ "workflow_run", "workflow_run_same_repo.json", 0 },
+		{ "workflow_run", "workflow_run_fork.json", 1 },
+		{ "push", "push.json", 0 },
+		{ "merge_group", "merge_group.json", 0 },
+	};
+	struct github_event ev;
+	struct err err = ERR_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(load(&ev, cases[i].name, cases[i].file, GSHA, &err), 0);
+		assert_int_equal(github_event_from_fork(&ev), cases[i].fork);
+		github_event_release(&ev);
+	}
+	/* a pull request whose head repository was deleted, and names in
+	 * another case (GitHub's names ignore case) */
+	assert_int_equal(load(&ev, "pull_request", "pull_request.json", GSHA, &err), 0);
+	free(ev.head_repo);
+	ev.head_repo = NULL;
+	assert_int_equal(github_event_from_fork(&ev), 1);
+	ev.head_repo = xstrdup("Octo/Repo");
+	assert_int_equal(github_event_from_fork(&ev), 0);
+	github_event_release(&ev);
+}
+
+/* A saved report is posted only for the commit its event names. */
+static void test_github_event__report_sha_must_be_the_event_commit(void **state)
+{
+	struct github_event ev;
+	struct err err = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(load(&ev, "workflow_run", "workflow_run_same_repo.json", GSHA, &err), 0);
+	assert_int_equal(github_event_check_report_sha(&ev, HEAD, &err), 0);
+	assert_int_equal(github_event_check_report_sha(&ev, BASE, &err), ERR_INVALID);
+	assert_string_equal(err.msg,
+			    "the report is about commit " BASE " (git.status_sha), not " HEAD
+			    ", the commit of this event (workflow_run.head_sha): "
+			    "refusing to post another commit's report");
+	assert_int_equal(github_event_check_report_sha(&ev, NULL, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "the report names no commit (git.status_sha): post a report "
+				     "that `himorime ci` wrote under the event of the run that "
+				     "measured");
+	/* untrusted text is not quoted back */
+	assert_int_equal(github_event_check_report_sha(&ev, "::error::x\n", &err), ERR_INVALID);
+	assert_string_equal(err.msg, "git.status_sha: expected a 40- or 64-digit commit id");
+	assert_int_equal(github_event_check_report_sha(&ev, HEAD "0", &err), ERR_INVALID);
+	assert_string_equal(err.msg, "git.status_sha: expected a 40- or 64-digit commit id");
+	github_event_release(&ev);
+	assert_int_equal(load(&ev, "pull_request", "pull_request.json", GSHA, &err), 0);
+	assert_int_equal(github_event_check_report_sha(&ev, HEAD, &err), 0);
+	assert_int_equal(github_event_check_report_sha(&ev, GSHA, &err), ERR_INVALID);
+	assert_string_equal(err.msg,
+			    "the report is about commit " GSHA " (git.status_sha), not " HEAD
+			    ", the commit of this event (pull_request.head.sha): "
+			    "refusing to post another commit's report");
+	github_event_release(&ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +353,8 @@ int main(void)
 		cmocka_unit_test(test_github_event__other_events_and_bad_payloads),
 		cmocka_unit_test(test_github_event__payload_caps),
 		cmocka_unit_test(test_github_event__missing_payload_file),
+		cmocka_unit_test(test_github_event__from_fork),
+		cmocka_unit_test(test_github_event__report_sha_must_be_the_event_commit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

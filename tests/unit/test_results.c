@@ -288,6 +288,27 @@ static void test_results__compare_round_trips(void **state)
 	results_free(r);
 }
 
+/* git.status_sha (the commit `ci`'s event names) is written only when set:
+ * documents without it keep their bytes. */
+static void test_results__status_sha_only_when_set(void **state)
+{
+	struct results *r = make_run(), *c = make_compare();
+	char *a, *b;
+
+	(void)state;
+	results_set_str(&c->git.status_sha, "fedcba9876543210fedcba9876543210fedcba98");
+	a = to_json(r);
+	b = to_json(c);
+	assert_null(strstr(a, "status_sha"));
+	assert_non_null(strstr(b, "\"status_sha\""));
+	assert_non_null(strstr(b, "fedcba9876543210fedcba9876543210fedcba98"));
+	check_round_trip(c); /* results_equal compares it: the reader keeps it */
+	free(a);
+	free(b);
+	results_free(r);
+	results_free(c);
+}
+
 /* A session's timings are written only when present, in a fixed key order,
  * and come back as they were; a document without them has no such key;
  * results_equal leaves them out. */
@@ -1094,6 +1115,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_results__run_round_trips),
 		cmocka_unit_test(test_results__compare_round_trips),
+		cmocka_unit_test(test_results__status_sha_only_when_set),
 		cmocka_unit_test(test_results__timings_round_trip),
 		cmocka_unit_test(test_results__counts_round_trip),
 		cmocka_unit_test(test_results__fixture_counts),
