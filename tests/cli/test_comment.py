@@ -15,6 +15,8 @@ TOKEN = "ghs_commenttest0123456789"
 EVENT = os.path.join(DATA, "events", "workflow_run_same_repo.json")
 FIXTURE = os.path.join(DATA, "reports", "v1-pr.json")
 MARKER = "<!-- himorime:comment v1 suite=bench -->"
+with open(EVENT) as _f:
+    HEAD_SHA = json.load(_f)["workflow_run"]["head_sha"]
 
 
 def grown(n, verdict, name="case"):
@@ -54,6 +56,8 @@ def grown(n, verdict, name="case"):
     s["benchmarks"] = s["commands"] = n
     s["skipped"] = 0
     s["exit_code"] = 1 if verdict == "regression" else 0
+    # `comment` posts a report only for the commit of its event.
+    doc["git"]["status_sha"] = HEAD_SHA
     return doc
 
 
