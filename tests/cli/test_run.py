@@ -386,6 +386,42 @@ benchmarks:
 """, code=4)
         self.assertIn("report.versions.missing", doc["suites"][0]["error"]["message"])
 
+    def test_issue28_must_fix5__a_stdin_file_written_by_setup_is_read(self):
+        # The reference's git-compare recipe: setup writes the input into
+        # ${workdir}, and stdin names it; it does not exist before setup.
+        doc, _ = self.run_json(f"""
+benchmarks:
+  - name: count
+    runs: 10
+    setup:
+      - command: [sh, -c, "seq 1 5000 > ${{workdir}}/input.txt"]
+    stdin: "${{workdir}}/input.txt"
+    cleanup:
+      - command: [cp, "${{workdir}}/count.txt", "{self.tmp}/count.txt"]
+    commands:
+      wc:
+        command: [wc, -l]
+        stdout: count.txt
+""")
+        self.assertEqual(self.command(doc)["result"], "pass")
+        self.assertEqual(self.command(doc)["head"]["count"], 10)
+        with open(os.path.join(self.tmp, "count.txt")) as f:
+            self.assertEqual(f.read().strip(), "5000")
+
+    def test_issue28_must_fix5__a_stdin_file_still_missing_fails_at_the_run(self):
+        doc, _ = self.run_json("""
+benchmarks:
+  - name: count
+    runs: 10
+    stdin: "${workdir}/never-written.txt"
+    commands:
+      wc: {command: [wc, -l]}
+""", code=4)
+        err = self.command(doc)["head"]["error"]
+        self.assertEqual(err["kind"], "start_failed")
+        self.assertRegex(err["message"], r'\Acould not open stdin "[^"]*/work/never-written\.txt": '
+                                         r'no such file or directory\Z')
+
     def test_run__report_outputs_are_written_beside_the_suite(self):
         page = self.write("page.md", "# Perf\n\n<!-- himorime:begin perf -->\nold\n"
                                      "<!-- himorime:end perf -->\ntail\n")
