@@ -31,21 +31,29 @@ void side_vars(const struct side *s, struct vars *v)
 	v->exe = "";
 }
 
-/* Runs a hook, build step or version probe to completion. Its stdout goes to
- * stdout_path (NULL: discarded); a failure is described in *why (with the
- * stderr tail) and returns ERR_EXEC. The step's TMPDIR (unless its `env`
- * sets one) is a directory of the side's own, removed after the step: a
- * compiler killed by an interrupt or a timeout leaves its temporary files
- * there, not in the user's TMPDIR. */
+/* Where a step's streams go: stdout to `out` (NULL: discarded), stderr to
+ * `err` when the caller reads it afterwards (NULL: a file of the step's own,
+ * read only for the tail of a failure). */
+struct step_io {
+	const char *out, *err;
+};
+
+/* Runs a hook, build step or version probe to completion, its streams where
+ * io says; a failure is described in *why (with the stderr tail) and
+ * returns ERR_EXEC. The step's TMPDIR (unless its `env` sets one) is a
+ * directory of the side's own, removed after the step: a compiler killed by
+ * an interrupt or a timeout leaves its temporary files there, not in the
+ * user's TMPDIR. */
 static int run_step(struct runner *r, const struct exec *x, const struct side *s,
-		    const char *stdout_path, struct strbuf *why, struct strbuf *tail)
+		    const struct step_io *io, struct strbuf *why, struct strbuf *tail)
 {
 	const char *dir = s->priv ? s->priv : s->build_dir;
 	struct prepared p;
 	struct run_result res;
 	struct err err = ERR_INIT, gone = ERR_INIT;
 	struct vars v;
-	char *stderr_path = xasprintf("%s/step-stderr", dir);
+	char *own_stderr = io->err ? NULL : xasprintf("%s/step-stderr", dir);
+	const char *stderr_path = io->err ? io->err : own_stderr;
 	char *tmp = xasprintf("%s/tmp", dir);
 	int rc;
 
@@ -57,7 +65,7 @@ static int run_step(struct runner *r, const struct exec *x, const struct side *s
 	}
 	if (mkdir(tmp, 0700) == 0 || errno == EEXIST)
 		exec_default_env(&p, x, "TMPDIR", tmp);
-	p.req.stdout_path = stdout_path;
+	p.req.stdout_path = io->out;
 	p.req.stderr_path = stderr_path;
 	rc = r->m.run(r->m.ctx, &p.req, 1, &res, &err);
 	if (rc < 0) {
@@ -72,8 +80,9 @@ static int run_step(struct runner *r, const struct exec *x, const struct side *s
 	rc = res.status == RUN_INTERRUPTED ? ERR_INTERRUPTED : ERR_EXEC;
 done:
 	exec_release(&p);
-	unlink(stderr_path);
-	free(stderr_path);
+	if (own_stderr)
+		unlink(own_stderr);
+	free(own_stderr);
 	fsio_remove_tree(tmp, &gone);
 	free(tmp);
 	return rc;
@@ -91,7 +100,7 @@ int side_run_hooks(struct runner *r, const struct exec *hooks, size_t n, const s
 
 		strbuf_init(&why, 0);
 		strbuf_init(&tail, 0);
-		rc = run_step(r, &hooks[i], s, NULL, &why, &tail);
+		rc = run_step(r, &hooks[i], s, &(struct step_io){ NULL, NULL }, &why, &tail);
 		if (rc < 0 && !e->present) {
 			char *msg = xasprintf("%s[%zu] %s", what, i, why.buf);
 			results_set_error(e,
@@ -227,9 +236,55 @@ static void first_line(const char *text, struct strbuf *out)
 	}
 }
 
-/* report.versions: each tool once, no shell, in the suite's directory, with
- * LC_ALL=C and a 30 s limit; the first non-empty line of stdout (else
- * stderr) is its version. */
+/* The first non-empty line of a step's output file, trimmed, into line. */
+static void file_first_line(const char *path, struct strbuf *line)
+{
+	struct err err = ERR_INIT;
+	char *text = NULL;
+	size_t len;
+
+	if (fsio_read_file(path, 1 << 20, &text, &len, &err) == 0)
+		first_line(text, line);
+	free(text);
+}
+
+/* One tool of report.versions: no shell, in the suite's directory, with
+ * LC_ALL=C and a 30 s limit. Its version is the first non-empty line of its
+ * stdout, else of its stderr (`bzip2 --version` prints only there), as the
+ * reference tool reads it; a tool that prints neither fails. */
+static int probe_one(struct runner *r, const struct tool_version *t, struct side *head,
+		     struct strbuf *line, struct strbuf *why, struct strbuf *tail)
+{
+	struct env_var lc = { "LC_ALL", "C" };
+	struct exec x = {
+		.kind = EXEC_ARGV,
+		.argv = t->argv,
+		.argc = t->argc,
+		.env = &lc,
+		.env_count = 1,
+		.timeout_ns = UINT64_C(30) * 1000000000,
+	};
+	char *out = xasprintf("%s/version-out", head->build_dir);
+	char *err = xasprintf("%s/version-err", head->build_dir);
+	int rc = run_step(r, &x, head, &(struct step_io){ out, err }, why, tail);
+
+	if (rc == 0)
+		file_first_line(out, line);
+	if (rc == 0 && !line->len)
+		file_first_line(err, line);
+	if (rc == 0 && !line->len) {
+		strbuf_adds(why, "printed nothing on stdout or stderr");
+		rc = ERR_EXEC;
+	}
+	unlink(out);
+	unlink(err);
+	free(out);
+	free(err);
+	return rc;
+}
+
+/* report.versions: each tool once, before the build; the first failure is
+ * the suite's error. */
 static int probe_versions(struct runner *r, const struct suite *s, struct side *head,
 			  struct results *doc, struct results_suite *rs)
 {
@@ -238,33 +293,12 @@ static int probe_versions(struct runner *r, const struct suite *s, struct side *
 
 	for (i = 0; i < s->version_count && rc == 0; i++) {
 		const struct tool_version *t = &s->versions[i];
-		struct exec x;
-		struct env_var lc = { "LC_ALL", "C" };
 		struct strbuf why, tail, line;
-		char *out_path = xasprintf("%s/version-out", head->build_dir);
-		char *text = NULL;
-		size_t len;
-		struct err err = ERR_INIT;
 
-		memset(&x, 0, sizeof(x));
-		x.kind = EXEC_ARGV;
-		x.argv = t->argv;
-		x.argc = t->argc;
-		x.env = &lc;
-		x.env_count = 1;
-		x.timeout_ns = UINT64_C(30) * 1000000000;
 		strbuf_init(&why, 0);
 		strbuf_init(&tail, 0);
 		strbuf_init(&line, 0);
-		rc = run_step(r, &x, head, out_path, &why, &tail);
-		if (rc == 0 && fsio_read_file(out_path, 1 << 20, &text, &len, &err) == 0)
-			first_line(text, &line);
-		if (rc == 0 && !line.len)
-			first_line(tail.buf, &line);
-		if (rc == 0 && !line.len) {
-			strbuf_adds(&why, "printed nothing");
-			rc = ERR_EXEC;
-		}
+		rc = probe_one(r, t, head, &line, &why, &tail);
 		if (rc < 0) {
 			char *msg = xasprintf("report.versions.%s: %s", t->tool, why.buf);
 			results_set_error(&rs->error, RESULTS_ERROR_START_FAILED, msg, tail.buf,
@@ -277,9 +311,6 @@ static int probe_versions(struct runner *r, const struct suite *s, struct side *
 			if (j == doc->environment.n_tools)
 				results_add_tool(doc, t->tool, line.buf);
 		}
-		free(text);
-		unlink(out_path);
-		free(out_path);
 		strbuf_release(&why);
 		strbuf_release(&tail);
 		strbuf_release(&line);
@@ -313,7 +344,7 @@ static int build(struct runner *r, const struct suite *suite, struct side *s, in
 	engine_progress(r, "%s: build (%s)", suite->name, side_name(side));
 	strbuf_init(&why, 0);
 	strbuf_init(&tail, 0);
-	rc = run_step(r, &suite->build, s, NULL, &why, &tail);
+	rc = run_step(r, &suite->build, s, &(struct step_io){ NULL, NULL }, &why, &tail);
 	if (rc == 0 && stat(s->artifact, &st) < 0) {
 		strbuf_adds(&why, "finished but did not create ${artifact}");
 		rc = ERR_EXEC;

@@ -386,6 +386,39 @@ benchmarks:
 """, code=4)
         self.assertIn("report.versions.missing", doc["suites"][0]["error"]["message"])
 
+    def test_issue28_must_fix6__a_version_printed_only_on_stderr_is_recorded(self):
+        # bzip2 --version prints its banner on stderr only; the reference
+        # reads stderr when stdout is empty, and so do we.
+        doc, _ = self.run_json("""
+report:
+  versions:
+    quiet-out: [sh, -c, "echo >&2; echo ' tool 2.0 ' >&2; echo second >&2"]
+    both: [sh, -c, "echo from-stdout; echo from-stderr >&2"]
+benchmarks:
+  - name: t
+    runs: 10
+    commands:
+      t: {command: [/bin/true]}
+""")
+        self.assertEqual(doc["environment"]["tools"],
+                         [{"name": "quiet-out", "version": "tool 2.0"},
+                          {"name": "both", "version": "from-stdout"}])
+        self.assertEqual(doc["summary"]["exit_code"], 0)
+
+    def test_issue28_must_fix6__a_version_probe_that_prints_nothing_fails(self):
+        doc, _ = self.run_json("""
+report:
+  versions:
+    mute: [sh, -c, "exit 0"]
+benchmarks:
+  - name: t
+    runs: 10
+    commands:
+      t: {command: [/bin/true]}
+""", code=4)
+        self.assertEqual(doc["suites"][0]["error"]["message"],
+                         "report.versions.mute: printed nothing on stdout or stderr")
+
     def test_issue28_must_fix5__a_stdin_file_written_by_setup_is_read(self):
         # The reference's git-compare recipe: setup writes the input into
         # ${workdir}, and stdin names it; it does not exist before setup.
