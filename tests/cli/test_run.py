@@ -360,6 +360,31 @@ benchmarks:
         with open(os.path.join(self.tmp, "screen.txt"), errors="replace") as f:
             self.assertIn("typed-here", f.read())
 
+    def test_issue28_should_fix__terminal_runs_with_term_dumb_unless_the_suite_sets_it(self):
+        path = self.write("himorime.yaml", suite(f"""
+benchmarks:
+  - name: plain
+    terminal: true
+    runs: 10
+    cleanup:
+      - command: [cp, "${{workdir}}/screen.txt", "{self.tmp}/plain.txt"]
+    commands:
+      sh: {{command: [sh, -c, 'echo "TERM=$TERM"'], stdout: screen.txt}}
+  - name: own
+    terminal: true
+    runs: 10
+    env: {{TERM: vt100}}
+    cleanup:
+      - command: [cp, "${{workdir}}/screen.txt", "{self.tmp}/own.txt"]
+    commands:
+      sh: {{command: [sh, -c, 'echo "TERM=$TERM"'], stdout: screen.txt}}
+"""))
+        res = self.run_h(["run", "-q", path], env={"TERM": "xterm-256color"})
+        self.assertExit(res, 0)
+        for name, want in (("plain", "TERM=dumb\n"), ("own", "TERM=vt100\n")):
+            with open(os.path.join(self.tmp, name + ".txt")) as f:
+                self.assertEqual(f.read(), want)
+
     def test_run__report_versions_are_recorded(self):
         doc, _ = self.run_json("""
 report:
