@@ -199,6 +199,22 @@ static void look_line(void *ctx, const char *line)
 	session_log(ctx, "%s", line);
 }
 
+/* A build's start, end and signs of life: on a terminal too (a lasting
+ * line above the progress line), since a build can take many minutes. The
+ * lines while it runs come from the engine's watch thread while this one
+ * waits for the build. */
+static void build_line(void *ctx, const char *line)
+{
+	const struct session *s = ctx;
+	char buf[1024];
+
+	/* Names and output come from the suite and the build: one line, no
+	 * escape sequences of theirs. */
+	err_escape(buf, sizeof(buf), line);
+	fprintf(stderr, "%shimorime: %s\n", s->progress_tty ? "\r\033[K" : "", buf);
+	fflush(stderr);
+}
+
 static int check_values(struct session *s, enum results_mode mode)
 {
 	unsigned long long v;
@@ -460,6 +476,11 @@ int session_runner(struct session *s, const char *const *hidden, size_t n_hidden
 	if (s->progress_tty)
 		s->ro.progress = progress_line;
 	s->ro.look_line = look_line;
+	if (!s->quiet) {
+		s->ro.build_line = build_line;
+		/* a log has no progress line: the build's last output instead */
+		s->ro.build_tick_ns = s->progress_tty ? 0 : SESSION_BUILD_TICK_NS;
+	}
 	s->ro.progress_ctx = s;
 	if (runner_new(&s->ro, &s->runner, &err) < 0)
 		return cli_fail(&err);

@@ -46,6 +46,10 @@ struct session {
 	void (*complete)(struct session *s);
 };
 
+/* Without a terminal, how often a running build's last line of output is
+ * printed (docs/revisions.md#builds). */
+#define SESSION_BUILD_TICK_NS (UINT64_C(30) * 1000000000)
+
 /* The flags every measuring command takes; `extra` adds the command's own. */
 #define SESSION_FLAG_COUNT 16
 size_t session_flags(struct session *s, struct opt *out, size_t cap);

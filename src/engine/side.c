@@ -331,24 +331,57 @@ static int open_build(struct side *s, const struct suite *suite, struct err *err
 	return 0;
 }
 
-/* Builds ${artifact} on one side; a failure is the suite's error. */
+/* Runs the build step on one side, its streams in files that a watch
+ * reads while it runs (when the options ask for lines while it runs); the
+ * step's description and stderr tail go to why and tail. */
+static int run_build_step(struct runner *r, const struct suite *suite, struct side *s,
+			  const char *label, struct strbuf *why, struct strbuf *tail)
+{
+	bool watched = r->o.build_line && r->o.build_tick_ns;
+	char *out = watched ? xasprintf("%s/build-stdout", s->build_dir) : NULL;
+	char *err = watched ? xasprintf("%s/build-stderr", s->build_dir) : NULL;
+	struct watch *w = watch_start(r, label, out, err);
+	int rc = run_step(r, &suite->build, s, &(struct step_io){ out, err }, why, tail);
+	struct stat st;
+
+	watch_stop(w);
+	if (rc == 0 && stat(s->artifact, &st) < 0) {
+		strbuf_adds(why, "finished but did not create ${artifact}");
+		rc = ERR_EXEC;
+	}
+	if (out)
+		unlink(out);
+	if (err)
+		unlink(err);
+	free(out);
+	free(err);
+	return rc;
+}
+
+/* Builds ${artifact} on one side, with a line when it starts and one when
+ * it ends; a failure is the suite's error. */
 static int build(struct runner *r, const struct suite *suite, struct side *s, int side,
 		 struct results_suite *rs)
 {
 	struct strbuf why, tail;
-	struct stat st;
+	char *label;
+	uint64_t t;
 	int rc;
 
 	if (!suite->has_build)
 		return 0;
 	engine_progress(r, "%s: build (%s)", suite->name, side_name(side));
+	label = xasprintf("%s: build (%s)", suite->name, side_name(side));
+	engine_build_line(r, "%s started", label);
 	strbuf_init(&why, 0);
 	strbuf_init(&tail, 0);
-	rc = run_step(r, &suite->build, s, &(struct step_io){ NULL, NULL }, &why, &tail);
-	if (rc == 0 && stat(s->artifact, &st) < 0) {
-		strbuf_adds(&why, "finished but did not create ${artifact}");
-		rc = ERR_EXEC;
-	}
+	t = engine_now_ns();
+	rc = run_build_step(r, suite, s, label, &why, &tail);
+	t = engine_now_ns() - t;
+	if (rc == 0)
+		engine_build_line(r, "%s finished in %.1f s", label, (double)t / 1e9);
+	else
+		engine_build_line(r, "%s failed after %.1f s: %s", label, (double)t / 1e9, why.buf);
 	if (rc < 0 && !rs->error.present) {
 		char *msg = xasprintf("build (%s): %s", side_name(side), why.buf);
 		results_set_error(&rs->error,
@@ -357,6 +390,7 @@ static int build(struct runner *r, const struct suite *suite, struct side *s, in
 				  msg, tail.buf, tail.len);
 		free(msg);
 	}
+	free(label);
 	strbuf_release(&why);
 	strbuf_release(&tail);
 	return rc;

@@ -399,7 +399,11 @@ benchmarks:
         self.program(3)
         res = self.compare("--against", "HEAD", code=1)
         json.loads(res.out)  # stdout is the report alone
-        self.assertRegex(res.err, r"^himorime: work: look 1 of 1 at 12 pairs, cap 12 pairs, "
+        self.assertRegex(res.err, r"\Ahimorime: cmp: build \(head\) started\n"
+                                  r"himorime: cmp: build \(head\) finished in \d+\.\d s\n"
+                                  r"himorime: cmp: build \(base\) started\n"
+                                  r"himorime: cmp: build \(base\) finished in \d+\.\d s\n"
+                                  r"himorime: work: look 1 of 1 at 12 pairs, cap 12 pairs, "
                                   r"\d+\.\d s elapsed\n")
         res = self.compare("--against", "HEAD", "--max-time", "10m", "--quiet", code=1)
         self.assertEqual(res.err, "himorime: exit 1: 1 regression\n")
