@@ -12,6 +12,7 @@
 #include "render/render.h"
 #include "suite/suite.h"
 #include "suite/units.h"
+#include "vcs/vcs.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -458,6 +459,69 @@ int session_check_looks(const struct session *s, bool **selected, const bool *sk
 			problems == 1 ? "" : "s");
 }
 
+bool session_builds(const struct session *s, size_t i, bool **selected)
+{
+	size_t k;
+
+	if (!s->suites.v[i]->has_build)
+		return false;
+	for (k = 0; k < s->suites.v[i]->benchmark_count; k++)
+		if (selected[i][k])
+			return true;
+	return false;
+}
+
+/* The lock file of the tree holding dir, and the tree's name for messages. */
+static char *lock_path(const char *dir, char **tree)
+{
+	struct vcs *vcs = NULL;
+	struct err err = ERR_INIT;
+	char *path = NULL;
+
+	if (vcs_may_be_in_work_tree(dir) && vcs_open(dir, &vcs, &err) == 0 && vcs_workdir(vcs)) {
+		path = xasprintf("%shimorime.lock", vcs_git_dir(vcs));
+		*tree = xstrdup(vcs_workdir(vcs));
+	}
+	vcs_free(vcs);
+	if (path)
+		return path;
+	*tree = xstrdup(dir);
+	return xasprintf("%s/.himorime.lock", dir);
+}
+
+int session_lock_tree(struct session *s, const char *dir)
+{
+	struct treelock l = TREELOCK_INIT;
+	struct err err = ERR_INIT;
+	char *tree = NULL, *path = lock_path(dir, &tree);
+	size_t i;
+	int code = EXIT_OK;
+
+	for (i = 0; i < s->n_locks; i++)
+		if (!strcmp(s->locks[i].path, path))
+			goto done;
+	if (treelock_take(&l, path, tree, &err) == 0) {
+		s->locks = xrealloc(s->locks, (s->n_locks + 1) * sizeof(*s->locks));
+		s->locks[s->n_locks++] = l;
+	} else if (l.busy) {
+		fprintf(stderr,
+			"himorime: error: %s [HMR4001]\n"
+			"  hint: two runs on one tree build over each other: wait for that one "
+			"to end, or measure a copy of the tree (git worktree add)\n",
+			err.msg);
+		code = cli_exit(EXIT_EXEC, "the working tree is in use");
+	} else {
+		fprintf(stderr,
+			"himorime: warning: %s: another himorime could build in \"%s\" at the "
+			"same time\n",
+			err.msg, tree);
+	}
+done:
+	free(path);
+	free(tree);
+	return code;
+}
+
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden)
 {
 	struct err err = ERR_INIT;
@@ -688,8 +752,14 @@ int session_finish(struct session *s)
 
 void session_release(struct session *s)
 {
+	size_t i;
+
 	signal_target = NULL;
 	runner_free(s->runner);
+	/* after the runner: nothing of this session builds or runs any more */
+	for (i = 0; i < s->n_locks; i++)
+		treelock_release(&s->locks[i]);
+	free(s->locks);
 	results_free(s->doc);
 	cli_suites_release(&s->suites);
 	strlist_release(&s->tags);

@@ -1,6 +1,8 @@
 """Builds (issue 28, must-fix 4): each side's build says when it starts and
-ends on stderr, with its duration; and a failed build is what the report's
-headline and last line say, with its stderr below."""
+ends on stderr, with its duration; one himorime at a time builds in a working
+tree (a lock in its git directory, or in the suite's directory outside git),
+released on every way out; and a failed build is what the report's headline
+and last line say, with its stderr below."""
 import json
 import os
 import signal
@@ -79,6 +81,142 @@ class BuildLinesTest(GitRepoTest):
         doc = json.loads(res.out)
         self.assertEqual(doc["suites"][0]["error"]["kind"], "build_failed")
         self.assertTrue(res.err.endswith("himorime: exit 4: build failed (head)\n"), res.err)
+
+
+class TreeLockTest(GitRepoTest):
+    """Two runs on one tree at once: the second is refused."""
+
+    def setUp(self):
+        super().setUp()
+        self.started = os.path.join(self.tmp, "started")
+        self.go = os.path.join(self.tmp, "go")
+        self.lock = os.path.join(self.repo, ".git", "himorime.lock")
+        self.write("repo/himorime.yaml",
+                   suite("build:\n" + waiting_build(self.started, self.go) + BENCH, name="s"))
+        self.git("add", "-A")
+        self.git("commit", "-qm", "suite")
+
+    def start(self, *args):
+        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
+        env.pop("GITHUB_ACTIONS", None)
+        p = subprocess.Popen([HIMORIME, *args, "-q", "--seed", "1"], cwd=self.repo, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: p.poll() is None and p.kill())
+        deadline = time.time() + 30
+        while not os.path.exists(self.started):
+            self.assertLess(time.time(), deadline, "the first build never started")
+            self.assertIsNone(p.poll())
+            time.sleep(0.02)
+        return p
+
+    def refused(self, pid, args):
+        res = self.run_h(args + ["-q"], cwd=self.repo)
+        self.assertExit(res, 4)
+        self.assertEqual(
+            res.err,
+            f'himorime: error: the working tree "{self.repo}" is in use by another himorime '
+            f'(pid {pid}), which holds "{self.lock}" [HMR4001]\n'
+            "  hint: two runs on one tree build over each other: wait for that one to end, "
+            "or measure a copy of the tree (git worktree add)\n"
+            "himorime: exit 4: the working tree is in use\n")
+        self.assertEqual(res.out, "")
+
+    def test_issue28_must_fix4__a_second_run_on_the_tree_is_refused(self):
+        p = self.start("run")
+        with open(self.lock) as f:
+            self.assertEqual(f.read(), f"{p.pid}\n")
+        self.refused(p.pid, ["run"])
+        self.refused(p.pid, ["compare", "--against", "HEAD"])
+        self.refused(p.pid, ["calibrate"])
+        open(self.go, "w").close()
+        out, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertFalse(os.path.exists(self.lock))
+        res = self.run_h(["run", "-q", "--seed", "1"], cwd=self.repo)
+        self.assertExit(res, 0)
+        self.assertFalse(os.path.exists(self.lock))
+
+    def test_issue28_must_fix4__the_lock_goes_with_an_interrupted_run(self):
+        p = self.start("compare", "--against", "HEAD")
+        self.assertTrue(os.path.exists(self.lock))
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 4, err)
+        self.assertFalse(os.path.exists(self.lock))
+
+    def test_issue28_must_fix4__a_lock_left_by_a_killed_run_is_taken_over(self):
+        p = self.start("run")
+        p.kill()  # SIGKILL: nothing of himorime runs; the kernel drops the lock
+        p.communicate(timeout=30)
+        self.assertTrue(os.path.exists(self.lock))
+        with open(self.lock) as f:
+            self.assertEqual(f.read(), f"{p.pid}\n")
+        # what the killed run left (its build waits on `go`; the spawner kills
+        # its tree when himorime goes away) is no concern of the next run
+        open(self.go, "w").close()
+        res = self.run_h(["run", "-q", "--seed", "1"], cwd=self.repo)
+        self.assertExit(res, 0)
+        self.assertFalse(os.path.exists(self.lock))
+
+    def test_issue28_must_fix4__a_commit_as_head_builds_in_its_own_tree(self):
+        # Another process holds the tree's lock (as a himorime would); a
+        # comparison of two commits builds in trees of its own and goes on.
+        holder = subprocess.Popen(
+            ["python3", "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'w'); "
+             "fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); time.sleep(60)",
+             self.lock], stdout=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: holder.poll() is None and holder.kill())
+        self.assertEqual(holder.stdout.readline(), "held\n")
+        open(self.go, "w").close()
+        res = self.run_h(["compare", "--against", "HEAD", "--head", "HEAD", "-q"],
+                         cwd=self.repo)
+        self.assertExit(res, 0)
+        res = self.run_h(["run", "-q"], cwd=self.repo)
+        self.assertExit(res, 4)
+        self.assertIn(f'is in use by another himorime, which holds "{self.lock}" [HMR4001]\n',
+                      res.err)
+        holder.kill()
+        holder.communicate()
+
+    def test_issue28_must_fix4__a_symbolic_link_is_never_followed(self):
+        victim = self.write("victim.txt", "keep me\n")
+        os.symlink(victim, self.lock)
+        open(self.go, "w").close()
+        res = self.run_h(["run", "-q", "--seed", "1"], cwd=self.repo)
+        self.assertExit(res, 0)
+        self.assertEqual(res.err,
+                         f'himorime: warning: cannot lock the working tree with "{self.lock}": '
+                         "a symbolic link, never followed: another himorime could build in "
+                         f'"{self.repo}" at the same time\n')
+        with open(victim) as f:
+            self.assertEqual(f.read(), "keep me\n")
+        self.assertTrue(os.path.islink(self.lock))
+
+
+class TreeLockOutsideGitTest(PrivateTmpTest):
+    def test_issue28_must_fix4__outside_git_the_lock_is_in_the_suites_directory(self):
+        started = os.path.join(self.tmp, "started")
+        go = os.path.join(self.tmp, "go")
+        d = os.path.join(self.tmp, "plain")
+        path = self.write("plain/himorime.yaml",
+                          suite("build:\n" + waiting_build(started, go) + BENCH, name="s"))
+        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
+        p = subprocess.Popen([HIMORIME, "run", "-q", path], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: p.poll() is None and p.kill())
+        deadline = time.time() + 30
+        while not os.path.exists(started):
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.02)
+        lock = os.path.join(d, ".himorime.lock")
+        res = self.run_h(["run", "-q", path])
+        self.assertExit(res, 4)
+        self.assertIn(f'the working tree "{d}" is in use by another himorime (pid {p.pid}), '
+                      f'which holds "{lock}" [HMR4001]\n', res.err)
+        open(go, "w").close()
+        p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 0)
+        self.assertEqual(sorted(os.listdir(d)), ["himorime.yaml"])
 
 
 if __name__ == "__main__":
