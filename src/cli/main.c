@@ -25,9 +25,13 @@ static const struct cmd commands[] = {
 	{ "init", cmd_init, "write a small runnable suite file",
 	  "usage: himorime init [--force] [PATH]\n"
 	  "\n"
-	  "Writes a small runnable suite to PATH (default himorime.yaml) whose first line\n"
-	  "points editors at the JSON Schema. An existing file is kept unless --force is\n"
-	  "given (exit 3).\n"
+	  "Writes a small runnable suite to PATH (default himorime.yaml) and, beside it,\n"
+	  "himorime.schema.json, the JSON Schema its first line points editors at. When\n"
+	  "the directory (or one above it, up to the repository's top) has a Cargo.toml,\n"
+	  "go.mod, CMakeLists.txt, meson.build, configure.ac, configure, Makefile or\n"
+	  "package.json, the suite gets a build step that leaves the program at\n"
+	  "${artifact}, and a benchmark that runs it. An existing suite is kept unless\n"
+	  "--force is given (exit 3).\n"
 	  "\n"
 	  "flags:\n"
 	  "  -f, --force   overwrite an existing file\n" },

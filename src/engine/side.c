@@ -11,6 +11,7 @@
 
 #include "common/alloc.h"
 #include "common/fsio.h"
+#include "suite/recipes.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -331,6 +332,28 @@ static int open_build(struct side *s, const struct suite *suite, struct err *err
 	return 0;
 }
 
+/* What a build that left no ${artifact} should do, with the step for the
+ * build system its tree shows, which recipes_find tells by the files that
+ * exist (docs/configuration.md#build). */
+static void artifact_missing(const char *root, struct strbuf *why)
+{
+	unsigned up = 0, i;
+	const struct recipe *r = recipes_find(root, &up);
+
+	strbuf_adds(why, "finished but did not create ${artifact}: the build must leave the "
+			 "program there");
+	if (!r) {
+		strbuf_adds(why, " (e.g. end it with cp PROGRAM ${artifact})");
+		return;
+	}
+	strbuf_addf(why, "; this tree builds with %s (%s): e.g. command: \"", r->system, r->marker);
+	recipes_command(r, NULL, why);
+	strbuf_adds(why, "\", shell: true");
+	for (i = 0; i < up; i++)
+		strbuf_adds(why, i ? "/.." : ", cwd: ..");
+	strbuf_adds(why, " (himorime init writes such a step)");
+}
+
 /* Runs the build step on one side, its streams in files that a watch
  * reads while it runs (when the options ask for lines while it runs); the
  * step's description and stderr tail go to why and tail. */
@@ -346,7 +369,7 @@ static int run_build_step(struct runner *r, const struct suite *suite, struct si
 
 	watch_stop(w);
 	if (rc == 0 && stat(s->artifact, &st) < 0) {
-		strbuf_adds(why, "finished but did not create ${artifact}");
+		artifact_missing(s->root, why);
 		rc = ERR_EXEC;
 	}
 	if (out)

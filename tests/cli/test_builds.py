@@ -219,5 +219,133 @@ class TreeLockOutsideGitTest(PrivateTmpTest):
         self.assertEqual(sorted(os.listdir(d)), ["himorime.yaml"])
 
 
+class InitBuildTest(PrivateTmpTest):
+    """`init` writes a build step for the build system it sees (issue 28,
+    should-fix), and a build that leaves no ${artifact} says how to."""
+
+    def repo(self, name, files):
+        d = os.path.join(self.tmp, name)
+        os.makedirs(d)
+        subprocess.run(["git", "init", "-q", "-b", "main", d], check=True)
+        for rel, text in files.items():
+            self.write(os.path.join(name, rel), text)
+        return d
+
+    def git(self, d, *args):
+        subprocess.run(["git", "-c", "user.email=t@e", "-c", "user.name=t", *args], cwd=d,
+                       check=True, capture_output=True)
+
+    def test_issue28_should_fix__init_writes_a_make_build_that_runs(self):
+        d = self.repo("hello", {
+            "hello.c": '#include <stdio.h>\nint main(void) { puts("hi"); return 0; }\n',
+            "Makefile": "hello: hello.c\n\tcc -O2 -o hello hello.c\n",
+            ".gitignore": "hello\n",
+        })
+        res = self.run_h(["init"], cwd=d)
+        self.assertExit(res, 0)
+        self.assertEqual(res.out, "wrote himorime.yaml (with a build step for the Makefile "
+                                  "found: check it) and himorime.schema.json; check it with "
+                                  "'himorime validate himorime.yaml'\n")
+        with open(os.path.join(d, "himorime.yaml")) as f:
+            text = f.read()
+        self.assertIn("""
+# Found make (Makefile). The build runs in each revision's own tree (your
+# working tree; in a comparison, a temporary one for the base) and
+# must leave the program at ${artifact}, the file the commands run.
+# Check the program's name: hello.
+build:
+  command: 'make -j$(nproc) && cp hello ${artifact}'
+  shell: true
+  timeout: 30m
+""", text)
+        self.assertIn('        command: ["${artifact}", --version]\n', text)
+        res = self.run_h(["run", "-q", "--runs", "10"], cwd=d)
+        self.assertExit(res, 0)
+        self.git(d, "add", "-A")
+        self.git(d, "commit", "-qm", "x")
+        self.write("hello/hello.c", '#include <stdio.h>\nint main(void) { puts("hey"); }\n')
+        res = self.run_h(["compare", "--against", "HEAD", "-q", "--runs", "10"], cwd=d)
+        self.assertExit(res, 0)
+
+    def test_issue28_should_fix__init_finds_each_build_system_and_its_program(self):
+        cases = [
+            ({"Cargo.toml": '[package]\nname = "ripgrep"\n\n[[bin]]\nname = "rg"\n'},
+             "cargo build --release && cp target/release/rg ${artifact}"),
+            ({"Cargo.toml": '[package]\nname = "tool"\nversion = "1.0"\n'},
+             "cargo build --release && cp target/release/tool ${artifact}"),
+            ({"go.mod": "module example.com/x\n", "main.go": "package main\nfunc main() {}\n"},
+             "go build -o ${artifact} ."),
+            ({"go.mod": "module example.com/x\n", "cmd/zz/main.go": "package main\n",
+              "cmd/aa/main.go": "package main\n", "lib.go": "package x\n"},
+             "go build -o ${artifact} ./cmd/aa"),
+            ({"CMakeLists.txt": "project(z C)\nadd_executable( zstd src/main.c)\n", "Makefile": ""},
+             "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build --parallel"
+             " && cp build/zstd ${artifact}"),
+            ({"meson.build": "project('d', 'c')\nexecutable('demo', 'main.c')\n"},
+             "{ test -d build || meson setup build --buildtype=release; } && meson compile -C"
+             " build && cp build/demo ${artifact}"),
+            ({"configure.ac": "AC_INIT([jq], [1.7.1])\n", "Makefile": "all:\n"},
+             "autoreconf -fi && ./configure && make -j$(nproc) && cp jq ${artifact}"),
+            ({"configure": "#!/bin/sh\n"},
+             "./configure && make -j$(nproc) && cp PROGRAM ${artifact}"),
+            ({"package.json": '{"name": "x", "bin": {"x": "bin/cli.js"}}'},
+             "npm ci && npm run build --if-present && printf '#!/bin/sh\\nexec node %s "
+             "\"$@\"\\n' \"$PWD/bin/cli.js\" > ${artifact} && chmod +x ${artifact}"),
+            ({"Cargo.toml": "[workspace]\n"},
+             "cargo build --release && cp target/release/PROGRAM ${artifact}"),
+        ]
+        try:
+            import yaml
+        except ImportError:
+            self.skipTest("python3-yaml is needed")
+        for i, (files, command) in enumerate(cases):
+            with self.subTest(files=sorted(files)):
+                d = self.repo(f"p{i}", files)
+                self.assertExit(self.run_h(["init"], cwd=d), 0)
+                with open(os.path.join(d, "himorime.yaml")) as f:
+                    doc = yaml.safe_load(f)
+                self.assertEqual(doc["build"], {"command": command, "shell": True,
+                                                "timeout": "30m"})
+                res = self.run_h(["validate"], cwd=d)
+                self.assertExit(res, 0)
+
+    def test_issue28_should_fix__init_finds_the_build_above_the_suite(self):
+        d = self.repo("top", {"Makefile": "all:\n", "bench/.keep": ""})
+        res = self.run_h(["init", "bench/himorime.yaml"], cwd=d)
+        self.assertExit(res, 0)
+        with open(os.path.join(d, "bench", "himorime.yaml")) as f:
+            text = f.read()
+        self.assertIn("build:\n  command: 'make -j$(nproc) && cp top ${artifact}'\n"
+                      "  shell: true\n  cwd: ..\n  timeout: 30m\n", text)
+        # outside a repository only the suite's own directory counts
+        self.write("loose/Makefile", "all:\n")
+        os.makedirs(os.path.join(self.tmp, "loose", "sub"))
+        res = self.run_h(["init", "sub/himorime.yaml"], cwd=os.path.join(self.tmp, "loose"))
+        self.assertExit(res, 0)
+        with open(os.path.join(self.tmp, "loose", "sub", "himorime.yaml")) as f:
+            self.assertNotIn("build:", f.read())
+
+    def test_issue28_should_fix__a_build_without_artifact_says_how_for_its_system(self):
+        d = self.repo("proj", {"Makefile": "all:\n\ttrue\n", "himorime.yaml": suite(
+            "build:\n  command: [make]\n" + BENCH, name="s")})
+        res = self.run_h(["run", "--format", "json", "-q"], cwd=d)
+        self.assertExit(res, 4)
+        self.assertEqual(
+            json.loads(res.out)["suites"][0]["error"]["message"],
+            "build (head): finished but did not create ${artifact}: the build must leave the "
+            "program there; this tree builds with make (Makefile): e.g. command: "
+            '"make -j$(nproc) && cp PROGRAM ${artifact}", shell: true (himorime init writes '
+            "such a step)")
+        os.unlink(os.path.join(d, "Makefile"))
+        self.write("proj/himorime.yaml", suite('build:\n  command: ["true"]\n' + BENCH,
+                                               name="s"))
+        res = self.run_h(["run", "--format", "json", "-q"], cwd=d)
+        self.assertExit(res, 4)
+        self.assertEqual(
+            json.loads(res.out)["suites"][0]["error"]["message"],
+            "build (head): finished but did not create ${artifact}: the build must leave the "
+            "program there (e.g. end it with cp PROGRAM ${artifact})")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -26,14 +26,56 @@ class SuiteCliTest(TempDirTest):
     def test_suite_cli__init_writes_a_valid_suite(self):
         res = run(["init"], cwd=self.tmp)
         self.assertExit(res, 0)
-        self.assertEqual(res.out, "wrote himorime.yaml; check it with 'himorime validate himorime.yaml'\n")
+        self.assertEqual(res.out, "wrote himorime.yaml and himorime.schema.json; check it with "
+                                  "'himorime validate himorime.yaml'\n")
         with open(os.path.join(self.tmp, "himorime.yaml")) as f:
             text = f.read()
-        self.assertRegex(text.splitlines()[0],
-                         r"^# yaml-language-server: \$schema=\S+/docs/schema/suite\.schema\.json$")
+        self.assertEqual(text.splitlines()[0],
+                         "# yaml-language-server: $schema=himorime.schema.json")
+        self.assertNotIn("build:", text)
         res = run(["validate"], cwd=self.tmp)
         self.assertExit(res, 0)
         self.assertEqual(res.out, "himorime.yaml: ok (1 benchmark, 1 command)\n")
+
+    def test_issue28_docs__init_writes_the_schema_its_comment_names(self):
+        os.makedirs(os.path.join(self.tmp, "bench"))
+        res = run(["init", "bench/perf.himorime.yaml"], cwd=self.tmp)
+        self.assertExit(res, 0)
+        with open(os.path.join(self.tmp, "bench", "perf.himorime.yaml")) as f:
+            first = f.readline()
+        name = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)\n", first).group(1)
+        # relative to the suite, as editors resolve it: the schema of docs/
+        with open(os.path.join(self.tmp, "bench", name), "rb") as f:
+            written = f.read()
+        with open(os.path.join(ROOT, "docs", "schema", "suite.schema.json"), "rb") as f:
+            self.assertEqual(written, f.read())
+        # the suite passes its own schema
+        try:
+            import jsonschema
+            import yaml
+        except ImportError:
+            self.skipTest("python3-jsonschema and python3-yaml are needed")
+        with open(os.path.join(self.tmp, "bench", "perf.himorime.yaml")) as f:
+            doc = yaml.safe_load(f)
+        errors = jsonschema.Draft202012Validator(json.loads(written)).iter_errors(doc)
+        self.assertEqual([e.message for e in errors], [])
+
+    def test_issue28_should_fix__run_without_a_suite_suggests_init(self):
+        for cmd in (["run"], ["validate"], ["compare", "--against", "HEAD"]):
+            with self.subTest(cmd=cmd):
+                res = run(cmd, cwd=self.tmp)
+                self.assertExit(res, 2)
+                self.assertEqual(
+                    res.err,
+                    'himorime.yaml: cannot read "himorime.yaml": No such file or directory '
+                    "[HMR2001]\n"
+                    "  hint: no himorime.yaml here: 'himorime init' writes one (with a build "
+                    "step for the build system it finds), or name a suite file or directory\n"
+                    "himorime: exit 2: 1 problem in 1 suite file\n")
+        # a suite named on the command line gets no such hint
+        res = run(["run", "other.yaml"], cwd=self.tmp)
+        self.assertExit(res, 2)
+        self.assertNotIn("himorime init", res.err)
 
     def test_suite_cli__init_refuses_to_overwrite(self):
         path = self.write("mine.yaml", "keep me\n")
