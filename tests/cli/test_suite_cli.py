@@ -4,6 +4,7 @@ docs/configuration.md validates."""
 import json
 import os
 import re
+import subprocess
 import unittest
 
 from harness import ROOT, TempDirTest, run
@@ -179,6 +180,33 @@ class SuiteCliTest(TempDirTest):
         self.assertEqual(doc[0]["warmup"], 1)
         self.assertIsNone(doc[0]["runs"])
 
+    def test_issue28_should_fix__list_json_writes_max_percent_in_percent_as_reports(self):
+        self.write("s.yaml", 'version: "1"\nname: s\nbenchmarks:\n  - name: b\n'
+                   "    runs: 10\n    metrics: {cpu: true}\n"
+                   "    regression:\n"
+                   "      latency: {max_percent: 7%}\n"
+                   "      cpu_total: {max_percent: 15}\n"
+                   "      peak_rss: {max_percent: 0.5%}\n"
+                   "      instructions: {max_percent: 2%}\n"
+                   "    commands:\n      one: {command: [\"true\"]}\n")
+        res = run(["list", "--format", "json", "s.yaml"], cwd=self.tmp)
+        self.assertExit(res, 0)
+        reg = json.loads(res.out)[0]["regression"]
+        self.assertEqual([reg[m]["max_percent"] for m in ("latency", "cpu_total", "peak_rss")],
+                         [7, 15, 0.5])
+        self.assertIn('"latency": {"statistic": "median", "max_percent": 7, ', res.out)
+        # the same numbers as a comparison's report
+        subprocess.run(["git", "init", "-q", self.tmp], check=True)
+        subprocess.run(["git", "add", "s.yaml"], cwd=self.tmp, check=True)
+        subprocess.run(["git", "-c", "user.email=t@e", "-c", "user.name=t", "commit", "-q",
+                        "-m", "x"], cwd=self.tmp, check=True)
+        res = run(["compare", "--against", "HEAD", "-q", "--format", "json", "s.yaml"],
+                  cwd=self.tmp)
+        cmps = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]
+        self.assertEqual({m: cmps[m]["max_percent"] for m in ("latency", "cpu_total")},
+                         {"latency": 7, "cpu_total": 15})
+        self.assertEqual(cmps["latency"]["max_fraction"], 0.07)
+
     def test_suite_cli__list_json_numbers_read_back_exactly(self):
         # %.15g would print 0.3 and 0.1 (docs/reports.md, "Numbers, times and
         # absent values": the shortest form that reads back bit for bit)
@@ -194,7 +222,7 @@ class SuiteCliTest(TempDirTest):
                       '"work": {"value": 0.30000000000000004, "unit": "records"}},\n',
                       res.out)
         self.assertIn('      "latency": {"statistic": "median", "max_percent": '
-                      '0.10000000000000002, "min_difference": null, "gate": true},\n', res.out)
+                      '10.000000000000002, "min_difference": null, "gate": true},\n', res.out)
         doc = json.loads(res.out)
         self.assertEqual(doc[0]["metrics"]["work"]["value"], 0.1 + 0.2)
 
