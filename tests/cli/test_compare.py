@@ -9,7 +9,7 @@ import subprocess
 import time
 import unittest
 
-from harness import HELPERS, HIMORIME, GitRepoTest
+from harness import HELPERS, HIMORIME, GitRepoTest, suite
 
 MIB = 1024 * 1024
 
@@ -175,6 +175,35 @@ class CompareTest(GitRepoTest):
         self.assertIn("Calibration: the same revision", res.err)
         self.assertEqual(doc["git"]["base_sha"], doc["git"]["head_sha"])
         self.assertEqual(doc["git"]["base_source"], "calibrate")
+
+    def test_issue28_should_fix__calibrate_takes_suite_from(self):
+        # a suite the commit does not have yet
+        self.write("repo/new.yaml", suite("""
+benchmarks:
+  - name: t
+    runs: 10
+    commands:
+      t: {command: ["true"]}
+"""))
+        args = ["calibrate", "--against", "HEAD", "--format", "json", "-q", "--seed", "4",
+                "new.yaml"]
+        res = self.run_h(args, cwd=self.repo)
+        self.assertExit(res, 0)
+        doc = json.loads(res.out)
+        self.assertTrue(doc["suites"][0]["new_in_head"])
+        self.assertEqual(doc["calibration"]["rows"], [])
+        res = self.run_h(args + ["--suite-from", "head"], cwd=self.repo)
+        self.assertExit(res, 0)
+        doc = json.loads(res.out)
+        self.assertFalse(doc["suites"][0]["new_in_head"])
+        self.assertEqual([(r["benchmark"], r["metric"]) for r in doc["calibration"]["rows"]],
+                         [("t", "latency")])
+        res = self.run_h(args + ["--suite-from", "base"], cwd=self.repo)
+        self.assertExit(res, 4)
+        self.assertIn('suite "new.yaml" has no file in the base revision', res.err)
+        res = self.run_h(args + ["--suite-from", "tail"], cwd=self.repo)
+        self.assertExit(res, 3)
+        self.assertIn('--suite-from "tail": expected head or base', res.err)
 
     def test_calibrate__json_output_records_the_calibration_and_report_rerenders_it(self):
         res = self.run_h(["calibrate", "--seed", "4", "--no-color"], cwd=self.repo)
