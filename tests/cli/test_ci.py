@@ -328,6 +328,13 @@ class CiTest(CiFixture):
                       f"not the pull request's base {self.base[:12]}: the base moved since the "
                       "merge was made\n", res.err)
 
+    def test_issue28_should_fix__a_push_without_ref_names_no_branch(self):
+        path = self.event(before="0" * 40, after=self.head)
+        res = self.ci(event=path, name="push", code=3)
+        self.assertIn("himorime: error: github: push event creates a branch: there is no "
+                      "previous revision to compare with;", res.err)
+        self.assertNotIn('"?"', res.err)
+
     def test_ci__dry_run_sends_nothing(self):
         res = self.ci("--dry-run", code=1)
         self.assertIn("himorime: dry run: nothing was sent", res.out)
