@@ -631,17 +631,44 @@ class SweepWorkflowTest(unittest.TestCase):
         self.assertIn('--shard "$SHARD/4"', self.text)
         # Only the join job may write, and it is the only one keeping credentials.
         self.assertEqual(self.text.count("contents: write"), 1)
-        self.assertLess(self.text.index("  measure:"), self.text.index("persist-credentials: false\n      - name: Build"))
+        measure = self.text[self.text.index("  measure:"):self.text.index("  join:")]
+        self.assertEqual(measure.count("uses: actions/checkout@v4"),
+                         measure.count("persist-credentials: false"))
         join = self.text[self.text.index("  join:"):]
         self.assertIn("contents: write", join)
-        self.assertNotIn("persist-credentials", join)
+        # the checkout that pushes keeps its credentials (himorime's source
+        # beside it needs none)
+        checkouts = join.split("- uses: actions/checkout@v4")[1:]
+        self.assertNotIn("persist-credentials", checkouts[0])
+        self.assertIn("path: .himorime-src\n          persist-credentials: false", checkouts[1])
+
+    def test_issue28_docs__the_sweep_workflow_installs_himorime(self):
+        # sweep.yml is the model github-actions.md offers: it must not call a
+        # himorime that only this repository's own build would give.
+        install = ('.himorime-src/scripts/setup --build\n'
+                   '          make -C .himorime-src -j"$(nproc)" WERROR= '
+                   'BUILD="$RUNNER_TEMP/himorime-build" PREFIX="$RUNNER_TEMP/himorime" install\n'
+                   '          echo "$RUNNER_TEMP/himorime/bin" >> "$GITHUB_PATH"\n'
+                   '          rm -rf .himorime-src\n')
+        self.assertNotIn("build/himorime", self.text)
+        for job, use in (("measure", "himorime sweep"), ("join", "himorime merge")):
+            with self.subTest(job=job):
+                text = self.text[self.text.index("  %s:" % job):]
+                self.assertLess(text.index(install), text.index(use))
+        # and the nightly sweep of docs/sweeps.md installs it the same way
+        doc = read(os.path.join(ROOT, "docs", "sweeps.md"))
+        block = doc[doc.index("on:\n  schedule"):]
+        block = block[:block.index("```")]
+        self.assertEqual(block.count(install), 2)
+        for use in ("himorime sweep", "himorime merge", "himorime history"):
+            self.assertLess(block.index(install), block.index(use))
 
     def test_history_push_retries_after_a_fetch(self):
         script = step_field(steps_of(self.text)[-1], "run")
         fetch = "git fetch --no-tags origin '+refs/himorime/history:refs/himorime/history'"
         self.assertIn("for attempt in 1 2 3 4 5; do", script)
-        self.assertLess(script.index(fetch), script.index("build/himorime merge"))
-        self.assertLess(script.index("build/himorime merge"),
+        self.assertLess(script.index(fetch), script.index("himorime merge"))
+        self.assertLess(script.index("himorime merge"),
                         script.index("git push origin refs/himorime/history:refs/himorime/history"))
 
 

@@ -262,6 +262,23 @@ class SuiteCliTest(TempDirTest):
                 res = run(["validate", path])
                 self.assertExit(res, 0)
 
+    def test_issue28_docs__the_report_section_example_runs_as_written(self):
+        with open(os.path.join(ROOT, "docs", "configuration.md")) as f:
+            text = f.read()
+        part = text[text.index("\n## Report\n"):text.index("\n## Parameters\n")]
+        suite_text = re.search(r"```yaml\n(.*?)```", part, re.S).group(1)
+        page = re.search(r"```markdown\n(.*?)```", part, re.S).group(1)
+        self.write("himorime.yaml", suite_text)
+        self.write("README.md", page)
+        res = run(["run", "-q", "--runs", "3"], cwd=self.tmp)
+        self.assertExit(res, 0)
+        with open(os.path.join(self.tmp, "README.md")) as f:
+            filled = f.read()
+        self.assertTrue(filled.startswith("## Performance\n\n<!-- himorime:begin perf -->\n"))
+        self.assertTrue(filled.endswith("<!-- himorime:end perf -->\n"))
+        self.assertIn("| b › a |", filled)
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, "perf", "report.json")))
+
     def test_suite_cli__schema_accepts_the_valid_suites(self):
         try:
             import jsonschema
