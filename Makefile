@@ -2,6 +2,7 @@
 #
 #   make                 build build/himorime and build/himorime-spawner
 #   make test            unit tests (cmocka) and end-to-end tests (real processes)
+#   make test-unit       the unit tests only (the Dockerfile)
 #   make test-sanitize   the same tests with AddressSanitizer and UBSan (build-san/)
 #   make lint            clang-format check, cppcheck, banned functions, include walls
 #   make test-browser    screenshot the HTML report in headless Chromium and check it
@@ -106,6 +107,10 @@ $(BUILD)/tests/helpers: $(wildcard tests/helpers/*.c)
 test: all tests
 	BUILD=$(BUILD) tests/run
 
+# The unit tests alone (the Dockerfile's build stage; CI runs them all).
+test-unit: all tests
+	BUILD=$(BUILD) tests/run --unit
+
 test-sanitize:
 	$(MAKE) BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
 		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" test
@@ -140,7 +145,7 @@ install: all
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all tests test test-sanitize test-browser test-action lint fuzz demo install clean
+.PHONY: all tests test test-unit test-sanitize test-browser test-action lint fuzz demo install clean
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/obj/cli/main.d
