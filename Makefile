@@ -2,6 +2,7 @@
 #
 #   make                 build build/himorime and build/himorime-spawner
 #   make test            unit tests (cmocka) and end-to-end tests (real processes)
+#   make test-unit       the unit tests only (the Dockerfile)
 #   make test-sanitize   the same tests with AddressSanitizer and UBSan (build-san/)
 #   make lint            clang-format check, cppcheck, banned functions, include walls
 #   make test-browser    screenshot the HTML report in headless Chromium and check it
@@ -47,6 +48,10 @@ LIBS     := $(PKG_LIBS) -lm
 LIB_SRC  := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
 LIB_SRC  := $(filter-out src/spawner/main.c,$(LIB_SRC))
 LIB_OBJ  := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
+# docs/schema/suite.schema.json compiled in as bytes: the schema `himorime
+# init` writes beside a suite (src/cli/schema_text.h), from its one source.
+SCHEMA_C := $(BUILD)/gen/cli/schema_text.c
+LIB_OBJ  += $(BUILD)/obj/gen/cli/schema_text.o
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 SPAWNER_SRC := $(wildcard src/spawner/*.c)
@@ -56,6 +61,18 @@ all: $(BUILD)/himorime $(BUILD)/himorime-spawner
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(SCHEMA_C): docs/schema/suite.schema.json
+	@mkdir -p $(dir $@)
+	{ echo '#include "cli/schema_text.h"'; \
+	  echo 'const unsigned char cli_suite_schema[] = {'; \
+	  od -An -v -tx1 $< | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	  echo '};'; \
+	  echo 'const size_t cli_suite_schema_len = sizeof(cli_suite_schema);'; } >$@
+
+$(BUILD)/obj/gen/cli/schema_text.o: $(SCHEMA_C) src/cli/schema_text.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/libhimorime.a: $(LIB_OBJ)
 	@rm -f $@
@@ -89,6 +106,10 @@ $(BUILD)/tests/helpers: $(wildcard tests/helpers/*.c)
 
 test: all tests
 	BUILD=$(BUILD) tests/run
+
+# The unit tests alone (the Dockerfile's build stage; CI runs them all).
+test-unit: all tests
+	BUILD=$(BUILD) tests/run --unit
 
 test-sanitize:
 	$(MAKE) BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
@@ -124,7 +145,7 @@ install: all
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all tests test test-sanitize test-browser test-action lint fuzz demo install clean
+.PHONY: all tests test test-unit test-sanitize test-browser test-action lint fuzz demo install clean
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/obj/cli/main.d

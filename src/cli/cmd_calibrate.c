@@ -89,10 +89,12 @@ static int calibration_summary(struct session *s)
 
 int cmd_calibrate(int argc, char **argv)
 {
-	const char *against = NULL;
+	const char *against = NULL, *suite_from = NULL;
 	const struct opt extra[] = {
 		{ "against", 0, OPT_STRING, &against, "REV",
 		  "calibrate on this commit instead of the working tree" },
+		{ "suite-from", 0, OPT_STRING, &suite_from, "head|base",
+		  "measure with this revision's suite file (head: the working tree's)" },
 	};
 	struct revisions_request req = {
 		NULL, NULL, false, "calibrate", REVISIONS_SUITE_OWN, NULL
@@ -104,6 +106,8 @@ int cmd_calibrate(int argc, char **argv)
 			     argv);
 	s.epilogue = calibration_summary;
 	s.complete = record_calibration;
+	if (code == EXIT_OK)
+		code = revisions_suite_from("calibrate", suite_from, &req.suite_from);
 	if (code == EXIT_OK) {
 		/* head against itself: the commit (or the working tree) on both sides,
 		 * built twice and kept as two files, as a real change has them */

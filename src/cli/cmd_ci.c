@@ -345,14 +345,19 @@ static int choose_base(const char *against, struct github_event *ev, struct base
 	return EXIT_OK;
 }
 
+/* On pull_request, actions/checkout checks out the merge of head into
+ * base; its first parent should be the event's base. Only a merge says
+ * anything about that: a checkout of the head itself (ref: head_sha) has
+ * the branch's own commits as parents. */
 static void warn_merge_parent(struct revisions *rv, const struct github_event *ev)
 {
-	struct vcs_sha parent;
+	struct vcs_sha parent, second;
 	struct err err = ERR_INIT;
 
 	if (ev->kind != GITHUB_EVENT_PULL_REQUEST || !ev->base_sha[0])
 		return;
-	if (vcs_resolve(rv->vcs, "HEAD^1", &parent, &err) < 0)
+	if (vcs_resolve(rv->vcs, "HEAD^2", &second, &err) < 0 ||
+	    vcs_resolve(rv->vcs, "HEAD^1", &parent, &err) < 0)
 		return;
 	if (strcmp(parent.hex, ev->base_sha))
 		fprintf(stderr,

@@ -145,11 +145,13 @@ static void json_output(struct strbuf *sb, const struct output *o)
 	}
 }
 
+/* max_percent in percent, as the suite writes it and as reports write it
+ * (docs/reports.md): 5 is 5%. */
 static void json_tolerance(struct strbuf *sb, const struct tolerance *t)
 {
 	strbuf_addf(sb,
 		    "{\"statistic\": \"%s\", \"max_percent\": ", side_statistic_name(t->statistic));
-	jsonw_num(sb, t->max_percent);
+	jsonw_num(sb, jsonw_percent(t->max_percent));
 	strbuf_adds(sb, ", \"min_difference\": ");
 	if (t->has_min_difference)
 		jsonw_num(sb, t->min_difference);
@@ -163,7 +165,7 @@ static void json_tolerance(struct strbuf *sb, const struct tolerance *t)
 static void json_count_tolerance(struct strbuf *sb, const struct tolerance *t)
 {
 	strbuf_adds(sb, "{\"max_percent\": ");
-	jsonw_num(sb, t->max_percent);
+	jsonw_num(sb, jsonw_percent(t->max_percent));
 	strbuf_adds(sb, ", \"gate\": ");
 	jsonw_bool(sb, t->gate);
 	strbuf_addch(sb, '}');

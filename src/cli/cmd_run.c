@@ -56,7 +56,11 @@ int cmd_run(int argc, char **argv)
 	code = session_select_check(&s, selected);
 	if (code != EXIT_OK)
 		goto done;
-	code = session_runner(&s, NULL, 0);
+	for (i = 0; i < n && code == EXIT_OK; i++)
+		if (session_builds(&s, i, selected))
+			code = session_lock_tree(&s, s.suites.v[i]->dir);
+	if (code == EXIT_OK)
+		code = session_runner(&s, NULL, 0);
 	if (code != EXIT_OK)
 		goto done;
 	record_git(s.doc, s.suites.v[0]->dir);

@@ -13,6 +13,7 @@
 #include "suite/suite.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,15 @@ void cli_suites_release(struct cli_suites *s)
 	s->count = 0;
 }
 
+/* Whether the default suite file is missing altogether (not merely
+ * invalid): the first run in a repository, which `init` is for. */
+static bool no_default_suite(void)
+{
+	struct stat st;
+
+	return lstat("himorime.yaml", &st) < 0 && errno == ENOENT;
+}
+
 int cli_load_suites(const struct strlist *operands, struct cli_suites *out)
 {
 	struct strlist files = { NULL, 0, 0 };
@@ -141,6 +151,10 @@ int cli_load_suites(const struct strlist *operands, struct cli_suites *out)
 	}
 	for (i = 0; i < diags.count; i++)
 		print_diag(&diags.v[i]);
+	if (!operands->n && diags.count && no_default_suite())
+		fprintf(stderr, "  hint: no himorime.yaml here: 'himorime init' writes one (with a "
+				"build step for the build system it finds), or name a suite file "
+				"or directory\n");
 	if (diags.files_with_problems || empty_dirs) {
 		size_t problems = diags.count + empty_dirs;
 		size_t nfiles = diags.files_with_problems + empty_dirs;

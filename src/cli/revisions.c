@@ -279,11 +279,28 @@ done:
 	return code != EXIT_OK ? code : rc == ERR_INTERRUPTED ? -1 : EXIT_OK;
 }
 
+/* Head builds in the working tree unless it is a commit (--head): one
+ * himorime at a time there (docs/revisions.md#builds). */
+static int lock_working_tree(struct session *s, const struct revisions *rv, bool **selected)
+{
+	size_t i;
+
+	if (rv->head_tree)
+		return EXIT_OK;
+	for (i = 0; i < s->suites.count; i++)
+		if (session_builds(s, i, selected))
+			return session_lock_tree(s, rv->head_dir);
+	return EXIT_OK;
+}
+
 int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 {
 	struct err err = ERR_INIT;
 	size_t i, k;
+	int locked = lock_working_tree(s, rv, selected);
 
+	if (locked != EXIT_OK)
+		return locked;
 	for (i = 0; i < s->suites.count; i++) {
 		const struct suite *suite = s->suites.v[i];
 		char *rel;

@@ -12,6 +12,7 @@
 #include "render/render.h"
 #include "suite/suite.h"
 #include "suite/units.h"
+#include "vcs/vcs.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -197,6 +198,22 @@ void session_log(const struct session *s, const char *fmt, ...)
 static void look_line(void *ctx, const char *line)
 {
 	session_log(ctx, "%s", line);
+}
+
+/* A build's start, end and signs of life: on a terminal too (a lasting
+ * line above the progress line), since a build can take many minutes. The
+ * lines while it runs come from the engine's watch thread while this one
+ * waits for the build. */
+static void build_line(void *ctx, const char *line)
+{
+	const struct session *s = ctx;
+	char buf[1024];
+
+	/* Names and output come from the suite and the build: one line, no
+	 * escape sequences of theirs. */
+	err_escape(buf, sizeof(buf), line);
+	fprintf(stderr, "%shimorime: %s\n", s->progress_tty ? "\r\033[K" : "", buf);
+	fflush(stderr);
 }
 
 static int check_values(struct session *s, enum results_mode mode)
@@ -442,6 +459,69 @@ int session_check_looks(const struct session *s, bool **selected, const bool *sk
 			problems == 1 ? "" : "s");
 }
 
+bool session_builds(const struct session *s, size_t i, bool **selected)
+{
+	size_t k;
+
+	if (!s->suites.v[i]->has_build)
+		return false;
+	for (k = 0; k < s->suites.v[i]->benchmark_count; k++)
+		if (selected[i][k])
+			return true;
+	return false;
+}
+
+/* The lock file of the tree holding dir, and the tree's name for messages. */
+static char *lock_path(const char *dir, char **tree)
+{
+	struct vcs *vcs = NULL;
+	struct err err = ERR_INIT;
+	char *path = NULL;
+
+	if (vcs_may_be_in_work_tree(dir) && vcs_open(dir, &vcs, &err) == 0 && vcs_workdir(vcs)) {
+		path = xasprintf("%shimorime.lock", vcs_git_dir(vcs));
+		*tree = xstrdup(vcs_workdir(vcs));
+	}
+	vcs_free(vcs);
+	if (path)
+		return path;
+	*tree = xstrdup(dir);
+	return xasprintf("%s/.himorime.lock", dir);
+}
+
+int session_lock_tree(struct session *s, const char *dir)
+{
+	struct treelock l = TREELOCK_INIT;
+	struct err err = ERR_INIT;
+	char *tree = NULL, *path = lock_path(dir, &tree);
+	size_t i;
+	int code = EXIT_OK;
+
+	for (i = 0; i < s->n_locks; i++)
+		if (!strcmp(s->locks[i].path, path))
+			goto done;
+	if (treelock_take(&l, path, tree, &err) == 0) {
+		s->locks = xrealloc(s->locks, (s->n_locks + 1) * sizeof(*s->locks));
+		s->locks[s->n_locks++] = l;
+	} else if (l.busy) {
+		fprintf(stderr,
+			"himorime: error: %s [HMR4001]\n"
+			"  hint: two runs on one tree build over each other: wait for that one "
+			"to end, or measure a copy of the tree (git worktree add)\n",
+			err.msg);
+		code = cli_exit(EXIT_EXEC, "the working tree is in use");
+	} else {
+		fprintf(stderr,
+			"himorime: warning: %s: another himorime could build in \"%s\" at the "
+			"same time\n",
+			err.msg, tree);
+	}
+done:
+	free(path);
+	free(tree);
+	return code;
+}
+
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden)
 {
 	struct err err = ERR_INIT;
@@ -460,6 +540,11 @@ int session_runner(struct session *s, const char *const *hidden, size_t n_hidden
 	if (s->progress_tty)
 		s->ro.progress = progress_line;
 	s->ro.look_line = look_line;
+	if (!s->quiet) {
+		s->ro.build_line = build_line;
+		/* a log has no progress line: the build's last output instead */
+		s->ro.build_tick_ns = s->progress_tty ? 0 : SESSION_BUILD_TICK_NS;
+	}
 	s->ro.progress_ctx = s;
 	if (runner_new(&s->ro, &s->runner, &err) < 0)
 		return cli_fail(&err);
@@ -667,8 +752,14 @@ int session_finish(struct session *s)
 
 void session_release(struct session *s)
 {
+	size_t i;
+
 	signal_target = NULL;
 	runner_free(s->runner);
+	/* after the runner: nothing of this session builds or runs any more */
+	for (i = 0; i < s->n_locks; i++)
+		treelock_release(&s->locks[i]);
+	free(s->locks);
 	results_free(s->doc);
 	cli_suites_release(&s->suites);
 	strlist_release(&s->tags);

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "cli/select.h"
+#include "cli/treelock.h"
 #include "engine/runner.h"
 #include "results/results.h"
 
@@ -44,7 +45,14 @@ struct session {
 	/* Runs after the summary, before the report is written: what a command
 	 * adds to the document (calibrate's figures). */
 	void (*complete)(struct session *s);
+	/* The working trees this session builds in, locked (treelock.h). */
+	struct treelock *locks;
+	size_t n_locks;
 };
+
+/* Without a terminal, how often a running build's last line of output is
+ * printed (docs/revisions.md#builds). */
+#define SESSION_BUILD_TICK_NS (UINT64_C(30) * 1000000000)
 
 /* The flags every measuring command takes; `extra` adds the command's own. */
 #define SESSION_FLAG_COUNT 16
@@ -94,6 +102,15 @@ void session_timings_total(struct session *s);
  * of the total, and what himorime itself spent (all but the builds, warmup
  * and rounds). Nothing otherwise. */
 void session_print_timings(const struct session *s);
+/* Whether suite i has a `build` and a selected benchmark: measuring it
+ * builds in its tree. */
+bool session_builds(const struct session *s, size_t i, bool **selected);
+/* Locks the working tree that holds `dir` (its git working tree, else dir
+ * itself) for the rest of the session (docs/revisions.md#builds); a tree
+ * locked already is fine. Returns EXIT_OK, also after a warning when no
+ * lock file can be made there (a read-only tree); or exit 4 after saying
+ * who holds it. */
+int session_lock_tree(struct session *s, const char *dir);
 /* Creates the runner (once the hidden environment names are known). */
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden);
 /* Renders and writes every requested output, sets the summary, prints the

@@ -1,11 +1,10 @@
 /*
  * What the pieces of the engine share, private to src/engine. runner.c holds
  * the suite and benchmark loops; side.c a side's private directory, hooks,
- * builds, artifacts and version probes; rounds.c one run, warmup, the rounds
- * and the stop rules (plain runs) or looks (comparisons); counted.c the
- * counts decided by the counts rule (artifact sizes); finish.c the
- * statistics, budgets, verdicts and result states written into the document
- * (beside summary.c and geomean.c, which work on the document alone).
+ * builds, artifacts and version probes; watch.c a build's signs of life; rounds.c one run, warmup,
+ * the rounds and the stop rules (plain runs) or looks (comparisons); counted.c the counts decided
+ * by the counts rule (artifact sizes); finish.c the statistics, budgets, verdicts and result states
+ * written into the document (beside summary.c and geomean.c, which work on the document alone).
  */
 #ifndef HIMORIME_ENGINE_INTERNAL_H
 #define HIMORIME_ENGINE_INTERNAL_H
@@ -113,6 +112,19 @@ uint64_t engine_now_ns(void); /* CLOCK_MONOTONIC */
 uint64_t engine_phase(struct results *doc, enum results_phase p, uint64_t since_ns);
 /* A progress line through the options' callback, if any. */
 void engine_progress(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A line about a build through the options' build_line, if any. */
+void engine_build_line(struct runner *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* watch.c: a build's last line of output while it runs */
+struct watch;
+/* Starts a thread that every r->o.build_tick_ns hands "<label> running for
+ * N s; last output: <line>" to r->o.build_line, the line being the last
+ * non-empty one of the newer of the files out and err; NULL (nothing to
+ * stop) when the options ask for no such lines or no thread can start. */
+struct watch *watch_start(struct runner *r, const char *label, const char *out, const char *err);
+/* Stops the thread and waits for it; NULL is fine. */
+void watch_stop(struct watch *w);
 
 /* side.c */
 void side_vars(const struct side *s, struct vars *v);

@@ -1,5 +1,5 @@
 /*
- * The engine's clock, the phases it times and its progress lines, which
+ * The engine's clock, the phases it times and its progress and build lines, which
  * every part of the engine uses: here, below them all, so that rounds and
  * sides need not reach back up into the runner.
  */
@@ -40,5 +40,20 @@ void engine_progress(struct runner *r, const char *fmt, ...)
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	r->o.progress(r->o.progress_ctx, sb.buf);
+	strbuf_release(&sb);
+}
+
+void engine_build_line(struct runner *r, const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+
+	if (!r->o.build_line)
+		return;
+	strbuf_init(&sb, 0);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	r->o.build_line(r->o.progress_ctx, sb.buf);
 	strbuf_release(&sb);
 }

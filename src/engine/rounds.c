@@ -256,6 +256,11 @@ static int run_once(struct bench_run *br, struct unit *u, int side, bool warmup,
 	p.req.stdout_path = stdout_path;
 	p.req.stderr_path = stderr_path;
 	p.req.terminal = br->b->terminal;
+	/* A terminal the program knows nothing of: with the runner's TERM
+	 * (xterm...) bash turns on bracketed paste and wraps the typed input
+	 * in escape codes that end up in its output (docs/configuration.md). */
+	if (br->b->terminal)
+		exec_default_env(&p, &c->exec, "TERM", "dumb");
 	if (!warmup && counted_by_perf(br, u))
 		perf_request_instructions(&p.req);
 	n = r->m.run(r->m.ctx, &p.req, runs, res, &err);

@@ -88,11 +88,19 @@ struct runner_options {
 	/* Keeps byte-identical builds of the two sides as two files instead of
 	 * one (calibrate: as a real change would have them). */
 	bool separate_artifacts;
+	/* A line when a build starts ("jq: build (head) started") and when it
+	 * ends, with its duration ("jq: build (head) finished in 41.2 s"), and
+	 * while it runs, every build_tick_ns (0: never), its last line of
+	 * output; NULL: none. Takes progress_ctx. The lines while it runs come
+	 * from a thread of the engine's own (the build blocks the caller's),
+	 * while the caller's thread waits for the build. */
+	void (*build_line)(void *ctx, const char *line);
+	uint64_t build_tick_ns;
 };
 
 #define RUNNER_OPTIONS_INIT                                                                        \
 	{                                                                                          \
-		0, false, 0, false, 0, 0, 0, NULL, true, NULL, 0, NULL, NULL, NULL, false          \
+		0, false, 0, false, 0, 0, 0, NULL, true, NULL, 0, NULL, NULL, NULL, false, NULL, 0 \
 	}
 
 /* The looks a comparison of benchmark b will make with these options

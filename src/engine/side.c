@@ -11,6 +11,7 @@
 
 #include "common/alloc.h"
 #include "common/fsio.h"
+#include "suite/recipes.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,21 +32,29 @@ void side_vars(const struct side *s, struct vars *v)
 	v->exe = "";
 }
 
-/* Runs a hook, build step or version probe to completion. Its stdout goes to
- * stdout_path (NULL: discarded); a failure is described in *why (with the
- * stderr tail) and returns ERR_EXEC. The step's TMPDIR (unless its `env`
- * sets one) is a directory of the side's own, removed after the step: a
- * compiler killed by an interrupt or a timeout leaves its temporary files
- * there, not in the user's TMPDIR. */
+/* Where a step's streams go: stdout to `out` (NULL: discarded), stderr to
+ * `err` when the caller reads it afterwards (NULL: a file of the step's own,
+ * read only for the tail of a failure). */
+struct step_io {
+	const char *out, *err;
+};
+
+/* Runs a hook, build step or version probe to completion, its streams where
+ * io says; a failure is described in *why (with the stderr tail) and
+ * returns ERR_EXEC. The step's TMPDIR (unless its `env` sets one) is a
+ * directory of the side's own, removed after the step: a compiler killed by
+ * an interrupt or a timeout leaves its temporary files there, not in the
+ * user's TMPDIR. */
 static int run_step(struct runner *r, const struct exec *x, const struct side *s,
-		    const char *stdout_path, struct strbuf *why, struct strbuf *tail)
+		    const struct step_io *io, struct strbuf *why, struct strbuf *tail)
 {
 	const char *dir = s->priv ? s->priv : s->build_dir;
 	struct prepared p;
 	struct run_result res;
 	struct err err = ERR_INIT, gone = ERR_INIT;
 	struct vars v;
-	char *stderr_path = xasprintf("%s/step-stderr", dir);
+	char *own_stderr = io->err ? NULL : xasprintf("%s/step-stderr", dir);
+	const char *stderr_path = io->err ? io->err : own_stderr;
 	char *tmp = xasprintf("%s/tmp", dir);
 	int rc;
 
@@ -57,7 +66,7 @@ static int run_step(struct runner *r, const struct exec *x, const struct side *s
 	}
 	if (mkdir(tmp, 0700) == 0 || errno == EEXIST)
 		exec_default_env(&p, x, "TMPDIR", tmp);
-	p.req.stdout_path = stdout_path;
+	p.req.stdout_path = io->out;
 	p.req.stderr_path = stderr_path;
 	rc = r->m.run(r->m.ctx, &p.req, 1, &res, &err);
 	if (rc < 0) {
@@ -72,8 +81,9 @@ static int run_step(struct runner *r, const struct exec *x, const struct side *s
 	rc = res.status == RUN_INTERRUPTED ? ERR_INTERRUPTED : ERR_EXEC;
 done:
 	exec_release(&p);
-	unlink(stderr_path);
-	free(stderr_path);
+	if (own_stderr)
+		unlink(own_stderr);
+	free(own_stderr);
 	fsio_remove_tree(tmp, &gone);
 	free(tmp);
 	return rc;
@@ -91,7 +101,7 @@ int side_run_hooks(struct runner *r, const struct exec *hooks, size_t n, const s
 
 		strbuf_init(&why, 0);
 		strbuf_init(&tail, 0);
-		rc = run_step(r, &hooks[i], s, NULL, &why, &tail);
+		rc = run_step(r, &hooks[i], s, &(struct step_io){ NULL, NULL }, &why, &tail);
 		if (rc < 0 && !e->present) {
 			char *msg = xasprintf("%s[%zu] %s", what, i, why.buf);
 			results_set_error(e,
@@ -139,20 +149,6 @@ static char *private_prefix(const char *what)
 	return xasprintf("himorime-%s-%ld-", what, (long)getpid());
 }
 
-/* A stdin file must be a regular file, checked before any run: a FIFO or a
- * device would block or never end. */
-static int check_stdin_file(const char *path, struct err *err)
-{
-	int fd = fsio_open_regular(path, err);
-
-	if (fd < 0) {
-		err->code = ERR_INVALID;
-		return err_wrap(err, "stdin");
-	}
-	close(fd);
-	return 0;
-}
-
 int side_open(struct bench_run *br, struct side *s, struct err *err)
 {
 	const struct benchmark *b = br->b;
@@ -175,11 +171,12 @@ int side_open(struct bench_run *br, struct side *s, struct err *err)
 	case STDIN_FILE: {
 		struct strbuf sb;
 		strbuf_init(&sb, 0);
+		/* Not opened here: setup may write it (${workdir}/input.txt).
+		 * Each run opens it, and its starter refuses anything but a
+		 * regular file then (docs/github-actions.md, "Threat model"). */
 		rc = vars_expand(b->stdin_spec.value, &v, false, &sb, err);
-		if (rc == 0) {
+		if (rc == 0)
 			s->stdin_path = exec_resolve_path(s->root, sb.buf);
-			rc = check_stdin_file(s->stdin_path, err);
-		}
 		strbuf_release(&sb);
 		return rc;
 	}
@@ -240,9 +237,55 @@ static void first_line(const char *text, struct strbuf *out)
 	}
 }
 
-/* report.versions: each tool once, no shell, in the suite's directory, with
- * LC_ALL=C and a 30 s limit; the first non-empty line of stdout (else
- * stderr) is its version. */
+/* The first non-empty line of a step's output file, trimmed, into line. */
+static void file_first_line(const char *path, struct strbuf *line)
+{
+	struct err err = ERR_INIT;
+	char *text = NULL;
+	size_t len;
+
+	if (fsio_read_file(path, 1 << 20, &text, &len, &err) == 0)
+		first_line(text, line);
+	free(text);
+}
+
+/* One tool of report.versions: no shell, in the suite's directory, with
+ * LC_ALL=C and a 30 s limit. Its version is the first non-empty line of its
+ * stdout, else of its stderr (`bzip2 --version` prints only there), as the
+ * reference tool reads it; a tool that prints neither fails. */
+static int probe_one(struct runner *r, const struct tool_version *t, struct side *head,
+		     struct strbuf *line, struct strbuf *why, struct strbuf *tail)
+{
+	struct env_var lc = { "LC_ALL", "C" };
+	struct exec x = {
+		.kind = EXEC_ARGV,
+		.argv = t->argv,
+		.argc = t->argc,
+		.env = &lc,
+		.env_count = 1,
+		.timeout_ns = UINT64_C(30) * 1000000000,
+	};
+	char *out = xasprintf("%s/version-out", head->build_dir);
+	char *err = xasprintf("%s/version-err", head->build_dir);
+	int rc = run_step(r, &x, head, &(struct step_io){ out, err }, why, tail);
+
+	if (rc == 0)
+		file_first_line(out, line);
+	if (rc == 0 && !line->len)
+		file_first_line(err, line);
+	if (rc == 0 && !line->len) {
+		strbuf_adds(why, "printed nothing on stdout or stderr");
+		rc = ERR_EXEC;
+	}
+	unlink(out);
+	unlink(err);
+	free(out);
+	free(err);
+	return rc;
+}
+
+/* report.versions: each tool once, before the build; the first failure is
+ * the suite's error. */
 static int probe_versions(struct runner *r, const struct suite *s, struct side *head,
 			  struct results *doc, struct results_suite *rs)
 {
@@ -251,33 +294,12 @@ static int probe_versions(struct runner *r, const struct suite *s, struct side *
 
 	for (i = 0; i < s->version_count && rc == 0; i++) {
 		const struct tool_version *t = &s->versions[i];
-		struct exec x;
-		struct env_var lc = { "LC_ALL", "C" };
 		struct strbuf why, tail, line;
-		char *out_path = xasprintf("%s/version-out", head->build_dir);
-		char *text = NULL;
-		size_t len;
-		struct err err = ERR_INIT;
 
-		memset(&x, 0, sizeof(x));
-		x.kind = EXEC_ARGV;
-		x.argv = t->argv;
-		x.argc = t->argc;
-		x.env = &lc;
-		x.env_count = 1;
-		x.timeout_ns = UINT64_C(30) * 1000000000;
 		strbuf_init(&why, 0);
 		strbuf_init(&tail, 0);
 		strbuf_init(&line, 0);
-		rc = run_step(r, &x, head, out_path, &why, &tail);
-		if (rc == 0 && fsio_read_file(out_path, 1 << 20, &text, &len, &err) == 0)
-			first_line(text, &line);
-		if (rc == 0 && !line.len)
-			first_line(tail.buf, &line);
-		if (rc == 0 && !line.len) {
-			strbuf_adds(&why, "printed nothing");
-			rc = ERR_EXEC;
-		}
+		rc = probe_one(r, t, head, &line, &why, &tail);
 		if (rc < 0) {
 			char *msg = xasprintf("report.versions.%s: %s", t->tool, why.buf);
 			results_set_error(&rs->error, RESULTS_ERROR_START_FAILED, msg, tail.buf,
@@ -290,9 +312,6 @@ static int probe_versions(struct runner *r, const struct suite *s, struct side *
 			if (j == doc->environment.n_tools)
 				results_add_tool(doc, t->tool, line.buf);
 		}
-		free(text);
-		unlink(out_path);
-		free(out_path);
 		strbuf_release(&why);
 		strbuf_release(&tail);
 		strbuf_release(&line);
@@ -313,24 +332,79 @@ static int open_build(struct side *s, const struct suite *suite, struct err *err
 	return 0;
 }
 
-/* Builds ${artifact} on one side; a failure is the suite's error. */
+/* What a build that left no ${artifact} should do, with the step for the
+ * build system its tree shows, which recipes_find tells by the files that
+ * exist (docs/configuration.md#build). */
+static void artifact_missing(const char *root, struct strbuf *why)
+{
+	unsigned up = 0, i;
+	const struct recipe *r = recipes_find(root, &up);
+
+	strbuf_adds(why, "finished but did not create ${artifact}: the build must leave the "
+			 "program there");
+	if (!r) {
+		strbuf_adds(why, " (e.g. end it with cp PROGRAM ${artifact})");
+		return;
+	}
+	strbuf_addf(why, "; this tree builds with %s (%s): e.g. command: \"", r->system, r->marker);
+	recipes_command(r, NULL, why);
+	strbuf_adds(why, "\", shell: true");
+	for (i = 0; i < up; i++)
+		strbuf_adds(why, i ? "/.." : ", cwd: ..");
+	strbuf_adds(why, " (himorime init writes such a step)");
+}
+
+/* Runs the build step on one side, its streams in files that a watch
+ * reads while it runs (when the options ask for lines while it runs); the
+ * step's description and stderr tail go to why and tail. */
+static int run_build_step(struct runner *r, const struct suite *suite, struct side *s,
+			  const char *label, struct strbuf *why, struct strbuf *tail)
+{
+	bool watched = r->o.build_line && r->o.build_tick_ns;
+	char *out = watched ? xasprintf("%s/build-stdout", s->build_dir) : NULL;
+	char *err = watched ? xasprintf("%s/build-stderr", s->build_dir) : NULL;
+	struct watch *w = watch_start(r, label, out, err);
+	int rc = run_step(r, &suite->build, s, &(struct step_io){ out, err }, why, tail);
+	struct stat st;
+
+	watch_stop(w);
+	if (rc == 0 && stat(s->artifact, &st) < 0) {
+		artifact_missing(s->root, why);
+		rc = ERR_EXEC;
+	}
+	if (out)
+		unlink(out);
+	if (err)
+		unlink(err);
+	free(out);
+	free(err);
+	return rc;
+}
+
+/* Builds ${artifact} on one side, with a line when it starts and one when
+ * it ends; a failure is the suite's error. */
 static int build(struct runner *r, const struct suite *suite, struct side *s, int side,
 		 struct results_suite *rs)
 {
 	struct strbuf why, tail;
-	struct stat st;
+	char *label;
+	uint64_t t;
 	int rc;
 
 	if (!suite->has_build)
 		return 0;
 	engine_progress(r, "%s: build (%s)", suite->name, side_name(side));
+	label = xasprintf("%s: build (%s)", suite->name, side_name(side));
+	engine_build_line(r, "%s started", label);
 	strbuf_init(&why, 0);
 	strbuf_init(&tail, 0);
-	rc = run_step(r, &suite->build, s, NULL, &why, &tail);
-	if (rc == 0 && stat(s->artifact, &st) < 0) {
-		strbuf_adds(&why, "finished but did not create ${artifact}");
-		rc = ERR_EXEC;
-	}
+	t = engine_now_ns();
+	rc = run_build_step(r, suite, s, label, &why, &tail);
+	t = engine_now_ns() - t;
+	if (rc == 0)
+		engine_build_line(r, "%s finished in %.1f s", label, (double)t / 1e9);
+	else
+		engine_build_line(r, "%s failed after %.1f s: %s", label, (double)t / 1e9, why.buf);
 	if (rc < 0 && !rs->error.present) {
 		char *msg = xasprintf("build (%s): %s", side_name(side), why.buf);
 		results_set_error(&rs->error,
@@ -339,6 +413,7 @@ static int build(struct runner *r, const struct suite *suite, struct side *s, in
 				  msg, tail.buf, tail.len);
 		free(msg);
 	}
+	free(label);
 	strbuf_release(&why);
 	strbuf_release(&tail);
 	return rc;

@@ -108,19 +108,43 @@ static void part(struct strbuf *out, uint64_t n, const char *one, const char *ma
 	strbuf_addf(out, "%llu %s", (unsigned long long)n, n == 1 ? one : many);
 }
 
+/* "build failed (head)" for one failed build (side.c names the side
+ * first in its message: "build (head): ..."), "2 builds failed". */
+static void builds_failed(struct strbuf *out, uint64_t n, const struct results_error *first)
+{
+	const char *m = first ? first->message : NULL;
+
+	if (!n)
+		return;
+	if (out->len)
+		strbuf_adds(out, ", ");
+	if (n > 1)
+		strbuf_addf(out, "%llu builds failed", (unsigned long long)n);
+	else if (m && (!strncmp(m, "build (head)", 12) || !strncmp(m, "build (base)", 12)))
+		strbuf_addf(out, "build failed (%.4s)", m + 7);
+	else
+		strbuf_adds(out, "build failed");
+}
+
 void runner_exit_reason(const struct results *doc, struct strbuf *out)
 {
 	const struct results_summary *s = &doc->summary;
-	uint64_t suite_errors = 0, bench_errors = 0;
+	const struct results_error *first_build = NULL;
+	uint64_t suite_errors = 0, bench_errors = 0, builds = 0;
 	size_t i, j;
 
 	for (i = 0; i < doc->n_suites; i++) {
-		suite_errors += doc->suites[i].error.present;
+		const struct results_error *e = &doc->suites[i].error;
+		bool build = e->present && e->kind == RESULTS_ERROR_BUILD_FAILED;
+		if (build && !builds++)
+			first_build = e;
+		suite_errors += e->present && !build;
 		for (j = 0; j < doc->suites[i].n_benchmarks; j++)
 			bench_errors += doc->suites[i].benchmarks[j].error.present;
 	}
 	if (s->interrupted)
 		strbuf_adds(out, "interrupted");
+	builds_failed(out, builds, first_build);
 	part(out, suite_errors, "suite could not run", "suites could not run");
 	part(out, bench_errors, "benchmark could not run", "benchmarks could not run");
 	part(out, s->results[RESULT_ERROR], "command failed", "commands failed");

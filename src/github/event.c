@@ -226,11 +226,14 @@ static int parse_push(struct github_event *ev, const cJSON *doc, const char *git
 	if (is_zero_sha(ev->base_sha)) {
 		ev->creates_branch = 1;
 		ev->base_sha[0] = '\0';
+		/* a payload without ref names no branch, rather than "?" */
 		return err_set(err, ERR_USAGE,
-			       "github: push event creates branch \"%.200s\": there is no previous "
+			       "github: push event creates %s%.200s%s: there is no previous "
 			       "revision to compare with; pass --against REF or set "
 			       "HIMORIME_BASE_REF",
-			       cJSON_IsString(ref) ? ref->valuestring : "?");
+			       cJSON_IsString(ref) ? "branch \"" : "a branch",
+			       cJSON_IsString(ref) ? ref->valuestring : "",
+			       cJSON_IsString(ref) ? "\"" : "");
 	}
 	return 0;
 }

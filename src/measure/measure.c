@@ -6,6 +6,7 @@
 #include "measure/measure.h"
 
 #include "common/alloc.h"
+#include "common/fsio.h"
 #include "spawner/launch.h"
 #include "spawner/proto.h"
 
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -330,6 +332,21 @@ int measurer_run(struct measurer *m, const struct run_request *req, unsigned run
 	return ret;
 }
 
+/* EINVAL from the starter's check at the open: the file is there but is no
+ * regular file; what it is, from a stat now, makes the message clear. */
+static void describe_stdin_failure(const struct run_request *req, int code, const char *msg,
+				   struct strbuf *out)
+{
+	const char *path = req->stdin_path ? req->stdin_path : "/dev/null";
+	struct stat st;
+
+	if (code == EINVAL && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		strbuf_addf(out, "could not open stdin \"%s\": not a regular file (%s)", path,
+			    fsio_kind_name(st.st_mode));
+	else
+		strbuf_addf(out, "could not open stdin \"%s\": %s", path, msg);
+}
+
 static void describe_start_failure(const struct run_request *req, const struct run_result *res,
 				   struct strbuf *out)
 {
@@ -350,8 +367,7 @@ static void describe_start_failure(const struct run_request *req, const struct r
 			strbuf_addf(out, "could not start \"%s\": %s", prog, msg);
 		return;
 	case STEP_STDIN:
-		strbuf_addf(out, "could not open stdin \"%s\": %s",
-			    req->stdin_path ? req->stdin_path : "/dev/null", msg);
+		describe_stdin_failure(req, res->code, msg, out);
 		return;
 	case STEP_STDOUT:
 		strbuf_addf(out, "could not create stdout \"%s\": %s",

@@ -58,8 +58,9 @@ static void context_line(const struct results *r, struct strbuf *out)
 			strbuf_adds(out, " (with uncommitted changes)");
 		strbuf_adds(out, " · ");
 	}
-	strbuf_addf(out, "%llu benchmark%s, %llu command%s · ", nb, nb == 1 ? "" : "s", nc,
-		    nc == 1 ? "" : "s");
+	if (nb) /* none when a build failed: the headline says so */
+		strbuf_addf(out, "%llu benchmark%s, %llu command%s · ", nb, nb == 1 ? "" : "s", nc,
+			    nc == 1 ? "" : "s");
 	rnd_md_text(out, env->os);
 	strbuf_addch(out, ' ');
 	rnd_md_text(out, env->arch);

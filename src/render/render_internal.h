@@ -65,7 +65,8 @@ const char *rnd_result_word(enum result_state s);
 const char *rnd_error_words(enum results_error_kind k);
 /* Counting form: "passed", "regression", "errors"... for the summary line. */
 void rnd_result_count(struct strbuf *sb, enum result_state s, unsigned long long n);
-/* "1 regression · 4 pass · 1 inconclusive" (problem states first); "no commands". */
+/* "1 regression · 4 pass · 1 inconclusive" (problem states first), after
+ * "build failed (head)" when a suite's build failed; "no commands". */
 void rnd_headline_counts(struct strbuf *sb, const struct results *r);
 /* The last line: "2 passed · 1 benchmark · seed 42 · exit 0". */
 void rnd_final_line(struct strbuf *sb, const struct results *r);

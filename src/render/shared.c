@@ -165,20 +165,64 @@ static size_t counts(struct strbuf *sb, const struct results *r, bool worst_firs
 	return shown;
 }
 
+/* The side a failed build's message names ("build (head): exited with
+ * code 2", as the engine writes it), or NULL. */
+static const char *build_side(const struct results_error *e)
+{
+	static const char *const sides[] = { "head", "base" };
+	size_t i;
+
+	for (i = 0; e->message && i < ARRAY_SIZE(sides); i++)
+		if (!strncmp(e->message, "build (", 7) && !strncmp(e->message + 7, sides[i], 4) &&
+		    e->message[11] == ')')
+			return sides[i];
+	return NULL;
+}
+
+/* "build failed (head)", or "2 builds failed": what a reader must see first
+ * when a build failed, since no command of that suite ran. How many it
+ * wrote (0 or 1). */
+static size_t build_failures(struct strbuf *sb, const struct results *r)
+{
+	const struct results_error *first = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n_suites; i++)
+		if (r->suites[i].error.present &&
+		    r->suites[i].error.kind == RESULTS_ERROR_BUILD_FAILED && !n++)
+			first = &r->suites[i].error;
+	if (n > 1)
+		strbuf_addf(sb, "%zu builds failed", n);
+	else if (n && build_side(first))
+		strbuf_addf(sb, "build failed (%s)", build_side(first));
+	else if (n)
+		strbuf_adds(sb, "build failed");
+	return n ? 1 : 0;
+}
+
 void rnd_headline_counts(struct strbuf *sb, const struct results *r)
 {
-	if (!counts(sb, r, true))
+	size_t builds = build_failures(sb, r);
+
+	if (builds && r->summary.commands)
+		strbuf_adds(sb, " · ");
+	if (!counts(sb, r, true) && !builds)
 		strbuf_adds(sb, "no commands");
 }
 
 void rnd_final_line(struct strbuf *sb, const struct results *r)
 {
 	unsigned long long nb = r->summary.benchmarks;
+	size_t builds = build_failures(sb, r);
 
+	if (builds)
+		strbuf_adds(sb, " · ");
 	if (counts(sb, r, false))
 		strbuf_adds(sb, " · ");
-	strbuf_addf(sb, "%llu benchmark%s · seed %llu · exit %d", nb, nb == 1 ? "" : "s",
-		    (unsigned long long)r->seed, r->summary.exit_code);
+	/* no "0 benchmarks" beside a failed build: none could run */
+	if (nb || !builds)
+		strbuf_addf(sb, "%llu benchmark%s · ", nb, nb == 1 ? "" : "s");
+	strbuf_addf(sb, "seed %llu · exit %d", (unsigned long long)r->seed, r->summary.exit_code);
 	if (r->summary.interrupted)
 		strbuf_adds(sb, " · interrupted");
 }

@@ -8,6 +8,7 @@
 #include "results/results_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "common/banned.h"
 
@@ -85,4 +86,20 @@ void jsonw_time(struct strbuf *sb, int64_t unix_ns)
 		return;
 	}
 	strbuf_addf(sb, "\"%s\"", buf);
+}
+
+double jsonw_percent(double fraction)
+{
+	double p = fraction * 100.0;
+	char buf[64];
+	int digits;
+
+	for (digits = 1; digits <= 17; digits++) {
+		double q;
+		snprintf(buf, sizeof(buf), "%.*g", digits, p);
+		q = strtod(buf, NULL);
+		if (q / 100.0 == fraction)
+			return q;
+	}
+	return p;
 }

@@ -24,6 +24,10 @@
 /* The exact text of a finite double (whole numbers below 2^53 as integers);
  * appends nothing and returns -1 for NaN or infinity. */
 int jsonw_number_text(struct strbuf *sb, double v);
+/* A tolerance's fraction in percent as the suite wrote it: the shortest
+ * decimal p with p / 100 == fraction, as the suite reader divides ("7%" is
+ * 0.07, and 7, not 0.07 * 100 = 7.000000000000001). */
+double jsonw_percent(double fraction);
 /* A number as jsonw_number_text, or null for NaN or infinity. */
 void jsonw_num(struct strbuf *sb, double v);
 /* A quoted string escaped as cJSON escapes it, or null for NULL. */

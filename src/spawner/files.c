@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../common/banned.h"
@@ -80,4 +81,11 @@ int files_open_high(const char *path, int flags, mode_t mode)
 	high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 	close(fd);
 	return high;
+}
+
+bool files_is_regular(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 }

@@ -4,6 +4,7 @@
 #ifndef HIMORIME_SPAWNER_FILES_H
 #define HIMORIME_SPAWNER_FILES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -14,5 +15,7 @@ size_t files_read_children(const char *path, pid_t *pids, size_t n, size_t cap);
 /* Opens path with O_CLOEXEC, never blocking on a FIFO, as a descriptor >= 3
  * that is blocking again (O_APPEND kept); -1 with errno on failure. */
 int files_open_high(const char *path, int flags, mode_t mode);
+/* Whether fd is a regular file (not a FIFO, a device, a directory...). */
+bool files_is_regular(int fd);
 
 #endif

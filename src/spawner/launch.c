@@ -624,6 +624,11 @@ static int open_streams(const struct run_request *req, struct child_plan *plan, 
 	plan->fd[0] = files_open_high(req->stdin_path ? req->stdin_path : "/dev/null", O_RDONLY, 0);
 	if (plan->fd[0] < 0)
 		return *error = errno, STEP_STDIN;
+	/* Checked here, at each run's open, not before the benchmark: a stdin
+	 * file may be one that setup writes. A FIFO or a device would block
+	 * the run or never end: EINVAL, which run_result_describe() names. */
+	if (req->stdin_path && !files_is_regular(plan->fd[0]))
+		return *error = EINVAL, STEP_STDIN;
 	plan->fd[2] =
 		files_open_high(req->stderr_path ? req->stderr_path : "/dev/null", out_flags, 0644);
 	if (plan->fd[2] < 0)

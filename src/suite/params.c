@@ -4,6 +4,7 @@
 #include "suite/params.h"
 
 #include "common/alloc.h"
+#include "suite/units.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -228,6 +229,19 @@ void params_selector_release(struct params_selector *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Whether a selector's value picks a case's: as written, or for `size` as
+ * the same count ("10k", "10000" and "10.0k" are one size). */
+static bool same_value(const char *name, const char *want, const char *have)
+{
+	struct err err = ERR_INIT;
+	double a, b;
+
+	if (!strcmp(want, have))
+		return true;
+	return !strcmp(name, "size") && units_count(want, &a, &err) == 0 &&
+	       units_count(have, &b, &err) == 0 && a == b;
+}
+
 bool params_selector_matches(const struct params_selector *s, const char *base,
 			     const struct params_value *v, size_t n)
 {
@@ -238,7 +252,7 @@ bool params_selector_matches(const struct params_selector *s, const char *base,
 	for (i = 0; i < s->n; i++) {
 		for (j = 0; j < n; j++)
 			if (!strcmp(s->pairs[i].name, v[j].name) &&
-			    !strcmp(s->pairs[i].value, v[j].value))
+			    same_value(v[j].name, s->pairs[i].value, v[j].value))
 				break;
 		if (j == n)
 			return false;

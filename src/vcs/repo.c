@@ -183,6 +183,11 @@ const char *vcs_workdir(const struct vcs *vcs)
 	return vcs->workdir;
 }
 
+const char *vcs_git_dir(const struct vcs *vcs)
+{
+	return git_repository_path(vcs->repo);
+}
+
 bool vcs_is_shallow(const struct vcs *vcs)
 {
 	return git_repository_is_shallow(vcs->repo) == 1;

@@ -47,6 +47,10 @@ int vcs_open(const char *path, struct vcs **out, struct err *err);
 void vcs_free(struct vcs *vcs);
 /* Absolute working tree root with no trailing slash; NULL for a bare repository. */
 const char *vcs_workdir(const struct vcs *vcs);
+/* The working tree's own git directory, with a trailing slash: .git/ of the
+ * main tree, .git/worktrees/NAME/ of a linked one; git leaves files it does
+ * not know there alone. */
+const char *vcs_git_dir(const struct vcs *vcs);
 bool vcs_is_shallow(const struct vcs *vcs);
 
 /* Resolves anything `git rev-parse REV^{commit}` accepts. ERR_USAGE for a REV

@@ -322,6 +322,34 @@ class CiTest(CiFixture):
         res = self.ci(event=path, name="push", code=3)
         self.assertIn("--against", res.err)
 
+    def test_issue28_should_fix__the_merge_parent_warning_only_for_a_merge(self):
+        # head checked out as itself, two commits above the base: no merge
+        self.write("repo/notes.txt", "one more commit\n")
+        self.git("add", "-A")
+        self.git("commit", "-qm", "notes")
+        self.head = self.git("rev-parse", "HEAD").strip()
+        res = self.ci("--dry-run", code=1)
+        self.assertNotIn("first parent", res.err)
+        # a merge whose first parent is not the base: the base moved
+        self.git("checkout", "-q", "-b", "side", self.base)
+        self.write("repo/side.txt", "side\n")
+        self.git("add", "-A")
+        self.git("commit", "-qm", "side")
+        self.git("checkout", "-q", "main")
+        self.git("merge", "-q", "--no-ff", "-m", "merge", "side")
+        first = self.git("rev-parse", "HEAD^1").strip()
+        res = self.ci("--dry-run", code=1)
+        self.assertIn(f"himorime: warning: the checked-out merge's first parent is {first[:12]}, "
+                      f"not the pull request's base {self.base[:12]}: the base moved since the "
+                      "merge was made\n", res.err)
+
+    def test_issue28_should_fix__a_push_without_ref_names_no_branch(self):
+        path = self.event(before="0" * 40, after=self.head)
+        res = self.ci(event=path, name="push", code=3)
+        self.assertIn("himorime: error: github: push event creates a branch: there is no "
+                      "previous revision to compare with;", res.err)
+        self.assertNotIn('"?"', res.err)
+
     def test_ci__dry_run_sends_nothing(self):
         res = self.ci("--dry-run", code=1)
         self.assertIn("himorime: dry run: nothing was sent", res.out)

@@ -9,7 +9,7 @@ import subprocess
 import time
 import unittest
 
-from harness import HELPERS, HIMORIME, GitRepoTest
+from harness import HELPERS, HIMORIME, GitRepoTest, suite
 
 MIB = 1024 * 1024
 
@@ -175,6 +175,35 @@ class CompareTest(GitRepoTest):
         self.assertIn("Calibration: the same revision", res.err)
         self.assertEqual(doc["git"]["base_sha"], doc["git"]["head_sha"])
         self.assertEqual(doc["git"]["base_source"], "calibrate")
+
+    def test_issue28_should_fix__calibrate_takes_suite_from(self):
+        # a suite the commit does not have yet
+        self.write("repo/new.yaml", suite("""
+benchmarks:
+  - name: t
+    runs: 10
+    commands:
+      t: {command: ["true"]}
+"""))
+        args = ["calibrate", "--against", "HEAD", "--format", "json", "-q", "--seed", "4",
+                "new.yaml"]
+        res = self.run_h(args, cwd=self.repo)
+        self.assertExit(res, 0)
+        doc = json.loads(res.out)
+        self.assertTrue(doc["suites"][0]["new_in_head"])
+        self.assertEqual(doc["calibration"]["rows"], [])
+        res = self.run_h(args + ["--suite-from", "head"], cwd=self.repo)
+        self.assertExit(res, 0)
+        doc = json.loads(res.out)
+        self.assertFalse(doc["suites"][0]["new_in_head"])
+        self.assertEqual([(r["benchmark"], r["metric"]) for r in doc["calibration"]["rows"]],
+                         [("t", "latency")])
+        res = self.run_h(args + ["--suite-from", "base"], cwd=self.repo)
+        self.assertExit(res, 4)
+        self.assertIn('suite "new.yaml" has no file in the base revision', res.err)
+        res = self.run_h(args + ["--suite-from", "tail"], cwd=self.repo)
+        self.assertExit(res, 3)
+        self.assertIn('--suite-from "tail": expected head or base', res.err)
 
     def test_calibrate__json_output_records_the_calibration_and_report_rerenders_it(self):
         res = self.run_h(["calibrate", "--seed", "4", "--no-color"], cwd=self.repo)
@@ -399,7 +428,11 @@ benchmarks:
         self.program(3)
         res = self.compare("--against", "HEAD", code=1)
         json.loads(res.out)  # stdout is the report alone
-        self.assertRegex(res.err, r"^himorime: work: look 1 of 1 at 12 pairs, cap 12 pairs, "
+        self.assertRegex(res.err, r"\Ahimorime: cmp: build \(head\) started\n"
+                                  r"himorime: cmp: build \(head\) finished in \d+\.\d s\n"
+                                  r"himorime: cmp: build \(base\) started\n"
+                                  r"himorime: cmp: build \(base\) finished in \d+\.\d s\n"
+                                  r"himorime: work: look 1 of 1 at 12 pairs, cap 12 pairs, "
                                   r"\d+\.\d s elapsed\n")
         res = self.compare("--against", "HEAD", "--max-time", "10m", "--quiet", code=1)
         self.assertEqual(res.err, "himorime: exit 1: 1 regression\n")

@@ -284,6 +284,36 @@ benchmarks:
         self.assertEqual(doc[1]["parameters"], {"mode": "a", "size": "1.5M"})
 
 
+    def test_issue28_should_fix__a_size_selects_the_same_case_however_written(self):
+        path = self.write("himorime.yaml", suite("""
+benchmarks:
+  - name: scan
+    parameters: {mode: [a, b]}
+    sizes: [1k, 10k, 1.5M]
+    commands:
+      run: {command: [echo, "${size}"]}
+"""))
+        for f in ("scan[size=10k]", "scan[size=10000]", "scan[size=10.0k]",
+                  "scan[mode=a,size=10000]"):
+            with self.subTest(filter=f):
+                res = self.run_h(["list", "--filter", f, path])
+                self.assertExit(res, 0)
+                want = ["scan[mode=a,size=10k]", "scan[mode=b,size=10k]"]
+                if "mode=a" in f:
+                    want = want[:1]
+                self.assertEqual([line.split("\t")[1] for line in res.out.splitlines()], want)
+        res = self.run_h(["list", "--filter", "scan[size=1500000]", path])
+        self.assertEqual([line.split("\t")[1] for line in res.out.splitlines()],
+                         ["scan[mode=a,size=1.5M]", "scan[mode=b,size=1.5M]"])
+        res = self.run_h(["run", "-q", "--runs", "3", "--filter", "scan[size=1000]",
+                          "--format", "json", path])
+        self.assertExit(res, 0)
+        self.assertEqual([b["name"] for b in json.loads(res.out)["suites"][0]["benchmarks"]],
+                         ["scan[mode=a,size=1k]", "scan[mode=b,size=1k]"])
+        # only sizes are counts: another parameter's value is matched as written
+        res = self.run_h(["list", "--filter", "scan[size=10001]", path])
+        self.assertExit(res, 3)
+
 
 GROW = r"""#include <stdlib.h>
 #include <string.h>

@@ -360,6 +360,31 @@ benchmarks:
         with open(os.path.join(self.tmp, "screen.txt"), errors="replace") as f:
             self.assertIn("typed-here", f.read())
 
+    def test_issue28_should_fix__terminal_runs_with_term_dumb_unless_the_suite_sets_it(self):
+        path = self.write("himorime.yaml", suite(f"""
+benchmarks:
+  - name: plain
+    terminal: true
+    runs: 10
+    cleanup:
+      - command: [cp, "${{workdir}}/screen.txt", "{self.tmp}/plain.txt"]
+    commands:
+      sh: {{command: [sh, -c, 'echo "TERM=$TERM"'], stdout: screen.txt}}
+  - name: own
+    terminal: true
+    runs: 10
+    env: {{TERM: vt100}}
+    cleanup:
+      - command: [cp, "${{workdir}}/screen.txt", "{self.tmp}/own.txt"]
+    commands:
+      sh: {{command: [sh, -c, 'echo "TERM=$TERM"'], stdout: screen.txt}}
+"""))
+        res = self.run_h(["run", "-q", path], env={"TERM": "xterm-256color"})
+        self.assertExit(res, 0)
+        for name, want in (("plain", "TERM=dumb\n"), ("own", "TERM=vt100\n")):
+            with open(os.path.join(self.tmp, name + ".txt")) as f:
+                self.assertEqual(f.read(), want)
+
     def test_run__report_versions_are_recorded(self):
         doc, _ = self.run_json("""
 report:
@@ -385,6 +410,75 @@ benchmarks:
       t: {command: [/bin/true]}
 """, code=4)
         self.assertIn("report.versions.missing", doc["suites"][0]["error"]["message"])
+
+    def test_issue28_must_fix6__a_version_printed_only_on_stderr_is_recorded(self):
+        # bzip2 --version prints its banner on stderr only; the reference
+        # reads stderr when stdout is empty, and so do we.
+        doc, _ = self.run_json("""
+report:
+  versions:
+    quiet-out: [sh, -c, "echo >&2; echo ' tool 2.0 ' >&2; echo second >&2"]
+    both: [sh, -c, "echo from-stdout; echo from-stderr >&2"]
+benchmarks:
+  - name: t
+    runs: 10
+    commands:
+      t: {command: [/bin/true]}
+""")
+        self.assertEqual(doc["environment"]["tools"],
+                         [{"name": "quiet-out", "version": "tool 2.0"},
+                          {"name": "both", "version": "from-stdout"}])
+        self.assertEqual(doc["summary"]["exit_code"], 0)
+
+    def test_issue28_must_fix6__a_version_probe_that_prints_nothing_fails(self):
+        doc, _ = self.run_json("""
+report:
+  versions:
+    mute: [sh, -c, "exit 0"]
+benchmarks:
+  - name: t
+    runs: 10
+    commands:
+      t: {command: [/bin/true]}
+""", code=4)
+        self.assertEqual(doc["suites"][0]["error"]["message"],
+                         "report.versions.mute: printed nothing on stdout or stderr")
+
+    def test_issue28_must_fix5__a_stdin_file_written_by_setup_is_read(self):
+        # The reference's git-compare recipe: setup writes the input into
+        # ${workdir}, and stdin names it; it does not exist before setup.
+        doc, _ = self.run_json(f"""
+benchmarks:
+  - name: count
+    runs: 10
+    setup:
+      - command: [sh, -c, "seq 1 5000 > ${{workdir}}/input.txt"]
+    stdin: "${{workdir}}/input.txt"
+    cleanup:
+      - command: [cp, "${{workdir}}/count.txt", "{self.tmp}/count.txt"]
+    commands:
+      wc:
+        command: [wc, -l]
+        stdout: count.txt
+""")
+        self.assertEqual(self.command(doc)["result"], "pass")
+        self.assertEqual(self.command(doc)["head"]["count"], 10)
+        with open(os.path.join(self.tmp, "count.txt")) as f:
+            self.assertEqual(f.read().strip(), "5000")
+
+    def test_issue28_must_fix5__a_stdin_file_still_missing_fails_at_the_run(self):
+        doc, _ = self.run_json("""
+benchmarks:
+  - name: count
+    runs: 10
+    stdin: "${workdir}/never-written.txt"
+    commands:
+      wc: {command: [wc, -l]}
+""", code=4)
+        err = self.command(doc)["head"]["error"]
+        self.assertEqual(err["kind"], "start_failed")
+        self.assertRegex(err["message"], r'\Acould not open stdin "[^"]*/work/never-written\.txt": '
+                                         r'no such file or directory\Z')
 
     def test_run__report_outputs_are_written_beside_the_suite(self):
         page = self.write("page.md", "# Perf\n\n<!-- himorime:begin perf -->\nold\n"

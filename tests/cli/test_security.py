@@ -155,7 +155,9 @@ benchmarks:
                                   'not a regular file (a FIFO) [HMR4001]\n'
                                   'himorime: exit 4: execution failed\n')
 
-    def test_security__run_refuses_a_fifo_stdin_before_running(self):
+    def test_security__run_refuses_a_fifo_stdin_at_its_open(self):
+        # Checked when a run opens it (issue 28, must-fix 5: setup may write
+        # the file), never waited on: the command does not start.
         fifo = self.fifo("in")
         marker = os.path.join(self.tmp, "ran")
         path = self.write("himorime.yaml", suite(f"""
@@ -170,9 +172,29 @@ benchmarks:
         self.assertExit(res, 4)
         b = json.loads(res.out)["suites"][0]["benchmarks"][0]
         self.assertEqual(b["result"], "error")
-        self.assertEqual(b["error"]["kind"], "invalid_path")
-        self.assertEqual(b["error"]["message"],
-                         f'stdin: cannot read "{fifo}": not a regular file (a FIFO)')
+        self.assertEqual(b["commands"][0]["head"]["error"]["kind"], "start_failed")
+        self.assertEqual(b["commands"][0]["head"]["error"]["message"],
+                         f'could not open stdin "{fifo}": not a regular file (a FIFO)')
+        self.assertEqual(b["commands"][0]["head"]["count"], 0)
+        self.assertFalse(os.path.exists(marker))
+
+    def test_security__run_refuses_a_stdin_that_setup_makes_a_fifo(self):
+        marker = os.path.join(self.tmp, "ran")
+        path = self.write("himorime.yaml", suite(f"""
+benchmarks:
+  - name: b
+    runs: 10
+    setup:
+      - command: [mkfifo, "${{workdir}}/in"]
+    stdin: "${{workdir}}/in"
+    commands:
+      c: {{command: [sh, -c, "touch {marker}; cat"]}}
+"""))
+        res = self.run_h(["run", "--format", "json", path], timeout=20)
+        self.assertExit(res, 4)
+        err = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]["head"]["error"]
+        self.assertRegex(err["message"], r'\Acould not open stdin "[^"]*/work/in": not a '
+                                         r'regular file \(a FIFO\)\Z')
         self.assertFalse(os.path.exists(marker))
 
     def test_security__run_refuses_a_fifo_stdout_without_blocking(self):
@@ -252,7 +274,9 @@ benchmarks:
         p.send_signal(signal.SIGTERM)
         _, err = p.communicate(timeout=30)
         self.assertEqual(p.returncode, 4, err)
-        self.assertEqual(err, "")
+        # the build's lines came before; nothing after the reader went away
+        self.assertRegex(err, r"\Ahimorime: t: build \(head\) started\n"
+                              r"himorime: t: build \(head\) finished in \d+\.\d s\n\Z")
         self.assert_tree_gone()
         self.assertEqual(os.listdir(self.private_tmp), [])
 

@@ -4,6 +4,7 @@ docs/configuration.md validates."""
 import json
 import os
 import re
+import subprocess
 import unittest
 
 from harness import ROOT, TempDirTest, run
@@ -26,14 +27,56 @@ class SuiteCliTest(TempDirTest):
     def test_suite_cli__init_writes_a_valid_suite(self):
         res = run(["init"], cwd=self.tmp)
         self.assertExit(res, 0)
-        self.assertEqual(res.out, "wrote himorime.yaml; check it with 'himorime validate himorime.yaml'\n")
+        self.assertEqual(res.out, "wrote himorime.yaml and himorime.schema.json; check it with "
+                                  "'himorime validate himorime.yaml'\n")
         with open(os.path.join(self.tmp, "himorime.yaml")) as f:
             text = f.read()
-        self.assertRegex(text.splitlines()[0],
-                         r"^# yaml-language-server: \$schema=\S+/docs/schema/suite\.schema\.json$")
+        self.assertEqual(text.splitlines()[0],
+                         "# yaml-language-server: $schema=himorime.schema.json")
+        self.assertNotIn("build:", text)
         res = run(["validate"], cwd=self.tmp)
         self.assertExit(res, 0)
         self.assertEqual(res.out, "himorime.yaml: ok (1 benchmark, 1 command)\n")
+
+    def test_issue28_docs__init_writes_the_schema_its_comment_names(self):
+        os.makedirs(os.path.join(self.tmp, "bench"))
+        res = run(["init", "bench/perf.himorime.yaml"], cwd=self.tmp)
+        self.assertExit(res, 0)
+        with open(os.path.join(self.tmp, "bench", "perf.himorime.yaml")) as f:
+            first = f.readline()
+        name = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)\n", first).group(1)
+        # relative to the suite, as editors resolve it: the schema of docs/
+        with open(os.path.join(self.tmp, "bench", name), "rb") as f:
+            written = f.read()
+        with open(os.path.join(ROOT, "docs", "schema", "suite.schema.json"), "rb") as f:
+            self.assertEqual(written, f.read())
+        # the suite passes its own schema
+        try:
+            import jsonschema
+            import yaml
+        except ImportError:
+            self.skipTest("python3-jsonschema and python3-yaml are needed")
+        with open(os.path.join(self.tmp, "bench", "perf.himorime.yaml")) as f:
+            doc = yaml.safe_load(f)
+        errors = jsonschema.Draft202012Validator(json.loads(written)).iter_errors(doc)
+        self.assertEqual([e.message for e in errors], [])
+
+    def test_issue28_should_fix__run_without_a_suite_suggests_init(self):
+        for cmd in (["run"], ["validate"], ["compare", "--against", "HEAD"]):
+            with self.subTest(cmd=cmd):
+                res = run(cmd, cwd=self.tmp)
+                self.assertExit(res, 2)
+                self.assertEqual(
+                    res.err,
+                    'himorime.yaml: cannot read "himorime.yaml": No such file or directory '
+                    "[HMR2001]\n"
+                    "  hint: no himorime.yaml here: 'himorime init' writes one (with a build "
+                    "step for the build system it finds), or name a suite file or directory\n"
+                    "himorime: exit 2: 1 problem in 1 suite file\n")
+        # a suite named on the command line gets no such hint
+        res = run(["run", "other.yaml"], cwd=self.tmp)
+        self.assertExit(res, 2)
+        self.assertNotIn("himorime init", res.err)
 
     def test_suite_cli__init_refuses_to_overwrite(self):
         path = self.write("mine.yaml", "keep me\n")
@@ -137,6 +180,33 @@ class SuiteCliTest(TempDirTest):
         self.assertEqual(doc[0]["warmup"], 1)
         self.assertIsNone(doc[0]["runs"])
 
+    def test_issue28_should_fix__list_json_writes_max_percent_in_percent_as_reports(self):
+        self.write("s.yaml", 'version: "1"\nname: s\nbenchmarks:\n  - name: b\n'
+                   "    runs: 10\n    metrics: {cpu: true}\n"
+                   "    regression:\n"
+                   "      latency: {max_percent: 7%}\n"
+                   "      cpu_total: {max_percent: 15}\n"
+                   "      peak_rss: {max_percent: 0.5%}\n"
+                   "      instructions: {max_percent: 2%}\n"
+                   "    commands:\n      one: {command: [\"true\"]}\n")
+        res = run(["list", "--format", "json", "s.yaml"], cwd=self.tmp)
+        self.assertExit(res, 0)
+        reg = json.loads(res.out)[0]["regression"]
+        self.assertEqual([reg[m]["max_percent"] for m in ("latency", "cpu_total", "peak_rss")],
+                         [7, 15, 0.5])
+        self.assertIn('"latency": {"statistic": "median", "max_percent": 7, ', res.out)
+        # the same numbers as a comparison's report
+        subprocess.run(["git", "init", "-q", self.tmp], check=True)
+        subprocess.run(["git", "add", "s.yaml"], cwd=self.tmp, check=True)
+        subprocess.run(["git", "-c", "user.email=t@e", "-c", "user.name=t", "commit", "-q",
+                        "-m", "x"], cwd=self.tmp, check=True)
+        res = run(["compare", "--against", "HEAD", "-q", "--format", "json", "s.yaml"],
+                  cwd=self.tmp)
+        cmps = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]
+        self.assertEqual({m: cmps[m]["max_percent"] for m in ("latency", "cpu_total")},
+                         {"latency": 7, "cpu_total": 15})
+        self.assertEqual(cmps["latency"]["max_fraction"], 0.07)
+
     def test_suite_cli__list_json_numbers_read_back_exactly(self):
         # %.15g would print 0.3 and 0.1 (docs/reports.md, "Numbers, times and
         # absent values": the shortest form that reads back bit for bit)
@@ -152,7 +222,7 @@ class SuiteCliTest(TempDirTest):
                       '"work": {"value": 0.30000000000000004, "unit": "records"}},\n',
                       res.out)
         self.assertIn('      "latency": {"statistic": "median", "max_percent": '
-                      '0.10000000000000002, "min_difference": null, "gate": true},\n', res.out)
+                      '10.000000000000002, "min_difference": null, "gate": true},\n', res.out)
         doc = json.loads(res.out)
         self.assertEqual(doc[0]["metrics"]["work"]["value"], 0.1 + 0.2)
 
@@ -191,6 +261,23 @@ class SuiteCliTest(TempDirTest):
                 path = self.write(f"docs{i}.yaml", block)
                 res = run(["validate", path])
                 self.assertExit(res, 0)
+
+    def test_issue28_docs__the_report_section_example_runs_as_written(self):
+        with open(os.path.join(ROOT, "docs", "configuration.md")) as f:
+            text = f.read()
+        part = text[text.index("\n## Report\n"):text.index("\n## Parameters\n")]
+        suite_text = re.search(r"```yaml\n(.*?)```", part, re.S).group(1)
+        page = re.search(r"```markdown\n(.*?)```", part, re.S).group(1)
+        self.write("himorime.yaml", suite_text)
+        self.write("README.md", page)
+        res = run(["run", "-q", "--runs", "3"], cwd=self.tmp)
+        self.assertExit(res, 0)
+        with open(os.path.join(self.tmp, "README.md")) as f:
+            filled = f.read()
+        self.assertTrue(filled.startswith("## Performance\n\n<!-- himorime:begin perf -->\n"))
+        self.assertTrue(filled.endswith("<!-- himorime:end perf -->\n"))
+        self.assertIn("| b › a |", filled)
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, "perf", "report.json")))
 
     def test_suite_cli__schema_accepts_the_valid_suites(self):
         try:

@@ -268,13 +268,16 @@ class ThreeTimesTest(RepoTest):
                             "--history-ref", "refs/himorime/progress", code=0)
         sha = self.repo.shas[-1][:12]
         lines = res.err.splitlines()
-        self.assertEqual(len(lines), 4, res.err)
+        self.assertEqual(len(lines), 6, res.err)
         self.assertEqual(lines[0], "himorime: sweep: measuring %s c21" % sha)
-        self.assertRegex(lines[1], r"^himorime: work: look 1 of 1 at 10 pairs, cap 10 pairs, "
+        # the reference's build (the commit is the reference's tree here)
+        self.assertEqual(lines[1], "himorime: sw: build (base) started")
+        self.assertRegex(lines[2], r"^himorime: sw: build \(base\) finished in \d+\.\d s$")
+        self.assertRegex(lines[3], r"^himorime: work: look 1 of 1 at 10 pairs, cap 10 pairs, "
                                    r"\d+\.\d s elapsed$")
-        self.assertRegex(lines[2], r"^himorime: sweep: commit 1 of 1 \(%s\) measured, "
+        self.assertRegex(lines[4], r"^himorime: sweep: commit 1 of 1 \(%s\) measured, "
                                    r"\d+\.\d s elapsed$" % sha)
-        self.assertEqual(lines[3], "himorime: sweep: 1 measured, 0 already in the history")
+        self.assertEqual(lines[5], "himorime: sweep: 1 measured, 0 already in the history")
 
     def test_history__marks_the_step_at_the_commit_that_made_it(self):
         shas = self.repo.shas

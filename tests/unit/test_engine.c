@@ -28,6 +28,7 @@
 #include "suite/suite.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -850,6 +851,123 @@ static void test_engine__one_tree_builds_once_and_a_base_build_is_kept(void **st
 	free(dir);
 }
 
+/* ---- build lines ---------------------------------------------------------- */
+
+/* The lines a runner hands to build_line, from the caller's thread and the
+ * watch's. */
+static struct {
+	pthread_mutex_t lock;
+	char lines[16][256];
+	size_t n;
+} seen = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void collect_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	pthread_mutex_lock(&seen.lock);
+	if (seen.n < 16)
+		snprintf(seen.lines[seen.n++], sizeof(seen.lines[0]), "%s", line);
+	pthread_mutex_unlock(&seen.lock);
+}
+
+/* Waits (at most 10 s) for a collected line that contains `text`. */
+static bool wait_for_line(const char *text)
+{
+	size_t i, tries;
+
+	for (tries = 0; tries < 10000; tries++) {
+		pthread_mutex_lock(&seen.lock);
+		for (i = 0; i < seen.n; i++)
+			if (strstr(seen.lines[i], text)) {
+				pthread_mutex_unlock(&seen.lock);
+				return true;
+			}
+		pthread_mutex_unlock(&seen.lock);
+		usleep(1000);
+	}
+	return false;
+}
+
+static void append(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "a");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A build that writes a line on stdout, waits until a tick has shown it,
+ * then one on stderr (the newer file), waits for that too, and creates
+ * ${artifact}: no sleep decides what is seen, only the ticks. */
+static int ticking_build(void *ctx, const struct run_request *req, unsigned runs,
+			 struct run_result *res, struct err *err)
+{
+	if (strcmp(req->argv[0], "builder"))
+		return fake_run(ctx, req, runs, res, err);
+	memset(res, 0, sizeof(*res));
+	assert_non_null(req->stdout_path);
+	assert_non_null(req->stderr_path);
+	append(req->stdout_path, "CC a.o\n\n");
+	assert_true(wait_for_line("last output: CC a.o"));
+	append(req->stderr_path, "warning: b.c\r  linking  \n");
+	assert_true(wait_for_line("last output: linking"));
+	write_stderr(req->argv[1], "");
+	res->status = RUN_EXITED;
+	return 1;
+}
+
+/* Builds say when they start and end, and while they run, every tick, the
+ * last line of output (docs/revisions.md#builds). */
+static void test_engine__a_build_says_when_it_starts_ends_and_what_it_printed(void **state)
+{
+	struct fake f = { .wall = steady_10ms };
+	struct runner_options o = RUNNER_OPTIONS_INIT;
+	struct runner_measurer m = { ticking_build, fake_cancel, fake_fallback_reason, &f };
+	struct runner_roots roots = { HEAD_ROOT, NULL, NULL, NULL, NULL };
+	struct suite_diags diags;
+	struct suite *s = NULL;
+	struct results *doc = results_new(RESULTS_MODE_RUN);
+	struct err err = ERR_INIT;
+	char *dir = NULL, *path;
+	const char *yaml =
+		"version: \"1\"\nname: b\nbuild:\n  command: [builder, \"${artifact}\"]\n"
+		"benchmarks:\n  - name: one\n    runs: 3\n    commands:\n"
+		"      one: {command: [run, \"${artifact}\"]}\n";
+	bool selected[1] = { true };
+	size_t i;
+
+	(void)state;
+	assert_int_equal(fsio_mkdtemp("himorime-engine-", &dir, &err), 0);
+	path = xasprintf("%s/himorime.yaml", dir);
+	assert_int_equal(fsio_write_atomic(path, yaml, strlen(yaml), &err), 0);
+	suite_diags_init(&diags);
+	if (suite_load(path, &s, &diags, &err) < 0)
+		fail_msg("suite: %s", err.msg);
+	o.build_line = collect_line;
+	o.build_tick_ns = 20 * MS;
+	runner_new_with(&o, &m, &f.runner);
+	assert_int_equal(runner_run_suite(f.runner, s, selected, &roots, doc, &err), 0);
+	runner_free(f.runner);
+	assert_int_equal(doc->suites[0].result, RESULT_PASS);
+	assert_true(seen.n >= 4);
+	assert_string_equal(seen.lines[0], "b: build (head) started");
+	for (i = 1; i + 1 < seen.n; i++)
+		if (strncmp(seen.lines[i], "b: build (head) running for ", 28) ||
+		    (!strstr(seen.lines[i], " s; last output: CC a.o") &&
+		     !strstr(seen.lines[i], " s; last output: linking")))
+			fail_msg("line %zu: %s", i, seen.lines[i]);
+	assert_true(strncmp(seen.lines[seen.n - 1], "b: build (head) finished in ", 28) == 0);
+	assert_string_equal(seen.lines[seen.n - 1] + strlen(seen.lines[seen.n - 1]) - 2, " s");
+	results_free(doc);
+	suite_free(s);
+	suite_diags_release(&diags);
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+	free(path);
+	free(dir);
+}
+
 static void test_engine__budgets_pass_and_fail(void **state)
 {
 	struct fake f = { .wall = fast_and_slow };
@@ -904,6 +1022,7 @@ int main(void)
 		cmocka_unit_test(test_engine__failing_command_stops_and_is_an_error),
 		cmocka_unit_test(test_engine__interrupt_stops_the_run_and_marks_the_rest),
 		cmocka_unit_test(test_engine__budgets_pass_and_fail),
+		cmocka_unit_test(test_engine__a_build_says_when_it_starts_ends_and_what_it_printed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -100,6 +100,21 @@ static void test_github_event__push_creating_a_branch_is_refused(void **state)
 	github_event_release(&ev);
 }
 
+/* issue 28: a payload without ref named the branch "?" */
+static void test_github_event__a_push_without_ref_names_no_branch(void **state)
+{
+	struct github_event ev;
+	struct err err = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(load(&ev, "push", "push_new_branch_no_ref.json", GSHA, &err), ERR_USAGE);
+	assert_string_equal(err.msg, "github: push event creates a branch: there is no previous "
+				     "revision to compare with; pass --against REF or set "
+				     "HIMORIME_BASE_REF");
+	assert_int_equal(ev.creates_branch, 1);
+	github_event_release(&ev);
+}
+
 static void test_github_event__merge_group(void **state)
 {
 	struct github_event ev;
@@ -346,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_github_event__pull_request_from_fork),
 		cmocka_unit_test(test_github_event__push_uses_github_sha_for_status),
 		cmocka_unit_test(test_github_event__push_creating_a_branch_is_refused),
+		cmocka_unit_test(test_github_event__a_push_without_ref_names_no_branch),
 		cmocka_unit_test(test_github_event__merge_group),
 		cmocka_unit_test(test_github_event__workflow_run_same_repository),
 		cmocka_unit_test(test_github_event__workflow_run_from_fork_has_no_number),
