@@ -140,6 +140,7 @@ static bool same_comparison(const struct comparison *a, const struct comparison 
 	       same_double(a->band_high_percent, b->band_high_percent) &&
 	       a->verdict == b->verdict && !strcmp(a->reason, b->reason) && a->gate == b->gate &&
 	       a->accepted == b->accepted && a->counts == b->counts &&
+	       a->runs_fixed == b->runs_fixed &&
 	       (!a->counts || same_double(a->spread_percent, b->spread_percent));
 }
 

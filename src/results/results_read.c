@@ -339,7 +339,8 @@ static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, str
 	     reader_get_name(rd, o, "verdict", verdicts, n_verdicts, &verdict) ||
 	     reader_get_chars(rd, o, "reason", c->reason, sizeof(c->reason)) ||
 	     reader_get_bool(rd, o, "gate", &c->gate) ||
-	     reader_get_bool(rd, o, "accepted", &c->accepted);
+	     reader_get_bool(rd, o, "accepted", &c->accepted) ||
+	     reader_get_bool(rd, o, "runs_fixed", &c->runs_fixed);
 	c->counts = kind == 1;
 	if (!rc && c->counts)
 		rc = reader_get_num(rd, o, "spread_percent", &c->spread_percent);

@@ -418,6 +418,8 @@ static void put_comparison(struct writer *w, cJSON *obj, const struct comparison
 	put_bool(o, "accepted", c->accepted);
 	if (c->counts)
 		put_num(w, o, "spread_percent", c->spread_percent);
+	if (c->runs_fixed)
+		put_bool(o, "runs_fixed", true);
 }
 
 static void put_budget(struct writer *w, cJSON *arr, const struct results_budget *b)
