@@ -271,12 +271,21 @@ static int measure_suite(struct session *s, struct revisions *rv, size_t i, cons
 	if (from_base) /* the suite's path, not the temporary tree's */
 		results_set_str(&s->doc->suites[s->doc->n_suites - 1].file, s->suites.v[i]->path);
 done:
-	suite_free(from_base);
-	free(sel);
 	free(head_root);
 	free(base_root);
-	free(base_file);
 	return code != EXIT_OK ? code : rc == ERR_INTERRUPTED ? -1 : EXIT_OK;
+}
+
+/* The whole time budget, shared by the suites that will be compared. */
+static void start_budget(struct session *s, const struct revisions *rv, bool **selected)
+{
+	bool *is_new = xcalloc(s->suites.count + 1, sizeof(*is_new));
+	size_t i;
+
+	for (i = 0; i < s->suites.count && rv->suite_from == REVISIONS_SUITE_OWN; i++)
+		is_new[i] = suite_is_new(rv, s->suites.v[i]);
+	session_budget_start(s, selected, is_new);
+	free(is_new);
 }
 
 int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
@@ -284,6 +293,7 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 	struct err err = ERR_INIT;
 	size_t i, k;
 
+	start_budget(s, rv, selected);
 	for (i = 0; i < s->suites.count; i++) {
 		const struct suite *suite = s->suites.v[i];
 		char *rel;

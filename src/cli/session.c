@@ -80,7 +80,9 @@ size_t session_flags(struct session *s, struct opt *out, size_t cap)
 		{ "quiet", 'q', OPT_FLAG, &s->quiet, NULL, "no progress on stderr" },
 		{ "no-color", 0, OPT_FLAG, &s->out.no_color, NULL, "no colour (also NO_COLOR)" },
 		{ "max-time", 0, OPT_STRING, &s->max_time_text, "DURATION",
-		  "compare: stop the rounds when spent" },
+		  "compare: stop each benchmark's rounds when spent" },
+		{ "max-total-time", 0, OPT_STRING, &s->max_total_time_text, "DURATION",
+		  "compare: the whole comparison's time budget (default 20m)" },
 		{ "fail-on-inconclusive", 0, OPT_FLAG, &s->fail_on_inconclusive, NULL,
 		  "compare: exit 1 when a gated comparison is inconclusive" },
 		{ "verbose", 'v', OPT_FLAG, &s->verbose, NULL,
@@ -199,6 +201,47 @@ static void look_line(void *ctx, const char *line)
 	session_log(ctx, "%s", line);
 }
 
+static void warning_line(void *ctx, const char *line)
+{
+	const struct session *s = ctx;
+	char buf[1024];
+
+	err_escape(buf, sizeof(buf), line);
+	fprintf(stderr, "%shimorime: warning: %s\n", s->progress_tty ? "\r\033[K" : "", buf);
+	fflush(stderr);
+}
+
+/* The whole comparison's time budget (session.h). */
+static uint64_t total_budget_ns(const struct session *s, bool **selected)
+{
+	uint64_t ns = 0;
+	size_t i, k;
+
+	if (s->max_total_time_ns)
+		return s->max_total_time_ns;
+	for (i = 0; i < s->suites.count; i++) {
+		const struct suite *suite = s->suites.v[i];
+		bool any = false;
+		for (k = 0; k < suite->benchmark_count; k++)
+			any |= selected[i][k];
+		if (any && suite->has_max_total_time && (!ns || suite->max_total_time_ns < ns))
+			ns = suite->max_total_time_ns;
+	}
+	return ns ? ns : SUITE_DEFAULT_MAX_TOTAL_TIME_NS;
+}
+
+void session_budget_start(struct session *s, bool **selected, const bool *skip)
+{
+	uint64_t total = total_budget_ns(s, selected);
+	size_t i, k, n = 0;
+
+	for (i = 0; i < s->suites.count; i++)
+		for (k = 0; !(skip && skip[i]) && k < s->suites.v[i]->benchmark_count; k++)
+			n += selected[i][k] && !s->suites.v[i]->benchmarks[k].no_compare;
+	runner_budget_start(s->runner, total, n);
+	s->doc->max_total_time_ns = total;
+}
+
 static int check_values(struct session *s, enum results_mode mode)
 {
 	unsigned long long v;
@@ -240,6 +283,18 @@ static int check_values(struct session *s, enum results_mode mode)
 				     "--max-time \"%s\": expected a positive duration such as 10m",
 				     s->max_time_text);
 		s->ro.max_time_ns = ns;
+	}
+	if (s->max_total_time_text) {
+		uint64_t ns;
+		if (mode == RESULTS_MODE_RUN)
+			return usage(s, "--max-total-time%s only applies to compare and ci", "");
+		if (units_duration(s->max_total_time_text, &ns, &err) < 0 || ns == 0)
+			return usage(
+				s,
+				"--max-total-time \"%s\": expected a positive duration such as "
+				"20m",
+				s->max_total_time_text);
+		s->max_total_time_ns = ns;
 	}
 	if (s->fail_on_inconclusive && mode == RESULTS_MODE_RUN)
 		return usage(s, "--fail-on-inconclusive%s only applies to compare and ci", "");
@@ -460,6 +515,7 @@ int session_runner(struct session *s, const char *const *hidden, size_t n_hidden
 	if (s->progress_tty)
 		s->ro.progress = progress_line;
 	s->ro.look_line = look_line;
+	s->ro.warning = warning_line;
 	s->ro.progress_ctx = s;
 	if (runner_new(&s->ro, &s->runner, &err) < 0)
 		return cli_fail(&err);

@@ -21,7 +21,7 @@ struct session {
 	/* flags */
 	const char *filter, *seed_text;
 	struct cli_output out; /* --format, --output, --section, --summary, --no-color */
-	const char *runs_text, *warmup_text, *max_time_text;
+	const char *runs_text, *warmup_text, *max_time_text, *max_total_time_text;
 	struct strlist tags, skip_tags, operands;
 	struct strlist leading; /* operands before the PATHs (sweep's REV_RANGE) */
 	bool quiet, fail_on_inconclusive, verbose;
@@ -29,6 +29,7 @@ struct session {
 	struct selection sel;
 	bool progress_tty;
 	struct runner_options ro;
+	uint64_t max_total_time_ns; /* --max-total-time; 0: the suites' */
 	struct runner *runner;
 	struct results *doc;
 	struct cli_suites suites;
@@ -47,7 +48,7 @@ struct session {
 };
 
 /* The flags every measuring command takes; `extra` adds the command's own. */
-#define SESSION_FLAG_COUNT 16
+#define SESSION_FLAG_COUNT 17
 size_t session_flags(struct session *s, struct opt *out, size_t cap);
 
 /* Parses argv with the shared flags plus `extra`, checks their values, loads
@@ -94,6 +95,13 @@ void session_timings_total(struct session *s);
  * of the total, and what himorime itself spent (all but the builds, warmup
  * and rounds). Nothing otherwise. */
 void session_print_timings(const struct session *s);
+/* Starts the time budget of one comparison on the runner (docs/comparison.md,
+ * "Time budgets"): --max-total-time, else the smallest
+ * defaults.regression.max_total_time of the suites that have a selected
+ * benchmark, else SUITE_DEFAULT_MAX_TOTAL_TIME_NS, shared by the selected
+ * benchmarks that will be compared (not those of suites with skip[i] set,
+ * skip may be NULL, nor a size with compare: false). */
+void session_budget_start(struct session *s, bool **selected, const bool *skip);
 /* Creates the runner (once the hidden environment names are known). */
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden);
 /* Renders and writes every requested output, sets the summary, prints the

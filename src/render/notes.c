@@ -120,6 +120,8 @@ static const struct hint hints[] = {
 	  "it does not gate, so it stopped with them: set regression.<metric>.gate: true to "
 	  "measure until it is decided" },
 	{ "straddles", "more pairs decide it: raise max_runs or --max-time" },
+	{ "comparison's time budget ran out",
+	  "raise --max-total-time or defaults.regression.max_total_time" },
 	{ "time budget ran out", "raise --max-time or regression.max_time" },
 	{ "noisier than max_cv", "quiet the machine (fewer parallel jobs) or raise max_cv" },
 	{ "base measurement is zero",

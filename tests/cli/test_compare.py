@@ -232,6 +232,28 @@ class CompareTest(GitRepoTest):
                                   "himorime: exit 2: 1 problem in the comparison settings\n")
         self.assertEqual(res.out, "")
 
+    def test_compare__max_time_stops_the_rounds_with_time_budget_ran_out(self):
+        adaptive = SUITE.replace("runs: 12", "max_runs: 22")
+        for suite in (adaptive.replace("{max_cv: 0}", "{max_cv: 0, max_time: 1ms}"),
+                      adaptive.replace("benchmarks:", "defaults:\n  regression: {max_time: 1ms}\n"
+                                                      "benchmarks:")):
+            self.write("repo/himorime.yaml", suite)
+            res = self.compare("--against", "HEAD", code=0)
+            doc, c, v = self.verdicts(res)
+            b = doc["suites"][0]["benchmarks"][0]
+            self.assertEqual((b["rounds"], b["time_budget_ran_out"]), (1, "max_time"))
+            self.assertEqual((c["head"]["count"], c["base"]["count"]), (1, 1))
+            for k in c["comparisons"].values():
+                self.assertEqual((k["verdict"], k["reason"]),
+                                 ("inconclusive", "the time budget ran out after 1 pair"))
+        # --max-time wins over the suite's, and the look lines show the cap
+        self.write("repo/himorime.yaml", adaptive.replace("max_runs: 22", "max_runs: 10")
+                   .replace("{max_cv: 0}", "{max_cv: 0, max_time: 1ms}"))
+        res = self.compare("--against", "HEAD", "--max-time", "150s", code=0)
+        self.assertEqual(json.loads(res.out)["suites"][0]["benchmarks"][0]["rounds"], 10)
+        self.assertRegex(res.err, r"^himorime: work: look 1 of 1 at 10 pairs, cap 10 pairs or "
+                                  r"150 s, \d+\.\d s elapsed\n")
+
     def test_compare__runs_flag_below_min_samples_is_a_usage_error(self):
         res = self.compare("--against", "HEAD", "--runs", "5", code=3)
         self.assertIn("--runs 5: ", res.err)
@@ -399,15 +421,16 @@ benchmarks:
         self.program(3)
         res = self.compare("--against", "HEAD", code=1)
         json.loads(res.out)  # stdout is the report alone
-        self.assertRegex(res.err, r"^himorime: work: look 1 of 1 at 12 pairs, cap 12 pairs, "
-                                  r"\d+\.\d s elapsed\n")
+        # the whole comparison's default budget, 20 minutes, is the cap in time
+        self.assertRegex(res.err, r"^himorime: work: look 1 of 1 at 12 pairs, cap 12 pairs or "
+                                  r"1200 s, \d+\.\d s elapsed\n")
         res = self.compare("--against", "HEAD", "--max-time", "10m", "--quiet", code=1)
         self.assertEqual(res.err, "himorime: exit 1: 1 regression\n")
         self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "max_runs: 15"))
         res = self.compare("--against", "HEAD", "--max-time", "10m", code=1)
         looks = [l for l in res.err.splitlines() if " look " in l]
         self.assertRegex(looks[0], r"^himorime: work: look 1 of 2 at 10 pairs, cap 15 pairs or "
-                                   r"--max-time 600 s, \d+\.\d s elapsed$")
+                                   r"600 s, \d+\.\d s elapsed$")
 
     def test_compare__interrupt_removes_the_base_tree(self):
         self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "runs: 100000")
