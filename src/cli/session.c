@@ -463,38 +463,62 @@ int session_select_check(const struct session *s, bool **selected)
 	return cli_exit(EXIT_USAGE, "empty selection");
 }
 
-int session_check_looks(const struct session *s, bool **selected, const bool *skip)
+int session_check_suite_looks(const struct session *s, const struct suite *suite, const char *path,
+			      const bool *selected, const char *where)
 {
-	size_t i, k, problems = 0;
+	size_t k;
+	int problems = 0;
 
-	for (i = 0; i < s->suites.count; i++)
-		for (k = 0; !(skip && skip[i]) && k < s->suites.v[i]->benchmark_count; k++) {
-			const struct benchmark *b = &s->suites.v[i]->benchmarks[k];
-			struct judge_plan plan;
-			struct err err = ERR_INIT;
-			/* a comparison leaves a compare: false size out (runner.c) */
-			if (!selected[i][k] ||
-			    (b->no_compare && s->doc && s->doc->mode == RESULTS_MODE_COMPARE) ||
-			    runner_plan_looks(&s->ro, b, &plan, &err) == 0)
-				continue;
-			if (s->ro.has_runs) {
-				fprintf(stderr, "himorime: error: --runs %u: %s [HMR3001]\n",
-					s->ro.runs, err.msg);
-				return cli_exit(EXIT_USAGE, "invalid command line");
-			}
-			if (b->param_count) /* a case: its label says which */
-				fprintf(stderr, "%s:%u:%u: %s: %s\n", s->suites.v[i]->path,
-					b->pos.line, b->pos.column, b->name, err.msg);
-			else
-				fprintf(stderr, "%s:%u:%u: benchmarks[%zu]: %s\n",
-					s->suites.v[i]->path, b->pos.line, b->pos.column, k,
-					err.msg);
-			problems++;
+	for (k = 0; k < suite->benchmark_count; k++) {
+		const struct benchmark *b = &suite->benchmarks[k];
+		struct judge_plan plan;
+		struct err err = ERR_INIT;
+		/* a comparison leaves a compare: false size out (runner.c) */
+		if (!selected[k] ||
+		    (b->no_compare && s->doc && s->doc->mode == RESULTS_MODE_COMPARE) ||
+		    runner_plan_looks(&s->ro, b, &plan, &err) == 0)
+			continue;
+		if (s->ro.has_runs) {
+			fprintf(stderr, "himorime: error: --runs %u: %s [HMR3001]\n", s->ro.runs,
+				err.msg);
+			return -1;
 		}
+		if (b->param_count) /* a case: its label says which */
+			fprintf(stderr, "%s:%u:%u: %s: %s%s\n", path, b->pos.line, b->pos.column,
+				b->name, err.msg, where ? where : "");
+		else
+			fprintf(stderr, "%s:%u:%u: benchmarks[%zu]: %s%s\n", path, b->pos.line,
+				b->pos.column, k, err.msg, where ? where : "");
+		problems++;
+	}
+	return problems;
+}
+
+int session_looks_exit(int problems)
+{
+	if (problems < 0)
+		return cli_exit(EXIT_USAGE, "invalid command line");
 	if (!problems)
 		return EXIT_OK;
-	return cli_exit(EXIT_CONFIG, "%zu problem%s in the comparison settings", problems,
+	return cli_exit(EXIT_CONFIG, "%d problem%s in the comparison settings", problems,
 			problems == 1 ? "" : "s");
+}
+
+int session_check_looks(const struct session *s, bool **selected, const bool *skip)
+{
+	size_t i;
+	int problems = 0, n;
+
+	for (i = 0; i < s->suites.count; i++) {
+		if (skip && skip[i])
+			continue;
+		n = session_check_suite_looks(s, s->suites.v[i], s->suites.v[i]->path, selected[i],
+					      NULL);
+		if (n < 0)
+			return session_looks_exit(n);
+		problems += n;
+	}
+	return session_looks_exit(problems);
 }
 
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden)

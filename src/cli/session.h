@@ -76,6 +76,12 @@ int session_select_check(const struct session *s, bool **selected);
  * skip may be NULL. Prints each problem at its suite position and returns
  * EXIT_CONFIG (a suite's setting) or EXIT_USAGE (--runs); else EXIT_OK. */
 int session_check_looks(const struct session *s, bool **selected, const bool *skip);
+/* The same for one suite whose file is shown as `path`, each message ending
+ * with `where` (or nothing): the problems printed, or -1 after a usage error
+ * (--runs). session_looks_exit() turns a count into the exit code. */
+int session_check_suite_looks(const struct session *s, const struct suite *suite, const char *path,
+			      const bool *selected, const char *where);
+int session_looks_exit(int problems);
 /* After an interrupt: records every suite from `from` on that has a selected
  * benchmark as never started, so the report lists what did not run. */
 void session_not_started(struct session *s, bool **selected, size_t from);

@@ -232,6 +232,27 @@ class CompareTest(GitRepoTest):
                                   "himorime: exit 2: 1 problem in the comparison settings\n")
         self.assertEqual(res.out, "")
 
+    def test_compare__suite_from_head_or_base_with_runs_below_min_samples_is_a_suite_error(self):
+        # a base without the suite, and a suite whose runs cannot give an interval
+        self.git("rm", "-q", "himorime.yaml")
+        self.git("commit", "-qm", "a release without the suite")
+        self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "runs: 5"))
+        self.git("add", "-A")
+        self.git("commit", "-qm", "the suite again, with runs: 5")
+        message = ("himorime.yaml:6:5: benchmarks[0]: runs 5 cannot give a 99% confidence "
+                   "interval: it needs at least 8 pairs")
+        res = self.compare("--against", "HEAD~1", "--suite-from", "head", code=2)
+        self.assertEqual(res.err, message + "\nhimorime: exit 2: 1 problem in the comparison "
+                                            "settings\n")
+        self.assertEqual(res.out, "")
+        # the base revision's copy with runs: 5, the working tree's fine
+        self.write("repo/himorime.yaml", SUITE)
+        self.git("commit", "-qam", "runs: 12")
+        res = self.compare("--against", "HEAD~1", "--suite-from", "base", code=2)
+        self.assertEqual(res.err, message + " (in the base revision's copy, --suite-from base)\n"
+                                            "himorime: exit 2: 1 problem in the comparison "
+                                            "settings\n")
+
     def test_compare__max_time_stops_the_rounds_with_time_budget_ran_out(self):
         adaptive = SUITE.replace("runs: 12", "max_runs: 22")
         for suite in (adaptive.replace("{max_cv: 0}", "{max_cv: 0, max_time: 1ms}"),
