@@ -133,12 +133,18 @@ static const struct hint hints[] = {
 	{ "not measured", "enable the metric for this benchmark (metrics:)" },
 };
 
-static void add_hint(struct strbuf *sb, const char *reason)
+/* The hint of a reason; runs_fixed: the pairs were fixed by `runs` (or
+ * --runs), so more come from raising it, not max_runs. */
+static void add_hint(struct strbuf *sb, const char *reason, bool runs_fixed)
 {
 	size_t i;
 
 	if (!reason)
 		return;
+	if (runs_fixed && strstr(reason, "straddles")) {
+		strbuf_adds(sb, "; more pairs decide it: raise runs (or --runs), which fixes them");
+		return;
+	}
 	for (i = 0; i < ARRAY_SIZE(hints); i++)
 		if (strstr(reason, hints[i].reason_part)) {
 			strbuf_addf(sb, "; %s", hints[i].hint);
@@ -226,7 +232,7 @@ static void comparison_notes(struct rnd_notes *notes, const char *label,
 			strbuf_addf(&sb, "%s: %s %s", label, name, verdict_name(k->verdict));
 			if (k->reason[0])
 				strbuf_addf(&sb, ": %s", k->reason);
-			add_hint(&sb, k->reason);
+			add_hint(&sb, k->reason, k->runs_fixed);
 			if (k->derived)
 				strbuf_adds(&sb, " (derived from latency, not gated)");
 			else if (!k->gate)
@@ -321,7 +327,7 @@ static void budget_notes(struct rnd_notes *notes, const char *label,
 			    b->result.status == BUDGET_SKIPPED ? "was skipped" : "has no data");
 		if (b->result.reason[0])
 			strbuf_addf(&sb, ": %s", b->result.reason);
-		add_hint(&sb, b->result.reason);
+		add_hint(&sb, b->result.reason, false);
 		note_add(notes, &sb, NULL);
 	}
 }
