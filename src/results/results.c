@@ -107,6 +107,8 @@ const char *results_long_run_name(enum results_long_run l)
 		return "declared";
 	case RESULTS_LONG_RUN_LARGEST:
 		return "largest within 60 s";
+	case RESULTS_LONG_RUN_NOT_CHECKED:
+		return "not checked";
 	}
 	return NULL;
 }

@@ -237,6 +237,10 @@ enum results_long_run {
 	RESULTS_LONG_RUN_NONE,
 	RESULTS_LONG_RUN_DECLARED,
 	RESULTS_LONG_RUN_LARGEST, /* "largest within 60 s" */
+	/* "not checked": no size of its series had a long run (a comparison's
+	 * pairs stop where it decides; or no size's runs fit in 60 s), and none
+	 * is declared: the largest size says why not. */
+	RESULTS_LONG_RUN_NOT_CHECKED,
 };
 
 /* Which time budget stopped a benchmark of a comparison before its looks or
@@ -492,7 +496,8 @@ int results_error_kind_from_name(const char *name, enum results_error_kind *out)
 const char *results_scope_name(enum metric_scope s);
 /* "load", "resolve", "materialise_head", ...: the JSON keys are these + "_ns". */
 const char *results_phase_name(enum results_phase p);
-/* "declared", "largest within 60 s"; NULL for RESULTS_LONG_RUN_NONE. */
+/* "declared", "largest within 60 s", "not checked"; NULL for
+ * RESULTS_LONG_RUN_NONE. */
 const char *results_long_run_name(enum results_long_run l);
 /* "max_time", "max_total_time"; NULL for RESULTS_TIME_BUDGET_NONE. */
 const char *results_time_budget_name(enum results_time_budget t);

@@ -431,6 +431,35 @@ benchmarks:
                                r"grows between runs")
         self.assertNotIn("(base): peak_rss keeps growing", text)
 
+    def test_compare__the_drift_check_runs_or_says_why_not(self):
+        sized = """version: "1"
+name: cmp
+benchmarks:
+  - name: pack
+    sizes: [1k, 2k]
+    runs: 10
+    warmup: 0
+    regression: {max_cv: 0, latency: {gate: false}}
+    commands:
+      cat: {command: "head -c ${size} /dev/zero > /dev/null", shell: true}
+"""
+        self.write("repo/himorime.yaml", sized)
+        self.git("commit", "-qam", "sizes")
+        # 10 pairs per size: no long run of 30 runs, and the report says so
+        doc, _, _ = self.verdicts(self.compare("--against", "HEAD", code=0))
+        cases = {b["name"]: b["case"]["long_run"] for b in doc["suites"][0]["benchmarks"]}
+        self.assertEqual(cases, {"pack[size=1k]": None, "pack[size=2k]": "not checked"})
+        self.assertIn("\nDrift check (long run)\n  pack › cat: drift not checked: no size had a "
+                      "long run of 30 runs within 60 s (size 2k: 10 runs); a comparison's pairs "
+                      "stop where it decides: 'himorime run' measures the long run, or name a "
+                      "size in long_run:\n", self.render(doc))
+        # a declared long run is checked on the pairs there are
+        self.write("repo/himorime.yaml", sized.replace("    runs: 10", "    runs: 10\n"
+                                                       "    long_run: 2k"))
+        doc, _, _ = self.verdicts(self.compare("--against", "HEAD", code=0))
+        self.assertRegex(self.render(doc), r"\n  pack › cat: drift checked at size 2k \(10 runs, "
+                                           r"declared\): [^\n]*; smallest detectable ")
+
     def render(self, doc):
         path = os.path.join(self.tmp, "saved.json")
         with open(path, "w") as f:
