@@ -117,6 +117,26 @@ static bool cut_before_counting(const struct bench_run *br, const struct unit *u
 	       b->status != STATUS_FAILED && b->status != STATUS_UNSUPPORTED;
 }
 
+/* A count the whole time budget stopped before the rule was done with it:
+ * fewer runs per side than the command's `runs`, or the rule asked for more
+ * (counted by valgrind after the timed runs; a size is never cut). */
+static bool cut_short(const struct bench_run *br, const struct unit *u, enum metric m,
+		      const struct comparison *cmp, unsigned more)
+{
+	return br->counts_cut && m != METRIC_ARTIFACT_SIZE &&
+	       (more || cmp->pairs < u->cmd->metrics.count_runs);
+}
+
+/* Inconclusive, whatever the runs it had would say: the rule never decides
+ * on fewer runs than it asks for. */
+static void cut_verdict(struct comparison *cmp)
+{
+	cmp->verdict = VERDICT_INCONCLUSIVE;
+	cmp->final = true;
+	snprintf(cmp->reason, sizeof(cmp->reason), REASON_COUNTS_CUT, cmp->pairs,
+		 cmp->pairs == 1 ? "" : "s");
+}
+
 /* Its comparison: inconclusive, with no estimate. */
 static void cut_comparison(enum metric m, const struct tolerance *t, struct comparison *cmp)
 {
@@ -170,9 +190,8 @@ void counted_compare(const struct bench_run *br, const struct unit *u, struct re
 		counts_compare(m, &in, t->gate, &cmp, &more);
 		if (more) /* the phase of runs ended early (a failure, an interrupt) */
 			cmp.final = false;
-		if (more && br->counts_cut)
-			snprintf(cmp.reason, sizeof(cmp.reason), REASON_COUNTS_CUT, cmp.pairs,
-				 cmp.pairs == 1 ? "" : "s");
+		if (cut_short(br, u, m, &cmp, more))
+			cut_verdict(&cmp);
 		results_add_comparison(rc, &cmp);
 		free(hv);
 		free(bv);

@@ -326,6 +326,35 @@ class InstructionsTest(GitRepoTest):
                                   r"himorime: tool › tool: counting instructions under valgrind, "
                                   r"3 runs per side, \d+\.\d s elapsed\n")
 
+    def test_counts__counted_runs_cut_short_by_the_time_budget_decide_nothing(self):
+        """Counted runs that take over a second each (only they see
+        HIMORIME_COUNT_PAD) against a 3.5 s budget: at most three of the six
+        start, one per side at the least, and what they counted, equal as it
+        is, is no verdict: the rule never decides on fewer runs than it
+        asks for."""
+        self.write("repo/himorime.yaml", """version: "1"
+name: ins
+benchmarks:
+  - name: tool
+    runs: 10
+    metrics: {instructions: {backend: valgrind}}
+    regression: {max_cv: 0, latency: {gate: false}}
+    commands:
+      tool:
+        command: 'if [ -n "$${HIMORIME_COUNT_PAD+x}" ]; then sleep 1; fi'
+        shell: true
+""")
+        res = self.run_h(["compare", "--against", "HEAD", "--seed", "3", "--format", "json",
+                          "--max-total-time", "3500ms"], cwd=self.repo, timeout=600)
+        self.assertExit(res, 0)
+        b = json.loads(res.out)["suites"][0]["benchmarks"][0]
+        k = b["commands"][0]["comparisons"]["instructions"]
+        self.assertEqual((b["time_budget_ran_out"], k["verdict"]),
+                         ("max_total_time", "inconclusive"))
+        self.assertLessEqual(k["pairs"], 1)
+        self.assertEqual(k["reason"], "the comparison's time budget ran out after %d counted "
+                                      "run%s per side" % (k["pairs"], "" if k["pairs"] == 1 else "s"))
+
     def test_counts__identical_commits_pass_on_instructions(self):
         # A program that prints the path it reads: its count grows with the
         # path's length, and head (the working tree) and base (a checkout)
