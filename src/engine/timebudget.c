@@ -39,12 +39,19 @@ static uint64_t share_ns(const struct time_budget *b)
 	return left / (b->left ? b->left : 1);
 }
 
+/* The benchmark's own limit: --max-time over its regression.max_time; 0:
+ * none. */
+static uint64_t own_ns(const struct bench_run *br)
+{
+	if (br->r->o.max_time_ns)
+		return br->r->o.max_time_ns;
+	return br->b->regression.has_max_time ? br->b->regression.max_time_ns : 0;
+}
+
 void budget_begin(struct bench_run *br)
 {
 	const struct runner *r = br->r;
-	uint64_t own = r->o.max_time_ns			? r->o.max_time_ns
-		       : br->b->regression.has_max_time ? br->b->regression.max_time_ns
-							: 0;
+	uint64_t own = own_ns(br);
 
 	br->started_ns = engine_clock_ns(r);
 	br->has_limit = false;
