@@ -538,6 +538,20 @@ static size_t counted_runs(const struct bench_run *br, const struct unit *u, int
 	return (side == HEAD ? &rc->head : &rc->base)->metrics[m].n_samples;
 }
 
+static double timed_median_ns(const struct bench_run *br, const struct unit *u);
+
+/* Whether what is left of the whole time budget holds one more counted run
+ * of the unit at the least (valgrind's start and 20 times its timed median):
+ * a run that cannot end within it only overruns it. */
+static bool run_fits(const struct bench_run *br, const struct unit *u)
+{
+	uint64_t left = engine_budget_left_ns(br);
+
+	return left == UINT64_MAX ||
+	       (double)left >=
+		       (double)COUNTED_START_NS + COUNTED_SLOWDOWN_LOW * timed_median_ns(br, u);
+}
+
 /* Runs of one unit in coin-flipped base/head pairs until each counting side
  * has `want`. */
 static int count_to(struct bench_run *br, struct unit *u, size_t want, const size_t pad[2],
@@ -555,7 +569,7 @@ static int count_to(struct bench_run *br, struct unit *u, size_t want, const siz
 			    counted_runs(br, u, order[i], m) >= want)
 				continue;
 			/* the whole time budget ends the phase between runs */
-			if (!ph->perf && engine_budget_left_ns(br) == 0) {
+			if (!ph->perf && !run_fits(br, u)) {
 				br->counts_cut = true;
 				return 0;
 			}
@@ -648,7 +662,7 @@ static int run_phase(struct bench_run *br, const struct phase *ph)
 		if (u->failed || !command_measures(u->cmd, ph->metrics[0]) ||
 		    !pk->version[want_backend])
 			continue;
-		if (!uph->perf && engine_budget_left_ns(br) == 0) {
+		if (!uph->perf && !run_fits(br, u)) {
 			br->counts_cut = true; /* the whole time budget is spent */
 			continue;
 		}

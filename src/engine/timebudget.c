@@ -9,7 +9,8 @@
  *                   compared benchmark gets an even share of what is left
  *                   when it starts, its rounds stop when the share is spent
  *                   less what its counted runs are expected to take at the
- *                   least, and its counted runs stop when the whole is spent.
+ *                   least (when that fits in the share), and its counted
+ *                   runs stop when the whole is spent.
  *
  * Both are looked at only after a round (no run is cut short and no look is
  * added: the last completed look stands, so the error bound holds); what
@@ -89,10 +90,13 @@ bool budget_rounds_over(struct bench_run *br)
 	if (!br->has_limit)
 		return false;
 	/* The share pays for the counted runs too: keep what they will take
-	 * at the least. */
+	 * at the least, when that fits in it; counted runs that cannot fit
+	 * even so would leave the rounds nothing and count nothing either, so
+	 * then the rounds take the share. */
 	if (br->limit == RESULTS_TIME_BUDGET_MAX_TOTAL_TIME) {
 		uint64_t reserve = counted_estimate_ns(br, COUNTED_SLOWDOWN_LOW, NULL);
-		limit = limit > reserve ? limit - reserve : 0;
+		if (reserve < limit)
+			limit -= reserve;
 	}
 	if (elapsed < limit)
 		return false;
