@@ -458,8 +458,9 @@ benchmarks:
         self.write("repo/himorime.yaml", sized.replace("    runs: 10", "    runs: 10\n"
                                                        "    long_run: 2k"))
         doc, _, _ = self.verdicts(self.compare("--against", "HEAD", code=0))
-        self.assertRegex(self.render(doc), r"\n  pack › cat: drift checked at size 2k \(10 runs, "
-                                           r"declared\): [^\n]*; smallest detectable ")
+        # (what it finds with 10 runs on a busy machine varies: not what this checks)
+        self.assertIn("\n  pack › cat: drift checked at size 2k (10 runs, declared): ",
+                      self.render(doc))
 
     def render(self, doc):
         path = os.path.join(self.tmp, "saved.json")
