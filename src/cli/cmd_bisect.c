@@ -155,6 +155,8 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 	session_phase(s, RESULTS_PHASE_MATERIALISE_HEAD, t);
 	if (rc == 0)
 		printf("step %u: %.12s %s\n", b->steps, sha->hex, info.subject);
+	/* each step is a comparison with the whole time budget */
+	session_budget_start(s, b->selected, NULL);
 	for (i = 0; i < s->suites.count && rc == 0; i++) {
 		const struct suite *suite = s->suites.v[i];
 		char *head = suite_root(&b->rv, suite, vcs_tree_path(tree));

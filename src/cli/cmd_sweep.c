@@ -134,6 +134,7 @@ static int hash_suites(struct sweep_run *w)
 	st.has_warmup = s->ro.has_warmup;
 	st.warmup = s->ro.warmup;
 	st.max_time_ns = s->ro.max_time_ns;
+	st.max_total_time_ns = s->max_total_time_ns;
 	st.selected = names;
 	st.n_selected = n;
 	sweep_settings_hash(&st, w->settings_hash);
@@ -224,6 +225,8 @@ static int measure_commit(struct sweep_run *w, const struct vcs_sha *sha, uint64
 		goto done;
 	if (!s->quiet)
 		fprintf(stderr, "himorime: sweep: measuring %.12s %s\n", sha->hex, info.subject);
+	/* each commit's comparison has the whole time budget */
+	session_budget_start(s, w->selected, NULL);
 	for (i = 0; i < s->suites.count && rc == 0; i++)
 		rc = measure_suite(w, i, vcs_tree_path(tree ? tree : w->reference_tree), &tree_id,
 				   &info, index, &err);

@@ -181,19 +181,6 @@ static bool suite_is_new(const struct revisions *rv, const struct suite *suite)
 	return is_new;
 }
 
-int revisions_check_looks(const struct session *s, const struct revisions *rv, bool **selected)
-{
-	bool *is_new = xcalloc(s->suites.count + 1, sizeof(*is_new));
-	size_t i;
-	int code;
-
-	for (i = 0; i < s->suites.count; i++)
-		is_new[i] = suite_is_new(rv, s->suites.v[i]);
-	code = session_check_looks(s, selected, is_new);
-	free(is_new);
-	return code;
-}
-
 /* --suite-from base: the base revision's copy of the suite, loaded (and its
  * problems printed) like any suite file; NULL with *code set when it is
  * missing or invalid. */
@@ -225,17 +212,91 @@ static struct suite *base_suite(const struct revisions *rv, const char *base_fil
 	return out;
 }
 
+/* The base revision's copy of suite i in rv->base_suites[i] and its
+ * selection, unless the base is the working tree (its suite is the one
+ * loaded) or nothing of the suite is selected: EXIT_OK, or the exit code of
+ * a missing or invalid copy. */
+static int load_base_suite(const struct session *s, struct revisions *rv, size_t i,
+			   const bool *selected)
+{
+	const struct suite *suite = s->suites.v[i];
+	const char *name = strrchr(suite->path, '/');
+	char *rel, *base_root, *base_file;
+	bool any = false;
+	size_t k;
+	int code = EXIT_OK;
+
+	for (k = 0; k < suite->benchmark_count; k++)
+		any |= selected[k];
+	if (!any || (rv->same_tree && !rv->head_tree) || !(rel = relative_dir(rv, suite->dir)))
+		return EXIT_OK; /* outside the repository: revisions_measure says so */
+	base_root = join(rv->base_dir, rel);
+	base_file = xasprintf("%s/%s", base_root, name ? name + 1 : suite->path);
+	rv->base_suites[i] = base_suite(rv, base_file, suite, &code);
+	if (rv->base_suites[i]) {
+		rv->base_selected[i] =
+			xcalloc(rv->base_suites[i]->benchmark_count + 1, sizeof(bool));
+		if (!session_selected_in(s, rv->base_suites[i], rv->base_selected[i])) {
+			suite_free(rv->base_suites[i]); /* nothing of it is selected */
+			rv->base_suites[i] = NULL;
+		}
+	}
+	free(base_file);
+	free(base_root);
+	free(rel);
+	return code;
+}
+
+/* How the base revision's copy is named after a problem in it. */
+#define BASE_COPY " (in the base revision's copy, --suite-from base)"
+
+int revisions_check_looks(const struct session *s, struct revisions *rv, bool **selected)
+{
+	size_t i;
+	int code = EXIT_OK, problems = 0, n;
+
+	if (rv->suite_from == REVISIONS_SUITE_BASE) {
+		rv->n_base_suites = s->suites.count;
+		rv->base_suites = xcalloc(s->suites.count + 1, sizeof(*rv->base_suites));
+		rv->base_selected = xcalloc(s->suites.count + 1, sizeof(*rv->base_selected));
+	}
+	for (i = 0; i < s->suites.count && code == EXIT_OK && problems >= 0; i++) {
+		const struct suite *suite = s->suites.v[i];
+		const bool *sel = selected[i];
+		const char *where = NULL;
+		switch (rv->suite_from) {
+		case REVISIONS_SUITE_OWN:
+			if (suite_is_new(rv, suite))
+				continue;
+			break;
+		case REVISIONS_SUITE_HEAD:
+			break;
+		case REVISIONS_SUITE_BASE:
+			code = load_base_suite(s, rv, i, selected[i]);
+			if (rv->base_suites[i]) {
+				suite = rv->base_suites[i];
+				sel = rv->base_selected[i];
+				where = BASE_COPY;
+			}
+			break;
+		}
+		n = code == EXIT_OK
+			    ? session_check_suite_looks(s, suite, s->suites.v[i]->path, sel, where)
+			    : 0;
+		problems = n < 0 ? n : problems + n;
+	}
+	return code != EXIT_OK ? code : session_looks_exit(problems);
+}
+
 /* One suite, head against base, with the suite file rv->suite_from names. */
 static int measure_suite(struct session *s, struct revisions *rv, size_t i, const bool *selected,
 			 const char *rel)
 {
 	const struct suite *suite = s->suites.v[i];
-	const char *name = strrchr(suite->path, '/');
 	char *head_root = join(rv->head_dir, rel), *base_root = join(rv->base_dir, rel);
-	char *base_file = xasprintf("%s/%s", base_root, name ? name + 1 : suite->path);
-	struct suite *from_base = NULL;
+	const struct suite *from_base = NULL;
 	struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
-	bool *sel = NULL, is_new = false;
+	bool is_new = false;
 	struct err err = ERR_INIT;
 	int code = EXIT_OK, rc = 0;
 
@@ -246,18 +307,16 @@ static int measure_suite(struct session *s, struct revisions *rv, size_t i, cons
 	case REVISIONS_SUITE_HEAD:
 		break;
 	case REVISIONS_SUITE_BASE:
-		/* the working tree, unchanged, is the base's tree: its suite,
-		 * loaded already, is the base's */
+		/* loaded and checked by revisions_check_looks; none when the
+		 * working tree, unchanged, is the base's tree (its suite, loaded
+		 * already, is the base's) or nothing of the copy is selected */
 		if (rv->same_tree && !rv->head_tree)
 			break;
-		from_base = base_suite(rv, base_file, suite, &code);
+		from_base = i < rv->n_base_suites ? rv->base_suites[i] : NULL;
 		if (!from_base)
 			goto done;
-		sel = xcalloc(from_base->benchmark_count + 1, sizeof(*sel));
-		if (!session_selected_in(s, from_base, sel))
-			goto done; /* nothing of it is selected */
 		suite = from_base;
-		selected = sel;
+		selected = rv->base_selected[i];
 		break;
 	}
 	roots.head = head_root;
@@ -271,11 +330,8 @@ static int measure_suite(struct session *s, struct revisions *rv, size_t i, cons
 	if (from_base) /* the suite's path, not the temporary tree's */
 		results_set_str(&s->doc->suites[s->doc->n_suites - 1].file, s->suites.v[i]->path);
 done:
-	suite_free(from_base);
-	free(sel);
 	free(head_root);
 	free(base_root);
-	free(base_file);
 	return code != EXIT_OK ? code : rc == ERR_INTERRUPTED ? -1 : EXIT_OK;
 }
 
@@ -293,6 +349,18 @@ static int lock_working_tree(struct session *s, const struct revisions *rv, bool
 	return EXIT_OK;
 }
 
+/* The whole time budget, shared by the suites that will be compared. */
+static void start_budget(struct session *s, const struct revisions *rv, bool **selected)
+{
+	bool *is_new = xcalloc(s->suites.count + 1, sizeof(*is_new));
+	size_t i;
+
+	for (i = 0; i < s->suites.count && rv->suite_from == REVISIONS_SUITE_OWN; i++)
+		is_new[i] = suite_is_new(rv, s->suites.v[i]);
+	session_budget_start(s, selected, is_new);
+	free(is_new);
+}
+
 int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 {
 	struct err err = ERR_INIT;
@@ -301,6 +369,7 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 
 	if (locked != EXIT_OK)
 		return locked;
+	start_budget(s, rv, selected);
 	for (i = 0; i < s->suites.count; i++) {
 		const struct suite *suite = s->suites.v[i];
 		char *rel;
@@ -332,11 +401,18 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 void revisions_release(struct revisions *rv)
 {
 	struct err err = ERR_INIT;
+	size_t i;
 
 	vcs_tree_remove(rv->base_tree, &err);
 	vcs_tree_remove(rv->head_tree, &err);
 	vcs_free(rv->vcs);
 	free(rv->hidden);
+	for (i = 0; i < rv->n_base_suites; i++) {
+		suite_free(rv->base_suites[i]);
+		free(rv->base_selected[i]);
+	}
+	free(rv->base_suites);
+	free(rv->base_selected);
 	memset(rv, 0, sizeof(*rv));
 }
 

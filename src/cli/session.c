@@ -81,7 +81,9 @@ size_t session_flags(struct session *s, struct opt *out, size_t cap)
 		{ "quiet", 'q', OPT_FLAG, &s->quiet, NULL, "no progress on stderr" },
 		{ "no-color", 0, OPT_FLAG, &s->out.no_color, NULL, "no colour (also NO_COLOR)" },
 		{ "max-time", 0, OPT_STRING, &s->max_time_text, "DURATION",
-		  "compare: stop the rounds when spent" },
+		  "compare: stop each benchmark's rounds when spent" },
+		{ "max-total-time", 0, OPT_STRING, &s->max_total_time_text, "DURATION",
+		  "compare: the whole comparison's time budget (default 20m)" },
 		{ "fail-on-inconclusive", 0, OPT_FLAG, &s->fail_on_inconclusive, NULL,
 		  "compare: exit 1 when a gated comparison is inconclusive" },
 		{ "verbose", 'v', OPT_FLAG, &s->verbose, NULL,
@@ -200,20 +202,60 @@ static void look_line(void *ctx, const char *line)
 	session_log(ctx, "%s", line);
 }
 
-/* A build's start, end and signs of life: on a terminal too (a lasting
- * line above the progress line), since a build can take many minutes. The
- * lines while it runs come from the engine's watch thread while this one
- * waits for the build. */
-static void build_line(void *ctx, const char *line)
+/* A line of its own on stderr, above the progress line on a terminal. Names
+ * and output come from the suite and the build: one line, no escape
+ * sequences of theirs. */
+static void lasting_line(const struct session *s, const char *what, const char *line)
 {
-	const struct session *s = ctx;
 	char buf[1024];
 
-	/* Names and output come from the suite and the build: one line, no
-	 * escape sequences of theirs. */
 	err_escape(buf, sizeof(buf), line);
-	fprintf(stderr, "%shimorime: %s\n", s->progress_tty ? "\r\033[K" : "", buf);
+	fprintf(stderr, "%shimorime: %s%s\n", s->progress_tty ? "\r\033[K" : "", what, buf);
 	fflush(stderr);
+}
+
+/* A build's start, end and signs of life: on a terminal too, since a build
+ * can take many minutes. The lines while it runs come from the engine's
+ * watch thread while this one waits for the build. */
+static void build_line(void *ctx, const char *line)
+{
+	lasting_line(ctx, "", line);
+}
+
+static void warning_line(void *ctx, const char *line)
+{
+	lasting_line(ctx, "warning: ", line);
+}
+
+/* The whole comparison's time budget (session.h). */
+static uint64_t total_budget_ns(const struct session *s, bool **selected)
+{
+	uint64_t ns = 0;
+	size_t i, k;
+
+	if (s->max_total_time_ns)
+		return s->max_total_time_ns;
+	for (i = 0; i < s->suites.count; i++) {
+		const struct suite *suite = s->suites.v[i];
+		bool any = false;
+		for (k = 0; k < suite->benchmark_count; k++)
+			any |= selected[i][k];
+		if (any && suite->has_max_total_time && (!ns || suite->max_total_time_ns < ns))
+			ns = suite->max_total_time_ns;
+	}
+	return ns ? ns : SUITE_DEFAULT_MAX_TOTAL_TIME_NS;
+}
+
+void session_budget_start(struct session *s, bool **selected, const bool *skip)
+{
+	uint64_t total = total_budget_ns(s, selected);
+	size_t i, k, n = 0;
+
+	for (i = 0; i < s->suites.count; i++)
+		for (k = 0; !(skip && skip[i]) && k < s->suites.v[i]->benchmark_count; k++)
+			n += selected[i][k] && !s->suites.v[i]->benchmarks[k].no_compare;
+	runner_budget_start(s->runner, total, n);
+	s->doc->max_total_time_ns = total;
 }
 
 static int check_values(struct session *s, enum results_mode mode)
@@ -257,6 +299,18 @@ static int check_values(struct session *s, enum results_mode mode)
 				     "--max-time \"%s\": expected a positive duration such as 10m",
 				     s->max_time_text);
 		s->ro.max_time_ns = ns;
+	}
+	if (s->max_total_time_text) {
+		uint64_t ns;
+		if (mode == RESULTS_MODE_RUN)
+			return usage(s, "--max-total-time%s only applies to compare and ci", "");
+		if (units_duration(s->max_total_time_text, &ns, &err) < 0 || ns == 0)
+			return usage(
+				s,
+				"--max-total-time \"%s\": expected a positive duration such as "
+				"20m",
+				s->max_total_time_text);
+		s->max_total_time_ns = ns;
 	}
 	if (s->fail_on_inconclusive && mode == RESULTS_MODE_RUN)
 		return usage(s, "--fail-on-inconclusive%s only applies to compare and ci", "");
@@ -425,37 +479,44 @@ int session_select_check(const struct session *s, bool **selected)
 	return cli_exit(EXIT_USAGE, "empty selection");
 }
 
-int session_check_looks(const struct session *s, bool **selected, const bool *skip)
+int session_check_suite_looks(const struct session *s, const struct suite *suite, const char *path,
+			      const bool *selected, const char *where)
 {
-	size_t i, k, problems = 0;
+	size_t k;
+	int problems = 0;
 
-	for (i = 0; i < s->suites.count; i++)
-		for (k = 0; !(skip && skip[i]) && k < s->suites.v[i]->benchmark_count; k++) {
-			const struct benchmark *b = &s->suites.v[i]->benchmarks[k];
-			struct judge_plan plan;
-			struct err err = ERR_INIT;
-			/* a comparison leaves a compare: false size out (runner.c) */
-			if (!selected[i][k] ||
-			    (b->no_compare && s->doc && s->doc->mode == RESULTS_MODE_COMPARE) ||
-			    runner_plan_looks(&s->ro, b, &plan, &err) == 0)
-				continue;
-			if (s->ro.has_runs) {
-				fprintf(stderr, "himorime: error: --runs %u: %s [HMR3001]\n",
-					s->ro.runs, err.msg);
-				return cli_exit(EXIT_USAGE, "invalid command line");
-			}
-			if (b->param_count) /* a case: its label says which */
-				fprintf(stderr, "%s:%u:%u: %s: %s\n", s->suites.v[i]->path,
-					b->pos.line, b->pos.column, b->name, err.msg);
-			else
-				fprintf(stderr, "%s:%u:%u: benchmarks[%zu]: %s\n",
-					s->suites.v[i]->path, b->pos.line, b->pos.column, k,
-					err.msg);
-			problems++;
+	for (k = 0; k < suite->benchmark_count; k++) {
+		const struct benchmark *b = &suite->benchmarks[k];
+		struct judge_plan plan;
+		struct err err = ERR_INIT;
+		/* a comparison leaves a compare: false size out (runner.c) */
+		if (!selected[k] ||
+		    (b->no_compare && s->doc && s->doc->mode == RESULTS_MODE_COMPARE) ||
+		    runner_plan_looks(&s->ro, b, &plan, &err) == 0)
+			continue;
+		if (s->ro.has_runs) {
+			fprintf(stderr, "himorime: error: --runs %u: %s [HMR3001]\n", s->ro.runs,
+				err.msg);
+			return -1;
 		}
+		if (b->param_count) /* a case: its label says which */
+			fprintf(stderr, "%s:%u:%u: %s: %s%s\n", path, b->pos.line, b->pos.column,
+				b->name, err.msg, where ? where : "");
+		else
+			fprintf(stderr, "%s:%u:%u: benchmarks[%zu]: %s%s\n", path, b->pos.line,
+				b->pos.column, k, err.msg, where ? where : "");
+		problems++;
+	}
+	return problems;
+}
+
+int session_looks_exit(int problems)
+{
+	if (problems < 0)
+		return cli_exit(EXIT_USAGE, "invalid command line");
 	if (!problems)
 		return EXIT_OK;
-	return cli_exit(EXIT_CONFIG, "%zu problem%s in the comparison settings", problems,
+	return cli_exit(EXIT_CONFIG, "%d problem%s in the comparison settings", problems,
 			problems == 1 ? "" : "s");
 }
 
@@ -522,6 +583,23 @@ done:
 	return code;
 }
 
+int session_check_looks(const struct session *s, bool **selected, const bool *skip)
+{
+	size_t i;
+	int problems = 0, n;
+
+	for (i = 0; i < s->suites.count; i++) {
+		if (skip && skip[i])
+			continue;
+		n = session_check_suite_looks(s, s->suites.v[i], s->suites.v[i]->path, selected[i],
+					      NULL);
+		if (n < 0)
+			return session_looks_exit(n);
+		problems += n;
+	}
+	return session_looks_exit(problems);
+}
+
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden)
 {
 	struct err err = ERR_INIT;
@@ -545,6 +623,7 @@ int session_runner(struct session *s, const char *const *hidden, size_t n_hidden
 		/* a log has no progress line: the build's last output instead */
 		s->ro.build_tick_ns = s->progress_tty ? 0 : SESSION_BUILD_TICK_NS;
 	}
+	s->ro.warning = warning_line;
 	s->ro.progress_ctx = s;
 	if (runner_new(&s->ro, &s->runner, &err) < 0)
 		return cli_fail(&err);

@@ -22,7 +22,7 @@ struct session {
 	/* flags */
 	const char *filter, *seed_text;
 	struct cli_output out; /* --format, --output, --section, --summary, --no-color */
-	const char *runs_text, *warmup_text, *max_time_text;
+	const char *runs_text, *warmup_text, *max_time_text, *max_total_time_text;
 	struct strlist tags, skip_tags, operands;
 	struct strlist leading; /* operands before the PATHs (sweep's REV_RANGE) */
 	bool quiet, fail_on_inconclusive, verbose;
@@ -30,6 +30,7 @@ struct session {
 	struct selection sel;
 	bool progress_tty;
 	struct runner_options ro;
+	uint64_t max_total_time_ns; /* --max-total-time; 0: the suites' */
 	struct runner *runner;
 	struct results *doc;
 	struct cli_suites suites;
@@ -55,7 +56,7 @@ struct session {
 #define SESSION_BUILD_TICK_NS (UINT64_C(30) * 1000000000)
 
 /* The flags every measuring command takes; `extra` adds the command's own. */
-#define SESSION_FLAG_COUNT 16
+#define SESSION_FLAG_COUNT 17
 size_t session_flags(struct session *s, struct opt *out, size_t cap);
 
 /* Parses argv with the shared flags plus `extra`, checks their values, loads
@@ -83,6 +84,12 @@ int session_select_check(const struct session *s, bool **selected);
  * skip may be NULL. Prints each problem at its suite position and returns
  * EXIT_CONFIG (a suite's setting) or EXIT_USAGE (--runs); else EXIT_OK. */
 int session_check_looks(const struct session *s, bool **selected, const bool *skip);
+/* The same for one suite whose file is shown as `path`, each message ending
+ * with `where` (or nothing): the problems printed, or -1 after a usage error
+ * (--runs). session_looks_exit() turns a count into the exit code. */
+int session_check_suite_looks(const struct session *s, const struct suite *suite, const char *path,
+			      const bool *selected, const char *where);
+int session_looks_exit(int problems);
 /* After an interrupt: records every suite from `from` on that has a selected
  * benchmark as never started, so the report lists what did not run. */
 void session_not_started(struct session *s, bool **selected, size_t from);
@@ -111,6 +118,13 @@ bool session_builds(const struct session *s, size_t i, bool **selected);
  * lock file can be made there (a read-only tree); or exit 4 after saying
  * who holds it. */
 int session_lock_tree(struct session *s, const char *dir);
+/* Starts the time budget of one comparison on the runner (docs/comparison.md,
+ * "Time budgets"): --max-total-time, else the smallest
+ * defaults.regression.max_total_time of the suites that have a selected
+ * benchmark, else SUITE_DEFAULT_MAX_TOTAL_TIME_NS, shared by the selected
+ * benchmarks that will be compared (not those of suites with skip[i] set,
+ * skip may be NULL, nor a size with compare: false). */
+void session_budget_start(struct session *s, bool **selected, const bool *skip);
 /* Creates the runner (once the hidden environment names are known). */
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden);
 /* Renders and writes every requested output, sets the summary, prints the

@@ -97,6 +97,9 @@ struct comparison {
 	 * confidence is 1. */
 	bool counts;
 	double spread_percent; /* the larger side's spread, percent of its median */
+	/* The benchmark's `runs` (or --runs) fixed the pairs: one look, and more
+	 * pairs come from raising runs, not max_runs. */
+	bool runs_fixed;
 };
 
 /* One budget's outcome for one command. */

@@ -32,8 +32,10 @@
 #include "measure/elf.h"
 #include "measure/perf.h"
 #include "measure/valgrind.h"
+#include "stats/stats.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,8 +43,6 @@
 
 #include "common/banned.h"
 
-/* Under valgrind a command runs 20-50 times slower (docs/comparison.md). */
-#define COUNTED_SLOWDOWN 50
 #define COUNTED_VALGRIND "valgrind"
 #define COUNTED_PAD	 "HIMORIME_COUNT_PAD="
 
@@ -104,6 +104,56 @@ static uint64_t *runs_of(const struct results_metric *rm)
 	return v;
 }
 
+#define REASON_COUNTS_CUT "the comparison's time budget ran out after %u counted run%s per side"
+
+/* A count the whole time budget stopped before each compared side had a
+ * run: no sample on a side that was not otherwise kept from counting (a
+ * failure, no backend). */
+static bool cut_before_counting(const struct bench_run *br, const struct unit *u,
+				const struct results_metric *h, const struct results_metric *b)
+{
+	return br->counts_cut && u->compared && !u->failed && (!h->n_samples || !b->n_samples) &&
+	       h->status != STATUS_FAILED && h->status != STATUS_UNSUPPORTED &&
+	       b->status != STATUS_FAILED && b->status != STATUS_UNSUPPORTED;
+}
+
+/* A count the whole time budget stopped before the rule was done with it:
+ * fewer runs per side than the command's `runs`, or the rule asked for more
+ * (counted by valgrind after the timed runs; a size is never cut). */
+static bool cut_short(const struct bench_run *br, const struct unit *u, enum metric m,
+		      const struct comparison *cmp, unsigned more)
+{
+	return br->counts_cut && m != METRIC_ARTIFACT_SIZE &&
+	       (more || cmp->pairs < u->cmd->metrics.count_runs);
+}
+
+/* Inconclusive, whatever the runs it had would say: the rule never decides
+ * on fewer runs than it asks for. */
+static void cut_verdict(struct comparison *cmp)
+{
+	cmp->verdict = VERDICT_INCONCLUSIVE;
+	cmp->final = true;
+	snprintf(cmp->reason, sizeof(cmp->reason), REASON_COUNTS_CUT, cmp->pairs,
+		 cmp->pairs == 1 ? "" : "s");
+}
+
+/* Its comparison: inconclusive, with no estimate. */
+static void cut_comparison(enum metric m, const struct tolerance *t, struct comparison *cmp)
+{
+	memset(cmp, 0, sizeof(*cmp));
+	cmp->metric = m;
+	cmp->counts = true;
+	cmp->statistic_shown = SIDE_MEDIAN;
+	cmp->confidence = 1;
+	cmp->max_percent = t->max_percent;
+	cmp->band_low_percent = -100 * t->max_percent;
+	cmp->band_high_percent = 100 * t->max_percent;
+	cmp->verdict = VERDICT_INCONCLUSIVE;
+	cmp->gate = t->gate;
+	cmp->final = true;
+	snprintf(cmp->reason, sizeof(cmp->reason), REASON_COUNTS_CUT, 0u, "s");
+}
+
 void counted_compare(const struct bench_run *br, const struct unit *u, struct results_command *rc)
 {
 	static const enum metric counted[] = { METRIC_ARTIFACT_SIZE, METRIC_INSTRUCTIONS,
@@ -118,8 +168,15 @@ void counted_compare(const struct bench_run *br, const struct unit *u, struct re
 		struct comparison cmp;
 		uint64_t *hv, *bv;
 		unsigned more;
-		if (!command_measures(u->cmd, m) || h->status != STATUS_MEASURED ||
-		    b->status != STATUS_MEASURED || !h->n_samples || !b->n_samples)
+		if (!command_measures(u->cmd, m))
+			continue;
+		if (cut_before_counting(br, u, h, b)) {
+			cut_comparison(m, t, &cmp);
+			results_add_comparison(rc, &cmp);
+			continue;
+		}
+		if (h->status != STATUS_MEASURED || b->status != STATUS_MEASURED || !h->n_samples ||
+		    !b->n_samples)
 			continue;
 		hv = runs_of(h);
 		bv = runs_of(b);
@@ -133,6 +190,8 @@ void counted_compare(const struct bench_run *br, const struct unit *u, struct re
 		counts_compare(m, &in, t->gate, &cmp, &more);
 		if (more) /* the phase of runs ended early (a failure, an interrupt) */
 			cmp.final = false;
+		if (cut_short(br, u, m, &cmp, more))
+			cut_verdict(&cmp);
 		results_add_comparison(rc, &cmp);
 		free(hv);
 		free(bv);
@@ -355,7 +414,7 @@ static void counted_request(const struct bench_run *br, const struct side *s, co
 	*req = p->req;
 	req->argv = argv;
 	req->envp = envp;
-	req->timeout_ns = u->cmd->exec.timeout_ns * COUNTED_SLOWDOWN;
+	req->timeout_ns = u->cmd->exec.timeout_ns * COUNTED_SLOWDOWN_HIGH;
 	req->stdin_path = s->stdin_path;
 	req->stdout_path = NULL;
 	req->stderr_path = stderr_path;
@@ -479,6 +538,20 @@ static size_t counted_runs(const struct bench_run *br, const struct unit *u, int
 	return (side == HEAD ? &rc->head : &rc->base)->metrics[m].n_samples;
 }
 
+static double timed_median_ns(const struct bench_run *br, const struct unit *u);
+
+/* Whether what is left of the whole time budget holds one more counted run
+ * of the unit at the least (valgrind's start and 20 times its timed median):
+ * a run that cannot end within it only overruns it. */
+static bool run_fits(const struct bench_run *br, const struct unit *u)
+{
+	uint64_t left = engine_budget_left_ns(br);
+
+	return left == UINT64_MAX ||
+	       (double)left >=
+		       (double)COUNTED_START_NS + COUNTED_SLOWDOWN_LOW * timed_median_ns(br, u);
+}
+
 /* Runs of one unit in coin-flipped base/head pairs until each counting side
  * has `want`. */
 static int count_to(struct bench_run *br, struct unit *u, size_t want, const size_t pad[2],
@@ -495,7 +568,16 @@ static int count_to(struct bench_run *br, struct unit *u, size_t want, const siz
 			if (!counting(br, u, order[i], m) ||
 			    counted_runs(br, u, order[i], m) >= want)
 				continue;
+			/* the whole time budget ends the phase between runs */
+			if (!ph->perf && !run_fits(br, u)) {
+				br->counts_cut = true;
+				return 0;
+			}
 			ran = true;
+			engine_progress(br->r, "%s › %s: counting %s under %s, %s run %zu of %zu",
+					br->b->name, u->cmd->name, ph->what,
+					ph->perf ? "perf" : "valgrind", side_name(order[i]),
+					counted_runs(br, u, order[i], m) + 1, want);
 			if ((rc = count_once(br, u, order[i], pad[order[i]], ph)) < 0)
 				return rc;
 		}
@@ -580,12 +662,17 @@ static int run_phase(struct bench_run *br, const struct phase *ph)
 		if (u->failed || !command_measures(u->cmd, ph->metrics[0]) ||
 		    !pk->version[want_backend])
 			continue;
+		if (!uph->perf && !run_fits(br, u)) {
+			br->counts_cut = true; /* the whole time budget is spent */
+			continue;
+		}
 		if (!uph->perf) {
-			engine_progress(br->r, "%s › %s: counting %s under valgrind", br->b->name,
-					u->cmd->name, uph->what);
+			engine_log(br->r, "%s › %s: counting %s under valgrind, %zu run%s per side",
+				   br->b->name, u->cmd->name, uph->what, want,
+				   want == 1 ? "" : "s");
 			pads(br, u, pad);
 		}
-		while (rc == 0 && want) {
+		while (rc == 0 && want && !br->counts_cut) {
 			rc = count_to(br, u, want, pad, uph);
 			for (want = 0, k = 0; rc == 0 && k < uph->n; k++) {
 				unsigned more = more_wanted(br, u, uph->metrics[k]);
@@ -633,11 +720,114 @@ void counted_add_run(struct bench_run *br, struct unit *u, int side, const struc
 		results_add_sample(rs, METRIC_INSTRUCTIONS, (double)n);
 }
 
+/* The valgrind runs one unit will make at least: each phase's `runs` per
+ * counted side. */
+static unsigned planned_runs(const struct bench_run *br, const struct unit *u)
+{
+	unsigned sides = u->compared ? 2 : 1, runs = 0;
+
+	if (u->failed)
+		return 0;
+	if (command_measures(u->cmd, METRIC_INSTRUCTIONS) && !counted_by_perf(br, u) &&
+	    br->picks.version[u->cmd->metrics.backend])
+		runs += u->cmd->metrics.count_runs * sides;
+	if (command_measures(u->cmd, METRIC_ALLOCATIONS))
+		runs += u->cmd->metrics.count_runs * sides;
+	return runs;
+}
+
+/* A unit's timed median latency: the larger of its sides', in ns. */
+static double timed_median_ns(const struct bench_run *br, const struct unit *u)
+{
+	const struct results_command *rc = &br->rb->commands[u->index];
+	const struct results_metric *lat[2] = { &rc->head.metrics[METRIC_LATENCY],
+						&rc->base.metrics[METRIC_LATENCY] };
+	double m = 0;
+	int side;
+
+	for (side = HEAD; side <= BASE; side++)
+		if (u->sides[side] && lat[side]->n_samples) {
+			double x = stats_median(lat[side]->samples, lat[side]->n_samples);
+			m = x > m ? x : m;
+		}
+	return m;
+}
+
+uint64_t counted_estimate_ns(const struct bench_run *br, unsigned slowdown, unsigned *runs)
+{
+	double total = 0;
+	unsigned n = 0;
+	size_t i;
+
+	for (i = 0; i < br->n_units; i++) {
+		unsigned k = planned_runs(br, &br->units[i]);
+		n += k;
+		total += (double)k *
+			 ((double)COUNTED_START_NS + timed_median_ns(br, &br->units[i]) * slowdown);
+	}
+	if (runs)
+		*runs = n;
+	return total < (double)UINT64_MAX ? (uint64_t)total : UINT64_MAX;
+}
+
+/* "4.5 s", "45 s" or "2.5 min". */
+static void add_duration(struct strbuf *sb, uint64_t ns)
+{
+	double s = (double)ns / 1e9;
+
+	if (s < 10)
+		strbuf_addf(sb, "%.1f s", s);
+	else if (s < 120)
+		strbuf_addf(sb, "%.0f s", s);
+	else
+		strbuf_addf(sb, "%.1f min", s / 60);
+}
+
+/* Before the counted runs: what they will cost at the least, in the logs,
+ * and a warning naming the benchmark when that may not fit what is left of
+ * the comparison's time budget (docs/comparison.md, "Time budgets"). */
+static void announce(struct bench_run *br)
+{
+	uint64_t low, high, left = engine_budget_left_ns(br);
+	unsigned runs;
+	struct strbuf sb;
+
+	low = counted_estimate_ns(br, COUNTED_SLOWDOWN_LOW, &runs);
+	high = counted_estimate_ns(br, COUNTED_SLOWDOWN_HIGH, NULL);
+	if (!runs || !high)
+		return;
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "%s: %u counted run%s under valgrind next, about ", br->b->name, runs,
+		    runs == 1 ? "" : "s");
+	add_duration(&sb, low);
+	strbuf_adds(&sb, " to ");
+	add_duration(&sb, high);
+	strbuf_addf(&sb, " (valgrind's start and %d to %d times the timed runs)",
+		    COUNTED_SLOWDOWN_LOW, COUNTED_SLOWDOWN_HIGH);
+	engine_log(br->r, "%s", sb.buf);
+	if (left != UINT64_MAX && high > left) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb,
+			    "%s: its counted runs may not fit the comparison's time budget: %u "
+			    "run%s under valgrind, about ",
+			    br->b->name, runs, runs == 1 ? "" : "s");
+		add_duration(&sb, low);
+		strbuf_adds(&sb, " to ");
+		add_duration(&sb, high);
+		strbuf_adds(&sb, ", and ");
+		add_duration(&sb, left);
+		strbuf_adds(&sb, " of max_total_time is left; they stop when it is spent");
+		engine_warn(br->r, "%s", sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
 int counted_run(struct bench_run *br)
 {
 	size_t i;
 	int rc = 0;
 
+	announce(br);
 	for (i = 0; i < ARRAY_SIZE(phases) && rc == 0; i++)
 		if (benchmark_measures(br->b, phases[i].metrics[0])) /* any of its commands */
 			rc = run_phase(br, &phases[i]);

@@ -33,13 +33,20 @@ struct kept_build {
 	char *build_dir, *artifact;
 };
 
+/* A comparison's whole time budget (runner_budget_start). */
+struct time_budget {
+	uint64_t total_ns; /* 0: none */
+	uint64_t spent_ns; /* by the benchmarks measured since it started */
+	size_t left;	   /* compared benchmarks still to come */
+};
+
 struct runner {
 	struct runner_options o;
 	struct hidden_env hidden;
 	struct runner_measurer m;
 	struct measurer *owned; /* runner_new's real measurer, behind m */
 	volatile sig_atomic_t interrupted;
-	uint64_t deadline_ns; /* --max-time, on CLOCK_MONOTONIC; 0: none */
+	struct time_budget budget;
 	struct kept_build *kept;
 	size_t n_kept;
 };
@@ -97,8 +104,17 @@ struct bench_run {
 	struct rng order;
 	struct judge_plan plan;
 	unsigned next_look;
-	bool time_ran_out;
-	uint64_t judging_ns; /* spent in the looks while measuring rounds */
+	/* Time budgets (docs/comparison.md, "Time budgets"), on the runner's
+	 * clock (engine_clock_ns): the rounds stop once limit_ns have passed
+	 * since started_ns (less the counted runs' reserve when the limit is
+	 * the benchmark's share of the whole budget), which `limit` names. */
+	uint64_t started_ns;
+	bool has_limit;
+	uint64_t limit_ns;
+	enum results_time_budget limit;
+	enum results_time_budget ran_out; /* the budget that stopped its rounds, if any */
+	bool counts_cut;		  /* the whole budget stopped its counted runs */
+	uint64_t judging_ns;		  /* spent in the looks while measuring rounds */
 	/* instructions, chosen before the first run (counted_choose) for each
 	 * backend a command asks for: counted by perf during the timed runs,
 	 * or by valgrind after them. */
@@ -107,6 +123,15 @@ struct bench_run {
 
 /* runner.c */
 uint64_t engine_now_ns(void); /* CLOCK_MONOTONIC */
+/* The clock of time budgets: the measurer's, or CLOCK_MONOTONIC. */
+uint64_t engine_clock_ns(const struct runner *r);
+/* Time left of the whole budget while benchmark br runs; UINT64_MAX
+ * without one. */
+uint64_t engine_budget_left_ns(const struct bench_run *br);
+/* A line for logs without a terminal through the options' look_line ("work:
+ * look 2 of 9 ..."), and a warning through the options' warning. */
+void engine_log(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void engine_warn(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Adds the time since `since_ns` (engine_now_ns) to a phase of
  * doc->timings; returns now, the start of the next phase. */
 uint64_t engine_phase(struct results *doc, enum results_phase p, uint64_t since_ns);
@@ -157,6 +182,25 @@ bool rounds_exit_ok(const struct command *c, int code);
 /* Points the judge's inputs of a compared unit at its samples so far. */
 void rounds_point_inputs(struct bench_run *br, struct unit *u);
 
+/* timebudget.c: the time budgets of docs/comparison.md, "Time budgets" */
+/* Starts a benchmark's clock and picks the limit of its rounds, in a
+ * comparison: its max_time, or its share of the whole budget if smaller. */
+void budget_begin(struct bench_run *br);
+/* Adds the benchmark's time to what the whole budget has spent. */
+void budget_end(struct bench_run *br);
+/* After a round: whether the rounds' limit is reached (then br->ran_out
+ * names it). */
+bool budget_rounds_over(struct bench_run *br);
+/* " or 150 s" after a cap of pairs, when the rounds have a limit. */
+void budget_describe_limit(const struct bench_run *br, struct strbuf *sb);
+
+/* Under valgrind a command runs 20 to 50 times slower, after about half a
+ * second of valgrind's own start (docs/comparison.md, "Time budgets"): the
+ * counted runs' estimates. */
+#define COUNTED_SLOWDOWN_LOW  20
+#define COUNTED_SLOWDOWN_HIGH 50
+#define COUNTED_START_NS      (UINT64_C(500) * 1000000)
+
 /* counted.c: the counts of docs/comparison.md, "Deciding on counts" */
 /* Chooses how instructions are counted, before the first run: perf when
  * the backend allows it and the counter counts here (docs/comparison.md,
@@ -176,6 +220,11 @@ void counted_measure(struct bench_run *br, struct unit *u);
 int counted_run(struct bench_run *br);
 /* Appends the comparison of each count both sides of unit u measured. */
 void counted_compare(const struct bench_run *br, const struct unit *u, struct results_command *rc);
+/* The valgrind runs the counted phase will make at least (each count's
+ * `runs` per side) and their cost: valgrind's start and `slowdown` times
+ * the timed median latency of each command (docs/comparison.md, "Time
+ * budgets"); 0 when none is planned. */
+uint64_t counted_estimate_ns(const struct bench_run *br, unsigned slowdown, unsigned *runs);
 
 /* finish.c */
 /* How each metric of command c is measured, and which it does not ask for. */

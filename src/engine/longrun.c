@@ -57,20 +57,28 @@ struct long_run_ctx {
 static void mark_series(struct results_suite *s, const struct long_run_ctx *ctx,
 			const size_t *members, size_t n)
 {
-	struct results_benchmark *largest = NULL;
+	struct results_benchmark *largest = NULL, *biggest = NULL;
+	bool declared = false;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		struct results_benchmark *b = &s->benchmarks[members[i]];
 		const struct benchmark *model = runner_model_of(ctx->suite, b->name);
-		if (model && model->long_run)
+		if (model && model->long_run) {
 			b->long_run = RESULTS_LONG_RUN_DECLARED;
+			declared = true;
+		}
 		if (fit_long_run(b, long_runs(model, ctx->runs)) &&
 		    (!largest || b->size > largest->size))
 			largest = b;
+		if (!b->error.present && b->n_commands && (!biggest || b->size > biggest->size))
+			biggest = b;
 	}
 	if (largest && largest->long_run == RESULTS_LONG_RUN_NONE)
 		largest->long_run = RESULTS_LONG_RUN_LARGEST;
+	/* no drift check at all: the largest size says why not */
+	if (!largest && !declared && biggest)
+		biggest->long_run = RESULTS_LONG_RUN_NOT_CHECKED;
 }
 
 static void mark_visit(struct results_suite *s, const char *key, const size_t *members, size_t n,

@@ -57,3 +57,41 @@ void engine_build_line(struct runner *r, const char *fmt, ...)
 	r->o.build_line(r->o.progress_ctx, sb.buf);
 	strbuf_release(&sb);
 }
+
+uint64_t engine_clock_ns(const struct runner *r)
+{
+	return r->m.now_ns ? r->m.now_ns(r->m.ctx) : engine_now_ns();
+}
+
+static void send(void (*to)(void *, const char *), void *ctx, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static void send(void (*to)(void *, const char *), void *ctx, const char *fmt, va_list ap)
+{
+	struct strbuf sb;
+
+	if (!to)
+		return;
+	strbuf_init(&sb, 0);
+	strbuf_vaddf(&sb, fmt, ap);
+	to(ctx, sb.buf);
+	strbuf_release(&sb);
+}
+
+void engine_log(struct runner *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	send(r->o.look_line, r->o.progress_ctx, fmt, ap);
+	va_end(ap);
+}
+
+void engine_warn(struct runner *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	send(r->o.warning, r->o.progress_ctx, fmt, ap);
+	va_end(ap);
+}

@@ -510,8 +510,7 @@ static void log_look(const struct bench_run *br, unsigned pairs)
 	strbuf_addf(&sb, "%s: look %u of %u at %u pairs, cap %u pairs", br->b->name,
 		    (unsigned)br->next_look + 1, br->plan.n_looks, pairs,
 		    br->plan.looks[br->plan.n_looks - 1]);
-	if (r->o.max_time_ns)
-		strbuf_addf(&sb, " or --max-time %.0f s", (double)r->o.max_time_ns / 1e9);
+	budget_describe_limit(br, &sb);
 	r->o.look_line(r->o.progress_ctx, sb.buf);
 	strbuf_release(&sb);
 }
@@ -545,13 +544,27 @@ static bool compare_done(struct bench_run *br, unsigned pairs)
 	if (look)
 		br->next_look++;
 	br->judging_ns += engine_now_ns() - t;
-	if (br->next_look >= br->plan.n_looks)
+	if (br->next_look >= br->plan.n_looks || all_final)
 		return true;
-	if (br->r->deadline_ns && engine_now_ns() >= br->r->deadline_ns) {
-		br->time_ran_out = true;
-		return true;
+	return budget_rounds_over(br);
+}
+
+/* "work: round 12", and in a comparison its caps: "work: round 12, cap 252
+ * pairs or 150 s". */
+static void progress_round(struct bench_run *br, unsigned round)
+{
+	struct strbuf sb;
+
+	if (!br->r->o.progress)
+		return;
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "%s: round %u", br->b->name, round);
+	if (br->compare) {
+		strbuf_addf(&sb, ", cap %u pairs", br->plan.looks[br->plan.n_looks - 1]);
+		budget_describe_limit(br, &sb);
 	}
-	return all_final;
+	engine_progress(br->r, "%s", sb.buf);
+	strbuf_release(&sb);
 }
 
 static bool any_plain_units(const struct bench_run *br)
@@ -585,8 +598,11 @@ int rounds_measure(struct bench_run *br)
 			return rc;
 		round += made ? made : 1;
 		br->rb->rounds = round;
-		engine_progress(br->r, "%s: round %u", br->b->name, round);
+		progress_round(br, round);
 		cmp_done = !br->compare || compare_done(br, round);
+		/* a time budget stops the commands a comparison does not pair too */
+		if (br->ran_out)
+			return 0;
 		plain_stop = !any_plain_units(br) || plain_done(br);
 		if (br->compare && cmp_done && (!any_plain_units(br) || plain_stop))
 			return 0;

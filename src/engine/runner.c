@@ -48,15 +48,13 @@ void runner_new_with(const struct runner_options *o, const struct runner_measure
 	r->hidden.names = o->hidden_env;
 	r->hidden.count = o->hidden_env_count;
 	r->m = *m;
-	if (o->max_time_ns)
-		r->deadline_ns = engine_now_ns() + o->max_time_ns;
 	*out = r;
 }
 
 int runner_new(const struct runner_options *o, struct runner **out, struct err *err)
 {
 	struct measurer_options mo = MEASURER_OPTIONS_INIT;
-	struct runner_measurer m = { real_run, real_cancel, real_fallback_reason, NULL };
+	struct runner_measurer m = { real_run, real_cancel, real_fallback_reason, NULL, NULL };
 	struct measurer *owned;
 	int rc;
 
@@ -327,6 +325,9 @@ static void finish_benchmark(struct bench_run *br, int rc)
 	size_t i;
 
 	br->rb->result = RESULT_PASS;
+	br->rb->time_budget_ran_out = br->ran_out      ? br->ran_out
+				      : br->counts_cut ? RESULTS_TIME_BUDGET_MAX_TOTAL_TIME
+						       : RESULTS_TIME_BUDGET_NONE;
 	for (i = 0; i < br->n_units; i++) {
 		finish_unit(br, &br->units[i]);
 		br->rb->result = worst(br->rb->result, br->rb->commands[i].result);
@@ -351,9 +352,11 @@ static int run_benchmark(struct runner *r, const struct suite *suite, const stru
 	int side, rc = 0;
 
 	bench_begin(&br, r, suite, b, sides, rs);
+	budget_begin(&br);
 	if (br.compare && plan_looks(&br, err) < 0) {
 		results_set_error(&br.rb->error, RESULTS_ERROR_INTERNAL, err->msg, NULL, 0);
 		br.rb->result = RESULT_ERROR;
+		budget_end(&br);
 		return 0;
 	}
 	units_init(&br);
@@ -381,6 +384,7 @@ static int run_benchmark(struct runner *r, const struct suite *suite, const stru
 	for (side = HEAD; side <= BASE; side++)
 		side_cleanup(&br, side);
 	t = engine_phase(doc, RESULTS_PHASE_CLEANUP, t);
+	budget_end(&br);
 	finish_benchmark(&br, rc);
 	note_noise(doc, &before);
 	counted_release(&br);

@@ -61,6 +61,10 @@ struct runner_measurer {
 	 * NULL. */
 	const char *(*fallback_reason)(const void *ctx);
 	void *ctx;
+	/* The clock time budgets are read from, in ns (docs/comparison.md,
+	 * "Time budgets"); NULL: CLOCK_MONOTONIC. A scripted measurer whose
+	 * runs take no real time keeps its own, advanced by its runs. */
+	uint64_t (*now_ns)(void *ctx);
 };
 
 struct runner_options {
@@ -69,7 +73,9 @@ struct runner_options {
 	unsigned runs;
 	bool has_warmup; /* --warmup: warmup rounds */
 	unsigned warmup;
-	uint64_t max_time_ns; /* --max-time: bounds a comparison's rounds; 0: none */
+	/* --max-time: bounds each benchmark's rounds in a comparison, over its
+	 * regression.max_time; 0: the suite's. */
+	uint64_t max_time_ns;
 	/* Plans every comparison at this confidence instead of the suite's
 	 * (bisect: alpha / ceil(log2 N) per step); 0: the suite's. */
 	double confidence;
@@ -96,11 +102,16 @@ struct runner_options {
 	 * while the caller's thread waits for the build. */
 	void (*build_line)(void *ctx, const char *line);
 	uint64_t build_tick_ns;
+	/* A warning to show whatever the terminal ("work: its counted runs may
+	 * not fit the comparison's time budget: ..."); NULL: none. Takes
+	 * progress_ctx. */
+	void (*warning)(void *ctx, const char *line);
 };
 
 #define RUNNER_OPTIONS_INIT                                                                        \
 	{                                                                                          \
-		0, false, 0, false, 0, 0, 0, NULL, true, NULL, 0, NULL, NULL, NULL, false, NULL, 0 \
+		0, false, 0, false, 0, 0, 0, NULL, true, NULL, 0, NULL, NULL, NULL, false, NULL,   \
+			0, NULL                                                                    \
 	}
 
 /* The looks a comparison of benchmark b will make with these options
@@ -116,6 +127,16 @@ int runner_new(const struct runner_options *o, struct runner **out, struct err *
 void runner_new_with(const struct runner_options *o, const struct runner_measurer *m,
 		     struct runner **out);
 void runner_free(struct runner *r);
+/*
+ * Starts the time budget of one comparison (docs/comparison.md, "Time
+ * budgets"): total_ns for the measuring of the `benchmarks` compared
+ * benchmarks that follow (builds are not counted), shared as they start:
+ * each gets an even share of what is left, so that time one leaves unused
+ * goes to the ones after it, and time one overran (a long setup, counted
+ * runs) is taken from them. Its rounds stop when its share is spent, its
+ * counted runs when the whole is. total_ns 0: no budget (plain runs).
+ */
+void runner_budget_start(struct runner *r, uint64_t total_ns, size_t benchmarks);
 /* Why commands are started from himorime itself rather than the spawner, or
  * NULL. The CLI says it once. */
 const char *runner_fallback_reason(const struct runner *r);

@@ -43,6 +43,10 @@ void sweep_settings_hash(const struct sweep_settings *s, char out[SWEEP_HASH_HEX
 		strbuf_addf(&sb, "warmup=%u\n", s->warmup);
 	if (s->max_time_ns)
 		strbuf_addf(&sb, "max_time_ns=%llu\n", (unsigned long long)s->max_time_ns);
+	/* only when given: histories kept before it existed keep their hash */
+	if (s->max_total_time_ns)
+		strbuf_addf(&sb, "max_total_time_ns=%llu\n",
+			    (unsigned long long)s->max_total_time_ns);
 	for (i = 0; i < s->n_selected; i++)
 		strbuf_addf(&sb, "benchmark=%s\n", s->selected[i]);
 	sweep_hash(sb.buf, sb.len, out);

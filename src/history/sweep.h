@@ -43,6 +43,7 @@ struct sweep_settings {
 	bool has_warmup;
 	unsigned warmup;
 	uint64_t max_time_ns;
+	uint64_t max_total_time_ns; /* --max-total-time; 0: not given */
 	/* Selected benchmarks as "suite-name/benchmark-name", in suite order. */
 	const char *const *selected;
 	size_t n_selected;

@@ -52,6 +52,7 @@ struct judge_settings {
 	}
 
 struct judge_plan {
+	bool runs_fixed; /* `runs` set: one look at that many pairs */
 	double confidence;
 	double alpha;			 /* 1 - confidence */
 	double a;			 /* per look: alpha / n_looks */
@@ -127,13 +128,26 @@ void judge_begin(const struct judge_plan *plan, const struct judge_metric_input 
 bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *in, unsigned look,
 		struct comparison *out);
 
+/*
+ * The hair (docs/comparison.md, "The tolerance band"): an interval that lies
+ * within the band widened by a tenth of it on each side (in log-ratio units:
+ * [1.1 dn, 1.1 up]) is a pass, so that a metric sitting on its tolerance
+ * stops instead of running to the cap. It never makes a regression or an
+ * improvement, so the false-alarm bound is untouched; a pass then says "no
+ * change beyond the tolerance and its hair".
+ */
+#define JUDGE_HAIR 0.1
+
 /* Why rounds stopped before a comparison was final. */
 enum judge_stop {
-	JUDGE_STOP_TIME_BUDGET, /* "the time budget ran out after N pairs" */
-	JUDGE_STOP_DECIDED,	/* every gated metric of the command decided: "the
-				 * interval still straddles the tolerance after N
-				 * pairs" and, for an ungated metric, ", when the
-				 * command's gated metrics were decided" */
+	JUDGE_STOP_TIME_BUDGET,	      /* its benchmark's max_time: "the time budget ran out
+				       * after N pairs" */
+	JUDGE_STOP_TOTAL_TIME_BUDGET, /* the comparison's max_total_time: "the comparison's
+				       * time budget ran out after N pairs" */
+	JUDGE_STOP_DECIDED,	      /* every gated metric of the command decided: "the
+				       * interval still straddles the tolerance after N
+				       * pairs" and, for an ungated metric, ", when the
+				       * command's gated metrics were decided" */
 };
 
 /* Settles a comparison that is not final after in->n pairs (the last

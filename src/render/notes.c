@@ -120,6 +120,8 @@ static const struct hint hints[] = {
 	  "it does not gate, so it stopped with them: set regression.<metric>.gate: true to "
 	  "measure until it is decided" },
 	{ "straddles", "more pairs decide it: raise max_runs or --max-time" },
+	{ "comparison's time budget ran out",
+	  "raise --max-total-time or defaults.regression.max_total_time" },
 	{ "time budget ran out", "raise --max-time or regression.max_time" },
 	{ "noisier than max_cv", "quiet the machine (fewer parallel jobs) or raise max_cv" },
 	{ "base measurement is zero",
@@ -131,12 +133,18 @@ static const struct hint hints[] = {
 	{ "not measured", "enable the metric for this benchmark (metrics:)" },
 };
 
-static void add_hint(struct strbuf *sb, const char *reason)
+/* The hint of a reason; runs_fixed: the pairs were fixed by `runs` (or
+ * --runs), so more come from raising it, not max_runs. */
+static void add_hint(struct strbuf *sb, const char *reason, bool runs_fixed)
 {
 	size_t i;
 
 	if (!reason)
 		return;
+	if (runs_fixed && strstr(reason, "straddles")) {
+		strbuf_adds(sb, "; more pairs decide it: raise runs (or --runs), which fixes them");
+		return;
+	}
 	for (i = 0; i < ARRAY_SIZE(hints); i++)
 		if (strstr(reason, hints[i].reason_part)) {
 			strbuf_addf(sb, "; %s", hints[i].hint);
@@ -242,7 +250,7 @@ static void comparison_notes(struct rnd_notes *notes, const char *label,
 			strbuf_addf(&sb, "%s: %s %s", label, name, verdict_name(k->verdict));
 			if (k->reason[0])
 				strbuf_addf(&sb, ": %s", k->reason);
-			add_hint(&sb, k->reason);
+			add_hint(&sb, k->reason, k->runs_fixed);
 			if (k->derived)
 				strbuf_adds(&sb, " (derived from latency, not gated)");
 			else if (!k->gate)
@@ -337,7 +345,7 @@ static void budget_notes(struct rnd_notes *notes, const char *label,
 			    b->result.status == BUDGET_SKIPPED ? "was skipped" : "has no data");
 		if (b->result.reason[0])
 			strbuf_addf(&sb, ": %s", b->result.reason);
-		add_hint(&sb, b->result.reason);
+		add_hint(&sb, b->result.reason, false);
 		note_add(notes, &sb, NULL);
 	}
 }

@@ -426,7 +426,8 @@ void rnd_cmp_value(struct strbuf *sb, const struct results_command *c, const str
 {
 	const struct results_side *side = head ? &c->head : &c->base;
 
-	if (!side->present) {
+	/* a count the time budget stopped before its first run has no value */
+	if (!side->present || (k->counts && k->pairs == 0)) {
 		strbuf_adds(sb, "—");
 		return;
 	}

@@ -140,6 +140,7 @@ static bool same_comparison(const struct comparison *a, const struct comparison 
 	       same_double(a->band_high_percent, b->band_high_percent) &&
 	       a->verdict == b->verdict && !strcmp(a->reason, b->reason) && a->gate == b->gate &&
 	       a->accepted == b->accepted && a->counts == b->counts &&
+	       a->runs_fixed == b->runs_fixed &&
 	       (!a->counts || same_double(a->spread_percent, b->spread_percent));
 }
 
@@ -253,7 +254,8 @@ static bool same_benchmark(const struct results_benchmark *a, const struct resul
 
 	if (!same_str(a->name, b->name) || !same_str(a->description, b->description) ||
 	    a->n_tags != b->n_tags || !same_str(a->baseline, b->baseline) ||
-	    a->rounds != b->rounds || a->result != b->result || !same_error(&a->error, &b->error) ||
+	    a->rounds != b->rounds || a->time_budget_ran_out != b->time_budget_ran_out ||
+	    a->result != b->result || !same_error(&a->error, &b->error) ||
 	    a->n_commands != b->n_commands)
 		return false;
 	for (i = 0; i < a->n_tags; i++)
@@ -396,7 +398,8 @@ bool results_equal(const struct results *a, const struct results *b)
 	size_t i;
 
 	if (a->mode != b->mode || !same_str(a->himorime_version, b->himorime_version) ||
-	    a->seed != b->seed || a->started_at_unix_ns != b->started_at_unix_ns ||
+	    a->seed != b->seed || a->max_total_time_ns != b->max_total_time_ns ||
+	    a->started_at_unix_ns != b->started_at_unix_ns ||
 	    a->finished_at_unix_ns != b->finished_at_unix_ns ||
 	    !same_environment(&a->environment, &b->environment) || !same_git(&a->git, &b->git) ||
 	    !same_noise(&a->noise, &b->noise) || a->n_suites != b->n_suites ||

@@ -339,7 +339,8 @@ static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, str
 	     reader_get_name(rd, o, "verdict", verdicts, n_verdicts, &verdict) ||
 	     reader_get_chars(rd, o, "reason", c->reason, sizeof(c->reason)) ||
 	     reader_get_bool(rd, o, "gate", &c->gate) ||
-	     reader_get_bool(rd, o, "accepted", &c->accepted);
+	     reader_get_bool(rd, o, "accepted", &c->accepted) ||
+	     reader_get_bool(rd, o, "runs_fixed", &c->runs_fixed);
 	c->counts = kind == 1;
 	if (!rc && c->counts)
 		rc = reader_get_num(rd, o, "spread_percent", &c->spread_percent);
@@ -478,9 +479,10 @@ static int read_command(struct reader *rd, const cJSON *o, enum results_mode mod
 static int read_benchmark(struct reader *rd, const cJSON *o, enum results_mode mode,
 			  struct results_benchmark *b)
 {
+	static const char *const time_budgets[] = { "max_time", "max_total_time" };
 	const cJSON *tags = NULL, *cmds = NULL, *v;
 	size_t n, i = 0;
-	int rc;
+	int rc, time_budget = -1;
 
 	if (!cJSON_IsObject(o))
 		return reader_expected(rd, "an object", o);
@@ -499,9 +501,11 @@ static int read_benchmark(struct reader *rd, const cJSON *o, enum results_mode m
 		reader_pop(rd, o2);
 	}
 	rc = rc || reader_get_str(rd, o, "baseline", &b->baseline) ||
-	     reader_get_uint(rd, o, "rounds", &b->rounds) || read_result(rd, o, &b->result) ||
-	     read_error(rd, o, &b->error) ||
+	     reader_get_uint(rd, o, "rounds", &b->rounds) ||
+	     reader_get_name(rd, o, "time_budget_ran_out", time_budgets, 2, &time_budget) ||
+	     read_result(rd, o, &b->result) || read_error(rd, o, &b->error) ||
 	     reader_get_array(rd, o, "commands", RESULTS_MAX_ITEMS, &cmds, &n);
+	b->time_budget_ran_out = (enum results_time_budget)(time_budget + 1);
 	i = 0;
 	for (v = cmds ? cmds->child : NULL; !rc && v; v = v->next, i++) {
 		size_t o2 = reader_push_key(rd, "commands");
@@ -611,6 +615,7 @@ static int read_root(struct reader *rd, const cJSON *root, struct results *r)
 	     reader_get_time(rd, root, "finished_at", &r->finished_at_unix_ns) ||
 	     reader_environment(rd, root, &r->environment) || reader_git(rd, root, &r->git) ||
 	     reader_noise(rd, root, &r->noise) ||
+	     reader_get_uint(rd, root, "max_total_time_ns", &r->max_total_time_ns) ||
 	     reader_get_array(rd, root, "suites", RESULTS_MAX_ITEMS, &suites, &n);
 	for (v = suites ? suites->child : NULL; !rc && v; v = v->next, i++) {
 		size_t o2 = reader_push_key(rd, "suites");

@@ -421,6 +421,8 @@ static void put_comparison(struct writer *w, cJSON *obj, const struct comparison
 	put_bool(o, "accepted", c->accepted);
 	if (c->counts)
 		put_num(w, o, "spread_percent", c->spread_percent);
+	if (c->runs_fixed)
+		put_bool(o, "runs_fixed", true);
 }
 
 static void put_budget(struct writer *w, cJSON *arr, const struct results_budget *b)
@@ -585,6 +587,9 @@ static void put_benchmark(struct writer *w, enum results_mode mode, cJSON *arr,
 		cJSON_AddItemToArray(tags, str_item(w, "tags", b->tags[i]));
 	put_str(w, o, "baseline", b->baseline);
 	put_uint(w, o, "rounds", b->rounds);
+	if (b->time_budget_ran_out != RESULTS_TIME_BUDGET_NONE)
+		put_str(w, o, "time_budget_ran_out",
+			results_time_budget_name(b->time_budget_ran_out));
 	put_str(w, o, "result", result_state_name(b->result));
 	put_error(w, o, &b->error);
 	cmds = add(o, "commands", cJSON_CreateArray());
@@ -738,6 +743,8 @@ int results_to_json(const struct results *r, char **out, size_t *len, struct err
 	put_environment(&w, root, &r->environment);
 	put_git(&w, root, &r->git);
 	put_noise(&w, root, &r->noise);
+	if (r->max_total_time_ns)
+		put_uint(&w, root, "max_total_time_ns", r->max_total_time_ns);
 	suites = add(root, "suites", cJSON_CreateArray());
 	for (i = 0; i < r->n_suites; i++)
 		put_suite(&w, r->mode, suites, &r->suites[i]);

@@ -89,11 +89,11 @@ static void parse_count_tolerance(struct loader *l, const struct ynode *n, const
 	}
 }
 
-static const char *const regression_keys[] = { "confidence",   "min_samples", "max_cv",
-					       "max_time",     "commands",    "latency",
-					       "cpu_total",    "peak_rss",    "artifact_size",
-					       "instructions", "allocations", "allocated_bytes",
-					       "exponent",     NULL };
+static const char *const regression_keys[] = { "confidence",	  "min_samples",    "max_cv",
+					       "max_time",	  "max_total_time", "commands",
+					       "latency",	  "cpu_total",	    "peak_rss",
+					       "artifact_size",	  "instructions",   "allocations",
+					       "allocated_bytes", "exponent",	    NULL };
 
 static void parse_regression(struct loader *l, const struct ynode *n, const char *path,
 			     bool benchmark_level, struct reg_layer *r)
@@ -115,6 +115,19 @@ static void parse_regression(struct loader *l, const struct ynode *n, const char
 			r->has_max_cv = check_number(l, v, p, 0, 10, &r->max_cv);
 		} else if (!strcmp(k, "max_time")) {
 			r->has_max_time = check_duration(l, v, p, true, &r->max_time_ns);
+		} else if (!strcmp(k, "max_total_time")) {
+			/* one budget for the whole comparison (docs/comparison.md,
+			 * "Time budgets"): nothing a benchmark could inherit */
+			if (benchmark_level) {
+				check_problem(
+					l, n->keys[i], p,
+					"set defaults.regression.max_total_time: it bounds "
+					"the whole comparison",
+					"max_total_time is only allowed in defaults.regression");
+				continue;
+			}
+			r->has_max_total_time =
+				check_duration(l, v, p, true, &r->max_total_time_ns);
 		} else if (!strcmp(k, "commands")) {
 			if (!benchmark_level) {
 				check_problem(

@@ -306,6 +306,8 @@ static void parse_suite(struct loader *l, const struct ynode *root, struct suite
 	check_keys_but(l, root, "", top_keys, "x-", "the suite");
 	parse_header(l, root, s);
 	parse_shared(l, root, &defaults, s);
+	s->has_max_total_time = defaults.reg.has_max_total_time;
+	s->max_total_time_ns = defaults.reg.max_total_time_ns;
 	v = ynode_get(root, "benchmarks");
 	if (!v) {
 		check_problem(l, root, "", NULL,

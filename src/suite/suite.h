@@ -55,6 +55,9 @@
 #define SUITE_DEFAULT_MAX_PERCENT_RSS	0.10
 #define SUITE_DEFAULT_COUNTS_PERCENT	0.01 /* counts: docs/comparison.md */
 #define SUITE_DEFAULT_EXPONENT_MAX_DIFF 0.2
+/* A whole comparison's time budget (docs/comparison.md, "Time budgets"): what
+ * a CI job can give its measuring. */
+#define SUITE_DEFAULT_MAX_TOTAL_TIME_NS (UINT64_C(20) * 60 * 1000000000)
 /* The long run of a benchmark with sizes, its drift check
  * (docs/configuration.md, "Sizes"): this many runs, or `runs` if more,
  * on the `long_run` size and on the largest size whose long run fits in
@@ -173,6 +176,8 @@ struct regression {
 	double confidence; /* 0.5..0.999 */
 	unsigned min_samples;
 	double max_cv; /* 0 disables the noise gate */
+	/* The time its rounds may take in a comparison (docs/comparison.md,
+	 * "Time budgets"); --max-time wins. */
 	bool has_max_time;
 	uint64_t max_time_ns;
 	const char *const *commands; /* names to compare; command_count 0 = all */
@@ -293,6 +298,11 @@ struct suite {
 	const char *description;
 	bool has_build;
 	struct exec build;
+	/* defaults.regression.max_total_time: the budget of a whole comparison
+	 * of this suite's benchmarks (docs/comparison.md, "Time budgets");
+	 * --max-total-time wins, SUITE_DEFAULT_MAX_TOTAL_TIME_NS when unset. */
+	bool has_max_total_time;
+	uint64_t max_total_time_ns;
 	const struct benchmark *benchmarks;
 	size_t benchmark_count;
 	const struct report_output *outputs;

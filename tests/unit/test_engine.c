@@ -68,6 +68,13 @@ struct fake {
 	/* The runs asked for by each call, in order (the first MAX_CALLS). */
 	unsigned batches[MAX_CALLS];
 	size_t calls;
+	/* The time budgets' clock: each run advances it by its wall time, and
+	 * nothing else does (docs/comparison.md, "Time budgets"). */
+	uint64_t clock_ns;
+	/* --max-time, and the whole budget runner_budget_start() gets for
+	 * `budget_benchmarks` benchmarks; 0: none. */
+	uint64_t max_time_ns, total_ns;
+	size_t budget_benchmarks;
 };
 
 static size_t *run_counter(struct fake *f, const char *name, bool head)
@@ -130,6 +137,7 @@ static int fake_run_one(void *ctx, const struct run_request *req, struct run_res
 		write_stderr(req->stderr_path, f->fail_stderr);
 	}
 	res->wall_ns = f->wall(name, head, *n);
+	f->clock_ns += res->wall_ns;
 	res->user_ns = f->cpu ? f->cpu(name, head, *n) : res->wall_ns / 2;
 	(*n)++;
 	return 0;
@@ -163,6 +171,11 @@ static const char *fake_fallback_reason(const void *ctx)
 	return NULL;
 }
 
+static uint64_t fake_now(void *ctx)
+{
+	return ((struct fake *)ctx)->clock_ns;
+}
+
 /* ---- running a suite ---------------------------------------------------- */
 
 struct outcome {
@@ -175,7 +188,7 @@ struct outcome {
 static void run_suite(struct fake *f, const char *yaml, bool compare, struct outcome *out)
 {
 	struct runner_options o = RUNNER_OPTIONS_INIT;
-	struct runner_measurer m = { fake_run, fake_cancel, fake_fallback_reason, f };
+	struct runner_measurer m = { fake_run, fake_cancel, fake_fallback_reason, f, fake_now };
 	struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
 	struct suite_diags diags;
 	struct suite *s = NULL;
@@ -194,11 +207,13 @@ static void run_suite(struct fake *f, const char *yaml, bool compare, struct out
 	for (i = 0; i < 8; i++)
 		selected[i] = true;
 	o.seed = 42;
+	o.max_time_ns = f->max_time_ns;
 	memset(out, 0, sizeof(*out));
 	out->err = (struct err)ERR_INIT;
 	if (compare)
 		assert_int_equal(runner_plan_looks(&o, &s->benchmarks[0], &out->plan, &err), 0);
 	runner_new_with(&o, &m, &f->runner);
+	runner_budget_start(f->runner, f->total_ns, f->budget_benchmarks);
 	out->doc = results_new(compare ? RESULTS_MODE_COMPARE : RESULTS_MODE_RUN);
 	roots.head = HEAD_ROOT;
 	roots.base = compare ? BASE_ROOT : NULL;
@@ -712,6 +727,117 @@ static void test_engine__ungated_metric_stops_with_the_gated_one(void **state)
 	results_free(o.doc);
 }
 
+/* ---- time budgets (docs/comparison.md, "Time budgets") -------------------- */
+
+/* Head alternately 13 ms and 7 ms against base's 10 ms: +26% and -36% in
+ * log ratio, an interval across the band at every look, and 40 ms of the
+ * fake clock every two pairs. */
+static uint64_t alternating_ms(const char *command, bool head, size_t i)
+{
+	(void)command;
+	if (!head)
+		return 10 * MS;
+	return i % 2 ? 7 * MS : 13 * MS;
+}
+
+/* A comparison of one undecided command with these settings, which a time
+ * budget stopped after `pairs` pairs, the last look at `look`. */
+static void assert_stopped_by_time(struct fake *f, const char *extra, size_t pairs, unsigned look,
+				   const char *reason, enum results_time_budget which)
+{
+	struct outcome o;
+	const struct comparison *c;
+
+	compare_one_tool(f, extra, &o);
+	assert_pairs_run(f, &o, pairs);
+	c = comparison_of(command(&o, 0, 0), METRIC_LATENCY);
+	assert_int_equal(c->verdict, VERDICT_INCONCLUSIVE);
+	assert_int_equal(c->looks_used, look);
+	assert_string_equal(c->reason, reason);
+	assert_int_equal(bench(&o, 0)->time_budget_ran_out, which);
+	assert_int_equal(command(&o, 0, 0)->result, RESULT_INCONCLUSIVE);
+	results_free(o.doc);
+}
+
+static void test_engine__max_time_stops_the_rounds_at_every_level(void **state)
+{
+	struct fake bench_level = { .wall = alternating_ms };
+	struct fake defaults_level = { .wall = alternating_ms };
+	struct fake flag = { .wall = alternating_ms, .max_time_ns = 200 * MS };
+	struct fake none = { .wall = alternating_ms };
+	struct outcome o;
+	char *yaml;
+
+	(void)state;
+	/* 400 ms are 20 pairs: the look at 15 was the last one made */
+	assert_stopped_by_time(&bench_level, "    regression: {max_time: 400ms}\n", 20, 2,
+			       "the time budget ran out after 20 pairs",
+			       RESULTS_TIME_BUDGET_MAX_TIME);
+	yaml = xasprintf("version: \"1\"\nname: cmp\ndefaults:\n  regression: {max_time: 400ms}\n"
+			 "benchmarks:\n  - name: b\n    warmup: 0\n"
+			 "    commands:\n      tool: {command: [tool]}\n");
+	run_suite(&defaults_level, yaml, true, &o);
+	free(yaml);
+	assert_pairs_run(&defaults_level, &o, 20);
+	assert_string_equal(comparison_of(command(&o, 0, 0), METRIC_LATENCY)->reason,
+			    "the time budget ran out after 20 pairs");
+	results_free(o.doc);
+	/* --max-time wins over the suite's: 200 ms are 10 pairs, the first look */
+	assert_stopped_by_time(&flag, "    regression: {max_time: 400ms}\n", 10, 1,
+			       "the time budget ran out after 10 pairs",
+			       RESULTS_TIME_BUDGET_MAX_TIME);
+	/* without one, the looks run out */
+	assert_stopped_by_time(&none, "    max_runs: 33\n", 33, 4,
+			       "the interval still straddles the tolerance after 33 pairs",
+			       RESULTS_TIME_BUDGET_NONE);
+}
+
+/* slow: head 12 ms against 10 ms, decided at 15 pairs (330 ms of the fake
+ * clock); anything else alternating_ms. */
+static uint64_t one_slow_then_undecided(const char *command, bool head, size_t i)
+{
+	return strcmp(command, "slow") ? alternating_ms(command, head, i)
+				       : head_20_percent_slower(command, head, i);
+}
+
+static void test_engine__the_whole_budget_is_shared_by_what_is_left(void **state)
+{
+	struct fake f = { .wall = one_slow_then_undecided,
+			  .total_ns = 1200 * MS,
+			  .budget_benchmarks = 3 };
+	struct outcome o;
+	const struct comparison *c;
+	size_t i;
+
+	(void)state;
+	run_suite(&f,
+		  "version: \"1\"\nname: cmp\ndefaults: {warmup: 0}\nbenchmarks:\n"
+		  "  - name: a\n    commands:\n      slow: {command: [slow]}\n"
+		  "  - name: b\n    commands:\n      tool: {command: [tool]}\n"
+		  "  - name: c\n    commands:\n      tool: {command: [tool]}\n",
+		  true, &o);
+	assert_int_equal(o.rc, 0);
+	/* a's share is 400 ms; it decides at 15 pairs, 330 ms */
+	assert_int_equal(bench(&o, 0)->rounds, 15);
+	assert_int_equal(bench(&o, 0)->time_budget_ran_out, RESULTS_TIME_BUDGET_NONE);
+	assert_int_equal(comparison_of(command(&o, 0, 0), METRIC_LATENCY)->verdict,
+			 VERDICT_REGRESSION);
+	/* b shares the 870 ms left with c: 435 ms, reached at 22 pairs (440
+	 * ms); c then gets the 430 ms left, 22 pairs again */
+	for (i = 1; i <= 2; i++) {
+		assert_int_equal(bench(&o, i)->rounds, 22);
+		assert_int_equal(bench(&o, i)->time_budget_ran_out,
+				 RESULTS_TIME_BUDGET_MAX_TOTAL_TIME);
+		c = comparison_of(command(&o, i, 0), METRIC_LATENCY);
+		assert_int_equal(c->verdict, VERDICT_INCONCLUSIVE);
+		assert_int_equal(c->looks_used, 3);
+		assert_string_equal(c->reason,
+				    "the comparison's time budget ran out after 22 pairs");
+	}
+	assert_int_equal(f.clock_ns, 1210 * MS);
+	results_free(o.doc);
+}
+
 /* ---- failures, interrupts, budgets ---------------------------------------- */
 
 static void test_engine__failing_command_stops_and_is_an_error(void **state)
@@ -795,7 +921,7 @@ static void test_engine__one_tree_builds_once_and_a_base_build_is_kept(void **st
 {
 	struct fake f = { .wall = steady_10ms };
 	struct runner_options o = RUNNER_OPTIONS_INIT;
-	struct runner_measurer m = { fake_run, fake_cancel, fake_fallback_reason, &f };
+	struct runner_measurer m = { fake_run, fake_cancel, fake_fallback_reason, &f, fake_now };
 	struct runner_roots roots = { HEAD_ROOT, BASE_ROOT, NULL, "tree-2", "tree-1" };
 	struct suite_diags diags;
 	struct suite *s = NULL;
@@ -1019,6 +1145,8 @@ int main(void)
 		cmocka_unit_test(test_engine__undecided_at_the_last_look_is_inconclusive),
 		cmocka_unit_test(test_engine__ungated_metric_decided_before_the_gated_one),
 		cmocka_unit_test(test_engine__ungated_metric_stops_with_the_gated_one),
+		cmocka_unit_test(test_engine__max_time_stops_the_rounds_at_every_level),
+		cmocka_unit_test(test_engine__the_whole_budget_is_shared_by_what_is_left),
 		cmocka_unit_test(test_engine__failing_command_stops_and_is_an_error),
 		cmocka_unit_test(test_engine__interrupt_stops_the_run_and_marks_the_rest),
 		cmocka_unit_test(test_engine__budgets_pass_and_fail),

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "common/err.h"
+#include "common/rng.h"
 #include "judge/judge.h"
 #include "stats/signrank.h"
 
@@ -468,6 +469,85 @@ static void test_judge__time_budget_keeps_last_look(void **state)
 	f->in.n = 0;
 	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
 	assert_string_equal(f->cmp.reason, "no successful samples");
+	free(f);
+}
+
+/* Peak RSS around 50 MiB, head 10.2% above base with seeded lognormal-like
+ * noise of sigma per pair (a sum of 12 uniforms). */
+static void fill_hair(struct fixture *f, size_t n, double sigma, uint64_t seed)
+{
+	struct rng rng;
+	size_t j;
+	int k;
+
+	judge_input_init(&f->in, METRIC_PEAK_RSS);
+	rng_init(&rng, seed, "hair");
+	for (j = 0; j < n; j++) {
+		double g = -6.0;
+		for (k = 0; k < 12; k++)
+			g += rng_uniform(&rng);
+		f->base[j] = 50.0 * 1048576.0 * (1.0 + 0.05 * (rng_uniform(&rng) - 0.5));
+		f->head[j] = f->base[j] * 1.102 * exp(sigma * g);
+	}
+	f->in.base = f->base;
+	f->in.head = f->head;
+	f->in.n = n;
+	f->in.seed = 42;
+	f->in.benchmark = "bench";
+	f->in.command = "cmd";
+}
+
+/* Issue 28's example: peak RSS +10.2% (+9.4…+11.0) against ±10% straddles
+ * the band's edge, and would run to the cap; within a tenth of the band it
+ * is a pass (docs/comparison.md, "The tolerance band"). */
+static void test_judge__an_interval_within_a_hair_of_the_tolerance_passes(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	(void)state;
+	fill_hair(f, 50, 0.018, 52);
+	one_look(f, 50);
+	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
+	/* +10.2% (+9.4…+11.0) */
+	assert_near(f->cmp.change_percent, 10.2117, 1e-4);
+	assert_near(f->cmp.ci_low_percent, 9.4345, 1e-4);
+	assert_near(f->cmp.ci_high_percent, 10.9974, 1e-4);
+	assert_near(f->cmp.band_high_percent, 10.0, 1e-12); /* the band reported is the tolerance */
+	assert_int_equal(f->cmp.verdict, VERDICT_PASS);
+	assert_true(f->cmp.final);
+	assert_string_equal(f->cmp.reason,
+			    "within the tolerance but for a hair: the interval +9.43% … +11.00% "
+			    "lies within the band widened by a tenth (-10.94% … +11.05%)");
+	/* wider than the hair: still undecided */
+	fill_hair(f, 50, 0.025, 7);
+	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
+	assert_near(f->cmp.ci_high_percent, 11.5235, 1e-4);
+	assert_int_equal(f->cmp.verdict, VERDICT_INCONCLUSIVE);
+	assert_string_equal(f->cmp.reason,
+			    "the interval still straddles the tolerance after 50 pairs");
+	/* at max_percent 0 the hair is 0: no pass but an exact one */
+	fill(f, METRIC_LATENCY, 50, 0.1, 1.0, 0.02);
+	f->in.tol.max_percent = 0;
+	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
+	assert_int_equal(f->cmp.verdict, VERDICT_INCONCLUSIVE);
+	free(f);
+}
+
+static void test_judge__comparison_time_budget_has_its_own_reason(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	(void)state;
+	fill(f, METRIC_LATENCY, 40, 0.1, 1.05, 0.05);
+	default_looks(f);
+	judge_compare(&f->plan, &f->in, JUDGE_STOP_TOTAL_TIME_BUDGET, &f->cmp);
+	assert_int_equal(f->cmp.verdict, VERDICT_INCONCLUSIVE);
+	assert_string_equal(f->cmp.reason, "the comparison's time budget ran out after 40 pairs");
+	assert_int_equal(f->cmp.looks_used, 4);
+	assert_false(f->cmp.runs_fixed);
+	one_look(f, 40);
+	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
+	assert_true(f->cmp.runs_fixed);
 	free(f);
 }
 
@@ -934,6 +1014,8 @@ int main(void)
 		cmocka_unit_test(test_judge__first_decisive_look_is_final),
 		cmocka_unit_test(test_judge__look_beyond_the_pairs_is_not_made),
 		cmocka_unit_test(test_judge__time_budget_keeps_last_look),
+		cmocka_unit_test(test_judge__an_interval_within_a_hair_of_the_tolerance_passes),
+		cmocka_unit_test(test_judge__comparison_time_budget_has_its_own_reason),
 		cmocka_unit_test(test_judge__min_difference_widens_band),
 		cmocka_unit_test(test_judge__noise_gate),
 		cmocka_unit_test(test_judge__zero_base_is_inconclusive),

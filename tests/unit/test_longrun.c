@@ -92,7 +92,7 @@ static const char *fake_fallback_reason(const void *ctx)
 static struct results *run_suite(struct fake *f, const char *yaml)
 {
 	struct runner_options o = RUNNER_OPTIONS_INIT;
-	struct runner_measurer m = { fake_run, fake_cancel, fake_fallback_reason, f };
+	struct runner_measurer m = { fake_run, fake_cancel, fake_fallback_reason, f, NULL };
 	struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
 	struct suite_diags diags;
 	struct suite *s = NULL;

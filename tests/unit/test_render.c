@@ -169,6 +169,47 @@ static void test_render__table_shows_floor_and_notes(void **state)
 	results_free(r);
 }
 
+/* Issue 28: "raise max_runs" is not said where `runs` fixed the pairs, and
+ * the whole comparison's time budget has its own hint. */
+static void test_render__hints_match_the_settings(void **state)
+{
+	struct results *r = load("v1-pr");
+	struct comparison *k = NULL;
+	size_t b, c, i;
+	char *t;
+
+	(void)state;
+	for (b = 0; b < r->suites[0].n_benchmarks; b++)
+		for (c = 0; c < r->suites[0].benchmarks[b].n_commands; c++)
+			for (i = 0; i < r->suites[0].benchmarks[b].commands[c].n_comparisons; i++) {
+				struct comparison *x =
+					&r->suites[0].benchmarks[b].commands[c].comparisons[i];
+				if (strstr(x->reason, "straddles"))
+					k = x;
+			}
+	assert_non_null(k);
+	k->runs_fixed = true;
+	t = render(r, RENDER_TABLE, NULL);
+	assert_non_null(strstr(t, "startup › cli: latency inconclusive: the interval still "
+				  "straddles the tolerance after 50 pairs; more pairs decide it: "
+				  "raise runs (or --runs), which fixes them\n"));
+	assert_null(strstr(t, "raise max_runs"));
+	free(t);
+	snprintf(k->reason, sizeof(k->reason),
+		 "the comparison's time budget ran out after 3 pairs");
+	t = render(r, RENDER_TABLE, NULL);
+	assert_non_null(strstr(t, "startup › cli: latency inconclusive: the comparison's time "
+				  "budget ran out after 3 pairs; raise --max-total-time or "
+				  "defaults.regression.max_total_time\n"));
+	free(t);
+	snprintf(k->reason, sizeof(k->reason), "the time budget ran out after 3 pairs");
+	t = render(r, RENDER_TABLE, NULL);
+	assert_non_null(strstr(t, "startup › cli: latency inconclusive: the time budget ran out "
+				  "after 3 pairs; raise --max-time or regression.max_time\n"));
+	free(t);
+	results_free(r);
+}
+
 static size_t count(const char *s, const char *needle)
 {
 	size_t n = 0;
@@ -1039,6 +1080,7 @@ int main(void)
 		cmocka_unit_test(test_render__format_names),
 		cmocka_unit_test(test_render__colour_only_when_asked),
 		cmocka_unit_test(test_render__table_shows_floor_and_notes),
+		cmocka_unit_test(test_render__hints_match_the_settings),
 		cmocka_unit_test(test_render__throughput_is_derived_and_never_gated),
 		cmocka_unit_test(test_render__table_shows_pairs_per_verdict),
 		cmocka_unit_test(test_render__geometric_mean_says_why_it_is_absent),
