@@ -1049,7 +1049,10 @@ static void test_engine__a_build_says_when_it_starts_ends_and_what_it_printed(vo
 {
 	struct fake f = { .wall = steady_10ms };
 	struct runner_options o = RUNNER_OPTIONS_INIT;
-	struct runner_measurer m = { ticking_build, fake_cancel, fake_fallback_reason, &f };
+	struct runner_measurer m = { .run = ticking_build,
+				     .cancel = fake_cancel,
+				     .fallback_reason = fake_fallback_reason,
+				     .ctx = &f };
 	struct runner_roots roots = { HEAD_ROOT, NULL, NULL, NULL, NULL };
 	struct suite_diags diags;
 	struct suite *s = NULL;
