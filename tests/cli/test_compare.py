@@ -301,7 +301,7 @@ benchmarks:
                    .replace("{max_cv: 0}", "{max_cv: 0, max_time: 1ms}"))
         res = self.compare("--against", "HEAD", "--max-time", "150s", code=0)
         self.assertEqual(json.loads(res.out)["suites"][0]["benchmarks"][0]["rounds"], 10)
-        self.assertRegex(res.err, r"^himorime: work: look 1 of 1 at 10 pairs, cap 10 pairs or "
+        self.assertRegex(res.err, r"(?m)^himorime: work: look 1 of 1 at 10 pairs, cap 10 pairs or "
                                   r"150 s, \d+\.\d s elapsed\n")
 
     def test_compare__runs_flag_below_min_samples_is_a_usage_error(self):
