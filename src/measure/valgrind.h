@@ -22,6 +22,7 @@
 #include "common/err.h"
 #include "common/strbuf.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum valgrind_tool { VALGRIND_CACHEGRIND, VALGRIND_DHAT };
@@ -43,8 +44,20 @@ void valgrind_argv_free(char **argv);
 /* Sums the `summary:` line's Ir of every cachegrind file (cg.*) in dir into
  * out->instructions and out->processes. No file, or one without a summary
  * (the run died before valgrind wrote it), is ERR_METRIC; a malformed file is
- * ERR_METRIC with its path and line. */
+ * ERR_METRIC with its path and line.
+ *
+ * The measured code can write dir: every file is opened without following a
+ * link or blocking, must be a regular file under a size cap (1 GiB for
+ * cachegrind, 512 MiB for DHAT), and all of one run's are read within 60 s;
+ * each breach is ERR_METRIC with the reason (fsio_capped_open), dir itself
+ * must not be a symbolic link, and more than 100,000 files is an error. */
 int valgrind_read_instructions(const char *dir, struct valgrind_counts *out, struct err *err);
+
+/* The same for one cachegrind file already in memory (`name` for messages):
+ * the bounded line scanner valgrind_read_instructions() feeds chunk by chunk,
+ * adding the file's Ir to out->instructions. */
+int valgrind_parse_cachegrind(const char *name, const char *text, size_t len,
+			      struct valgrind_counts *out, struct err *err);
 
 /* Sums the total blocks ("tbk") and bytes ("tb") of the program points of
  * every DHAT file (dh.*) in dir into out. Errors as for instructions. */

@@ -326,3 +326,37 @@ benchmarks:
             self.assertExit(res, 2)
             self.assertIn(f'benchmarks[0].commands.c.stdout: expected "discard" or a file '
                           f'inside ${{workdir}}, got "{value}" [HMR2001]\n', res.err)
+
+
+class CountFilesTest(PrivateTmpTest):
+    """Issue 27, item 3: valgrind's out files lie in a directory the measured
+    code can write. What it plants there (a FIFO, a link to /dev/zero) is an
+    error of that run's counts (exit 6), at once: no wait, no memory growth."""
+
+    def plant(self, how):
+        # In counted runs ${root} is <private directory>/root, and the out
+        # files of command k go to <private directory>/counts-k.
+        path = self.write("himorime.yaml", suite(f"""
+benchmarks:
+  - name: b
+    runs: 3
+    metrics: {{instructions: {{backend: valgrind}}}}
+    commands:
+      c:
+        command: 'd=$(dirname ${{root}}); for c in "$d"/counts-*; do if [ -d "$c" ]; then {how} "$c/cg.zz"; fi; done'
+        shell: true
+"""))
+        res = self.run_h(["run", "--format", "json", "--seed", "1", path], timeout=60)
+        self.assertExit(res, 6)
+        c = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]
+        m = c["head"]["metrics"]["instructions"]
+        self.assertEqual((c["result"], m["status"], m["samples"]), ("metric_error", "failed", []))
+        return m["reason"]
+
+    def test_security__a_fifo_among_the_counts_is_an_error_not_a_wait(self):
+        self.assertRegex(self.plant("mkfifo"), r'^cannot read "/\S+/counts-0/cg\.zz": not a '
+                                               r'regular file \(a FIFO\)$')
+
+    def test_security__a_link_to_dev_zero_among_the_counts_is_not_followed(self):
+        self.assertRegex(self.plant("ln -s /dev/zero"), r'^cannot read "/\S+/counts-0/cg\.zz": '
+                                                        r'a symbolic link$')
