@@ -208,8 +208,27 @@ static void pick_backend(enum counter_backend want, const struct phase *ph, char
 	strbuf_release(&sb);
 }
 
-/* The backend on each side of a unit, or the metric unsupported: an error
- * of the side (exit 6) under `metrics.unsupported: fail`, a note under skip. */
+/* The phase's counts cannot be measured on one side: unsupported with the
+ * reason, and an error of the side (exit 6) under `metrics.unsupported:
+ * fail`, a note under skip. */
+static void unsupported(const struct bench_run *br, struct results_side *rs, const struct phase *ph,
+			const char *why)
+{
+	size_t k;
+
+	for (k = 0; k < ph->n; k++) {
+		struct results_metric *rm = &rs->metrics[ph->metrics[k]];
+		rm->status = STATUS_UNSUPPORTED;
+		results_set_str(&rm->reason, why);
+	}
+	if (br->b->metrics.unsupported == UNSUPPORTED_SKIP || rs->error.present)
+		return;
+	results_set_error(&rs->error, RESULTS_ERROR_METRIC_UNSUPPORTED, why, NULL, 0);
+	rs->error.has_metric = true;
+	rs->error.metric = ph->metrics[0];
+}
+
+/* The backend on each side of a unit, or the metric unsupported there. */
 static void describe_counter(struct bench_run *br, struct unit *u, const struct phase *ph,
 			     const char *version, const char *why)
 {
@@ -221,25 +240,18 @@ static void describe_counter(struct bench_run *br, struct unit *u, const struct 
 		struct results_side *rs = side == HEAD ? &rc->head : &rc->base;
 		if (!u->sides[side])
 			continue;
+		if (!version) {
+			unsupported(br, rs, ph, why);
+			continue;
+		}
 		for (k = 0; k < ph->n; k++) {
 			struct results_metric *rm = &rs->metrics[ph->metrics[k]];
-			if (version) {
-				if (ph->perf)
-					rm->source = RESULTS_SOURCE_PERF_EVENT;
-				results_set_str(&rm->counter_backend,
-						ph->perf ? "perf" : "valgrind");
-				results_set_str(&rm->counter_version, version);
-				results_set_str(&rm->counter_event, ph->events[k]);
-				continue;
-			}
-			rm->status = STATUS_UNSUPPORTED;
-			results_set_str(&rm->reason, why);
+			if (ph->perf)
+				rm->source = RESULTS_SOURCE_PERF_EVENT;
+			results_set_str(&rm->counter_backend, ph->perf ? "perf" : "valgrind");
+			results_set_str(&rm->counter_version, version);
+			results_set_str(&rm->counter_event, ph->events[k]);
 		}
-		if (version || br->b->metrics.unsupported == UNSUPPORTED_SKIP || rs->error.present)
-			continue;
-		results_set_error(&rs->error, RESULTS_ERROR_METRIC_UNSUPPORTED, why, NULL, 0);
-		rs->error.has_metric = true;
-		rs->error.metric = ph->metrics[0];
 	}
 }
 
@@ -505,6 +517,43 @@ static int count_to(struct bench_run *br, struct unit *u, size_t want, const siz
 	return br->r->interrupted ? ERR_INTERRUPTED : 0;
 }
 
+/* DHAT sees allocations through a library it preloads into each process;
+ * a statically linked program (measure/elf.h) gets none, and would count 0
+ * allocations however many it makes: unmeasurable, never a measured 0. The
+ * program the command starts is checked (as a run finds it: the child's PATH,
+ * its cwd); what a shell or another dynamic program starts is not
+ * (docs/configuration.md, "Counts"). */
+static void refuse_static(struct bench_run *br, struct unit *u, const struct phase *ph)
+{
+	struct results_command *rc = &br->rb->commands[u->index];
+	int side;
+
+	for (side = HEAD; side <= BASE; side++) {
+		struct results_side *rs = side == HEAD ? &rc->head : &rc->base;
+		struct err err = ERR_INIT;
+		struct prepared p;
+		struct vars v;
+		bool is_static = false;
+		char *root, *program = NULL, *why;
+		if (!counting(br, u, side, ph->metrics[0]))
+			continue;
+		memset(&p, 0, sizeof(p));
+		if (counted_vars(br->sides[side], &v, &root, &err) == 0 &&
+		    exec_prepare(&u->cmd->exec, &v, root, &br->r->hidden, &p, &err) == 0 &&
+		    (program = run_request_program(&p.req)) != NULL &&
+		    elf_is_static(program, &is_static, &err) == 0 && is_static) {
+			why = xasprintf("\"%s\" is statically linked: valgrind's DHAT cannot see "
+					"its allocations",
+					p.argv[0]);
+			unsupported(br, rs, ph, why);
+			free(why);
+		}
+		free(program);
+		exec_release(&p);
+		free(root);
+	}
+}
+
 /* What the counts rule wants next for one count of a compared unit: runs
  * per side, or 0. */
 static unsigned more_wanted(const struct bench_run *br, const struct unit *u, enum metric m)
@@ -580,6 +629,8 @@ static int run_phase(struct bench_run *br, const struct phase *ph)
 		if (u->failed || !command_measures(u->cmd, ph->metrics[0]) ||
 		    !pk->version[want_backend])
 			continue;
+		if (uph->tool == VALGRIND_DHAT)
+			refuse_static(br, u, uph);
 		if (!uph->perf) {
 			engine_progress(br->r, "%s › %s: counting %s under valgrind", br->b->name,
 					u->cmd->name, uph->what);

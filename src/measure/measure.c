@@ -330,6 +330,15 @@ int measurer_run(struct measurer *m, const struct run_request *req, unsigned run
 	return ret;
 }
 
+char *run_request_program(const struct run_request *req)
+{
+	char path[LAUNCH_PATH_CAP];
+
+	if (!req->argv || !req->argv[0] || launch_resolve_program(req, path) != 0)
+		return NULL;
+	return xstrdup(path);
+}
+
 static void describe_start_failure(const struct run_request *req, const struct run_result *res,
 				   struct strbuf *out)
 {
