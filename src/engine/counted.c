@@ -43,7 +43,6 @@
 
 /* Under valgrind a command runs 20-50 times slower (docs/comparison.md). */
 #define COUNTED_SLOWDOWN 50
-#define COUNTED_VALGRIND "valgrind"
 #define COUNTED_PAD	 "HIMORIME_COUNT_PAD="
 
 /* A count that could not be measured: the side's metric error (exit 6). */
@@ -169,12 +168,27 @@ static const struct phase perf_phase = { VALGRIND_CACHEGRIND,
 					 { PERF_INSTRUCTIONS_EVENT },
 					 true };
 
+/* The version of the valgrind the runner found at start, run by its path
+ * with the environment the measured commands get. */
+static int valgrind_found(const struct runner *r, struct strbuf *version, struct err *err)
+{
+	char **envp;
+	int rc;
+
+	if (!r->valgrind)
+		return err_set(err, ERR_METRIC, "%s", r->valgrind_why);
+	envp = exec_scrubbed_env(&r->hidden);
+	rc = valgrind_version(r->valgrind, envp, version, err);
+	exec_env_free(envp);
+	return rc;
+}
+
 /* Which backend counts here (docs/comparison.md, "Deciding on counts"),
  * decided once per benchmark: for instructions, perf (*perf, the kernel's
  * release in *version) when `perf` or `auto` and the probe counts; else
  * valgrind's version in *version, or the reason there is none in *why. */
-static void pick_backend(enum counter_backend want, const struct phase *ph, char **version,
-			 char **why, bool *perf_counts)
+static void pick_backend(const struct runner *r, enum counter_backend want, const struct phase *ph,
+			 char **version, char **why, bool *perf_counts)
 {
 	struct err perf = ERR_INIT, vg = ERR_INIT;
 	struct strbuf sb;
@@ -199,7 +213,7 @@ static void pick_backend(enum counter_backend want, const struct phase *ph, char
 		strbuf_release(&sb);
 		return;
 	}
-	if (valgrind_version(COUNTED_VALGRIND, &sb, &vg) == 0)
+	if (valgrind_found(r, &sb, &vg) == 0)
 		*version = strbuf_detach(&sb, NULL);
 	else if (want == COUNTER_AUTO && !perf_ok)
 		*why = xasprintf("no backend: %s; %s", perf.msg, vg.msg);
@@ -413,7 +427,7 @@ static int count_once(struct bench_run *br, struct unit *u, int side, size_t pad
 		req.timeout_ns = u->cmd->exec.timeout_ns;
 		perf_request_instructions(&req);
 	} else {
-		argv = valgrind_argv(COUNTED_VALGRIND, ph->tool, dir, (const char *const *)p.argv);
+		argv = valgrind_argv(r->valgrind, ph->tool, dir, (const char *const *)p.argv);
 		envp = padded_env(p.envp, pad);
 		counted_request(br, s, u, &p, argv, envp, stderr_path, &req);
 	}
@@ -584,10 +598,11 @@ static unsigned more_wanted(const struct bench_run *br, const struct unit *u, en
 
 /* Picks the backend a command asks for, once per backend and phase (a
  * command may set its own: docs/configuration.md, "Metrics"). */
-static void pick_for(struct count_picks *pk, const struct phase *ph, enum counter_backend want)
+static void pick_for(const struct runner *r, struct count_picks *pk, const struct phase *ph,
+		     enum counter_backend want)
 {
 	if (!pk->done[want])
-		pick_backend(want, ph, &pk->version[want], &pk->why[want], &pk->perf[want]);
+		pick_backend(r, want, ph, &pk->version[want], &pk->why[want], &pk->perf[want]);
 	pk->done[want] = true;
 }
 
@@ -617,7 +632,7 @@ static int run_phase(struct bench_run *br, const struct phase *ph)
 		const struct command *c = br->units[i].cmd;
 		if (!command_measures(c, ph->metrics[0]))
 			continue;
-		pick_for(pk, ph, c->metrics.backend);
+		pick_for(br->r, pk, ph, c->metrics.backend);
 		describe_counter(br, &br->units[i], pk->perf[c->metrics.backend] ? &perf_phase : ph,
 				 pk->version[c->metrics.backend], pk->why[c->metrics.backend]);
 	}
@@ -654,7 +669,7 @@ void counted_choose(struct bench_run *br)
 
 	for (i = 0; i < br->n_units; i++)
 		if (command_measures(br->units[i].cmd, METRIC_INSTRUCTIONS))
-			pick_for(&br->picks, &phases[0], br->units[i].cmd->metrics.backend);
+			pick_for(br->r, &br->picks, &phases[0], br->units[i].cmd->metrics.backend);
 }
 
 void counted_release(struct bench_run *br)

@@ -115,8 +115,7 @@ static void env_set(char ***envp, size_t *n, const char *name, const char *value
 	(*envp)[*n] = NULL;
 }
 
-static int build_env(const struct exec *x, const struct vars *vars, const struct hidden_env *hidden,
-		     struct prepared *p, struct err *err)
+char **exec_scrubbed_env(const struct hidden_env *hidden)
 {
 	size_t n = 0, i;
 	char **env = xcalloc(1, sizeof(*env));
@@ -128,7 +127,17 @@ static int build_env(const struct exec *x, const struct vars *vars, const struct
 		env[n++] = xstrdup(environ[i]);
 		env[n] = NULL;
 	}
-	p->envp = env;
+	return env;
+}
+
+static int build_env(const struct exec *x, const struct vars *vars, const struct hidden_env *hidden,
+		     struct prepared *p, struct err *err)
+{
+	size_t n = 0, i;
+
+	p->envp = exec_scrubbed_env(hidden);
+	while (p->envp[n])
+		n++;
 	for (i = 0; i < x->env_count; i++) {
 		char *v = expand(x->env[i].value, vars, false, err);
 		if (!v)
@@ -210,6 +219,11 @@ static void free_vec(char **v)
 	for (i = 0; v && v[i]; i++)
 		free(v[i]);
 	free(v);
+}
+
+void exec_env_free(char **envp)
+{
+	free_vec(envp);
 }
 
 void exec_release(struct prepared *p)

@@ -43,6 +43,9 @@ struct runner {
 	uint64_t deadline_ns; /* --max-time, on CLOCK_MONOTONIC; 0: none */
 	struct kept_build *kept;
 	size_t n_kept;
+	/* valgrind, found once when the runner is made, before anything of the
+	 * suite runs (measure/helper.h); NULL with the reason in valgrind_why. */
+	char *valgrind, *valgrind_why;
 };
 
 /* One revision's side of a suite or benchmark. */

@@ -25,8 +25,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
-
 #define DHAT_MAX_BYTES (512u << 20) /* a DHAT file larger than this is refused */
 #define DHAT_MAX_DEPTH 32
 #define VERSION_MAX    256
@@ -41,7 +39,7 @@ char **valgrind_argv(const char *valgrind, enum valgrind_tool tool, const char *
 
 	while (argv[n])
 		n++;
-	out = xcalloc(n + 7, sizeof(*out));
+	out = xcalloc(n + 8, sizeof(*out));
 	out[k++] = xstrdup(valgrind);
 	switch (tool) {
 	case VALGRIND_CACHEGRIND:
@@ -56,6 +54,7 @@ char **valgrind_argv(const char *valgrind, enum valgrind_tool tool, const char *
 	}
 	out[k++] = xstrdup("--trace-children=yes");
 	out[k++] = xasprintf("--log-file=%s/log.%%p", out_dir);
+	out[k++] = xstrdup("--"); /* an argv[0] like "-x" is the command */
 	for (i = 0; i < n; i++)
 		out[k++] = xstrdup(argv[i]);
 	out[k] = NULL;
@@ -551,7 +550,7 @@ static bool parse_version(const char *text, struct strbuf *out)
 	return true;
 }
 
-int valgrind_version(const char *valgrind, struct strbuf *out, struct err *err)
+int valgrind_version(const char *valgrind, char *const *envp, struct strbuf *out, struct err *err)
 {
 	posix_spawn_file_actions_t fa;
 	char *argv[] = { (char *)valgrind, (char *)"--version", NULL };
@@ -564,7 +563,7 @@ int valgrind_version(const char *valgrind, struct strbuf *out, struct err *err)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
 	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-	e = posix_spawnp(&pid, valgrind, &fa, NULL, argv, environ);
+	e = posix_spawn(&pid, valgrind, &fa, NULL, argv, envp);
 	posix_spawn_file_actions_destroy(&fa);
 	close(fds[1]);
 	if (e != 0) {

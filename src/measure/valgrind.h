@@ -5,13 +5,15 @@
  * runs it like any command (the spawner or in-process), then reads the
  * counts of every process of the tree from that directory:
  *
- *     char **argv = valgrind_argv("valgrind", VALGRIND_CACHEGRIND, dir, cmd);
+ *     char **argv = valgrind_argv("/usr/bin/valgrind", VALGRIND_CACHEGRIND, dir, cmd);
  *     run argv; valgrind_argv_free(argv);
  *     valgrind_read_instructions(dir, &counts, &err);
  *
  * --trace-children=yes follows every exec, and each process writes its own
  * file (cg.<pid>, dh.<pid>); valgrind's own messages go to log.<pid> there,
- * so that the command's stderr stays its own. A child forked without exec
+ * so that the command's stderr stays its own; `--` ends valgrind's options,
+ * so a command whose argv[0] starts with `-` is the command. A child forked
+ * without exec
  * carries its parent's counts up to the fork into its own file, so the sum
  * counts that part once more per such child: deterministic, hence harmless
  * to a comparison (docs/comparison.md, "Deciding on counts").
@@ -34,8 +36,8 @@ struct valgrind_counts {
 	uint64_t blocks, bytes; /* DHAT: heap blocks and bytes allocated */
 };
 
-/* The command `argv` (NULL-terminated) wrapped in valgrind (the path or name
- * to execute) with `tool`, its out files in `out_dir`. A NULL-terminated
+/* The command `argv` (NULL-terminated) wrapped in valgrind (the absolute
+ * path to execute) with `tool`, its out files in `out_dir`. A NULL-terminated
  * heap array of heap strings, for valgrind_argv_free(). */
 char **valgrind_argv(const char *valgrind, enum valgrind_tool tool, const char *out_dir,
 		     const char *const *argv);
@@ -69,9 +71,11 @@ int valgrind_read_heap(const char *dir, struct valgrind_counts *out, struct err 
 int valgrind_parse_dhat(const char *name, const char *json, size_t len, struct valgrind_counts *out,
 			struct err *err);
 
-/* valgrind's version ("3.19.0"), from `valgrind --version`. A valgrind that
- * cannot be executed is ERR_METRIC ("valgrind is not available: cannot
- * execute \"valgrind\": no such file or directory"). */
-int valgrind_version(const char *valgrind, struct strbuf *out, struct err *err);
+/* valgrind's version ("3.19.0"), from `valgrind --version` run by its path
+ * (found once at start: measure/helper.h) with the environment envp (the
+ * one measured commands get). A valgrind that cannot be executed is
+ * ERR_METRIC ("valgrind is not available: cannot execute
+ * \"/usr/bin/valgrind\": no such file or directory"). */
+int valgrind_version(const char *valgrind, char *const *envp, struct strbuf *out, struct err *err);
 
 #endif

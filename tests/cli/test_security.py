@@ -360,3 +360,78 @@ benchmarks:
     def test_security__a_link_to_dev_zero_among_the_counts_is_not_followed(self):
         self.assertRegex(self.plant("ln -s /dev/zero"), r'^cannot read "/\S+/counts-0/cg\.zz": '
                                                         r'a symbolic link$')
+
+
+# A `valgrind` the pull request plants first on PATH: it records that it ran
+# and with what environment, then hands over to the real one.
+FAKE_VALGRIND = """#!/bin/sh
+env > "{marker}"
+exec /usr/bin/valgrind "$@"
+"""
+
+
+class HelperProgramTest(PrivateTmpTest):
+    """Issue 27, item 2: valgrind is found once at start, only where the
+    measured code cannot write, and runs with the environment the measured
+    commands get; `--` ends its options."""
+
+    def setUp(self):
+        super().setUp()
+        self.bin = os.path.join(self.tmp, "bin")
+        os.makedirs(self.bin)
+        self.marker = os.path.join(self.tmp, "fake-ran")
+        self.fake = self.write("fake-valgrind", FAKE_VALGRIND.format(marker=self.marker))
+        os.chmod(self.fake, 0o755)
+        self.version = subprocess.run(["/usr/bin/valgrind", "--version"], capture_output=True,
+                                      text=True).stdout.strip()[len("valgrind-"):]
+
+    def counts(self, body):
+        path = self.write("himorime.yaml", suite(body))
+        env = {"PATH": self.bin + ":" + os.environ["PATH"], "GITHUB_OUTPUT": "sentinel-output",
+               "GITHUB_TOKEN": "sentinel-token"}
+        res = self.run_h(["run", "--format", "json", "--seed", "1", path], env=env, timeout=120)
+        self.assertExit(res, 0)
+        self.assertFalse(os.path.exists(self.marker),
+                         open(self.marker).read() if os.path.exists(self.marker) else "")
+        m = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]["head"][
+            "metrics"]["instructions"]
+        self.assertEqual((m["status"], len(m["samples"]), m["counter"]["version"]),
+                         ("measured", 3, self.version))
+        return m
+
+    def test_security__a_valgrind_planted_before_start_never_runs(self):
+        subprocess.run(["cp", self.fake, os.path.join(self.bin, "valgrind")], check=True)
+        self.counts("""
+benchmarks:
+  - name: b
+    runs: 3
+    metrics: {instructions: {backend: valgrind}}
+    commands:
+      c: {command: [/bin/true]}
+""")
+
+    def test_security__a_valgrind_planted_by_the_build_never_runs(self):
+        self.counts(f"""
+build:
+  command: "cp {self.fake} {self.bin}/valgrind && cp /bin/true ${{artifact}}"
+  shell: true
+benchmarks:
+  - name: b
+    runs: 3
+    metrics: {{instructions: {{backend: valgrind}}}}
+    commands:
+      c: {{command: ["${{artifact}}"]}}
+""")
+        self.assertTrue(os.path.exists(os.path.join(self.bin, "valgrind")))
+
+    def test_security__a_command_named_like_an_option_is_counted(self):
+        subprocess.run(["cp", "/bin/true", os.path.join(self.bin, "-true")], check=True)
+        m = self.counts("""
+benchmarks:
+  - name: b
+    runs: 3
+    metrics: {instructions: {backend: valgrind}}
+    commands:
+      c: {command: [-true]}
+""")
+        self.assertGreater(m["samples"][0], 1000)

@@ -15,6 +15,7 @@
 #include "common/alloc.h"
 #include "common/fsio.h"
 #include "common/strbuf.h"
+#include "measure/helper.h"
 #include "measure/valgrind.h"
 
 #include "scratch.h"
@@ -103,17 +104,19 @@ static void test_valgrind__argv(void **state)
 	assert_string_equal(a[3], "--cachegrind-out-file=/t/d/cg.%p");
 	assert_string_equal(a[4], "--trace-children=yes");
 	assert_string_equal(a[5], "--log-file=/t/d/log.%p");
-	assert_string_equal(a[6], "./prog");
-	assert_string_equal(a[7], "-x");
-	assert_null(a[8]);
+	assert_string_equal(a[6], "--");
+	assert_string_equal(a[7], "./prog");
+	assert_string_equal(a[8], "-x");
+	assert_null(a[9]);
 	valgrind_argv_free(a);
-	a = valgrind_argv("valgrind", VALGRIND_DHAT, "/t/d", cmd);
+	a = valgrind_argv("/usr/bin/valgrind", VALGRIND_DHAT, "/t/d", cmd);
 	assert_string_equal(a[1], "--tool=dhat");
 	assert_string_equal(a[2], "--dhat-out-file=/t/d/dh.%p");
 	assert_string_equal(a[3], "--trace-children=yes");
 	assert_string_equal(a[4], "--log-file=/t/d/log.%p");
-	assert_string_equal(a[5], "./prog");
-	assert_null(a[7]);
+	assert_string_equal(a[5], "--");
+	assert_string_equal(a[6], "./prog");
+	assert_null(a[8]);
 	valgrind_argv_free(a);
 	valgrind_argv_free(NULL);
 }
@@ -459,32 +462,52 @@ static void test_valgrind__dhat_files_refused(void **state)
 	free(dir);
 }
 
+/* valgrind_version runs valgrind by its path with the environment given
+ * (the measured commands'), not himorime's own. */
 static void test_valgrind__version(void **state)
 {
-	char *out = xasprintf("%s/version", scratch_dir);
+	char *out = xasprintf("%s/version", scratch_dir), *fake = xasprintf("%s/fake", scratch_dir);
 	char *argv[] = { (char *)"sh", (char *)"-c", (char *)"valgrind --version > \"$0\"", out,
 			 NULL };
+	char *envp[] = { (char *)"ONLY=this", NULL };
+	static const char script[] = "#!/bin/sh\nenv > \"$0.env\"\necho valgrind-9.8.7\n";
 	struct strbuf v = STRBUF_INIT;
 	struct err err = ERR_INIT;
-	char *text = NULL, *want;
+	char *text = NULL, *want, *valgrind;
 	size_t len;
 
 	(void)state;
 	assert_int_equal(scratch_run(argv, NULL), 0);
 	assert_int_equal(fsio_read_file(out, 1024, &text, &len, &err), 0);
-	assert_int_equal(valgrind_version("valgrind", &v, &err), 0);
+	assert_int_equal(helper_find("valgrind", getenv("PATH"), &valgrind, &err), 0);
+	assert_int_equal(valgrind_version(valgrind, envp, &v, &err), 0);
 	want = xasprintf("valgrind-%s\n", v.buf);
 	assert_string_equal(text, want);
 	assert_true(v.len >= 4);
 	free(want);
+	free(text);
 	strbuf_reset(&v);
-	assert_int_equal(valgrind_version("/nonexistent/valgrind", &v, &err), ERR_METRIC);
+	assert_int_equal(fsio_write_atomic(fake, script, strlen(script), &err), 0);
+	assert_int_equal(chmod(fake, 0755), 0);
+	assert_int_equal(valgrind_version(fake, envp, &v, &err), 0);
+	assert_string_equal(v.buf, "9.8.7");
+	want = xasprintf("%s.env", fake);
+	assert_int_equal(fsio_read_file(want, 1024, &text, &len, &err), 0);
+	/* what sh adds itself, and ONLY: nothing of himorime's environment */
+	assert_non_null(strstr(text, "ONLY=this\n"));
+	assert_null(strstr(text, "HOME="));
+	assert_null(strstr(text, "\nPATH=/"));
+	free(want);
+	strbuf_reset(&v);
+	assert_int_equal(valgrind_version("/nonexistent/valgrind", envp, &v, &err), ERR_METRIC);
 	assert_string_equal(err.msg, "valgrind is not available: cannot execute "
 				     "\"/nonexistent/valgrind\": No such file or directory");
-	assert_int_equal(valgrind_version("true", &v, &err), ERR_METRIC);
-	assert_string_equal(err.msg, "\"true --version\" did not say a valgrind version");
+	assert_int_equal(valgrind_version("/bin/true", envp, &v, &err), ERR_METRIC);
+	assert_string_equal(err.msg, "\"/bin/true --version\" did not say a valgrind version");
 	strbuf_release(&v);
+	free(valgrind);
 	free(text);
+	free(fake);
 	free(out);
 }
 
