@@ -586,6 +586,10 @@ int cmd_ci(int argc, char **argv)
 	/* Outside Actions without a token there is nowhere to publish: show. */
 	if (!ctx.token && !cli_in_actions())
 		pf.dry_run = true;
+	/* libcurl before anything of the suite runs (github/curl_api.h), and
+	 * only when publish() will make a client. */
+	if (strcmp(pf.comment, "false") && (ctx.token || pf.dry_run))
+		github_http_preload();
 	selected = session_selection(&s);
 	code = measure_revisions(&s, against, &req, &ev, selected);
 	if (code == EXIT_OK)

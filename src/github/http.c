@@ -59,6 +59,11 @@ void github_response_release(struct github_response *resp)
 	resp->rate_limited = 0;
 }
 
+void github_http_preload(void)
+{
+	curl_api_preload();
+}
+
 const char *github_http_pick_token(const char *github_token, const char *input_token)
 {
 	if (github_token && *github_token)
