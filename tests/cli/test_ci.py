@@ -440,6 +440,22 @@ class CiTest(CiFixture):
                          if os.path.exists(marker) else "")
         self.assertEqual(len(self.our_comments()), 1)
 
+    def test_comment__a_rate_limit_then_the_installation_tokens_403_still_posts(self):
+        # GET /user answers 429 once (retried), then the 403 an installation
+        # token always gets there: that 403 is not a rate limit, so the
+        # identity is the Actions bot and the comment is posted.
+        report, env = self.saved_report()
+        self.server.scenario({"tokens": {TOKEN: None}, "faults": [
+            {"method": "GET", "path": "/user", "count": 1, "status": 429,
+             "headers": {"retry-after": "0"}, "body": {"message": "slow down"}}]})
+        res = run(["comment", report], cwd=self.tmp, env=env)
+        self.assertExit(res, 0)
+        users = [r for r in self.server.log()["requests"] if r["path"] == "/user"]
+        self.assertEqual(len(users), 2)
+        self.assertEqual(len(self.our_comments()), 1)
+        self.assertEqual(self.our_comments()[0]["user"]["login"], "github-actions[bot]")
+        self.assertEqual(self.server.log()["statuses"][0]["state"], "failure")
+
     def test_comment__rejects_a_hostile_report(self):
         bad = os.path.join(self.tmp, "bad.json")
         with open(bad, "w") as f:
