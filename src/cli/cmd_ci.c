@@ -373,6 +373,10 @@ static enum result_state overall(const struct results *doc)
 	return worst;
 }
 
+/* Set once write_outputs ran, written or not: a GITHUB_OUTPUT it could not
+ * append to (a FIFO put in its place) is not tried again at the end. */
+static bool outputs_tried;
+
 /* result, exit-code, report (the file of --output, any format; empty
  * without) and json (the JSON report ci always writes). */
 static void write_outputs(const struct session *s, const char *json_path, int exit_code)
@@ -385,6 +389,7 @@ static void write_outputs(const struct session *s, const char *json_path, int ex
 
 	if (!path || !*path)
 		return;
+	outputs_tried = true;
 	rng_init(&rng, rng_fresh_seed(), "output");
 	result = result_state_name(overall(s->doc));
 	/* the story of the headline: a regression, accepted, that does not fail
@@ -427,7 +432,7 @@ static void write_exit_code_output(int code)
 	struct rng rng;
 	char text[16];
 
-	if (!path || !*path || has_exit_code_output(path))
+	if (!path || !*path || outputs_tried || has_exit_code_output(path))
 		return;
 	rng_init(&rng, rng_fresh_seed(), "output");
 	snprintf(text, sizeof(text), "%d", code);

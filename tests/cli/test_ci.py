@@ -259,6 +259,32 @@ class CiTest(CiFixture):
         self.assertEqual(len(self.our_comments()), 1)
         self.assertEqual(self.server.log()["statuses"][0]["state"], "failure")
 
+    def test_ci__a_fifo_as_github_output_is_refused_not_waited_on(self):
+        # The runner's files lie where the measured code can write: a FIFO
+        # put in GITHUB_OUTPUT's place (no reader) would block the append
+        # for ever. It is refused with a warning; the exit code is the gate's.
+        env = self.ci_env(self.event())
+        os.mkfifo(self.outputs)
+        res = run(["ci", "--quiet", "--seed", "5", "--comment", "false"], cwd=self.repo, env=env,
+                  timeout=60)
+        self.assertExit(res, 1)
+        warning = ('himorime: warning: cannot append to "%s": not a regular file (a FIFO)\n'
+                   % self.outputs)
+        self.assertIn(warning, res.err)
+        self.assertEqual(res.err.count(warning), 1, res.err)
+        self.assertTrue(res.err.endswith("himorime: exit 1: 1 regression\n"), res.err)
+        self.assertTrue(os.path.getsize(self.summary) > 0)
+
+    def test_ci__a_fifo_as_step_summary_is_an_error_not_a_wait(self):
+        env = self.ci_env(self.event())
+        os.mkfifo(self.summary)
+        res = run(["ci", "--quiet", "--seed", "5", "--comment", "false"], cwd=self.repo, env=env,
+                  timeout=60)
+        self.assertExit(res, 4)
+        self.assertIn('cannot append to "%s": not a regular file (a FIFO)' % self.summary,
+                      res.err)
+        self.assertRegex(open(self.outputs).read(), r"exit-code<<ghadelimiter_\S+\n4\n")
+
     def test_ci__suite_missing_in_base_is_new_not_a_pass(self):
         self.base = self.head
         self.write("repo/extra/new.himorime.yaml",
