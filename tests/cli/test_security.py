@@ -4,6 +4,7 @@ text cannot issue workflow commands, special files and signals cannot hang
 himorime or leave anything behind."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -435,3 +436,41 @@ benchmarks:
       c: {command: [-true]}
 """)
         self.assertGreater(m["samples"][0], 1000)
+
+
+class ActionsListingTest(PrivateTmpTest):
+    """Issue 27, item 5: in Actions, `list` and `validate` quote what they
+    print (names, file names and commands come from the pull request's
+    suite): no line of it can become a workflow command."""
+
+    QUOTED = r"\A::stop-commands::([0-9a-f]{32})\n(.*)::\1::\n\Z"
+
+    def setUp(self):
+        super().setUp()
+        self.dir = os.path.join(self.tmp, "suites")
+        self.write("suites/x\n::warning::named.himorime.yaml", suite("""
+benchmarks:
+  - name: b
+    commands:
+      a: {command: "echo a\\n::warning::injected", shell: true}
+"""))
+
+    def test_security__list_quotes_what_it_prints_in_actions(self):
+        for fmt in ("text", "json"):
+            res = self.run_h(["list", "--format", fmt, self.dir], env={"GITHUB_ACTIONS": "true"})
+            self.assertExit(res, 0)
+            m = re.match(self.QUOTED, res.out, re.S)
+            self.assertIsNotNone(m, res.out)
+            plain = self.run_h(["list", "--format", fmt, self.dir])
+            self.assertEqual(m.group(2), plain.out)
+        text = self.run_h(["list", self.dir]).out
+        self.assertIn("\techo a\n::warning::injected\n", text)
+
+    def test_security__validate_quotes_what_it_prints_in_actions(self):
+        res = self.run_h(["validate", self.dir], env={"GITHUB_ACTIONS": "true"})
+        self.assertExit(res, 0)
+        m = re.match(self.QUOTED, res.out, re.S)
+        self.assertIsNotNone(m, res.out)
+        self.assertEqual(m.group(2), "%s/x\n::warning::named.himorime.yaml: ok (1 benchmark, "
+                                     "1 command)\n" % self.dir)
+        self.assertEqual(self.run_h(["validate", self.dir]).out, m.group(2))
