@@ -468,7 +468,10 @@ bool fsio_same_content(const char *a, const char *b)
 {
 	enum { CHUNK = 64 * 1024 };
 	char *x = xmalloc(CHUNK), *y = xmalloc(CHUNK);
-	int fa = open(a, O_RDONLY | O_CLOEXEC), fb = open(b, O_RDONLY | O_CLOEXEC);
+	struct err err = ERR_INIT;
+	/* Builds' outputs: regular files only, never a wait on a FIFO or an
+	 * endless device. */
+	int fa = fsio_open_regular(a, &err), fb = fsio_open_regular(b, &err);
 	bool same = fa >= 0 && fb >= 0;
 
 	while (same) {

@@ -4,6 +4,7 @@
 #include "engine/exec.h"
 
 #include "common/alloc.h"
+#include "common/fsio.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -265,7 +266,10 @@ void exec_stderr_tail(const char *path, size_t cap, const struct prepared *p, st
 	ssize_t n;
 	off_t from;
 	size_t i;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct err err = ERR_INIT;
+	/* The measured command can put a FIFO in its stderr file's place:
+	 * opened without blocking, and only when regular. */
+	int fd = fsio_open_regular(path, &err);
 
 	if (fd < 0)
 		return;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -414,11 +415,18 @@ int run_output_tail(const char *path, size_t max_lines, struct strbuf *out, stru
 	ssize_t n;
 	size_t len = 0, lines = 0;
 	off_t size;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	/* The measured command can put a FIFO in its stderr file's place:
+	 * opened without blocking, and only when regular. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
 	if (fd < 0) {
 		errno_text(errno, buf, 128);
 		return err_set(err, ERR_EXEC, "cannot read \"%s\": %s", path, buf);
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(err, ERR_EXEC, "cannot read \"%s\": not a regular file", path);
 	}
 	size = lseek(fd, 0, SEEK_END);
 	if (size > (off_t)sizeof(buf))

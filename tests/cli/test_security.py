@@ -192,6 +192,28 @@ benchmarks:
         self.assertEqual(b["result"], "error")
 
 
+class StderrFileTest(PrivateTmpTest):
+    """A failing command's stderr tail is read from a file the command can
+    replace: a FIFO put in its place is skipped, never waited on."""
+
+    def test_security__a_fifo_in_place_of_a_commands_stderr_is_not_waited_on(self):
+        path = self.write("himorime.yaml", suite("""
+benchmarks:
+  - name: b
+    runs: 3
+    commands:
+      c:
+        command: 'f=$(readlink /proc/self/fd/2); rm "$f"; mkfifo "$f"; exit 3'
+        shell: true
+"""))
+        res = self.run_h(["run", "--format", "json", path], timeout=30)
+        self.assertExit(res, 4)
+        c = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]
+        self.assertEqual((c["result"], c["head"]["error"]["message"]),
+                         ("error", "exited with code 3"))
+        self.assertTrue(res.err.endswith("himorime: exit 4: 1 command failed\n"), res.err)
+
+
 class SignalTest(PrivateTmpTest):
     """Item 6: SIGINT, SIGTERM, SIGHUP and SIGQUIT stop a run (the tree is
     killed, cleanup runs); a reader that goes away (SIGPIPE, EPIPE) ends it
