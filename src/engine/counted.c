@@ -234,6 +234,10 @@ static void unsupported(const struct bench_run *br, struct results_side *rs, con
 		struct results_metric *rm = &rs->metrics[ph->metrics[k]];
 		rm->status = STATUS_UNSUPPORTED;
 		results_set_str(&rm->reason, why);
+		/* nothing was counted: no backend to name */
+		results_set_str(&rm->counter_backend, NULL);
+		results_set_str(&rm->counter_version, NULL);
+		results_set_str(&rm->counter_event, NULL);
 	}
 	if (br->b->metrics.unsupported == UNSUPPORTED_SKIP || rs->error.present)
 		return;

@@ -554,6 +554,7 @@ class StaticAllocationsTest(GitRepoTest):
             m = c["head"]["metrics"][name]
             self.assertEqual((m["status"], m["reason"], m["samples"]),
                              ("unsupported", why, []))
+            self.assertIsNone(m["counter"])  # nothing was counted
         self.assertEqual((c["head"]["error"]["kind"], c["head"]["error"]["metric"],
                           c["head"]["error"]["message"]),
                          ("metric_unsupported", "allocations", why))
