@@ -8,7 +8,7 @@ import sys
 import time
 import unittest
 
-from harness import ROOT, TempDirTest, run
+from harness import HIMORIME, ROOT, TempDirTest, run
 
 SERVER = os.path.join(ROOT, "tests", "github", "server.py")
 TOKEN = "ghs_citesttoken0123456789"
@@ -189,7 +189,6 @@ def plant_libraries(directory):
     """Fills directory with a fake of libcurl.so.4 and of every library it
     pulls in that himorime does not load itself when it starts; returns the
     path of the marker file a fake writes when it is loaded."""
-    from harness import HIMORIME
     os.makedirs(directory, exist_ok=True)
     libdir = subprocess.run(["pkg-config", "--variable=libdir", "libcurl"], check=True,
                             capture_output=True, text=True).stdout.strip()
@@ -284,6 +283,36 @@ class CiTest(CiFixture):
         self.assertIn('cannot append to "%s": not a regular file (a FIFO)' % self.summary,
                       res.err)
         self.assertRegex(open(self.outputs).read(), r"exit-code<<ghadelimiter_\S+\n4\n")
+
+    def loaded_by_himorime(self, args, extra_env):
+        """The files the dynamic loader opened for himorime itself (not its
+        children) while it ran args: LD_DEBUG=files writes them to
+        <prefix>.<pid>."""
+        prefix = os.path.join(self.tmp, "ld")
+        env = dict(os.environ, NO_COLOR="1", LD_DEBUG="files", LD_DEBUG_OUTPUT=prefix)
+        env.update(extra_env)
+        p = subprocess.Popen([HIMORIME] + args, cwd=self.repo, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        p.communicate(timeout=120)
+        with open("%s.%d" % (prefix, p.pid)) as f:
+            return p.returncode, f.read()
+
+    def test_ci__only_a_command_that_publishes_loads_libcurl(self):
+        # docs/performance.md: libcurl costs every process that loads it
+        # about 3.6 MiB; run, compare and a ci that will send nothing never
+        # load it. One that publishes loads it (the check can fail).
+        env = self.ci_env(self.event())
+        for args in (["compare", "--quiet", "--against", "HEAD~1"],
+                     ["ci", "--quiet", "--seed", "5", "--comment", "false"]):
+            code, loaded = self.loaded_by_himorime(args, env)
+            self.assertEqual(code, 1, args)
+            self.assertIn("libgit2", loaded)
+            self.assertNotIn("libcurl", loaded, args)
+        code, loaded = self.loaded_by_himorime(["ci", "--quiet", "--seed", "5"], env)
+        self.assertEqual(code, 1)
+        self.assertIn("calling init: %s/libcurl.so.4" % subprocess.run(
+            ["pkg-config", "--variable=libdir", "libcurl"], capture_output=True,
+            text=True).stdout.strip(), loaded)
 
     def test_ci__suite_missing_in_base_is_new_not_a_pass(self):
         self.base = self.head
