@@ -592,8 +592,10 @@ int cmd_ci(int argc, char **argv)
 	if (!ctx.token && !cli_in_actions())
 		pf.dry_run = true;
 	/* libcurl before anything of the suite runs (github/curl_api.h), and
-	 * only when publish() will make a client. */
-	if (strcmp(pf.comment, "false") && (ctx.token || pf.dry_run))
+	 * only when publish() will make a client (cli_publish needs a
+	 * repository to address). */
+	if (strcmp(pf.comment, "false") && (ctx.token || pf.dry_run) &&
+	    getenv("GITHUB_REPOSITORY") && *getenv("GITHUB_REPOSITORY"))
 		github_http_preload();
 	selected = session_selection(&s);
 	code = measure_revisions(&s, against, &req, &ev, selected);

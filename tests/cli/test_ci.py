@@ -302,9 +302,11 @@ class CiTest(CiFixture):
         # about 3.6 MiB; run, compare and a ci that will send nothing never
         # load it. One that publishes loads it (the check can fail).
         env = self.ci_env(self.event())
-        for args in (["compare", "--quiet", "--against", "HEAD~1"],
-                     ["ci", "--quiet", "--seed", "5", "--comment", "false"]):
-            code, loaded = self.loaded_by_himorime(args, env)
+        local = {"GITHUB_ACTIONS": "", "GITHUB_TOKEN": "", "GITHUB_REPOSITORY": ""}
+        for args, extra in ((["compare", "--quiet", "--against", "HEAD~1"], {}),
+                            (["ci", "--quiet", "--seed", "5", "--comment", "false"], {}),
+                            (["ci", "--quiet", "--seed", "5", "--against", "HEAD~1"], local)):
+            code, loaded = self.loaded_by_himorime(args, dict(env, **extra))
             self.assertEqual(code, 1, args)
             self.assertIn("libgit2", loaded)
             self.assertNotIn("libcurl", loaded, args)
