@@ -108,6 +108,11 @@ static int each_file(const char *dir, const char *prefix, const char *tool,
 		return err_set(err, ERR_METRIC, "cannot read \"%s\": %s", dir, strerror(error));
 	}
 	while (rc == 0 && (e = readdir(d)) != NULL) {
+		if (fsio_monotonic_ns() > deadline_ns) {
+			rc = err_set(err, ERR_METRIC,
+				     "cannot read \"%s\": took longer than the time allowed", dir);
+			break;
+		}
 		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
 			continue;
 		if (files == COUNT_MAX_FILES) {
