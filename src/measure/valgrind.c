@@ -39,7 +39,7 @@ char **valgrind_argv(const char *valgrind, enum valgrind_tool tool, const char *
 
 	while (argv[n])
 		n++;
-	out = xcalloc(n + 8, sizeof(*out));
+	out = xcalloc(n + 9, sizeof(*out));
 	out[k++] = xstrdup(valgrind);
 	switch (tool) {
 	case VALGRIND_CACHEGRIND:
@@ -53,6 +53,9 @@ char **valgrind_argv(const char *valgrind, enum valgrind_tool tool, const char *
 		break;
 	}
 	out[k++] = xstrdup("--trace-children=yes");
+	/* No gdbserver: its FIFOs in TMPDIR outlive a valgrind that is killed
+	 * (a timeout, an interrupt). */
+	out[k++] = xstrdup("--vgdb=no");
 	out[k++] = xasprintf("--log-file=%s/log.%%p", out_dir);
 	out[k++] = xstrdup("--"); /* an argv[0] like "-x" is the command */
 	for (i = 0; i < n; i++)

@@ -380,6 +380,37 @@ benchmarks:
         self.assertRegex(self.plant("mkfifo"), r'^cannot read "/\S+/counts-0/cg\.zz": not a '
                                                r'regular file \(a FIFO\)$')
 
+    def test_security__sigterm_stops_the_counted_runs_at_once(self):
+        # The counted run plants a FIFO among its out files and then waits:
+        # SIGTERM ends the run (exit 4, interrupted) without reading anything,
+        # and leaves no process or directory behind.
+        marker = os.path.join(self.tmp, "counting")
+        path = self.write("himorime.yaml", suite(f"""
+benchmarks:
+  - name: b
+    runs: 3
+    metrics: {{instructions: {{backend: valgrind}}}}
+    commands:
+      c:
+        command: 'd=$(dirname ${{root}}); for c in "$d"/counts-*; do if [ -d "$c" ]; then mkfifo "$c/cg.zz"; touch {marker}; sleep 60; fi; done'
+        shell: true
+"""))
+        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
+        env.pop("GITHUB_ACTIONS", None)
+        p = subprocess.Popen([HIMORIME, "run", "--format", "json", path], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while not os.path.exists(marker):
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.05)
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 4, err)
+        self.assertTrue(json.loads(out)["summary"]["interrupted"])
+        self.assertTrue(err.endswith("himorime: exit 4: interrupted, 1 benchmark could not "
+                                     "run\n"), err)
+        # nothing of valgrind's either (its gdbserver FIFOs: --vgdb=no)
+
     def test_security__a_link_to_dev_zero_among_the_counts_is_not_followed(self):
         self.assertRegex(self.plant("ln -s /dev/zero"), r'^cannot read "/\S+/counts-0/cg\.zz": '
                                                         r'a symbolic link$')
