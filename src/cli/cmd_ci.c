@@ -378,6 +378,10 @@ static enum result_state overall(const struct results *doc)
 	return worst;
 }
 
+/* Set once write_outputs ran, written or not: a GITHUB_OUTPUT it could not
+ * append to (a FIFO put in its place) is not tried again at the end. */
+static bool outputs_tried;
+
 /* result, exit-code, report (the file of --output, any format; empty
  * without) and json (the JSON report ci always writes). */
 static void write_outputs(const struct session *s, const char *json_path, int exit_code)
@@ -390,6 +394,7 @@ static void write_outputs(const struct session *s, const char *json_path, int ex
 
 	if (!path || !*path)
 		return;
+	outputs_tried = true;
 	rng_init(&rng, rng_fresh_seed(), "output");
 	result = result_state_name(overall(s->doc));
 	/* the story of the headline: a regression, accepted, that does not fail
@@ -432,7 +437,7 @@ static void write_exit_code_output(int code)
 	struct rng rng;
 	char text[16];
 
-	if (!path || !*path || has_exit_code_output(path))
+	if (!path || !*path || outputs_tried || has_exit_code_output(path))
 		return;
 	rng_init(&rng, rng_fresh_seed(), "output");
 	snprintf(text, sizeof(text), "%d", code);
@@ -595,6 +600,12 @@ int cmd_ci(int argc, char **argv)
 	/* Outside Actions without a token there is nowhere to publish: show. */
 	if (!ctx.token && !cli_in_actions())
 		pf.dry_run = true;
+	/* libcurl before anything of the suite runs (github/curl_api.h), and
+	 * only when publish() will make a client (cli_publish needs a
+	 * repository to address). */
+	if (strcmp(pf.comment, "false") && (ctx.token || pf.dry_run) &&
+	    getenv("GITHUB_REPOSITORY") && *getenv("GITHUB_REPOSITORY"))
+		github_http_preload();
 	selected = session_selection(&s);
 	code = measure_revisions(&s, against, &req, &ev, selected);
 	if (code == EXIT_OK)

@@ -85,6 +85,7 @@ int cmd_comment(int argc, char **argv)
 	int code = EXIT_OK;
 
 	github_event_init(&ev);
+	github_http_preload(); /* as every command that publishes: first */
 	if (opts_parse("comment", opts, ARRAY_SIZE(opts), argc, argv, &operands, &err) < 0) {
 		code = cli_usage_error("comment", &err);
 		goto done;

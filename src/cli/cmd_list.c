@@ -20,32 +20,30 @@
 
 #include "common/banned.h"
 
-static void print_text(const struct suite *s, const struct benchmark *b, const struct command *c)
+static void print_text(struct strbuf *sb, const struct suite *s, const struct benchmark *b,
+		       const struct command *c)
 {
-	struct strbuf sb;
 	size_t i;
 
-	strbuf_init(&sb, 0);
-	strbuf_addf(&sb, "%s\t%s\t", s->path, b->name);
+	strbuf_addf(sb, "%s\t%s\t", s->path, b->name);
 	for (i = 0; i < b->tag_count; i++)
-		strbuf_addf(&sb, "%s%s", i ? "," : "", b->tags[i]);
+		strbuf_addf(sb, "%s%s", i ? "," : "", b->tags[i]);
 	if (!b->tag_count)
-		strbuf_addch(&sb, '-');
+		strbuf_addch(sb, '-');
 	switch (b->stdin_spec.kind) {
 	case STDIN_NONE:
-		strbuf_adds(&sb, "\t-");
+		strbuf_adds(sb, "\t-");
 		break;
 	case STDIN_FILE:
-		strbuf_addf(&sb, "\t%s", b->stdin_spec.value);
+		strbuf_addf(sb, "\t%s", b->stdin_spec.value);
 		break;
 	case STDIN_CONTENT:
-		strbuf_adds(&sb, "\t(content)");
+		strbuf_adds(sb, "\t(content)");
 		break;
 	}
-	strbuf_addf(&sb, "\t%s\t", c->name);
-	suite_exec_text(&c->exec, &sb);
-	puts(sb.buf);
-	strbuf_release(&sb);
+	strbuf_addf(sb, "\t%s\t", c->name);
+	suite_exec_text(&c->exec, sb);
+	strbuf_addch(sb, '\n');
 }
 
 /* ---- JSON (values through results/jsonw.h, as reports write them) ---- */
@@ -446,12 +444,12 @@ int cmd_list(int argc, char **argv)
 	struct selection sel = { .has_re = false };
 	struct cli_suites suites = { NULL, 0 };
 	struct err err = ERR_INIT;
-	struct strbuf json;
+	struct strbuf out; /* the whole listing, printed at once */
 	size_t i, j, k, n = 0;
 	int code;
 	bool as_json;
 
-	strbuf_init(&json, 0);
+	strbuf_init(&out, 0);
 	if (opts_parse("list", opts, sizeof(opts) / sizeof(opts[0]), argc, argv, &operands, &err) <
 	    0) {
 		code = cli_usage_error("list", &err);
@@ -471,7 +469,8 @@ int cmd_list(int argc, char **argv)
 	code = cli_load_suites(&operands, &suites);
 	if (code != EXIT_OK)
 		goto done;
-	strbuf_addch(&json, '[');
+	if (as_json)
+		strbuf_addch(&out, '[');
 	for (i = 0; i < suites.count; i++) {
 		const struct suite *s = suites.v[i];
 		for (j = 0; j < s->benchmark_count; j++) {
@@ -480,13 +479,13 @@ int cmd_list(int argc, char **argv)
 				continue;
 			for (k = 0; k < b->command_count; k++, n++) {
 				if (!as_json) {
-					print_text(s, b, &b->commands[k]);
+					print_text(&out, s, b, &b->commands[k]);
 					continue;
 				}
 				if (n)
-					strbuf_addch(&json, ',');
-				indent(&json, 1);
-				json_command(&json, s, b, &b->commands[k]);
+					strbuf_addch(&out, ',');
+				indent(&out, 1);
+				json_command(&out, s, b, &b->commands[k]);
 			}
 		}
 	}
@@ -497,14 +496,16 @@ int cmd_list(int argc, char **argv)
 		code = cli_exit(EXIT_USAGE, "empty selection");
 		goto done;
 	}
-	if (as_json) {
-		strbuf_adds(&json, "\n]");
-		puts(json.buf);
-	}
+	if (as_json)
+		strbuf_adds(&out, "\n]\n");
+	/* Names, paths and commands come from the suite, a pull request's file:
+	 * in Actions, quoted. */
+	if (cli_print_untrusted(out.buf, false) < 0)
+		code = cli_exit(EXIT_EXEC, "cannot write to standard output");
 done:
 	selection_release(&sel);
 	cli_suites_release(&suites);
-	strbuf_release(&json);
+	strbuf_release(&out);
 	strlist_release(&tags);
 	strlist_release(&skip);
 	strlist_release(&operands);

@@ -43,7 +43,8 @@ static const struct cmd commands[] = {
 	  "every *.himorime.yaml); the default is himorime.yaml. Prints one ok line per\n"
 	  "file, or every problem as file:line:column: key.path: message [HMR2001]\n"
 	  "and exits 2. Files are at most 4 MiB. runs or max_runs below\n"
-	  "regression.min_samples is valid: a comparison refuses it (exit 2).\n" },
+	  "regression.min_samples is valid: a comparison refuses it (exit 2).\n"
+	  "In Actions, what it prints is wrapped in ::stop-commands::.\n" },
 	{ "list", cmd_list, "list the commands a suite would measure",
 	  "usage: himorime list [--format text|json] [--filter RE] [--tag T] [--skip-tag T] "
 	  "[PATH...]\n"
@@ -59,7 +60,8 @@ static const struct cmd commands[] = {
 	  "  --tag TAG         benchmarks with any of the tags (repeatable, comma-separated)\n"
 	  "  --skip-tag TAG    drop benchmarks with any of the tags; wins over --tag\n"
 	  "\n"
-	  "An empty selection exits 3.\n" },
+	  "An empty selection exits 3. In Actions, what it prints is wrapped in\n"
+	  "::stop-commands::.\n" },
 	{ "run", cmd_run, "measure the suites and check their budgets",
 	  "usage: himorime run [flags] [PATH...]\n"
 	  "\n"
@@ -96,7 +98,7 @@ static const struct cmd commands[] = {
 	  "standard output goes away (EPIPE), the run ends the same way, without a message.\n"
 	  "In GitHub Actions (GITHUB_ACTIONS=true) the report on standard output is\n"
 	  "wrapped in ::stop-commands:: so that no name or output can issue a workflow\n"
-	  "command; so are those of compare, report and comment.\n"
+	  "command; so are those of compare, report, comment, list and validate.\n"
 	  "\n"
 	  "exit: 0 ok, 1 budget broken, 2 invalid suite, 3 usage, 4 a command or hook\n"
 	  "failed or the run was interrupted, 6 a metric could not be measured.\n" },

@@ -43,7 +43,6 @@
 
 #include "common/banned.h"
 
-#define COUNTED_VALGRIND "valgrind"
 #define COUNTED_PAD	 "HIMORIME_COUNT_PAD="
 
 /* A count that could not be measured: the side's metric error (exit 6). */
@@ -228,12 +227,27 @@ static const struct phase perf_phase = { VALGRIND_CACHEGRIND,
 					 { PERF_INSTRUCTIONS_EVENT },
 					 true };
 
+/* The version of the valgrind the runner found at start, run by its path
+ * with the environment the measured commands get. */
+static int valgrind_found(const struct runner *r, struct strbuf *version, struct err *err)
+{
+	char **envp;
+	int rc;
+
+	if (!r->valgrind)
+		return err_set(err, ERR_METRIC, "%s", r->valgrind_why);
+	envp = exec_scrubbed_env(&r->hidden);
+	rc = valgrind_version(r->valgrind, envp, version, err);
+	exec_env_free(envp);
+	return rc;
+}
+
 /* Which backend counts here (docs/comparison.md, "Deciding on counts"),
  * decided once per benchmark: for instructions, perf (*perf, the kernel's
  * release in *version) when `perf` or `auto` and the probe counts; else
  * valgrind's version in *version, or the reason there is none in *why. */
-static void pick_backend(enum counter_backend want, const struct phase *ph, char **version,
-			 char **why, bool *perf_counts)
+static void pick_backend(const struct runner *r, enum counter_backend want, const struct phase *ph,
+			 char **version, char **why, bool *perf_counts)
 {
 	struct err perf = ERR_INIT, vg = ERR_INIT;
 	struct strbuf sb;
@@ -258,7 +272,7 @@ static void pick_backend(enum counter_backend want, const struct phase *ph, char
 		strbuf_release(&sb);
 		return;
 	}
-	if (valgrind_version(COUNTED_VALGRIND, &sb, &vg) == 0)
+	if (valgrind_found(r, &sb, &vg) == 0)
 		*version = strbuf_detach(&sb, NULL);
 	else if (want == COUNTER_AUTO && !perf_ok)
 		*why = xasprintf("no backend: %s; %s", perf.msg, vg.msg);
@@ -267,8 +281,31 @@ static void pick_backend(enum counter_backend want, const struct phase *ph, char
 	strbuf_release(&sb);
 }
 
-/* The backend on each side of a unit, or the metric unsupported: an error
- * of the side (exit 6) under `metrics.unsupported: fail`, a note under skip. */
+/* The phase's counts cannot be measured on one side: unsupported with the
+ * reason, and an error of the side (exit 6) under `metrics.unsupported:
+ * fail`, a note under skip. */
+static void unsupported(const struct bench_run *br, struct results_side *rs, const struct phase *ph,
+			const char *why)
+{
+	size_t k;
+
+	for (k = 0; k < ph->n; k++) {
+		struct results_metric *rm = &rs->metrics[ph->metrics[k]];
+		rm->status = STATUS_UNSUPPORTED;
+		results_set_str(&rm->reason, why);
+		/* nothing was counted: no backend to name */
+		results_set_str(&rm->counter_backend, NULL);
+		results_set_str(&rm->counter_version, NULL);
+		results_set_str(&rm->counter_event, NULL);
+	}
+	if (br->b->metrics.unsupported == UNSUPPORTED_SKIP || rs->error.present)
+		return;
+	results_set_error(&rs->error, RESULTS_ERROR_METRIC_UNSUPPORTED, why, NULL, 0);
+	rs->error.has_metric = true;
+	rs->error.metric = ph->metrics[0];
+}
+
+/* The backend on each side of a unit, or the metric unsupported there. */
 static void describe_counter(struct bench_run *br, struct unit *u, const struct phase *ph,
 			     const char *version, const char *why)
 {
@@ -280,25 +317,18 @@ static void describe_counter(struct bench_run *br, struct unit *u, const struct 
 		struct results_side *rs = side == HEAD ? &rc->head : &rc->base;
 		if (!u->sides[side])
 			continue;
+		if (!version) {
+			unsupported(br, rs, ph, why);
+			continue;
+		}
 		for (k = 0; k < ph->n; k++) {
 			struct results_metric *rm = &rs->metrics[ph->metrics[k]];
-			if (version) {
-				if (ph->perf)
-					rm->source = RESULTS_SOURCE_PERF_EVENT;
-				results_set_str(&rm->counter_backend,
-						ph->perf ? "perf" : "valgrind");
-				results_set_str(&rm->counter_version, version);
-				results_set_str(&rm->counter_event, ph->events[k]);
-				continue;
-			}
-			rm->status = STATUS_UNSUPPORTED;
-			results_set_str(&rm->reason, why);
+			if (ph->perf)
+				rm->source = RESULTS_SOURCE_PERF_EVENT;
+			results_set_str(&rm->counter_backend, ph->perf ? "perf" : "valgrind");
+			results_set_str(&rm->counter_version, version);
+			results_set_str(&rm->counter_event, ph->events[k]);
 		}
-		if (version || br->b->metrics.unsupported == UNSUPPORTED_SKIP || rs->error.present)
-			continue;
-		results_set_error(&rs->error, RESULTS_ERROR_METRIC_UNSUPPORTED, why, NULL, 0);
-		rs->error.has_metric = true;
-		rs->error.metric = ph->metrics[0];
 	}
 }
 
@@ -460,7 +490,7 @@ static int count_once(struct bench_run *br, struct unit *u, int side, size_t pad
 		req.timeout_ns = u->cmd->exec.timeout_ns;
 		perf_request_instructions(&req);
 	} else {
-		argv = valgrind_argv(COUNTED_VALGRIND, ph->tool, dir, (const char *const *)p.argv);
+		argv = valgrind_argv(r->valgrind, ph->tool, dir, (const char *const *)p.argv);
 		envp = padded_env(p.envp, pad);
 		counted_request(br, s, u, &p, argv, envp, stderr_path, &req);
 	}
@@ -587,6 +617,43 @@ static int count_to(struct bench_run *br, struct unit *u, size_t want, const siz
 	return br->r->interrupted ? ERR_INTERRUPTED : 0;
 }
 
+/* DHAT sees allocations through a library it preloads into each process;
+ * a statically linked program (measure/elf.h) gets none, and would count 0
+ * allocations however many it makes: unmeasurable, never a measured 0. The
+ * program the command starts is checked (as a run finds it: the child's PATH,
+ * its cwd); what a shell or another dynamic program starts is not
+ * (docs/configuration.md, "Counts"). */
+static void refuse_static(struct bench_run *br, struct unit *u, const struct phase *ph)
+{
+	struct results_command *rc = &br->rb->commands[u->index];
+	int side;
+
+	for (side = HEAD; side <= BASE; side++) {
+		struct results_side *rs = side == HEAD ? &rc->head : &rc->base;
+		struct err err = ERR_INIT;
+		struct prepared p;
+		struct vars v;
+		bool is_static = false;
+		char *root, *program = NULL, *why;
+		if (!counting(br, u, side, ph->metrics[0]))
+			continue;
+		memset(&p, 0, sizeof(p));
+		if (counted_vars(br->sides[side], &v, &root, &err) == 0 &&
+		    exec_prepare(&u->cmd->exec, &v, root, &br->r->hidden, &p, &err) == 0 &&
+		    (program = run_request_program(&p.req)) != NULL &&
+		    elf_is_static(program, &is_static, &err) == 0 && is_static) {
+			why = xasprintf("\"%s\" is statically linked: valgrind's DHAT cannot see "
+					"its allocations",
+					p.argv[0]);
+			unsupported(br, rs, ph, why);
+			free(why);
+		}
+		free(program);
+		exec_release(&p);
+		free(root);
+	}
+}
+
 /* What the counts rule wants next for one count of a compared unit: runs
  * per side, or 0. */
 static unsigned more_wanted(const struct bench_run *br, const struct unit *u, enum metric m)
@@ -617,10 +684,11 @@ static unsigned more_wanted(const struct bench_run *br, const struct unit *u, en
 
 /* Picks the backend a command asks for, once per backend and phase (a
  * command may set its own: docs/configuration.md, "Metrics"). */
-static void pick_for(struct count_picks *pk, const struct phase *ph, enum counter_backend want)
+static void pick_for(const struct runner *r, struct count_picks *pk, const struct phase *ph,
+		     enum counter_backend want)
 {
 	if (!pk->done[want])
-		pick_backend(want, ph, &pk->version[want], &pk->why[want], &pk->perf[want]);
+		pick_backend(r, want, ph, &pk->version[want], &pk->why[want], &pk->perf[want]);
 	pk->done[want] = true;
 }
 
@@ -650,7 +718,7 @@ static int run_phase(struct bench_run *br, const struct phase *ph)
 		const struct command *c = br->units[i].cmd;
 		if (!command_measures(c, ph->metrics[0]))
 			continue;
-		pick_for(pk, ph, c->metrics.backend);
+		pick_for(br->r, pk, ph, c->metrics.backend);
 		describe_counter(br, &br->units[i], pk->perf[c->metrics.backend] ? &perf_phase : ph,
 				 pk->version[c->metrics.backend], pk->why[c->metrics.backend]);
 	}
@@ -662,6 +730,8 @@ static int run_phase(struct bench_run *br, const struct phase *ph)
 		if (u->failed || !command_measures(u->cmd, ph->metrics[0]) ||
 		    !pk->version[want_backend])
 			continue;
+		if (uph->tool == VALGRIND_DHAT)
+			refuse_static(br, u, uph);
 		if (!uph->perf && !run_fits(br, u)) {
 			br->counts_cut = true; /* the whole time budget is spent */
 			continue;
@@ -690,7 +760,7 @@ void counted_choose(struct bench_run *br)
 
 	for (i = 0; i < br->n_units; i++)
 		if (command_measures(br->units[i].cmd, METRIC_INSTRUCTIONS))
-			pick_for(&br->picks, &phases[0], br->units[i].cmd->metrics.backend);
+			pick_for(br->r, &br->picks, &phases[0], br->units[i].cmd->metrics.backend);
 }
 
 void counted_release(struct bench_run *br)

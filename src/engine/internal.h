@@ -49,6 +49,9 @@ struct runner {
 	struct time_budget budget;
 	struct kept_build *kept;
 	size_t n_kept;
+	/* valgrind, found once when the runner is made, before anything of the
+	 * suite runs (measure/helper.h); NULL with the reason in valgrind_why. */
+	char *valgrind, *valgrind_why;
 };
 
 /* One revision's side of a suite or benchmark. */

@@ -15,6 +15,7 @@
 
 #include "common/alloc.h"
 #include "common/rng.h"
+#include "measure/helper.h"
 #include "measure/sysinfo.h"
 
 #include <stdlib.h>
@@ -39,6 +40,16 @@ static const char *real_fallback_reason(const void *ctx)
 	return measurer_fallback_reason(ctx);
 }
 
+/* The helper programs the runner may run itself, found now: nothing of the
+ * suite has run yet, so nothing of the pull request's can be in the way. */
+static void find_helpers(struct runner *r)
+{
+	struct err err = ERR_INIT;
+
+	if (helper_find("valgrind", getenv("PATH"), &r->valgrind, &err) < 0)
+		r->valgrind_why = xasprintf("valgrind is not available: %s", err.msg);
+}
+
 void runner_new_with(const struct runner_options *o, const struct runner_measurer *m,
 		     struct runner **out)
 {
@@ -48,6 +59,7 @@ void runner_new_with(const struct runner_options *o, const struct runner_measure
 	r->hidden.names = o->hidden_env;
 	r->hidden.count = o->hidden_env_count;
 	r->m = *m;
+	find_helpers(r);
 	*out = r;
 }
 
@@ -75,6 +87,8 @@ void runner_free(struct runner *r)
 		return;
 	side_release_kept(r);
 	measurer_free(r->owned);
+	free(r->valgrind);
+	free(r->valgrind_why);
 	free(r);
 }
 

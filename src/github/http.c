@@ -59,6 +59,11 @@ void github_response_release(struct github_response *resp)
 	resp->rate_limited = 0;
 }
 
+void github_http_preload(void)
+{
+	curl_api_preload();
+}
+
 const char *github_http_pick_token(const char *github_token, const char *input_token)
 {
 	if (github_token && *github_token)
@@ -533,6 +538,9 @@ int github_http_request(struct github_http *http, const char *method, const char
 
 		tries++;
 		cc = attempt(http, method, url, json_body, &a, &resp->status);
+		/* Whether the last answer is a rate limit, answer by answer: a 429
+		 * before a plain 403 must not make that 403 look like one. */
+		resp->rate_limited = 0;
 		if (cc == CURLE_OK && resp->status >= 200 && resp->status < 300)
 			break;
 		if (a.oversized)
@@ -562,10 +570,8 @@ int github_http_request(struct github_http *http, const char *method, const char
 		body_message(&resp->body, msg, sizeof(msg));
 		rc = err_set(err, ERR_EXEC, "github: %s %s: %ld %s%s%s", method, path, resp->status,
 			     reason(resp->status), msg[0] ? ": " : "", msg);
-	} else {
-		resp->rate_limited = 0;
-		if (a.link.len)
-			resp->next_path = next_path(http, a.link.buf);
+	} else if (a.link.len) {
+		resp->next_path = next_path(http, a.link.buf);
 	}
 done:
 	free(url);

@@ -55,6 +55,11 @@ struct github_response {
 	int rate_limited; /* the last answer was a (primary or secondary) rate limit */
 };
 
+/* Loads libcurl now (github/curl_api.h): a command that will publish calls
+ * it first, before anything of the suite runs; a client made later uses what
+ * this loaded and never loads a library itself. */
+void github_http_preload(void);
+
 void github_response_init(struct github_response *resp);
 void github_response_release(struct github_response *resp);
 

@@ -159,6 +159,82 @@ static int parse(const struct source *src, struct elf_sizes *out)
 	return 0;
 }
 
+/* ---- how the program starts ------------------------------------------- */
+
+#define PT_INTERP_   3
+#define SEGMENTS_MAX (1u << 16) /* more program headers than this is refused */
+
+/* Whether a program header names an interpreter (the dynamic loader):
+ * *is_static stays true when none does. A file with no program headers (an
+ * object, not a program) is not static. */
+static int linking(const struct source *src, bool *is_static)
+{
+	/* e_phoff, e_phentsize, e_phnum, the entry's size, for 32 and 64 bits */
+	static const unsigned at[2][4] = { { 0x1C, 0x2A, 0x2C, 32 }, { 0x20, 0x36, 0x38, 56 } };
+	struct elf_sizes id;
+	unsigned char h[ELF_HEADER_BYTES], ph[4];
+	const unsigned *l;
+	uint64_t off, size, count, i;
+	int rc;
+
+	*is_static = false;
+	memset(&id, 0, sizeof(id));
+	if ((rc = identify(src, &id)) != 0)
+		return rc < 0 ? rc : 0;
+	l = at[id.bits == 64];
+	if (!read_at(src, 0, h, id.bits == 64 ? 64 : 52))
+		return malformed(src, "the ELF header is truncated");
+	off = get(h + l[0], id.bits / 8, id.big_endian);
+	size = get(h + l[1], 2, id.big_endian);
+	count = get(h + l[2], 2, id.big_endian);
+	if (count == 0)
+		return 0;
+	if (size < l[3] || count > SEGMENTS_MAX || off > src->len ||
+	    count > (src->len - off) / size)
+		return malformed(src, "program headers run past the end of the file");
+	for (i = 0; i < count; i++) {
+		if (!read_at(src, off + i * size, ph, sizeof(ph)))
+			return err_set(src->err, ERR_METRIC, "cannot read \"%s\": %s", src->name,
+				       errno ? strerror(errno) : "short read");
+		if (get(ph, 4, id.big_endian) == PT_INTERP_)
+			return 0;
+	}
+	*is_static = true;
+	return 0;
+}
+
+int elf_static_parse(const char *name, const unsigned char *buf, size_t len, bool *is_static,
+		     struct err *err)
+{
+	struct source src = { name, -1, buf, len, err };
+
+	return linking(&src, is_static);
+}
+
+int elf_is_static(const char *path, bool *is_static, struct err *err)
+{
+	struct source src = { path, -1, NULL, 0, err };
+	struct stat st;
+	int rc;
+
+	*is_static = false;
+	src.fd = fsio_open_regular(path, err);
+	if (src.fd < 0) {
+		err->code = ERR_METRIC;
+		return ERR_METRIC;
+	}
+	if (fstat(src.fd, &st) != 0) {
+		rc = err_set(err, ERR_METRIC, "cannot read \"%s\": %s", path, strerror(errno));
+		goto done;
+	}
+	src.len = (uint64_t)st.st_size;
+	errno = 0;
+	rc = linking(&src, is_static);
+done:
+	close(src.fd);
+	return rc;
+}
+
 int elf_sizes_parse(const char *name, const unsigned char *buf, size_t len, struct elf_sizes *out,
 		    struct err *err)
 {

@@ -347,6 +347,15 @@ static void describe_stdin_failure(const struct run_request *req, int code, cons
 		strbuf_addf(out, "could not open stdin \"%s\": %s", path, msg);
 }
 
+char *run_request_program(const struct run_request *req)
+{
+	char path[LAUNCH_PATH_CAP];
+
+	if (!req->argv || !req->argv[0] || launch_resolve_program(req, path) != 0)
+		return NULL;
+	return xstrdup(path);
+}
+
 static void describe_start_failure(const struct run_request *req, const struct run_result *res,
 				   struct strbuf *out)
 {
@@ -421,11 +430,18 @@ int run_output_tail(const char *path, size_t max_lines, struct strbuf *out, stru
 	ssize_t n;
 	size_t len = 0, lines = 0;
 	off_t size;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	/* The measured command can put a FIFO in its stderr file's place:
+	 * opened without blocking, and only when regular. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
 	if (fd < 0) {
 		errno_text(errno, buf, 128);
 		return err_set(err, ERR_EXEC, "cannot read \"%s\": %s", path, buf);
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(err, ERR_EXEC, "cannot read \"%s\": not a regular file", path);
 	}
 	size = lseek(fd, 0, SEEK_END);
 	if (size > (off_t)sizeof(buf))

@@ -68,6 +68,10 @@ int measurer_run(struct measurer *m, const struct run_request *req, unsigned run
 /* Async-signal-safe: stops the run in progress (or the one about to start). */
 void measurer_cancel(struct measurer *m);
 
+/* The file the request's program names, found as the start of a run finds
+ * it (spawner/launch.h): a heap string, or NULL with no such program. */
+char *run_request_program(const struct run_request *req);
+
 /* Describes how a run ended, for messages: "exited with code 3", "killed by
  * signal 9 (SIGKILL)", "timed out", "interrupted", "could not start: cannot
  * execute \"./x\": permission denied". */

@@ -603,6 +603,54 @@ class AllocationsTest(GitRepoTest):
             self.assertEqual((k["verdict"], k["change_percent"], k["pairs"]), ("pass", 0, 3))
 
 
+class StaticAllocationsTest(GitRepoTest):
+    """DHAT counts allocations through a library preloaded into each process:
+    a statically linked program gets none, so its allocations are unmeasurable
+    (unsupported, exit 6 under `metrics.unsupported: fail`), never a measured
+    0 that every comparison would pass."""
+
+    def setUp(self):
+        super().setUp()
+        self.write("repo/work.c", ALLOC.replace("FACTOR", "100"))
+
+    def suite(self, static, policy=""):
+        self.write("repo/himorime.yaml", INSTRUCTIONS_SUITE.replace(
+            "metrics: {instructions: true}", "metrics: {allocations: true%s}" % policy).replace(
+            "instructions: {max_percent: 0.5%}", "allocations: {max_percent: 5%}").replace(
+            "-O1", "-O0, -static" if static else "-O0"))
+
+    def test_counts__a_static_programs_allocations_are_unmeasurable(self):
+        self.suite(static=True)
+        res = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo, timeout=600)
+        self.assertExit(res, 6)
+        c = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]
+        artifact = c["head"]["metrics"]["allocations"]["reason"].split('"')[1]
+        why = ('"%s" is statically linked: valgrind\'s DHAT cannot see its allocations'
+               % artifact)
+        self.assertTrue(artifact.endswith("/artifact"), artifact)
+        self.assertEqual(c["result"], "metric_error")
+        for name in ("allocations", "allocated_bytes"):
+            m = c["head"]["metrics"][name]
+            self.assertEqual((m["status"], m["reason"], m["samples"]),
+                             ("unsupported", why, []))
+            self.assertIsNone(m["counter"])  # nothing was counted
+        self.assertEqual((c["head"]["error"]["kind"], c["head"]["error"]["metric"],
+                          c["head"]["error"]["message"]),
+                         ("metric_unsupported", "allocations", why))
+        # under `unsupported: skip`, a note; the dynamic build is measured
+        self.suite(static=True, policy=", unsupported: skip")
+        res = self.run_h(["run", "--seed", "3"], cwd=self.repo, timeout=600)
+        self.assertExit(res, 0)
+        self.assertIn("tool › tool: allocations is not supported here: \"", res.out)
+        self.suite(static=False)
+        res = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo, timeout=600)
+        self.assertExit(res, 0)
+        m = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]["head"][
+            "metrics"]["allocations"]
+        self.assertEqual((m["status"], len(m["samples"])), ("measured", 3))
+        self.assertGreaterEqual(m["samples"][0], 100 * 10)
+
+
 # One benchmark, two commands: only `counted` asks for instructions
 # (docs/configuration.md, "Metrics": a command's counts over its benchmark's).
 PER_COMMAND_SUITE = """version: "1"

@@ -17,6 +17,7 @@
 #include "common/types.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,81 @@ static void test_common__read_file_refuses_special_files(void **state)
 	assert_int_equal(fsio_read_file("/dev/zero", 100, &data, NULL, &err), ERR_EXEC);
 	assert_string_equal(err.msg,
 			    "cannot read \"/dev/zero\": not a regular file (a character device)");
+	assert_int_equal(fsio_remove_tree(dir, &err), 0);
+	free(fifo);
+	free(dir);
+}
+
+/* Capped reads (files the measured code can write): the time allowed, the
+ * size and a file that grows past it after the open. */
+static void test_common__capped_read_keeps_its_caps(void **state)
+{
+	struct err err = ERR_INIT;
+	struct fsio_capped f;
+	char *dir, *path, *data = NULL, *want, buf[16];
+	size_t len;
+	int fd;
+
+	(void)state;
+	assert_int_equal(fsio_mkdtemp("himorime-test-", &dir, &err), 0);
+	path = xasprintf("%s/f", dir);
+	assert_int_equal(fsio_write_atomic(path, "0123456789", 10, &err), 0);
+	assert_int_equal(fsio_capped_read_all(path, 10, fsio_monotonic_ns() + 1000000000u, &data,
+					      &len, &err),
+			 0);
+	assert_int_equal(len, 10);
+	assert_string_equal(data, "0123456789");
+	free(data);
+	/* the deadline has passed: nothing more is read */
+	assert_int_equal(fsio_capped_read_all(path, 10, 0, &data, &len, &err), ERR_EXEC);
+	want = xasprintf("cannot read \"%s\": took longer than the time allowed", path);
+	assert_string_equal(err.msg, want);
+	free(want);
+	assert_int_equal(
+		fsio_capped_read_all(path, 9, fsio_monotonic_ns() + 1000000000u, &data, &len, &err),
+		ERR_EXEC);
+	want = xasprintf("cannot read \"%s\": larger than 9 bytes", path);
+	assert_string_equal(err.msg, want);
+	free(want);
+	/* grown after the open: the cap still holds */
+	assert_int_equal(fsio_capped_open(&f, path, 10, fsio_monotonic_ns() + 1000000000u, &err),
+			 0);
+	fd = open(path, O_WRONLY | O_APPEND);
+	assert_int_equal(write(fd, "abc", 3), 3);
+	close(fd);
+	assert_int_equal(fsio_capped_read(&f, buf, sizeof(buf), &err), ERR_EXEC);
+	want = xasprintf("cannot read \"%s\": larger than 10 bytes", path);
+	assert_string_equal(err.msg, want);
+	free(want);
+	fsio_capped_close(&f);
+	fsio_capped_close(&f); /* twice is harmless */
+	assert_int_equal(fsio_remove_tree(dir, &err), 0);
+	free(path);
+	free(dir);
+}
+
+/* Appending (the step summary, GITHUB_OUTPUT) never waits on a FIFO. */
+static void test_common__append_refuses_a_fifo(void **state)
+{
+	struct err err = ERR_INIT;
+	char *dir, *fifo, *want;
+	int reader;
+
+	(void)state;
+	assert_int_equal(fsio_mkdtemp("himorime-test-", &dir, &err), 0);
+	fifo = xasprintf("%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	want = xasprintf("cannot append to \"%s\": not a regular file (a FIFO)", fifo);
+	/* no reader: a blocking open would wait for one */
+	assert_int_equal(fsio_append(fifo, "x", 1, &err), ERR_EXEC);
+	assert_string_equal(err.msg, want);
+	/* a reader: the open succeeds, the check refuses */
+	reader = open(fifo, O_RDONLY | O_NONBLOCK);
+	assert_true(reader >= 0);
+	assert_int_equal(fsio_append(fifo, "x", 1, &err), ERR_EXEC);
+	assert_string_equal(err.msg, want);
+	close(reader);
+	free(want);
 	assert_int_equal(fsio_remove_tree(dir, &err), 0);
 	free(fifo);
 	free(dir);
@@ -493,6 +569,8 @@ int main(void)
 		cmocka_unit_test(test_common__fresh_seed_fits_53_bits),
 		cmocka_unit_test(test_common__atomic_write_replaces_whole_file),
 		cmocka_unit_test(test_common__read_file_refuses_special_files),
+		cmocka_unit_test(test_common__capped_read_keeps_its_caps),
+		cmocka_unit_test(test_common__append_refuses_a_fifo),
 		cmocka_unit_test(test_common__atomic_write_failure_keeps_old_file),
 		cmocka_unit_test(test_common__atomic_writer_in_steps_commits_or_keeps_the_old_file),
 		cmocka_unit_test(test_common__remove_tree_handles_read_only_dirs),
