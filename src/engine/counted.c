@@ -43,7 +43,7 @@
 
 #include "common/banned.h"
 
-#define COUNTED_PAD	 "HIMORIME_COUNT_PAD="
+#define COUNTED_PAD "HIMORIME_COUNT_PAD="
 
 /* A count that could not be measured: the side's metric error (exit 6). */
 static void count_failed(struct results_side *rs, enum metric m, const char *why)
