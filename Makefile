@@ -9,8 +9,9 @@
 #   make test-action     run action.yml and the workflows as a GitHub runner does
 #   make demo            validate, list and run the built-in example suite
 #   make fuzz            libFuzzer on the suite loader, the report reader and
-#                        renderers, the event parser, the ELF size reader
-#                        (FUZZ_SECONDS each, build-fuzz/)
+#                        renderers, the event parser, the ELF size reader,
+#                        the harness output parsers (FUZZ_SECONDS each,
+#                        build-fuzz/)
 #   make install         PREFIX=/usr/local DESTDIR=
 
 CC       ?= cc
@@ -120,7 +121,7 @@ lint:
 
 # libFuzzer with ASan and UBSan (clang); see tests/fuzz/run.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := suite report event elf
+FUZZ_TARGETS := suite report event elf harness
 fuzz:
 	tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 

@@ -214,11 +214,14 @@ int collect_bad(struct collect *c, const struct where *w, const char *fmt, ...)
 	return err_set(c->err, ERR_INVALID, "%s: %s", at, what);
 }
 
-struct where where_at(const struct collect *c, size_t off)
+struct where where_at(struct collect *c, size_t off)
 {
-	size_t i, line = 1, col = 1;
+	size_t i = c->at_off, line = c->at_line, col = c->at_col;
 
-	for (i = 0; i < off && i < c->len; i++) {
+	/* Parsers move forward: count on from the last position asked for. */
+	if (off < i || !line)
+		i = 0, line = 1, col = 1;
+	for (; i < off && i < c->len; i++) {
 		if (c->data[i] == '\n') {
 			line++;
 			col = 1;
@@ -226,6 +229,9 @@ struct where where_at(const struct collect *c, size_t off)
 			col++;
 		}
 	}
+	c->at_off = i;
+	c->at_line = line;
+	c->at_col = col;
 	return WHERE_LINE(line, col);
 }
 
@@ -492,6 +498,8 @@ int json_check_numbers(struct collect *c, size_t off, size_t len)
 			in_string = true;
 			continue;
 		}
+		if (ch != '-' && ch != 'I' && ch != 'N' && ch != 'i' && ch != 'n')
+			continue; /* what none of them starts with */
 		for (k = 0; k < ARRAY_SIZE(not_numbers); k++) {
 			size_t l = strlen(not_numbers[k]);
 			if (off + len - i >= l && !memcmp(c->data + i, not_numbers[k], l)) {

@@ -50,9 +50,10 @@ struct collect {
 	struct err *err;
 	const char *data; /* the output, for line:column of an offset */
 	size_t len;
-	size_t values;	 /* so far, all metrics */
-	uint64_t *ident; /* per benchmark */
-	char **first;	 /* per benchmark: where it was first reported */
+	size_t values;			/* so far, all metrics */
+	size_t at_off, at_line, at_col; /* where_at's last answer */
+	uint64_t *ident;		/* per benchmark */
+	char **first;			/* per benchmark: where it was first reported */
 	size_t alloc;
 };
 
@@ -62,8 +63,10 @@ void where_format(const struct collect *c, const struct where *w, char *buf, siz
 /* Sets "<where>: <what>" and returns ERR_INVALID. */
 int collect_bad(struct collect *c, const struct where *w, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* The line and column (from 1, in bytes) of a byte offset of the output. */
-struct where where_at(const struct collect *c, size_t off);
+/* The line and column (from 1, in bytes) of a byte offset of the output;
+ * counted on from the offset asked for before when it is not behind it, so
+ * that a parser moving forward pays for each byte once. */
+struct where where_at(struct collect *c, size_t off);
 
 /* The benchmark named name[0..len) into *index, made when new: the name must
  * be 1 to HARNESS_MAX_NAME_BYTES of UTF-8 without NUL; a name seen before
