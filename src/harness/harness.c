@@ -219,8 +219,11 @@ struct where where_at(struct collect *c, size_t off)
 	size_t i = c->at_off, line = c->at_line, col = c->at_col;
 
 	/* Parsers move forward: count on from the last position asked for. */
-	if (off < i || !line)
-		i = 0, line = 1, col = 1;
+	if (off < i || !line) {
+		i = 0;
+		line = 1;
+		col = 1;
+	}
 	for (; i < off && i < c->len; i++) {
 		if (c->data[i] == '\n') {
 			line++;

@@ -48,16 +48,17 @@ enum harness_kind {
 
 /* One metric of one benchmark. Times are in ns ("ns") whatever the harness
  * printed; Google Benchmark's and Go's throughputs are "bytes/s" and
- * "items/s"; Go's -benchmem gives "bytes" and "allocs" per operation; a
- * counter or unit the harness does not define is kept as declared (`lines`)
- * or as "count" with BETTER_NEUTRAL (Google Benchmark's user counters, whose
- * direction the output does not say). */
+ * "items/s" (higher is better); Go's -benchmem gives "bytes" and "allocs"
+ * per operation. What the harness does not define keeps the name and unit
+ * it was given, with BETTER_NEUTRAL where the output does not say which
+ * way is better: Google Benchmark's user counters (unit "count") and the
+ * units of Go's b.ReportMetric; `lines` declares both. */
 struct harness_metric {
 	char *name; /* "time", "cpu_time", "bytes_per_op", "allocs_per_op",
 		     * "bytes_per_second", "items_per_second", or the harness's own */
 	char *unit;
 	enum better better;
-	double value;	 /* the median of values */
+	double value;	 /* the median of values (of an even count, the mean of the middle two) */
 	double *values;	 /* every value this run reported for it, in output order */
 	size_t n_values; /* at least 1 */
 };
