@@ -10,7 +10,8 @@
 #   make demo            validate, list and run the built-in example suite
 #   make fuzz            libFuzzer on the suite loader, the report reader and
 #                        renderers, the event parser, the ELF size reader, the
-#                        count-file readers (FUZZ_SECONDS each, build-fuzz/)
+#                        count-file readers, the harness output parsers
+#                        (FUZZ_SECONDS each, build-fuzz/)
 #   make install         PREFIX=/usr/local DESTDIR=
 
 CC       ?= cc
@@ -126,7 +127,7 @@ lint:
 
 # libFuzzer with ASan and UBSan (clang); see tests/fuzz/run.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := suite report event elf counts
+FUZZ_TARGETS := suite report event elf counts harness
 fuzz:
 	tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 

@@ -77,6 +77,20 @@ class TestWalls(unittest.TestCase):
         self.assertEqual(r.stdout, f"walls: {self.src}/github/http.c:{line}: github may not "
                                    "include results/results.h (allowed: common results/json.h)\n")
 
+    def test_walls__harness_reads_bytes_and_runs_nothing(self):
+        # src/harness is handed output to parse (docs/design.md, "Include
+        # walls"): the strict JSON parser is all it takes from results, and
+        # it reaches nothing that starts a process.
+        line = self.append("harness/harness.c", '#include "results/results.h"\n'
+                                                '#include "measure/measure.h"\n')
+        r = walls(self.src)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout,
+                         f"walls: {self.src}/harness/harness.c:{line}: harness may not include "
+                         "results/results.h (allowed: common results/json.h)\n"
+                         f"walls: {self.src}/harness/harness.c:{line + 1}: harness may not "
+                         "include measure/measure.h (allowed: common results/json.h)\n")
+
     def test_walls__new_area_needs_a_row(self):
         os.mkdir(os.path.join(self.src, "newarea"))
         with open(os.path.join(self.src, "newarea", "x.c"), "w", encoding="utf-8") as f:
