@@ -74,8 +74,8 @@ struct comparison {
 	double confidence; /* e.g. 0.99; simultaneous over all looks */
 	unsigned looks_planned;
 	unsigned looks_used;
-	unsigned pairs;	    /* pairs used by the deciding (or last) look */
-	double max_percent; /* tolerance as a fraction: 0.05 = 5% */
+	unsigned pairs;	     /* pairs used by the deciding (or last) look */
+	double max_fraction; /* tolerance as a fraction: 0.05 = 5% */
 	bool has_min_difference;
 	double min_difference;	  /* canonical unit */
 	double band_low_percent;  /* the practical band actually applied, percent; */

@@ -144,9 +144,9 @@ static void cut_comparison(enum metric m, const struct tolerance *t, struct comp
 	cmp->counts = true;
 	cmp->statistic_shown = SIDE_MEDIAN;
 	cmp->confidence = 1;
-	cmp->max_percent = t->max_percent;
-	cmp->band_low_percent = -100 * t->max_percent;
-	cmp->band_high_percent = 100 * t->max_percent;
+	cmp->max_fraction = t->max_fraction;
+	cmp->band_low_percent = -100 * t->max_fraction;
+	cmp->band_high_percent = 100 * t->max_fraction;
 	cmp->verdict = VERDICT_INCONCLUSIVE;
 	cmp->gate = t->gate;
 	cmp->final = true;
@@ -183,7 +183,7 @@ void counted_compare(const struct bench_run *br, const struct unit *u, struct re
 		in.n_head = h->n_samples;
 		in.base = bv;
 		in.n_base = b->n_samples;
-		in.max_percent = t->max_percent;
+		in.max_fraction = t->max_fraction;
 		/* A size is exact: its one "run" is all there is. */
 		in.runs_cap = m == METRIC_ARTIFACT_SIZE ? 1 : COUNTS_DEFAULT_RUNS_CAP;
 		counts_compare(m, &in, t->gate, &cmp, &more);
@@ -675,7 +675,7 @@ static unsigned more_wanted(const struct bench_run *br, const struct unit *u, en
 	in.n_head = h->n_samples;
 	in.base = bv;
 	in.n_base = b->n_samples;
-	in.max_percent = regression_tolerance(&br->b->regression, m)->max_percent;
+	in.max_fraction = regression_tolerance(&br->b->regression, m)->max_fraction;
 	counts_compare(m, &in, true, &cmp, &more);
 	free(hv);
 	free(bv);

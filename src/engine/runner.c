@@ -140,7 +140,7 @@ static void setup_judging(struct bench_run *br, struct unit *u)
 		if (!benchmark_measures(b, m) || !t)
 			continue;
 		judge_input_init(in, m);
-		in->tol.max_percent = t->max_percent;
+		in->tol.max_fraction = t->max_fraction;
 		in->tol.has_min_difference = t->has_min_difference;
 		in->tol.min_difference = t->min_difference;
 		in->tol.gate = t->gate;

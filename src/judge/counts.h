@@ -32,7 +32,7 @@
 struct counts_input {
 	const uint64_t *base, *head; /* one count per run, in any order */
 	size_t n_base, n_head;	     /* at least 1 each */
-	double max_percent;	     /* tolerance, a fraction: 0.01 = 1%; >= 0 */
+	double max_fraction;	     /* tolerance, a fraction: 0.01 = 1%; >= 0 */
 	double noise_bound;	     /* largest spread of a quiet side, a fraction */
 	unsigned runs_cap;	     /* most runs per side */
 };

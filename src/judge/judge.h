@@ -76,7 +76,7 @@ double judge_bisect_confidence(double confidence, unsigned candidates);
 
 /* Per-metric tolerance (`regression.<metric>`). */
 struct judge_tolerance {
-	double max_percent; /* fraction: 0.05 = 5%; >= 0 */
+	double max_fraction; /* fraction: 0.05 = 5%; >= 0 */
 	bool has_min_difference;
 	double min_difference; /* canonical unit */
 	bool gate;

@@ -166,7 +166,7 @@ struct metrics {
 /* Per-metric comparison tolerance. */
 struct tolerance {
 	enum side_statistic statistic;
-	double max_percent; /* fraction, 0..10 */
+	double max_fraction; /* the suite's max_percent as a fraction, 0..10 */
 	bool has_min_difference;
 	double min_difference; /* ns (latency, cpu_total) or bytes (peak_rss) */
 	bool gate;

@@ -527,7 +527,7 @@ static void test_judge__an_interval_within_a_hair_of_the_tolerance_passes(void *
 			    "the interval still straddles the tolerance after 50 pairs");
 	/* at max_percent 0 the hair is 0: no pass but an exact one */
 	fill(f, METRIC_LATENCY, 50, 0.1, 1.0, 0.02);
-	f->in.tol.max_percent = 0;
+	f->in.tol.max_fraction = 0;
 	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
 	assert_int_equal(f->cmp.verdict, VERDICT_INCONCLUSIVE);
 	free(f);
@@ -576,7 +576,7 @@ static void test_judge__min_difference_widens_band(void **state)
 
 	/* max_percent 0 and no min_difference: only an exact zero passes. */
 	f->in.tol.has_min_difference = false;
-	f->in.tol.max_percent = 0.0;
+	f->in.tol.max_fraction = 0.0;
 	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
 	assert_near(f->cmp.band_high_percent, 0.0, 0.0);
 	assert_int_equal(f->cmp.verdict, VERDICT_REGRESSION);
@@ -717,7 +717,7 @@ static void test_judge__floor_makes_other_verdicts_inconclusive(void **state)
 	fill_rss(f, 40, 1.9, 2.4, 2.0);
 	for (j = 0; j < 40; j++) /* +20% +-30% against a 20% band: undecided */
 		f->head[j] = 1024.0 * floor(2.4 * 1024.0 * (1.0 + 0.3 * wobble(j, 59)));
-	f->in.tol.max_percent = 0.2;
+	f->in.tol.max_fraction = 0.2;
 	default_looks(f);
 	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
 	assert_int_equal(f->cmp.looks_used, 4);
@@ -764,7 +764,7 @@ static void test_judge__throughput_derived_from_latency(void **state)
 	assert_near(t.ci_low_percent, -20.0, 1e-9);
 	assert_near(t.base, 1e8, 1e-3); /* 1e6 bytes per 10 ms */
 	assert_near(t.head, 8e7, 1e-3);
-	assert_near(t.max_percent, 0.05 / 1.05, 1e-15);
+	assert_near(t.max_fraction, 0.05 / 1.05, 1e-15);
 	assert_near(t.band_low_percent, 100.0 / 1.05 - 100.0, 1e-9);
 	assert_near(t.band_high_percent, 100.0 / 0.95 - 100.0, 1e-9);
 
@@ -795,11 +795,11 @@ static void test_judge__only_three_metrics_are_compared(void **state)
 	assert_false(judge_metric_compared(METRIC_THROUGHPUT));
 	assert_false(judge_metric_compared(METRIC_CPU_USER));
 	judge_input_init(&in, METRIC_CPU_TOTAL);
-	assert_near(in.tol.max_percent, 0.05, 0.0);
+	assert_near(in.tol.max_fraction, 0.05, 0.0);
 	assert_near(in.resolution, 1000.0, 0.0);
 	assert_true(in.discrete);
 	judge_input_init(&in, METRIC_PEAK_RSS);
-	assert_near(in.tol.max_percent, 0.10, 0.0);
+	assert_near(in.tol.max_fraction, 0.10, 0.0);
 	assert_near(in.resolution, 1024.0, 0.0);
 	judge_input_init(&in, METRIC_LATENCY);
 	assert_false(in.discrete);
