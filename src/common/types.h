@@ -59,6 +59,15 @@ struct aggregation {
 	double percentile; /* AGG_PERCENTILE only: 1 ≤ p ≤ 99.9 in suites */
 };
 
+/* The tolerances of a suite that sets none (docs/comparison.md, "The
+ * tolerance band" and "Deciding on counts"), as fractions, and the noise
+ * gate's robust CV: written here once. The suite lays its own over them
+ * (suite/defaults.c); the judge's inputs start from them. */
+#define TOLERANCE_DEFAULT_FRACTION	  0.05 /* latency, cpu_total */
+#define TOLERANCE_DEFAULT_FRACTION_RSS	  0.10 /* peak_rss */
+#define TOLERANCE_DEFAULT_FRACTION_COUNTS 0.01 /* instructions, allocations, sizes */
+#define TOLERANCE_DEFAULT_MAX_CV	  0.5
+
 /* One compared metric of one command: every field a report's
  * comparisons carry (docs/reports.md, "Layout"). Percentages are in percent (+16.3 means
  * head is 16.3% higher); absolute amounts are in the metric's canonical unit. */

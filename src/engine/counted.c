@@ -211,21 +211,32 @@ struct phase {
 };
 
 static const struct phase phases[] = {
-	{ VALGRIND_CACHEGRIND, "instructions", 1, { METRIC_INSTRUCTIONS }, { "Ir" }, false },
-	{ VALGRIND_DHAT,
-	  "allocations",
-	  2,
-	  { METRIC_ALLOCATIONS, METRIC_ALLOCATED_BYTES },
-	  { "tbk", "tb" },
-	  false },
+	{
+		.tool = VALGRIND_CACHEGRIND,
+		.what = "instructions",
+		.n = 1,
+		.metrics = { METRIC_INSTRUCTIONS },
+		.events = { "Ir" },
+		.perf = false,
+	},
+	{
+		.tool = VALGRIND_DHAT,
+		.what = "allocations",
+		.n = 2,
+		.metrics = { METRIC_ALLOCATIONS, METRIC_ALLOCATED_BYTES },
+		.events = { "tbk", "tb" },
+		.perf = false,
+	},
 };
 
-static const struct phase perf_phase = { VALGRIND_CACHEGRIND,
-					 "instructions",
-					 1,
-					 { METRIC_INSTRUCTIONS },
-					 { PERF_INSTRUCTIONS_EVENT },
-					 true };
+static const struct phase perf_phase = {
+	.tool = VALGRIND_CACHEGRIND,
+	.what = "instructions",
+	.n = 1,
+	.metrics = { METRIC_INSTRUCTIONS },
+	.events = { PERF_INSTRUCTIONS_EVENT },
+	.perf = true,
+};
 
 /* The version of the valgrind the runner found at start, run by its path
  * with the environment the measured commands get. */
@@ -345,7 +356,7 @@ static void phase_failed(struct results_side *rs, const struct phase *ph, const 
 static int read_counts(const char *dir, const struct phase *ph, struct results_side *rs,
 		       struct err *err)
 {
-	struct valgrind_counts vc = { 0, 0, 0, 0 }; /* the readers add to it */
+	struct valgrind_counts vc = { .processes = 0 }; /* the readers add to it */
 
 	if (ph->tool == VALGRIND_CACHEGRIND) {
 		if (valgrind_read_instructions(dir, &vc, err) < 0)

@@ -90,7 +90,7 @@ static void mark_visit(struct results_suite *s, const char *key, const size_t *m
 
 void runner_long_run(struct results_suite *s, const struct suite *suite, unsigned runs)
 {
-	struct long_run_ctx ctx = { suite, runs };
+	struct long_run_ctx ctx = { .suite = suite, .runs = runs };
 
 	runner_each_series(s, mark_visit, &ctx);
 }

@@ -66,7 +66,11 @@ void runner_new_with(const struct runner_options *o, const struct runner_measure
 int runner_new(const struct runner_options *o, struct runner **out, struct err *err)
 {
 	struct measurer_options mo = MEASURER_OPTIONS_INIT;
-	struct runner_measurer m = { real_run, real_cancel, real_fallback_reason, NULL, NULL };
+	struct runner_measurer m = {
+		.run = real_run,
+		.cancel = real_cancel,
+		.fallback_reason = real_fallback_reason,
+	};
 	struct measurer *owned;
 	int rc;
 

@@ -110,8 +110,7 @@ struct runner_options {
 
 #define RUNNER_OPTIONS_INIT                                                                        \
 	{                                                                                          \
-		0, false, 0, false, 0, 0, 0, NULL, true, NULL, 0, NULL, NULL, NULL, false, NULL,   \
-			0, NULL                                                                    \
+		.seed = 0, .use_spawner = true                                                     \
 	}
 
 /* The looks a comparison of benchmark b will make with these options

@@ -23,7 +23,6 @@
 #include <stdint.h>
 
 /* The defaults of docs/comparison.md, "Deciding on counts". */
-#define COUNTS_DEFAULT_MAX_PERCENT 0.01	 /* 1% */
 #define COUNTS_DEFAULT_NOISE_BOUND 0.001 /* 0.1% */
 #define COUNTS_DEFAULT_RUNS	   3
 #define COUNTS_DEFAULT_RUNS_CAP	   9
@@ -39,8 +38,8 @@ struct counts_input {
 
 #define COUNTS_INPUT_INIT                                                                          \
 	{                                                                                          \
-		NULL, NULL, 0, 0, COUNTS_DEFAULT_MAX_PERCENT, COUNTS_DEFAULT_NOISE_BOUND,          \
-			COUNTS_DEFAULT_RUNS_CAP                                                    \
+		.max_fraction = TOLERANCE_DEFAULT_FRACTION_COUNTS,                                 \
+		.noise_bound = COUNTS_DEFAULT_NOISE_BOUND, .runs_cap = COUNTS_DEFAULT_RUNS_CAP     \
 	}
 
 struct counts_decision {

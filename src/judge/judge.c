@@ -145,10 +145,11 @@ void judge_input_init(struct judge_metric_input *in, enum metric m)
 {
 	memset(in, 0, sizeof(*in));
 	in->metric = m;
-	in->tol.max_fraction = m == METRIC_PEAK_RSS ? 0.10 : 0.05;
+	in->tol.max_fraction =
+		m == METRIC_PEAK_RSS ? TOLERANCE_DEFAULT_FRACTION_RSS : TOLERANCE_DEFAULT_FRACTION;
 	in->tol.gate = true;
 	in->tol.statistic = SIDE_MEDIAN;
-	in->max_cv = 0.5;
+	in->max_cv = TOLERANCE_DEFAULT_MAX_CV;
 	in->resolution = 1.0;
 	switch (m) {
 	case METRIC_CPU_USER:
@@ -438,7 +439,7 @@ bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *
 		struct comparison *out)
 {
 	size_t n = look < plan->n_looks ? plan->looks[look] : 0;
-	struct side b = { 0 }, h = { 0 };
+	struct side b = { .x = NULL }, h = { .x = NULL };
 	struct signrank_interval iv;
 	double dn, up, *r = NULL;
 	bool decided, hair = false, noisy, last = look + 1 == plan->n_looks;

@@ -48,7 +48,7 @@ struct judge_settings {
 
 #define JUDGE_SETTINGS_INIT                                                                        \
 	{                                                                                          \
-		0.99, 10, 252, 0                                                                   \
+		.confidence = 0.99, .min_samples = 10, .max_runs = 252, .runs = 0                  \
 	}
 
 struct judge_plan {

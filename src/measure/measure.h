@@ -41,7 +41,7 @@ struct measurer_options {
 
 #define MEASURER_OPTIONS_INIT                                                                      \
 	{                                                                                          \
-		NULL, true                                                                         \
+		.spawner_path = NULL, .use_spawner = true                                          \
 	}
 
 /* Starts the spawner, or falls back to measuring in-process (not an error).

@@ -648,14 +648,15 @@ void regression_defaults(struct regression *r)
 	memset(r, 0, sizeof(*r));
 	r->confidence = SUITE_DEFAULT_CONFIDENCE;
 	r->min_samples = SUITE_DEFAULT_MIN_SAMPLES;
-	r->max_cv = SUITE_DEFAULT_MAX_CV;
+	r->max_cv = TOLERANCE_DEFAULT_MAX_CV;
 	r->latency.statistic = r->cpu_total.statistic = r->peak_rss.statistic = SIDE_MEDIAN;
-	r->latency.max_fraction = r->cpu_total.max_fraction = SUITE_DEFAULT_MAX_PERCENT;
-	r->peak_rss.max_fraction = SUITE_DEFAULT_MAX_PERCENT_RSS;
+	r->latency.max_fraction = r->cpu_total.max_fraction = TOLERANCE_DEFAULT_FRACTION;
+	r->peak_rss.max_fraction = TOLERANCE_DEFAULT_FRACTION_RSS;
 	r->latency.gate = r->cpu_total.gate = r->peak_rss.gate = true;
 	r->exponent_max_difference = SUITE_DEFAULT_EXPONENT_MAX_DIFF;
 	r->artifact_size.statistic = r->instructions.statistic = SIDE_MEDIAN;
-	r->artifact_size.max_fraction = r->instructions.max_fraction = SUITE_DEFAULT_COUNTS_PERCENT;
+	r->artifact_size.max_fraction = r->instructions.max_fraction =
+		TOLERANCE_DEFAULT_FRACTION_COUNTS;
 	r->artifact_size.gate = r->instructions.gate = true;
 	r->allocations = r->allocated_bytes = r->instructions;
 }

@@ -403,7 +403,7 @@ static void test_counts__identical_flagged_at_most_1_percent(void **state)
 		rates(&models[i], 1, 0, c, &runs);
 		report("A/A, max_percent 0", &models[i], c, runs);
 		assert_true(c[VERDICT_REGRESSION] + c[VERDICT_IMPROVED] <= COMPARISONS / 100);
-		rates(&models[i], 1, COUNTS_DEFAULT_MAX_PERCENT, c, &runs);
+		rates(&models[i], 1, TOLERANCE_DEFAULT_FRACTION_COUNTS, c, &runs);
 		report("A/A, defaults", &models[i], c, runs);
 		assert_true(c[VERDICT_REGRESSION] + c[VERDICT_IMPROVED] <= COMPARISONS / 100);
 	}
