@@ -24,8 +24,6 @@
 
 #include "common/banned.h"
 
-enum step_outcome { STEP_GOOD, STEP_BAD, STEP_INCONCLUSIVE, STEP_FAILED };
-
 struct bisect {
 	struct session *s;
 	struct revisions rv;

@@ -143,8 +143,7 @@ struct work {
 	const char *unit; /* "operations" (value default), "bytes" (file_size) or as written */
 };
 
-/* How instructions are counted (docs/comparison.md, "Deciding on counts"). */
-enum counter_backend { COUNTER_AUTO, COUNTER_PERF, COUNTER_VALGRIND };
+/* How instructions are counted: enum counter_backend, common/types.h. */
 
 #define SUITE_DEFAULT_COUNT_RUNS 3 /* counted runs per side to start with */
 #define SUITE_MAX_COUNT_RUNS	 9 /* the counts rule's cap */

@@ -925,6 +925,108 @@ static void test_judge__command_result_is_worst_gated_state(void **state)
 	assert_int_equal(judge_command_result(c, 3, b, 2), RESULT_INCONCLUSIVE);
 }
 
+/* The worst of a level's results rolls up; none is a pass. */
+static void test_judge__worst_result_rolls_up(void **state)
+{
+	const enum result_state v[] = { RESULT_IMPROVED, RESULT_REGRESSION, RESULT_INCONCLUSIVE };
+
+	(void)state;
+	assert_int_equal(judge_worst(v, 3), RESULT_REGRESSION);
+	assert_int_equal(judge_worst(v, 1), RESULT_IMPROVED);
+	assert_int_equal(judge_worst(NULL, 0), RESULT_PASS);
+}
+
+/* The accept label: every regression is marked accepted and stays; a
+ * command that was a regression is judged again without them, down to its
+ * budgets and its other verdicts; one that was not keeps its result. */
+static void test_judge__accepting_marks_regressions_and_judges_again(void **state)
+{
+	struct comparison c[3];
+	struct budget_result b[1];
+
+	(void)state;
+	memset(c, 0, sizeof(c));
+	memset(b, 0, sizeof(b));
+	c[0].gate = c[1].gate = c[2].gate = true;
+	c[0].verdict = VERDICT_REGRESSION;
+	c[1].verdict = VERDICT_IMPROVED;
+	c[2].verdict = VERDICT_REGRESSION;
+	c[2].gate = false;
+	assert_int_equal(judge_accept(c, 3, NULL, 0, RESULT_REGRESSION), RESULT_IMPROVED);
+	assert_true(c[0].accepted);
+	assert_false(c[1].accepted);
+	assert_true(c[2].accepted); /* shown as accepted, gated or not */
+	assert_int_equal(c[0].verdict, VERDICT_REGRESSION);
+	/* a broken budget is not accepted */
+	c[0].accepted = c[2].accepted = false;
+	b[0].status = BUDGET_FAIL;
+	assert_int_equal(judge_accept(c, 3, b, 1, RESULT_REGRESSION), RESULT_OVER_BUDGET);
+	/* a command that was no regression (an error of its own) keeps it */
+	c[0].accepted = c[2].accepted = false;
+	assert_int_equal(judge_accept(c, 3, NULL, 0, RESULT_ERROR), RESULT_ERROR);
+	assert_true(c[0].accepted);
+	/* nothing to accept: the result as it was */
+	c[0].verdict = c[2].verdict = VERDICT_PASS;
+	c[0].accepted = c[2].accepted = false;
+	assert_int_equal(judge_accept(c, 3, NULL, 0, RESULT_REGRESSION), RESULT_REGRESSION);
+	assert_false(c[0].accepted);
+}
+
+/* A benchmark or suite that was a regression takes its children's worst
+ * once they accepted theirs; anything else of its own stays. */
+static void test_judge__an_accepted_parent_takes_its_childrens_worst(void **state)
+{
+	(void)state;
+	assert_int_equal(judge_accepted_parent(RESULT_REGRESSION, RESULT_PASS), RESULT_PASS);
+	assert_int_equal(judge_accepted_parent(RESULT_REGRESSION, RESULT_OVER_BUDGET),
+			 RESULT_OVER_BUDGET);
+	assert_int_equal(judge_accepted_parent(RESULT_ERROR, RESULT_PASS), RESULT_ERROR);
+	assert_int_equal(judge_accepted_parent(RESULT_INCONCLUSIVE, RESULT_PASS),
+			 RESULT_INCONCLUSIVE);
+}
+
+/* A bisect step: bad on a regression, whatever else; else failed when
+ * something could not run; else inconclusive unless every comparison passed
+ * or improved; a command that does not compare the metric says nothing. */
+static void test_judge__a_bisect_step_from_its_findings(void **state)
+{
+	struct comparison pass, regression, inconclusive, improved;
+	struct step_finding f[4];
+
+	(void)state;
+	memset(f, 0, sizeof(f));
+	memset(&pass, 0, sizeof(pass));
+	regression = improved = inconclusive = pass;
+	pass.verdict = VERDICT_PASS;
+	improved.verdict = VERDICT_IMPROVED;
+	regression.verdict = VERDICT_REGRESSION;
+	inconclusive.verdict = VERDICT_INCONCLUSIVE;
+	assert_int_equal(judge_bisect_step(f, 0), STEP_GOOD);
+	f[0] = (struct step_finding){ .kind = STEP_COMPARED, .cmp = &pass };
+	f[1] = (struct step_finding){ .kind = STEP_COMPARED, .cmp = &improved };
+	f[2] = (struct step_finding){ .kind = STEP_NOT_COMPARED };
+	assert_int_equal(judge_bisect_step(f, 3), STEP_GOOD);
+	f[2] = (struct step_finding){ .kind = STEP_COMPARED, .cmp = &inconclusive };
+	assert_int_equal(judge_bisect_step(f, 3), STEP_INCONCLUSIVE);
+	f[1] = (struct step_finding){ .kind = STEP_NOT_MEASURED };
+	assert_int_equal(judge_bisect_step(f, 3), STEP_FAILED);
+	f[3] = (struct step_finding){ .kind = STEP_COMPARED, .cmp = &regression };
+	assert_int_equal(judge_bisect_step(f, 4), STEP_BAD);
+	/* a command or benchmark that failed after a regression: still bad */
+	f[0] = (struct step_finding){ .kind = STEP_COMPARED, .cmp = &regression };
+	f[1] = (struct step_finding){ .kind = STEP_COMMAND_FAILED };
+	f[2] = (struct step_finding){ .kind = STEP_BENCHMARK_FAILED };
+	assert_int_equal(judge_bisect_step(f, 3), STEP_BAD);
+	/* a suite that failed: the step failed, unless a later regression */
+	f[2] = (struct step_finding){ .kind = STEP_SUITE_FAILED };
+	assert_int_equal(judge_bisect_step(f, 3), STEP_FAILED);
+	assert_int_equal(judge_bisect_step(f, 4), STEP_BAD);
+	assert_string_equal(step_outcome_name(STEP_GOOD), "good");
+	assert_string_equal(step_outcome_name(STEP_BAD), "bad");
+	assert_string_equal(step_outcome_name(STEP_INCONCLUSIVE), "inconclusive");
+	assert_string_equal(step_outcome_name(STEP_FAILED), "failed");
+}
+
 static void test_judge__fail_on_inconclusive(void **state)
 {
 	(void)state;
@@ -1029,6 +1131,10 @@ int main(void)
 		cmocka_unit_test(test_judge__budget_at_floor),
 		cmocka_unit_test(test_judge__command_result_is_worst_gated_state),
 		cmocka_unit_test(test_judge__fail_on_inconclusive),
+		cmocka_unit_test(test_judge__worst_result_rolls_up),
+		cmocka_unit_test(test_judge__accepting_marks_regressions_and_judges_again),
+		cmocka_unit_test(test_judge__an_accepted_parent_takes_its_childrens_worst),
+		cmocka_unit_test(test_judge__a_bisect_step_from_its_findings),
 		cmocka_unit_test(test_judge__bisect_confidence_splits_alpha),
 		cmocka_unit_test(test_judge__geometric_mean),
 		cmocka_unit_test(test_judge__detectable_change_from_an_a_a_interval),
