@@ -532,7 +532,7 @@ int side_build_all(struct runner *r, const struct suite *suite, struct side *sid
 		   struct err *err)
 {
 	struct side *head = sides[HEAD], *base = sides[BASE];
-	bool keep = base && suite->has_build && roots->base_tree && !r->o.separate_artifacts;
+	bool keep = base && suite->has_build && roots->base_tree && !r->plan->separate_artifacts;
 	bool same = keep && roots->head_tree && !strcmp(roots->head_tree, roots->base_tree);
 	char *key = keep ? kept_key(suite, base, roots->base_tree) : NULL;
 	bool reused = false;
@@ -564,7 +564,7 @@ int side_build_all(struct runner *r, const struct suite *suite, struct side *sid
 		free(head->artifact);
 		head->artifact = xstrdup(base->artifact);
 		rs->shared_artifact = true;
-	} else if (base && suite->has_build && !r->o.separate_artifacts) {
+	} else if (base && suite->has_build && !r->plan->separate_artifacts) {
 		rs->shared_artifact = share_artifact(head, base);
 	}
 	return 0;
