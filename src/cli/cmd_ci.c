@@ -23,7 +23,6 @@
 #include "github/event.h"
 #include "github/http.h"
 #include "github/publish.h"
-#include "judge/judge.h"
 #include "render/format.h"
 #include "render/render.h"
 #include "suite/suite.h"
@@ -33,8 +32,6 @@
 #include <string.h>
 
 #include "common/banned.h"
-
-#define DEFAULT_ACCEPT_LABEL "himorime:accept"
 
 struct publish_flags {
 	const char *comment; /* "true" or "false" */
@@ -56,9 +53,7 @@ static int check_publish_flags(const char *cmd, struct publish_flags *p)
 		p->comment = "true";
 	if (strcmp(p->comment, "true") && strcmp(p->comment, "false"))
 		return usage(cmd, "--comment \"%s\": expected true or false", p->comment);
-	if (!p->accept_label)
-		p->accept_label = DEFAULT_ACCEPT_LABEL;
-	if (!*p->accept_label)
+	if (p->accept_label && !*p->accept_label)
 		return usage(cmd, "--accept-label%s must not be empty", "");
 	return EXIT_OK;
 }
@@ -208,64 +203,6 @@ static void annotate_all(const struct session *s)
 	}
 }
 
-/* ---- the accept label ---------------------------------------------------- */
-
-/* A command labelled to accept its regressions: they stay in the report,
- * marked accepted, and its result is judged again without them. */
-static void accept_command(struct results_command *c)
-{
-	struct budget_result *b;
-	bool changed = false;
-	size_t m;
-
-	for (m = 0; m < c->n_comparisons; m++)
-		if (c->comparisons[m].verdict == VERDICT_REGRESSION) {
-			c->comparisons[m].accepted = true;
-			changed = true;
-		}
-	if (!changed || c->result != RESULT_REGRESSION)
-		return;
-	b = xcalloc(c->n_budgets + 1, sizeof(*b));
-	for (m = 0; m < c->n_budgets; m++)
-		b[m] = c->budgets[m].result;
-	c->result = judge_command_result(c->comparisons, c->n_comparisons, b, c->n_budgets);
-	free(b);
-}
-
-/* A parent whose result was a regression takes the worst of its children
- * again; one that failed to run keeps its error. */
-static void lower_regression(enum result_state *parent, enum result_state child_worst)
-{
-	if (*parent == RESULT_REGRESSION)
-		*parent = child_worst;
-}
-
-/* A pull request labelled to accept a known regression: its regressions are
- * still reported, marked accepted, and no longer fail the job; commands,
- * benchmarks and suites tell the same story (docs/github-actions.md). */
-static void accept_regressions(struct results *doc)
-{
-	size_t i, j, k;
-
-	for (i = 0; i < doc->n_suites; i++) {
-		struct results_suite *su = &doc->suites[i];
-		enum result_state suite_worst = RESULT_PASS;
-		for (j = 0; j < su->n_benchmarks; j++) {
-			struct results_benchmark *b = &su->benchmarks[j];
-			enum result_state worst = RESULT_PASS;
-			for (k = 0; k < b->n_commands; k++) {
-				accept_command(&b->commands[k]);
-				if (b->commands[k].result > worst)
-					worst = b->commands[k].result;
-			}
-			lower_regression(&b->result, worst);
-			if (b->result > suite_worst)
-				suite_worst = b->result;
-		}
-		lower_regression(&su->result, suite_worst);
-	}
-}
-
 /* ---- ci ------------------------------------------------------------------- */
 
 struct publish_ctx {
@@ -366,18 +303,6 @@ static void warn_merge_parent(struct revisions *rv, const struct github_event *e
 			parent.hex, ev->base_sha);
 }
 
-/* The worst result of every suite: the verdict the step reports. */
-static enum result_state overall(const struct results *doc)
-{
-	enum result_state worst = RESULT_PASS;
-	size_t i;
-
-	for (i = 0; i < doc->n_suites; i++)
-		if (doc->suites[i].result > worst)
-			worst = doc->suites[i].result;
-	return worst;
-}
-
 /* Set once write_outputs ran, written or not: a GITHUB_OUTPUT it could not
  * append to (a FIFO put in its place) is not tried again at the end. */
 static bool outputs_tried;
@@ -396,10 +321,11 @@ static void write_outputs(const struct session *s, const char *json_path, int ex
 		return;
 	outputs_tried = true;
 	rng_init(&rng, rng_fresh_seed(), "output");
-	result = result_state_name(overall(s->doc));
+	result = result_state_name(runner_worst_result(s->doc));
 	/* the story of the headline: a regression, accepted, that does not fail
 	 * the job, comes before anything else that does not fail it either */
-	if (s->doc->summary.accepted_regressions && overall(s->doc) < RESULT_OVER_BUDGET)
+	if (s->doc->summary.accepted_regressions &&
+	    runner_worst_result(s->doc) < RESULT_OVER_BUDGET)
 		result = "accepted-regression";
 	snprintf(code, sizeof(code), "%d", exit_code);
 	if (github_actions_output_append(path, &rng, "result", result, &err) < 0 ||
@@ -524,7 +450,7 @@ static int measure_revisions(struct session *s, const char *against, struct revi
 	if (code == EXIT_OK)
 		code = revisions_open(s, req, &rv);
 	if (code == EXIT_OK)
-		code = revisions_check_looks(s, &rv, selected);
+		code = revisions_plan(s, &rv, selected);
 	if (code == EXIT_OK) {
 		warn_merge_parent(&rv, ev);
 		code = session_runner(s, rv.hidden, rv.n_hidden);
@@ -540,8 +466,8 @@ static int measure_revisions(struct session *s, const char *against, struct revi
 static int finish(struct session *s, const struct github_event *ev, struct publish_ctx *ctx,
 		  char **json_path)
 {
-	if (github_event_has_label(ev, ctx->pf->accept_label))
-		accept_regressions(s->doc);
+	if (s->plan->accept.applies)
+		runner_accept_regressions(s->doc);
 	if (!s->out.summary && getenv("GITHUB_STEP_SUMMARY") && *getenv("GITHUB_STEP_SUMMARY"))
 		s->out.summary = getenv("GITHUB_STEP_SUMMARY");
 	/* the commit this report is about, for `comment` to check against its
@@ -560,6 +486,12 @@ static int finish(struct session *s, const struct github_event *ev, struct publi
 	s->epilogue_ctx = ctx;
 	s->epilogue_failure = "the comment or status could not be published";
 	return session_finish(s);
+}
+
+/* Whether the event's pull request carries a label, for the plan. */
+static bool has_label(const void *ev, const char *label)
+{
+	return github_event_has_label(ev, label) != 0;
 }
 
 int cmd_ci(int argc, char **argv)
@@ -594,6 +526,10 @@ int cmd_ci(int argc, char **argv)
 	if (code != EXIT_OK)
 		goto done;
 	s.out.no_color = true;
+	/* the accept label's policy is the plan's, once the event is loaded */
+	s.flags.accept_label = pf.accept_label;
+	s.flags.labelled = has_label;
+	s.flags.labels_ctx = &ev;
 	ctx.pf = &pf;
 	ctx.token = cli_token();
 	mask_token(ctx.token);

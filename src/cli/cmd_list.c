@@ -149,7 +149,7 @@ static void json_tolerance(struct strbuf *sb, const struct tolerance *t)
 {
 	strbuf_addf(sb,
 		    "{\"statistic\": \"%s\", \"max_percent\": ", side_statistic_name(t->statistic));
-	jsonw_num(sb, jsonw_percent(t->max_percent));
+	jsonw_num(sb, jsonw_percent(t->max_fraction));
 	strbuf_adds(sb, ", \"min_difference\": ");
 	if (t->has_min_difference)
 		jsonw_num(sb, t->min_difference);
@@ -163,7 +163,7 @@ static void json_tolerance(struct strbuf *sb, const struct tolerance *t)
 static void json_count_tolerance(struct strbuf *sb, const struct tolerance *t)
 {
 	strbuf_adds(sb, "{\"max_percent\": ");
-	jsonw_num(sb, jsonw_percent(t->max_percent));
+	jsonw_num(sb, jsonw_percent(t->max_fraction));
 	strbuf_adds(sb, ", \"gate\": ");
 	jsonw_bool(sb, t->gate);
 	strbuf_addch(sb, '}');

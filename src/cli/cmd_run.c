@@ -60,19 +60,17 @@ int cmd_run(int argc, char **argv)
 		if (session_builds(&s, i, selected))
 			code = session_lock_tree(&s, s.suites.v[i]->dir);
 	if (code == EXIT_OK)
+		code = session_plan(&s, selected, NULL);
+	if (code == EXIT_OK)
 		code = session_runner(&s, NULL, 0);
 	if (code != EXIT_OK)
 		goto done;
 	record_git(s.doc, s.suites.v[0]->dir);
 	for (i = 0; i < n; i++) {
 		char root[PATH_MAX];
-		struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
-		bool any = false;
-		size_t k;
+		struct runner_roots roots = { .head = NULL };
 
-		for (k = 0; k < s.suites.v[i]->benchmark_count; k++)
-			any |= selected[i][k];
-		if (!any)
+		if (!s.plan->suites[i].n_selected)
 			continue;
 		if (!realpath(s.suites.v[i]->dir, root)) {
 			err_set(&err, ERR_EXEC, "cannot resolve \"%s\"", s.suites.v[i]->dir);
@@ -80,9 +78,9 @@ int cmd_run(int argc, char **argv)
 			goto done;
 		}
 		roots.head = root;
-		if (runner_run_suite(s.runner, s.suites.v[i], selected[i], &roots, s.doc, &err) ==
+		if (runner_run_suite(s.runner, &s.plan->suites[i], &roots, s.doc, &err) ==
 		    ERR_INTERRUPTED) {
-			session_not_started(&s, selected, i + 1);
+			session_not_started(&s, i + 1);
 			break;
 		}
 	}

@@ -129,12 +129,13 @@ static int hash_suites(struct sweep_run *w)
 		}
 	}
 	memset(&st, 0, sizeof(st));
-	st.has_runs = s->ro.has_runs;
-	st.runs = s->ro.runs;
-	st.has_warmup = s->ro.has_warmup;
-	st.warmup = s->ro.warmup;
-	st.max_time_ns = s->ro.max_time_ns;
-	st.max_total_time_ns = s->max_total_time_ns;
+	/* the flags as given: what a history entry was measured with */
+	st.has_runs = s->plan->flags.has_runs;
+	st.runs = s->plan->flags.runs;
+	st.has_warmup = s->plan->flags.has_warmup;
+	st.warmup = s->plan->flags.warmup;
+	st.max_time_ns = s->plan->flags.max_time_ns;
+	st.max_total_time_ns = s->plan->flags.max_total_time_ns;
 	st.selected = names;
 	st.n_selected = n;
 	sweep_settings_hash(&st, w->settings_hash);
@@ -177,8 +178,13 @@ static int measure_suite(struct sweep_run *w, size_t i, const char *tree_path,
 	char *head = suite_root(&w->rv, suite, tree_path);
 	char *base = suite_root(&w->rv, suite, vcs_tree_path(w->reference_tree));
 	char *fixtures = suite_root(&w->rv, suite, vcs_workdir(w->rv.vcs));
-	struct runner_roots roots = { head, base, fixtures, tree_id->hex,
-				      w->reference_tree_id.hex };
+	struct runner_roots roots = {
+		.head = head,
+		.base = base,
+		.fixture = fixtures,
+		.head_tree = tree_id->hex,
+		.base_tree = w->reference_tree_id.hex,
+	};
 	struct results_suite *rs;
 	int rc;
 
@@ -186,7 +192,7 @@ static int measure_suite(struct sweep_run *w, size_t i, const char *tree_path,
 		rc = err_set(err, ERR_EXEC, "suite \"%s\" is not inside the repository",
 			     suite->path);
 	} else {
-		rc = runner_run_suite(s->runner, suite, w->selected[i], &roots, s->doc, err);
+		rc = runner_run_suite(s->runner, &s->plan->suites[i], &roots, s->doc, err);
 		rs = &s->doc->suites[s->doc->n_suites - 1];
 		mark_suite(rs, info, index, w->suite_hash[i]);
 		if (rs->result == RESULT_ERROR || rs->error.present)
@@ -226,7 +232,7 @@ static int measure_commit(struct sweep_run *w, const struct vcs_sha *sha, uint64
 	if (!s->quiet)
 		fprintf(stderr, "himorime: sweep: measuring %.12s %s\n", sha->hex, info.subject);
 	/* each commit's comparison has the whole time budget */
-	session_budget_start(s, w->selected, NULL);
+	session_budget_start(s);
 	for (i = 0; i < s->suites.count && rc == 0; i++)
 		rc = measure_suite(w, i, vcs_tree_path(tree ? tree : w->reference_tree), &tree_id,
 				   &info, index, &err);
@@ -534,7 +540,7 @@ int cmd_sweep(int argc, char **argv)
 		code = session_select_check(&s, w.selected);
 	}
 	if (code == EXIT_OK)
-		code = session_check_looks(&s, w.selected, NULL);
+		code = session_plan(&s, w.selected, NULL);
 	if (code == EXIT_OK)
 		code = sweep(&w, &f, every, max_commits, k, n);
 	revisions_release(&w.rv);

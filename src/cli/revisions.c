@@ -57,7 +57,7 @@ static int resolve(struct session *s, const struct revisions_request *req, struc
 	if (vcs_tree_id(rv->vcs, &rv->base, &rv->base_tree_id, err) < 0 ||
 	    (!rv->dirty && vcs_tree_id(rv->vcs, &rv->head, &rv->head_tree_id, err) < 0))
 		return -1;
-	rv->same_tree = !rv->dirty && !s->ro.separate_artifacts &&
+	rv->same_tree = !rv->dirty && !plan_separate_artifacts(s->flags.verb) &&
 			!strcmp(rv->base_tree_id.hex, rv->head_tree_id.hex);
 	return 0;
 }
@@ -250,89 +250,85 @@ static int load_base_suite(const struct session *s, struct revisions *rv, size_t
 /* How the base revision's copy is named after a problem in it. */
 #define BASE_COPY " (in the base revision's copy, --suite-from base)"
 
-int revisions_check_looks(const struct session *s, struct revisions *rv, bool **selected)
+/* What suite i measures: the working tree's, or with --suite-from base the
+ * base revision's copy (none when nothing of it is selected); new in head,
+ * it is measured on head only. */
+static int plan_input(const struct session *s, struct revisions *rv, size_t i, bool **selected,
+		      struct plan_input *in, const char **where)
 {
+	int code = EXIT_OK;
+
+	in->suite = s->suites.v[i];
+	in->selected = selected[i];
+	in->compared = true;
+	switch (rv->suite_from) {
+	case REVISIONS_SUITE_OWN:
+		in->compared = !suite_is_new(rv, in->suite);
+		break;
+	case REVISIONS_SUITE_HEAD:
+		break;
+	case REVISIONS_SUITE_BASE:
+		code = load_base_suite(s, rv, i, selected[i]);
+		if (rv->base_suites[i]) {
+			in->suite = rv->base_suites[i];
+			in->selected = rv->base_selected[i];
+			*where = BASE_COPY;
+		} else if (rv->base_selected[i]) {
+			in->selected = rv->base_selected[i]; /* none: nothing of the copy */
+		}
+		break;
+	}
+	return code;
+}
+
+int revisions_plan(struct session *s, struct revisions *rv, bool **selected)
+{
+	struct plan_input *in = xcalloc(s->suites.count + 1, sizeof(*in));
+	const char **where = xcalloc(s->suites.count + 1, sizeof(*where));
 	size_t i;
-	int code = EXIT_OK, problems = 0, n;
+	int code = EXIT_OK;
 
 	if (rv->suite_from == REVISIONS_SUITE_BASE) {
 		rv->n_base_suites = s->suites.count;
 		rv->base_suites = xcalloc(s->suites.count + 1, sizeof(*rv->base_suites));
 		rv->base_selected = xcalloc(s->suites.count + 1, sizeof(*rv->base_selected));
 	}
-	for (i = 0; i < s->suites.count && code == EXIT_OK && problems >= 0; i++) {
-		const struct suite *suite = s->suites.v[i];
-		const bool *sel = selected[i];
-		const char *where = NULL;
-		switch (rv->suite_from) {
-		case REVISIONS_SUITE_OWN:
-			if (suite_is_new(rv, suite))
-				continue;
-			break;
-		case REVISIONS_SUITE_HEAD:
-			break;
-		case REVISIONS_SUITE_BASE:
-			code = load_base_suite(s, rv, i, selected[i]);
-			if (rv->base_suites[i]) {
-				suite = rv->base_suites[i];
-				sel = rv->base_selected[i];
-				where = BASE_COPY;
-			}
-			break;
-		}
-		n = code == EXIT_OK
-			    ? session_check_suite_looks(s, suite, s->suites.v[i]->path, sel, where)
-			    : 0;
-		problems = n < 0 ? n : problems + n;
-	}
-	return code != EXIT_OK ? code : session_looks_exit(problems);
+	for (i = 0; i < s->suites.count && code == EXIT_OK; i++)
+		code = plan_input(s, rv, i, selected, &in[i], &where[i]);
+	if (code == EXIT_OK)
+		code = session_plan_inputs(s, in, where);
+	free(where);
+	free(in);
+	return code;
 }
 
 /* One suite, head against base, with the suite file rv->suite_from names. */
-static int measure_suite(struct session *s, struct revisions *rv, size_t i, const bool *selected,
-			 const char *rel)
+static int measure_suite(struct session *s, struct revisions *rv, size_t i, const char *rel)
 {
-	const struct suite *suite = s->suites.v[i];
+	/* as revisions_plan chose it: with --suite-from base the base's copy,
+	 * and nothing when nothing of the copy is selected */
+	const struct plan_suite *ps = &s->plan->suites[i];
+	bool from_base = i < rv->n_base_suites && rv->base_suites[i];
 	char *head_root = join(rv->head_dir, rel), *base_root = join(rv->base_dir, rel);
-	const struct suite *from_base = NULL;
-	struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
-	bool is_new = false;
+	struct runner_roots roots = { .head = head_root };
 	struct err err = ERR_INIT;
-	int code = EXIT_OK, rc = 0;
+	int rc = 0;
 
-	switch (rv->suite_from) {
-	case REVISIONS_SUITE_OWN:
-		is_new = suite_is_new(rv, suite);
-		break;
-	case REVISIONS_SUITE_HEAD:
-		break;
-	case REVISIONS_SUITE_BASE:
-		/* loaded and checked by revisions_check_looks; none when the
-		 * working tree, unchanged, is the base's tree (its suite, loaded
-		 * already, is the base's) or nothing of the copy is selected */
-		if (rv->same_tree && !rv->head_tree)
-			break;
-		from_base = i < rv->n_base_suites ? rv->base_suites[i] : NULL;
-		if (!from_base)
-			goto done;
-		suite = from_base;
-		selected = rv->base_selected[i];
-		break;
-	}
-	roots.head = head_root;
-	roots.base = is_new ? NULL : base_root;
+	if (!ps->n_selected)
+		goto done;
+	roots.base = ps->compared ? base_root : NULL; /* not: new in head */
 	roots.head_tree = rv->head_tree_id.hex[0] ? rv->head_tree_id.hex : NULL;
 	/* a working tree as base (calibrate) is not the base commit's tree */
 	roots.base_tree = rv->base_tree || rv->same_tree ? rv->base_tree_id.hex : NULL;
-	rc = runner_run_suite(s->runner, suite, selected, &roots, s->doc, &err);
-	if (is_new)
+	rc = runner_run_suite(s->runner, ps, &roots, s->doc, &err);
+	if (!ps->compared)
 		runner_mark_new_in_head(s->doc);
 	if (from_base) /* the suite's path, not the temporary tree's */
 		results_set_str(&s->doc->suites[s->doc->n_suites - 1].file, s->suites.v[i]->path);
 done:
 	free(head_root);
 	free(base_root);
-	return code != EXIT_OK ? code : rc == ERR_INTERRUPTED ? -1 : EXIT_OK;
+	return rc == ERR_INTERRUPTED ? -1 : EXIT_OK;
 }
 
 /* Head builds in the working tree unless it is a commit (--head): one
@@ -349,18 +345,6 @@ static int lock_working_tree(struct session *s, const struct revisions *rv, bool
 	return EXIT_OK;
 }
 
-/* The whole time budget, shared by the suites that will be compared. */
-static void start_budget(struct session *s, const struct revisions *rv, bool **selected)
-{
-	bool *is_new = xcalloc(s->suites.count + 1, sizeof(*is_new));
-	size_t i;
-
-	for (i = 0; i < s->suites.count && rv->suite_from == REVISIONS_SUITE_OWN; i++)
-		is_new[i] = suite_is_new(rv, s->suites.v[i]);
-	session_budget_start(s, selected, is_new);
-	free(is_new);
-}
-
 int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 {
 	struct err err = ERR_INIT;
@@ -369,7 +353,7 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 
 	if (locked != EXIT_OK)
 		return locked;
-	start_budget(s, rv, selected);
+	session_budget_start(s); /* shared by the suites that will be compared */
 	for (i = 0; i < s->suites.count; i++) {
 		const struct suite *suite = s->suites.v[i];
 		char *rel;
@@ -386,12 +370,12 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 				suite->path, vcs_workdir(rv->vcs));
 			return fail(&err);
 		}
-		code = measure_suite(s, rv, i, selected[i], rel);
+		code = measure_suite(s, rv, i, rel);
 		free(rel);
 		if (code > 0)
 			return code;
 		if (code < 0) { /* interrupted */
-			session_not_started(s, selected, i + 1);
+			session_not_started(s, i + 1);
 			break;
 		}
 	}
@@ -426,7 +410,7 @@ int revisions_compare(struct session *s, const struct revisions_request *req)
 	if (code == EXIT_OK)
 		code = revisions_open(s, req, &rv);
 	if (code == EXIT_OK)
-		code = revisions_check_looks(s, &rv, selected);
+		code = revisions_plan(s, &rv, selected);
 	if (code == EXIT_OK)
 		code = session_runner(s, rv.hidden, rv.n_hidden);
 	if (code == EXIT_OK)

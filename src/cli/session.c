@@ -227,35 +227,10 @@ static void warning_line(void *ctx, const char *line)
 	lasting_line(ctx, "warning: ", line);
 }
 
-/* The whole comparison's time budget (session.h). */
-static uint64_t total_budget_ns(const struct session *s, bool **selected)
+void session_budget_start(struct session *s)
 {
-	uint64_t ns = 0;
-	size_t i, k;
-
-	if (s->max_total_time_ns)
-		return s->max_total_time_ns;
-	for (i = 0; i < s->suites.count; i++) {
-		const struct suite *suite = s->suites.v[i];
-		bool any = false;
-		for (k = 0; k < suite->benchmark_count; k++)
-			any |= selected[i][k];
-		if (any && suite->has_max_total_time && (!ns || suite->max_total_time_ns < ns))
-			ns = suite->max_total_time_ns;
-	}
-	return ns ? ns : SUITE_DEFAULT_MAX_TOTAL_TIME_NS;
-}
-
-void session_budget_start(struct session *s, bool **selected, const bool *skip)
-{
-	uint64_t total = total_budget_ns(s, selected);
-	size_t i, k, n = 0;
-
-	for (i = 0; i < s->suites.count; i++)
-		for (k = 0; !(skip && skip[i]) && k < s->suites.v[i]->benchmark_count; k++)
-			n += selected[i][k] && !s->suites.v[i]->benchmarks[k].no_compare;
-	runner_budget_start(s->runner, total, n);
-	s->doc->max_total_time_ns = total;
+	runner_budget_start(s->runner, s->plan->max_total_time_ns, s->plan->budget_benchmarks);
+	s->doc->max_total_time_ns = s->plan->max_total_time_ns;
 }
 
 static int check_values(struct session *s, enum results_mode mode)
@@ -280,15 +255,15 @@ static int check_values(struct session *s, enum results_mode mode)
 		if (opts_uint(s->runs_text, 1, 100000, &v) < 0)
 			return usage(s, "--runs \"%s\": expected an integer from 1 to 100000",
 				     s->runs_text);
-		s->ro.has_runs = true;
-		s->ro.runs = (unsigned)v;
+		s->flags.has_runs = true;
+		s->flags.runs = (unsigned)v;
 	}
 	if (s->warmup_text) {
 		if (opts_uint(s->warmup_text, 0, 10000, &v) < 0)
 			return usage(s, "--warmup \"%s\": expected an integer from 0 to 10000",
 				     s->warmup_text);
-		s->ro.has_warmup = true;
-		s->ro.warmup = (unsigned)v;
+		s->flags.has_warmup = true;
+		s->flags.warmup = (unsigned)v;
 	}
 	if (s->max_time_text) {
 		uint64_t ns;
@@ -298,7 +273,7 @@ static int check_values(struct session *s, enum results_mode mode)
 			return usage(s,
 				     "--max-time \"%s\": expected a positive duration such as 10m",
 				     s->max_time_text);
-		s->ro.max_time_ns = ns;
+		s->flags.max_time_ns = ns;
 	}
 	if (s->max_total_time_text) {
 		uint64_t ns;
@@ -310,7 +285,7 @@ static int check_values(struct session *s, enum results_mode mode)
 				"--max-total-time \"%s\": expected a positive duration such as "
 				"20m",
 				s->max_total_time_text);
-		s->max_total_time_ns = ns;
+		s->flags.max_total_time_ns = ns;
 	}
 	if (s->fail_on_inconclusive && mode == RESULTS_MODE_RUN)
 		return usage(s, "--fail-on-inconclusive%s only applies to compare and ci", "");
@@ -350,6 +325,27 @@ static int64_t wall_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The plan's name of a measuring command. */
+static enum plan_verb verb_of(const char *cmd)
+{
+	static const struct {
+		const char *name;
+		enum plan_verb verb;
+	} verbs[] = {
+		{ .name = "compare", .verb = PLAN_COMPARE },
+		{ .name = "calibrate", .verb = PLAN_CALIBRATE },
+		{ .name = "ci", .verb = PLAN_CI },
+		{ .name = "sweep", .verb = PLAN_SWEEP },
+		{ .name = "bisect", .verb = PLAN_BISECT },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(verbs); i++)
+		if (!strcmp(verbs[i].name, cmd))
+			return verbs[i].verb;
+	return PLAN_RUN;
+}
+
 int session_start(struct session *s, const char *cmd, enum results_mode mode,
 		  const struct opt *extra, size_t n_extra, int argc, char **argv)
 {
@@ -377,6 +373,7 @@ int session_start_with(struct session *s, const char *cmd, enum results_mode mod
 {
 	struct opt all[SESSION_FLAG_COUNT + 16];
 	struct runner_options ro = RUNNER_OPTIONS_INIT;
+	struct plan_flags flags = PLAN_FLAGS_INIT;
 	struct err err = ERR_INIT;
 	uint64_t loaded;
 	size_t n;
@@ -389,6 +386,8 @@ int session_start_with(struct session *s, const char *cmd, enum results_mode mod
 	s->out = out;
 	s->cmd = cmd;
 	s->ro = ro;
+	s->flags = flags;
+	s->flags.verb = verb_of(cmd);
 	n = session_flags(s, all, SESSION_FLAG_COUNT);
 	if (n_extra > 16)
 		n_extra = 16;
@@ -406,6 +405,8 @@ int session_start_with(struct session *s, const char *cmd, enum results_mode mod
 	if (code != EXIT_OK)
 		return code;
 	s->progress_tty = !s->quiet && isatty(STDERR_FILENO);
+	s->spawner_path = spawner_beside_self();
+	s->flags.spawner = s->spawner_path;
 	s->doc = results_new(mode);
 	s->doc->timings.present = true;
 	session_phase(s, RESULTS_PHASE_LOAD, loaded);
@@ -433,16 +434,13 @@ bool session_selected_in(const struct session *s, const struct suite *suite, boo
 	return any;
 }
 
-void session_not_started(struct session *s, bool **selected, size_t from)
+void session_not_started(struct session *s, size_t from)
 {
-	size_t i, k;
+	size_t i;
 
-	for (i = from; i < s->suites.count; i++)
-		for (k = 0; k < s->suites.v[i]->benchmark_count; k++)
-			if (selected[i][k]) {
-				runner_not_started(s->suites.v[i], selected[i], s->doc);
-				break;
-			}
+	for (i = from; i < s->plan->n_suites; i++)
+		if (s->plan->suites[i].n_selected)
+			runner_not_started(&s->plan->suites[i], s->doc);
 }
 
 bool **session_selection(const struct session *s)
@@ -479,45 +477,51 @@ int session_select_check(const struct session *s, bool **selected)
 	return cli_exit(EXIT_USAGE, "empty selection");
 }
 
-int session_check_suite_looks(const struct session *s, const struct suite *suite, const char *path,
-			      const bool *selected, const char *where)
+/* Prints the plan's problems: each at its suite position, or the one of
+ * --runs; returns the exit code. */
+static int print_problems(const struct session *s, const struct plan_problems *pr,
+			  const char *const *where)
 {
-	size_t k;
-	int problems = 0;
+	size_t i;
 
-	for (k = 0; k < suite->benchmark_count; k++) {
-		const struct benchmark *b = &suite->benchmarks[k];
-		struct judge_plan plan;
-		struct err err = ERR_INIT;
-		/* a comparison leaves a compare: false size out (runner.c) */
-		if (!selected[k] ||
-		    (b->no_compare && s->doc && s->doc->mode == RESULTS_MODE_COMPARE) ||
-		    runner_plan_looks(&s->ro, b, &plan, &err) == 0)
-			continue;
-		if (s->ro.has_runs) {
-			fprintf(stderr, "himorime: error: --runs %u: %s [HMR3001]\n", s->ro.runs,
-				err.msg);
-			return -1;
+	for (i = 0; i < pr->n; i++) {
+		const struct plan_problem *p = &pr->v[i];
+		if (p->flag) {
+			fprintf(stderr, "himorime: error: %s [HMR3001]\n", p->text);
+			return cli_exit(EXIT_USAGE, "invalid command line");
 		}
-		if (b->param_count) /* a case: its label says which */
-			fprintf(stderr, "%s:%u:%u: %s: %s%s\n", path, b->pos.line, b->pos.column,
-				b->name, err.msg, where ? where : "");
-		else
-			fprintf(stderr, "%s:%u:%u: benchmarks[%zu]: %s%s\n", path, b->pos.line,
-				b->pos.column, k, err.msg, where ? where : "");
-		problems++;
+		fprintf(stderr, "%s:%u:%u: %s%s\n", s->suites.v[p->input]->path, p->line, p->column,
+			p->text, where && where[p->input] ? where[p->input] : "");
 	}
-	return problems;
+	return cli_exit(EXIT_CONFIG, "%zu problem%s in the comparison settings", pr->n,
+			pr->n == 1 ? "" : "s");
 }
 
-int session_looks_exit(int problems)
+int session_plan_inputs(struct session *s, const struct plan_input *in, const char *const *where)
 {
-	if (problems < 0)
-		return cli_exit(EXIT_USAGE, "invalid command line");
-	if (!problems)
-		return EXIT_OK;
-	return cli_exit(EXIT_CONFIG, "%d problem%s in the comparison settings", problems,
-			problems == 1 ? "" : "s");
+	struct plan_problems pr = PLAN_PROBLEMS_INIT;
+	int code = EXIT_OK;
+
+	if (plan_build(&s->flags, in, s->suites.count, &s->plan, &pr) < 0)
+		code = print_problems(s, &pr, where);
+	plan_problems_release(&pr);
+	return code;
+}
+
+int session_plan(struct session *s, bool **selected, const bool *skip)
+{
+	struct plan_input *in = xcalloc(s->suites.count + 1, sizeof(*in));
+	size_t i;
+	int code;
+
+	for (i = 0; i < s->suites.count; i++) {
+		in[i].suite = s->suites.v[i];
+		in[i].selected = selected[i];
+		in[i].compared = s->flags.verb != PLAN_RUN && !(skip && skip[i]);
+	}
+	code = session_plan_inputs(s, in, NULL);
+	free(in);
+	return code;
 }
 
 bool session_builds(const struct session *s, size_t i, bool **selected)
@@ -583,23 +587,6 @@ done:
 	return code;
 }
 
-int session_check_looks(const struct session *s, bool **selected, const bool *skip)
-{
-	size_t i;
-	int problems = 0, n;
-
-	for (i = 0; i < s->suites.count; i++) {
-		if (skip && skip[i])
-			continue;
-		n = session_check_suite_looks(s, s->suites.v[i], s->suites.v[i]->path, selected[i],
-					      NULL);
-		if (n < 0)
-			return session_looks_exit(n);
-		problems += n;
-	}
-	return session_looks_exit(problems);
-}
-
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden)
 {
 	struct err err = ERR_INIT;
@@ -610,9 +597,6 @@ int session_runner(struct session *s, const char *const *hidden, size_t n_hidden
 	/* What a killed run left behind (its pid is in the names). */
 	fsio_sweep_stale("himorime-run-", &swept, &err);
 	fsio_sweep_stale("himorime-build-", &swept, &err);
-	s->spawner_path = spawner_beside_self();
-	s->ro.spawner_path = s->spawner_path;
-	s->ro.use_spawner = s->spawner_path != NULL;
 	s->ro.hidden_env = hidden;
 	s->ro.hidden_env_count = n_hidden;
 	if (s->progress_tty)
@@ -625,7 +609,7 @@ int session_runner(struct session *s, const char *const *hidden, size_t n_hidden
 	}
 	s->ro.warning = warning_line;
 	s->ro.progress_ctx = s;
-	if (runner_new(&s->ro, &s->runner, &err) < 0)
+	if (runner_new(&s->ro, s->plan, &s->runner, &err) < 0)
 		return cli_fail(&err);
 	fallback = runner_fallback_reason(s->runner);
 	if (fallback)
@@ -835,6 +819,7 @@ void session_release(struct session *s)
 
 	signal_target = NULL;
 	runner_free(s->runner);
+	plan_free(s->plan);
 	/* after the runner: nothing of this session builds or runs any more */
 	for (i = 0; i < s->n_locks; i++)
 		treelock_release(&s->locks[i]);

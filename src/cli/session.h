@@ -13,6 +13,7 @@
 #include "cli/select.h"
 #include "cli/treelock.h"
 #include "engine/runner.h"
+#include "plan/plan.h"
 #include "results/results.h"
 
 #include <stdbool.h>
@@ -30,7 +31,8 @@ struct session {
 	struct selection sel;
 	bool progress_tty;
 	struct runner_options ro;
-	uint64_t max_total_time_ns; /* --max-total-time; 0: the suites' */
+	struct plan_flags flags; /* the command line, for the plan */
+	struct plan *plan;	 /* session_plan(): every setting */
 	struct runner *runner;
 	struct results *doc;
 	struct cli_suites suites;
@@ -78,21 +80,22 @@ bool **session_selection(const struct session *s);
 void session_selection_free(bool **selected, size_t n);
 /* EXIT_OK, or exit 3 after saying so when nothing is selected. */
 int session_select_check(const struct session *s, bool **selected);
-/* Comparisons only: every selected benchmark's looks can give an interval
- * (runs and max_runs at least min_samples, docs/configuration.md). Suites
- * with skip[i] set (new in head: measured on head only) are not checked;
- * skip may be NULL. Prints each problem at its suite position and returns
- * EXIT_CONFIG (a suite's setting) or EXIT_USAGE (--runs); else EXIT_OK. */
-int session_check_looks(const struct session *s, bool **selected, const bool *skip);
-/* The same for one suite whose file is shown as `path`, each message ending
- * with `where` (or nothing): the problems printed, or -1 after a usage error
- * (--runs). session_looks_exit() turns a count into the exit code. */
-int session_check_suite_looks(const struct session *s, const struct suite *suite, const char *path,
-			      const bool *selected, const char *where);
-int session_looks_exit(int problems);
-/* After an interrupt: records every suite from `from` on that has a selected
- * benchmark as never started, so the report lists what did not run. */
-void session_not_started(struct session *s, bool **selected, size_t from);
+/* Resolves the plan (plan/plan.h) of every suite of the session with its
+ * selection, compared unless the command is `run` or skip[i] is set (a suite
+ * new in head: measured on head only; skip may be NULL). A comparison's
+ * looks must give an interval (runs and max_runs at least min_samples,
+ * docs/configuration.md): each problem is printed at its suite position and
+ * the return is EXIT_CONFIG (a suite's setting) or EXIT_USAGE (--runs);
+ * else EXIT_OK and s->plan. */
+int session_plan(struct session *s, bool **selected, const bool *skip);
+/* The same for suites that differ from the session's (the base revision's
+ * copies): input i is shown as the session's suite i, each message ending
+ * with where[i] (NULL: nothing). */
+int session_plan_inputs(struct session *s, const struct plan_input *in, const char *const *where);
+/* After an interrupt: records every suite of the plan from `from` on that
+ * has a selected benchmark as never started, so the report lists what did
+ * not run. */
+void session_not_started(struct session *s, size_t from);
 /* Without a terminal on stderr (CI logs) and without --quiet: one line
  * "himorime: <what>, <seconds> s elapsed" on stderr, so a long comparison
  * shows life (docs/comparison.md). Nothing otherwise. */
@@ -119,12 +122,8 @@ bool session_builds(const struct session *s, size_t i, bool **selected);
  * who holds it. */
 int session_lock_tree(struct session *s, const char *dir);
 /* Starts the time budget of one comparison on the runner (docs/comparison.md,
- * "Time budgets"): --max-total-time, else the smallest
- * defaults.regression.max_total_time of the suites that have a selected
- * benchmark, else SUITE_DEFAULT_MAX_TOTAL_TIME_NS, shared by the selected
- * benchmarks that will be compared (not those of suites with skip[i] set,
- * skip may be NULL, nor a size with compare: false). */
-void session_budget_start(struct session *s, bool **selected, const bool *skip);
+ * "Time budgets"), as the plan has it. */
+void session_budget_start(struct session *s);
 /* Creates the runner (once the hidden environment names are known). */
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden);
 /* Renders and writes every requested output, sets the summary, prints the

@@ -13,6 +13,7 @@
 #include "engine/runner.h"
 #include "engine/schedule.h"
 #include "judge/judge.h"
+#include "measure/counter.h"
 #include "measure/measure.h"
 #include "results/results.h"
 #include "suite/suite.h"
@@ -42,6 +43,7 @@ struct time_budget {
 
 struct runner {
 	struct runner_options o;
+	const struct plan *plan; /* the settings of everything it runs */
 	struct hidden_env hidden;
 	struct runner_measurer m;
 	struct measurer *owned; /* runner_new's real measurer, behind m */
@@ -49,9 +51,6 @@ struct runner {
 	struct time_budget budget;
 	struct kept_build *kept;
 	size_t n_kept;
-	/* valgrind, found once when the runner is made, before anything of the
-	 * suite runs (measure/helper.h); NULL with the reason in valgrind_why. */
-	char *valgrind, *valgrind_why;
 };
 
 /* One revision's side of a suite or benchmark. */
@@ -71,8 +70,9 @@ struct side {
 struct unit {
 	size_t index; /* into benchmark->commands and the results benchmark */
 	const struct command *cmd;
-	bool sides[2]; /* which sides run */
-	bool compared; /* base and head are paired and judged */
+	const struct plan_command *pc; /* its settings */
+	bool sides[2];		       /* which sides run */
+	bool compared;		       /* base and head are paired and judged */
 	bool failed;
 	bool done; /* compared: every gated metric final */
 	struct warmup_auto warm[2];
@@ -86,26 +86,27 @@ struct unit {
 	bool judged[METRIC__COUNT];
 };
 
-/* The backends picked for one count (counted.c), once for each backend a
- * command asks for: the backend's version, or why there is none. */
+/* The backends the measurer chose for one count (counted.c), once for each
+ * backend a command asks for (the plan's): the one that counts and its
+ * version, or why there is none. */
 #define COUNT_BACKENDS (COUNTER_VALGRIND + 1)
 struct count_picks {
 	bool done[COUNT_BACKENDS];
-	bool perf[COUNT_BACKENDS]; /* counted by perf during the timed runs */
-	char *version[COUNT_BACKENDS], *why[COUNT_BACKENDS];
+	struct counter_choice choice[COUNT_BACKENDS];
 };
 
 struct bench_run {
 	struct runner *r;
 	const struct suite *suite;
 	const struct benchmark *b;
+	const struct plan_benchmark *pb; /* its settings */
 	struct results_benchmark *rb;
 	struct side *sides[2];
 	bool compare;
 	struct unit *units;
 	size_t n_units;
 	struct rng order;
-	struct judge_plan plan;
+	const struct judge_plan *looks; /* compared: the plan's */
 	unsigned next_look;
 	/* Time budgets (docs/comparison.md, "Time budgets"), on the runner's
 	 * clock (engine_clock_ns): the rounds stop once limit_ns have passed
@@ -196,13 +197,6 @@ void budget_end(struct bench_run *br);
 bool budget_rounds_over(struct bench_run *br);
 /* " or 150 s" after a cap of pairs, when the rounds have a limit. */
 void budget_describe_limit(const struct bench_run *br, struct strbuf *sb);
-
-/* Under valgrind a command runs 20 to 50 times slower, after about half a
- * second of valgrind's own start (docs/comparison.md, "Time budgets"): the
- * counted runs' estimates. */
-#define COUNTED_SLOWDOWN_LOW  20
-#define COUNTED_SLOWDOWN_HIGH 50
-#define COUNTED_START_NS      (UINT64_C(500) * 1000000)
 
 /* counted.c: the counts of docs/comparison.md, "Deciding on counts" */
 /* Chooses how instructions are counted, before the first run: perf when

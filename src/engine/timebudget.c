@@ -40,19 +40,10 @@ static uint64_t share_ns(const struct time_budget *b)
 	return left / (b->left ? b->left : 1);
 }
 
-/* The benchmark's own limit: --max-time over its regression.max_time; 0:
- * none. */
-static uint64_t own_ns(const struct bench_run *br)
-{
-	if (br->r->o.max_time_ns)
-		return br->r->o.max_time_ns;
-	return br->b->regression.has_max_time ? br->b->regression.max_time_ns : 0;
-}
-
 void budget_begin(struct bench_run *br)
 {
 	const struct runner *r = br->r;
-	uint64_t own = own_ns(br);
+	uint64_t own = br->pb->max_time_ns; /* --max-time over regression.max_time */
 
 	br->started_ns = engine_clock_ns(r);
 	br->has_limit = false;
@@ -94,7 +85,7 @@ bool budget_rounds_over(struct bench_run *br)
 	 * even so would leave the rounds nothing and count nothing either, so
 	 * then the rounds take the share. */
 	if (br->limit == RESULTS_TIME_BUDGET_MAX_TOTAL_TIME) {
-		uint64_t reserve = counted_estimate_ns(br, COUNTED_SLOWDOWN_LOW, NULL);
+		uint64_t reserve = counted_estimate_ns(br, COUNTER_SLOWDOWN_LOW, NULL);
 		if (reserve < limit)
 			limit -= reserve;
 	}

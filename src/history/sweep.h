@@ -99,7 +99,7 @@ struct sweep_series {
 	const char *suite, *benchmark, *command; /* lent */
 	const char *reference;			 /* the reference commit */
 	enum metric metric;
-	double max_percent; /* tolerance as a fraction */
+	double max_fraction; /* tolerance as a fraction */
 	double confidence;
 	struct sweep_point *points; /* oldest first */
 	size_t n_points, alloc_points;

@@ -145,10 +145,11 @@ void judge_input_init(struct judge_metric_input *in, enum metric m)
 {
 	memset(in, 0, sizeof(*in));
 	in->metric = m;
-	in->tol.max_percent = m == METRIC_PEAK_RSS ? 0.10 : 0.05;
+	in->tol.max_fraction =
+		m == METRIC_PEAK_RSS ? TOLERANCE_DEFAULT_FRACTION_RSS : TOLERANCE_DEFAULT_FRACTION;
 	in->tol.gate = true;
 	in->tol.statistic = SIDE_MEDIAN;
-	in->max_cv = 0.5;
+	in->max_cv = TOLERANCE_DEFAULT_MAX_CV;
 	in->resolution = 1.0;
 	switch (m) {
 	case METRIC_CPU_USER:
@@ -183,7 +184,7 @@ void judge_begin(const struct judge_plan *plan, const struct judge_metric_input 
 	out->confidence = plan->confidence;
 	out->looks_planned = plan->n_looks;
 	out->runs_fixed = plan->runs_fixed;
-	out->max_percent = in->tol.max_percent;
+	out->max_fraction = in->tol.max_fraction;
 	out->has_min_difference = in->tol.has_min_difference;
 	out->min_difference = in->tol.min_difference;
 	out->gate = in->tol.gate;
@@ -286,7 +287,7 @@ static void side_release(struct side *sd)
 /* The practical band in log-ratio units (docs/comparison.md, "The tolerance band"). */
 static void band(const struct judge_tolerance *tol, double base_median, double *dn, double *up)
 {
-	double mp = tol->max_percent;
+	double mp = tol->max_fraction;
 
 	*up = log1p(mp);
 	*dn = mp >= 1.0 ? -INFINITY : log1p(-mp);
@@ -438,7 +439,7 @@ bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *
 		struct comparison *out)
 {
 	size_t n = look < plan->n_looks ? plan->looks[look] : 0;
-	struct side b = { 0 }, h = { 0 };
+	struct side b = { .x = NULL }, h = { .x = NULL };
 	struct signrank_interval iv;
 	double dn, up, *r = NULL;
 	bool decided, hair = false, noisy, last = look + 1 == plan->n_looks;
@@ -556,7 +557,7 @@ void judge_derive_throughput(const struct comparison *latency, const struct judg
 	out->accepted = false;
 	out->has_min_difference = false;
 	out->min_difference = 0.0;
-	out->max_percent = latency->max_percent / (1.0 + latency->max_percent);
+	out->max_fraction = latency->max_fraction / (1.0 + latency->max_fraction);
 	if (!(work->base_min == work->base_max && work->head_min == work->head_max &&
 	      work->base_min == work->head_min && work->base_min > 0.0)) {
 		out->verdict = VERDICT_SKIPPED;

@@ -35,8 +35,30 @@ struct layout {
 	unsigned sh_type, sh_flags, sh_offset, sh_size, word;
 };
 
-static const struct layout layout32 = { 52, 0x20, 0x2E, 0x30, 40, 4, 8, 0x10, 0x14, 4 };
-static const struct layout layout64 = { 64, 0x28, 0x3A, 0x3C, 64, 4, 8, 0x18, 0x20, 8 };
+static const struct layout layout32 = {
+	.header_bytes = 52,
+	.shoff = 0x20,
+	.shentsize = 0x2E,
+	.shnum = 0x30,
+	.entry_bytes = 40,
+	.sh_type = 4,
+	.sh_flags = 8,
+	.sh_offset = 0x10,
+	.sh_size = 0x14,
+	.word = 4,
+};
+static const struct layout layout64 = {
+	.header_bytes = 64,
+	.shoff = 0x28,
+	.shentsize = 0x3A,
+	.shnum = 0x3C,
+	.entry_bytes = 64,
+	.sh_type = 4,
+	.sh_flags = 8,
+	.sh_offset = 0x18,
+	.sh_size = 0x20,
+	.word = 8,
+};
 
 static bool read_at(const struct source *src, uint64_t off, void *dst, size_t n)
 {
@@ -206,14 +228,14 @@ static int linking(const struct source *src, bool *is_static)
 int elf_static_parse(const char *name, const unsigned char *buf, size_t len, bool *is_static,
 		     struct err *err)
 {
-	struct source src = { name, -1, buf, len, err };
+	struct source src = { .name = name, .fd = -1, .buf = buf, .len = len, .err = err };
 
 	return linking(&src, is_static);
 }
 
 int elf_is_static(const char *path, bool *is_static, struct err *err)
 {
-	struct source src = { path, -1, NULL, 0, err };
+	struct source src = { .name = path, .fd = -1, .buf = NULL, .len = 0, .err = err };
 	struct stat st;
 	int rc;
 
@@ -238,14 +260,14 @@ done:
 int elf_sizes_parse(const char *name, const unsigned char *buf, size_t len, struct elf_sizes *out,
 		    struct err *err)
 {
-	struct source src = { name, -1, buf, len, err };
+	struct source src = { .name = name, .fd = -1, .buf = buf, .len = len, .err = err };
 
 	return parse(&src, out);
 }
 
 int elf_sizes_read(const char *path, struct elf_sizes *out, struct err *err)
 {
-	struct source src = { path, -1, NULL, 0, err };
+	struct source src = { .name = path, .fd = -1, .buf = NULL, .len = 0, .err = err };
 	struct stat st;
 	int rc;
 

@@ -21,10 +21,10 @@
 static const struct {
 	const char *env, *path;
 } places[] = {
-	{ NULL, "." },		 { "GITHUB_WORKSPACE", NULL },
-	{ "RUNNER_TEMP", NULL }, { "TMPDIR", NULL },
-	{ "HOME", NULL },	 { NULL, "/tmp" },
-	{ NULL, "/var/tmp" },	 { NULL, "/dev/shm" },
+	{ .path = "." },	  { .env = "GITHUB_WORKSPACE" },
+	{ .env = "RUNNER_TEMP" }, { .env = "TMPDIR" },
+	{ .env = "HOME" },	  { .path = "/tmp" },
+	{ .path = "/var/tmp" },	  { .path = "/dev/shm" },
 };
 
 static bool under(const char *path, const char *dir)

@@ -7,6 +7,7 @@
 
 #include "common/alloc.h"
 #include "common/fsio.h"
+#include "measure/helper.h"
 #include "spawner/launch.h"
 #include "spawner/proto.h"
 
@@ -40,6 +41,9 @@ struct measurer {
 	volatile sig_atomic_t current_id;
 	uint32_t next_id;
 	char *fallback_reason;
+	/* valgrind, found once when the measurer starts, before anything of
+	 * the suite runs (helper.h); NULL with the reason in valgrind_why. */
+	char *valgrind, *valgrind_why;
 };
 
 /* strerror, lower-cased for our one-line messages. */
@@ -181,6 +185,16 @@ static int start_in_process(struct measurer *m, struct err *err)
 	return 0;
 }
 
+/* The helper programs the measurer may run itself, found now: nothing of the
+ * suite has run yet, so nothing of the pull request's can be in the way. */
+static void find_helpers(struct measurer *m)
+{
+	struct err err = ERR_INIT;
+
+	if (helper_find("valgrind", getenv("PATH"), &m->valgrind, &err) < 0)
+		m->valgrind_why = xasprintf("valgrind is not available: %s", err.msg);
+}
+
 int measurer_new(const struct measurer_options *opts, struct measurer **out, struct err *err)
 {
 	struct measurer *m = xcalloc(1, sizeof(*m));
@@ -196,6 +210,7 @@ int measurer_new(const struct measurer_options *opts, struct measurer **out, str
 		else if (start_spawner(m, opts->spawner_path, &reason) == 0)
 			m->spawner = true;
 	}
+	find_helpers(m);
 	if (!m->spawner) {
 		m->fallback_reason = reason;
 		ret = start_in_process(m, err);
@@ -221,6 +236,8 @@ void measurer_free(struct measurer *m)
 		while (waitpid(m->spawner_pid, &status, 0) < 0 && errno == EINTR)
 			;
 	free(m->fallback_reason);
+	free(m->valgrind);
+	free(m->valgrind_why);
 	free(m);
 }
 
@@ -232,6 +249,12 @@ bool measurer_uses_spawner(const struct measurer *m)
 const char *measurer_fallback_reason(const struct measurer *m)
 {
 	return m->fallback_reason;
+}
+
+const char *measurer_valgrind(const struct measurer *m, const char **why)
+{
+	*why = m->valgrind_why;
+	return m->valgrind;
 }
 
 void measurer_cancel(struct measurer *m)

@@ -498,7 +498,14 @@ static int value(struct scan *s, enum where where)
 int valgrind_parse_dhat(const char *name, const char *json, size_t len, struct valgrind_counts *out,
 			struct err *err)
 {
-	struct scan s = { name, json, json, json + len, 0, false, out, err };
+	struct scan s = {
+		.name = name,
+		.p = json,
+		.start = json,
+		.end = json + len,
+		.out = out,
+		.err = err,
+	};
 	int rc = value(&s, AT_ROOT);
 
 	if (rc != 0)

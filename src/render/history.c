@@ -103,7 +103,7 @@ static void title(struct strbuf *sb, const struct sweep_series *s)
 	strbuf_addf(sb, "%s › %s › %s: %s relative to ", str(s->suite), str(s->benchmark),
 		    str(s->command), metric_info(s->metric)->name);
 	short_sha(sb, s->reference);
-	strbuf_addf(sb, " (tolerance %.1f%%)", s->max_percent * 100);
+	strbuf_addf(sb, " (tolerance %.1f%%)", s->max_fraction * 100);
 }
 
 /* A subject in a terminal cell: control characters become spaces. */
@@ -350,7 +350,7 @@ static void markdown_series(struct strbuf *out, const struct sweep_series *s)
 	rnd_md_text(out, s->suite);
 	strbuf_adds(out, ", relative to `");
 	short_sha(out, s->reference);
-	strbuf_addf(out, "`, tolerance %.1f%%.\n\n", s->max_percent * 100);
+	strbuf_addf(out, "`, tolerance %.1f%%.\n\n", s->max_fraction * 100);
 	strbuf_adds(out, "| Commit | Subject | Value | Reference | Ratio [interval] | Verdict | "
 			 "Change |\n"
 			 "|---|---|---:|---:|---:|---|---|\n");
@@ -475,7 +475,7 @@ static void json_series(struct strbuf *out, const struct sweep_series *s)
 	jsonw_str(out, s->command);
 	strbuf_addf(out, ", \"metric\": \"%s\", \"reference\": ", metric_info(s->metric)->name);
 	jsonw_str(out, s->reference);
-	json_num(out, "max_fraction", true, s->max_percent);
+	json_num(out, "max_fraction", true, s->max_fraction);
 	json_num(out, "confidence", true, s->confidence);
 	strbuf_addf(out, ", \"searched\": %zu", s->searched);
 	json_num(out, "shortest_step_side", s->reach > 0, (double)s->reach);

@@ -102,7 +102,7 @@ static void undecided_collect(const struct rnd_rows *rows, struct undecided *u)
 				continue;
 			w = why_of(k->reason);
 			u->n[w]++;
-			span_add(&u->tolerance[w], k->max_percent * 100.0);
+			span_add(&u->tolerance[w], k->max_fraction * 100.0);
 			span_add(&u->seen, rnd_detectable_percent(k));
 		}
 	}

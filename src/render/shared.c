@@ -418,7 +418,7 @@ double rnd_detectable_percent(const struct comparison *k)
 {
 	if (!k->has_estimate || k->ci_high_percent <= k->ci_low_percent)
 		return -1;
-	return k->max_percent * 100.0 + (k->ci_high_percent - k->ci_low_percent) / 2;
+	return k->max_fraction * 100.0 + (k->ci_high_percent - k->ci_low_percent) / 2;
 }
 
 void rnd_cmp_value(struct strbuf *sb, const struct results_command *c, const struct comparison *k,
@@ -483,7 +483,7 @@ void rnd_tolerance(struct strbuf *sb, const struct comparison *k)
 		return;
 	}
 	strbuf_adds(sb, "±");
-	rnd_percent(sb, k->max_percent * 100.0);
+	rnd_percent(sb, k->max_fraction * 100.0);
 	if (k->has_min_difference && k->min_difference > 0) {
 		strbuf_adds(sb, " or ");
 		fmt_metric(sb, k->metric, k->min_difference, NULL);

@@ -136,7 +136,7 @@ static bool same_comparison(const struct comparison *a, const struct comparison 
 	       a->statistic_shown == b->statistic_shown && same_double(a->base, b->base) &&
 	       same_double(a->head, b->head) && same_double(a->confidence, b->confidence) &&
 	       a->looks_planned == b->looks_planned && a->looks_used == b->looks_used &&
-	       a->pairs == b->pairs && same_double(a->max_percent, b->max_percent) &&
+	       a->pairs == b->pairs && same_double(a->max_fraction, b->max_fraction) &&
 	       same_double(a->band_high_percent, b->band_high_percent) &&
 	       a->verdict == b->verdict && !strcmp(a->reason, b->reason) && a->gate == b->gate &&
 	       a->accepted == b->accepted && a->counts == b->counts &&

@@ -330,8 +330,8 @@ static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, str
 	     reader_get_unsigned(rd, o, "looks_planned", &c->looks_planned) ||
 	     reader_get_unsigned(rd, o, "looks_used", &c->looks_used) ||
 	     reader_get_unsigned(rd, o, "pairs", &c->pairs) ||
-	     reader_get_num(rd, o, "max_fraction", &c->max_percent) ||
-	     check_max_percent(rd, o, c->max_percent) ||
+	     reader_get_num(rd, o, "max_fraction", &c->max_fraction) ||
+	     check_max_percent(rd, o, c->max_fraction) ||
 	     reader_get_opt_num(rd, o, "min_difference", &c->has_min_difference,
 				&c->min_difference) ||
 	     reader_get_opt_num(rd, o, "band_low_percent", &has, &c->band_low_percent) ||

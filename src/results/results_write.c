@@ -407,8 +407,8 @@ static void put_comparison(struct writer *w, cJSON *obj, const struct comparison
 	/* max_percent in percent, as the suite writes it (docs/comparison.md);
 	 * max_fraction, the same tolerance as a fraction, stays for readers of
 	 * earlier documents. */
-	put_num(w, o, "max_percent", jsonw_percent(c->max_percent));
-	put_num(w, o, "max_fraction", c->max_percent);
+	put_num(w, o, "max_percent", jsonw_percent(c->max_fraction));
+	put_num(w, o, "max_fraction", c->max_fraction);
 	put_opt_num(w, o, "min_difference", c->has_min_difference, c->min_difference);
 	put_opt_num(w, o, "band_low_percent", !c->band_low_infinite, c->band_low_percent);
 	put_num(w, o, "band_high_percent", c->band_high_percent);

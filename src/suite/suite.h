@@ -40,20 +40,17 @@
 
 /* Defaults (docs/configuration.md and docs/comparison.md win over the reference tool's where they
  * differ). */
-#define SUITE_DEFAULT_WARMUP		1
-#define SUITE_DEFAULT_MIN_RUNS		10
-#define SUITE_DEFAULT_MAX_RUNS		100
-#define SUITE_COMPARE_MAX_PAIRS		252 /* comparisons when max_runs is not set */
-#define SUITE_DEFAULT_MIN_TIME_NS	(UINT64_C(2) * 1000000000)
-#define SUITE_DEFAULT_TIMEOUT_NS	(UINT64_C(60) * 1000000000)
-#define SUITE_DEFAULT_HOOK_TIMEOUT_NS	(UINT64_C(300) * 1000000000)
-#define SUITE_DEFAULT_BUILD_TIMEOUT_NS	(UINT64_C(600) * 1000000000)
-#define SUITE_DEFAULT_CONFIDENCE	0.99
-#define SUITE_DEFAULT_MIN_SAMPLES	10
-#define SUITE_DEFAULT_MAX_CV		0.5
-#define SUITE_DEFAULT_MAX_PERCENT	0.05 /* latency, cpu_total */
-#define SUITE_DEFAULT_MAX_PERCENT_RSS	0.10
-#define SUITE_DEFAULT_COUNTS_PERCENT	0.01 /* counts: docs/comparison.md */
+#define SUITE_DEFAULT_WARMUP	       1
+#define SUITE_DEFAULT_MIN_RUNS	       10
+#define SUITE_DEFAULT_MAX_RUNS	       100
+#define SUITE_COMPARE_MAX_PAIRS	       252 /* comparisons when max_runs is not set */
+#define SUITE_DEFAULT_MIN_TIME_NS      (UINT64_C(2) * 1000000000)
+#define SUITE_DEFAULT_TIMEOUT_NS       (UINT64_C(60) * 1000000000)
+#define SUITE_DEFAULT_HOOK_TIMEOUT_NS  (UINT64_C(300) * 1000000000)
+#define SUITE_DEFAULT_BUILD_TIMEOUT_NS (UINT64_C(600) * 1000000000)
+#define SUITE_DEFAULT_CONFIDENCE       0.99
+#define SUITE_DEFAULT_MIN_SAMPLES      10
+/* the tolerances' and max_cv's: common/types.h */
 #define SUITE_DEFAULT_EXPONENT_MAX_DIFF 0.2
 /* A whole comparison's time budget (docs/comparison.md, "Time budgets"): what
  * a CI job can give its measuring. */
@@ -146,8 +143,7 @@ struct work {
 	const char *unit; /* "operations" (value default), "bytes" (file_size) or as written */
 };
 
-/* How instructions are counted (docs/comparison.md, "Deciding on counts"). */
-enum counter_backend { COUNTER_AUTO, COUNTER_PERF, COUNTER_VALGRIND };
+/* How instructions are counted: enum counter_backend, common/types.h. */
 
 #define SUITE_DEFAULT_COUNT_RUNS 3 /* counted runs per side to start with */
 #define SUITE_MAX_COUNT_RUNS	 9 /* the counts rule's cap */
@@ -166,7 +162,7 @@ struct metrics {
 /* Per-metric comparison tolerance. */
 struct tolerance {
 	enum side_statistic statistic;
-	double max_percent; /* fraction, 0..10 */
+	double max_fraction; /* the suite's max_percent as a fraction, 0..10 */
 	bool has_min_difference;
 	double min_difference; /* ns (latency, cpu_total) or bytes (peak_rss) */
 	bool gate;

@@ -673,7 +673,7 @@ static struct results *hostile(size_t ncommands)
 		cmp.looks_planned = 9;
 		cmp.looks_used = 1;
 		cmp.pairs = 10;
-		cmp.max_percent = 0.05;
+		cmp.max_fraction = 0.05;
 		cmp.verdict = VERDICT_REGRESSION;
 		cmp.gate = true;
 		results_add_comparison(c, &cmp);
@@ -1036,7 +1036,7 @@ static void test_render__history_markdown_escapes_commit_subjects(void **state)
 		.command = "c",
 		.reference = "rrrrrrrrrrrrrrrr",
 		.metric = METRIC_LATENCY,
-		.max_percent = 0.05,
+		.max_fraction = 0.05,
 		.confidence = 0.99,
 		.points = points,
 		.n_points = 2,

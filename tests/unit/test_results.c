@@ -210,7 +210,7 @@ static struct results *make_compare(void)
 	cmp.looks_planned = 9;
 	cmp.looks_used = 3;
 	cmp.pairs = 22;
-	cmp.max_percent = 0.05;
+	cmp.max_fraction = 0.05;
 	cmp.has_min_difference = true;
 	cmp.min_difference = 1000000;
 	cmp.band_low_percent = -5;
@@ -439,7 +439,7 @@ static void test_results__counts_round_trip(void **state)
 	cmp.ci_low_percent = cmp.ci_high_percent = cmp.change_percent;
 	cmp.confidence = 1;
 	cmp.pairs = 1;
-	cmp.max_percent = 0.01;
+	cmp.max_fraction = 0.01;
 	cmp.band_low_percent = -1;
 	cmp.band_high_percent = 1;
 	cmp.verdict = VERDICT_REGRESSION;

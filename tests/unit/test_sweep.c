@@ -71,7 +71,7 @@ static struct results *sweep_doc(unsigned from, unsigned to, double (*ratio)(uns
 		cmp.ci_low_percent = cmp.change_percent - 1;
 		cmp.ci_high_percent = cmp.change_percent + 1;
 		cmp.confidence = 0.99;
-		cmp.max_percent = 0.05;
+		cmp.max_fraction = 0.05;
 		cmp.verdict = ratio(i) > 1.05 ? VERDICT_REGRESSION : VERDICT_PASS;
 		results_add_comparison(c, &cmp);
 	}
