@@ -81,6 +81,58 @@ static void test_common__strbuf_detach_of_empty(void **state)
 	free(s);
 }
 
+/* An empty strbuf is "", never NULL, however it became empty: declared with
+ * STRBUF_INIT, released, reset or detached. Its string is the shared empty
+ * one, which nothing writes to or frees. */
+static void test_common__strbuf_empty_is_never_null(void **state)
+{
+	struct strbuf sb = STRBUF_INIT, capped;
+	size_t len = 99;
+	char *s;
+
+	(void)state;
+	assert_non_null(sb.buf);
+	assert_string_equal(sb.buf, "");
+	assert_int_equal(sb.len, 0);
+	assert_ptr_equal(sb.buf, strbuf_empty);
+	strbuf_reset(&sb);
+	strbuf_setlen(&sb, 5);
+	assert_string_equal(sb.buf, "");
+	assert_int_equal(sb.len, 0);
+	strbuf_release(&sb); /* nothing to free: the shared "" stays */
+	assert_ptr_equal(sb.buf, strbuf_empty);
+	s = strbuf_detach(&sb, &len);
+	assert_ptr_not_equal(s, strbuf_empty); /* the caller's to free */
+	assert_string_equal(s, "");
+	assert_int_equal(len, 0);
+	free(s);
+	assert_ptr_equal(sb.buf, strbuf_empty);
+	assert_int_equal(strbuf_adds(&sb, "abc"), 0);
+	assert_ptr_not_equal(sb.buf, strbuf_empty);
+	strbuf_reset(&sb);
+	assert_string_equal(sb.buf, "");
+	s = strbuf_detach(&sb, NULL);
+	assert_string_equal(s, "");
+	free(s);
+	assert_ptr_equal(sb.buf, strbuf_empty);
+	assert_int_equal(strbuf_addf(&sb, "%d", 7), 0);
+	strbuf_release(&sb);
+	assert_ptr_equal(sb.buf, strbuf_empty);
+	assert_string_equal(strbuf_empty, "");
+	/* release and detach keep the cap */
+	strbuf_init(&capped, 3);
+	assert_int_equal(strbuf_adds(&capped, "abc"), 0);
+	strbuf_release(&capped);
+	assert_int_equal(capped.cap, 3);
+	assert_int_equal(strbuf_adds(&capped, "abcd"), -1);
+	assert_ptr_equal(capped.buf, strbuf_empty);
+	assert_int_equal(strbuf_adds(&capped, "ab"), 0);
+	free(strbuf_detach(&capped, NULL));
+	assert_int_equal(capped.cap, 3);
+	assert_int_equal(strbuf_adds(&capped, "abcd"), -1);
+	assert_string_equal(capped.buf, "");
+}
+
 static void test_common__rng_is_reproducible(void **state)
 {
 	struct rng a, b, c;
@@ -563,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_common__err_keeps_quoted_text_on_one_line),
 		cmocka_unit_test(test_common__strbuf_cap_refuses_growth),
 		cmocka_unit_test(test_common__strbuf_detach_of_empty),
+		cmocka_unit_test(test_common__strbuf_empty_is_never_null),
 		cmocka_unit_test(test_common__rng_is_reproducible),
 		cmocka_unit_test(test_common__rng_below_is_in_range_and_covers),
 		cmocka_unit_test(test_common__rng_shuffle_is_a_permutation),
