@@ -13,6 +13,7 @@
 #include "cli/session.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "judge/judge.h"
 #include "render/format.h"
 #include "suite/suite.h"
@@ -149,7 +150,7 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 	rc = vcs_commit_info(b->rv.vcs, sha, &info, &err);
 	if (rc == 0)
 		rc = vcs_tree_id(b->rv.vcs, sha, &tree_id, &err);
-	t = session_now_ns();
+	t = clock_monotonic_ns();
 	if (rc == 0)
 		rc = vcs_materialise(b->rv.vcs, sha, &tree, &err);
 	session_phase(s, RESULTS_PHASE_MATERIALISE_HEAD, t);

@@ -13,6 +13,7 @@
 #include "cli/store.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/fsio.h"
 #include "history/sweep.h"
 #include "render/history.h"
@@ -22,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/banned.h"
 
@@ -44,13 +44,6 @@ struct sweep_run {
 	unsigned failed, measured, skipped;
 	unsigned unmeasured; /* commits recorded with a failure (of `measured`) */
 };
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static int usage(const char *fmt, const char *value)
 {
@@ -210,7 +203,7 @@ static int measure_commit(struct sweep_run *w, const struct vcs_sha *sha, uint64
 	struct vcs_sha tree_id;
 	struct err err = ERR_INIT, gone = ERR_INIT;
 	size_t i, first = s->doc->n_suites;
-	uint64_t t = session_now_ns();
+	uint64_t t = clock_monotonic_ns();
 	int rc;
 
 	memset(&info, 0, sizeof(info));
@@ -235,13 +228,13 @@ static int measure_commit(struct sweep_run *w, const struct vcs_sha *sha, uint64
 		goto done;
 	/* The history gets this commit now, so an interrupted sweep keeps what
 	 * it measured before. */
-	s->doc->finished_at_unix_ns = now_ns();
-	t = session_now_ns();
+	s->doc->finished_at_unix_ns = clock_wall_ns();
+	t = clock_monotonic_ns();
 	rc = store_append(w->rv.vcs, w->ref, s->doc, first, s->doc->n_suites - first, &err);
 	session_phase(s, RESULTS_PHASE_PUBLISHING, t);
 	w->measured++;
 done:
-	t = session_now_ns();
+	t = clock_monotonic_ns();
 	vcs_tree_remove(tree, &gone);
 	session_phase(s, RESULTS_PHASE_CLEANUP, t);
 	vcs_commit_info_release(&info);
@@ -371,13 +364,13 @@ static int report(struct sweep_run *w, const struct sweep_selection *sel)
 	uint64_t t;
 	int rc;
 
-	s->doc->finished_at_unix_ns = now_ns();
+	s->doc->finished_at_unix_ns = clock_wall_ns();
 	/* A sweep's status is whether every commit could be measured; its
 	 * commits' verdicts are history, not a gate. */
 	(void)runner_summarize(s->doc, false);
 	s->doc->summary.exit_code = w->failed ? EXIT_EXEC : EXIT_OK;
 	session_timings_total(s);
-	t = session_now_ns();
+	t = clock_monotonic_ns();
 	if (s->out.output && results_write_file(s->doc, s->out.output, &err) < 0)
 		return cli_fail(&err);
 	history_format_from_name(s->out.format, &f);
@@ -439,7 +432,7 @@ static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every,
 	int code;
 
 	code = revisions_open(w->s, &req, &w->rv);
-	t = session_now_ns();
+	t = clock_monotonic_ns();
 	if (code == EXIT_OK)
 		code = hash_suites(w);
 	if (code == EXIT_OK)
@@ -455,7 +448,7 @@ static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every,
 	code = session_runner(w->s, w->rv.hidden, w->rv.n_hidden);
 	if (code != EXIT_OK)
 		goto done;
-	t = session_now_ns();
+	t = clock_monotonic_ns();
 	if (vcs_tree_id(w->rv.vcs, &w->reference, &w->reference_tree_id, &err) < 0 ||
 	    vcs_materialise(w->rv.vcs, &w->reference, &w->reference_tree, &err) < 0) {
 		code = cli_fail(&err);

@@ -4,6 +4,7 @@
 #include "cli/revisions.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "suite/suite.h"
 
 #include <limits.h>
@@ -67,7 +68,7 @@ static int resolve(struct session *s, const struct revisions_request *req, struc
 static int materialise(struct session *s, const struct revisions_request *req, struct revisions *rv,
 		       struct err *err)
 {
-	uint64_t t = session_now_ns();
+	uint64_t t = clock_monotonic_ns();
 
 	if (req->head) {
 		if (vcs_materialise(rv->vcs, &rv->head, &rv->head_tree, err) < 0)
@@ -95,7 +96,7 @@ int revisions_open(struct session *s, const struct revisions_request *req, struc
 	struct err err = ERR_INIT;
 	char dir[PATH_MAX];
 	size_t swept = 0;
-	uint64_t t = session_now_ns();
+	uint64_t t = clock_monotonic_ns();
 
 	memset(rv, 0, sizeof(*rv));
 	hide_names(rv);
@@ -434,7 +435,7 @@ int revisions_compare(struct session *s, const struct revisions_request *req)
 	/* The trees go before the report is written: nothing is left behind
 	 * even when writing fails. */
 	if (s->doc) {
-		uint64_t t = session_now_ns();
+		uint64_t t = clock_monotonic_ns();
 		revisions_release(&rv);
 		session_phase(s, RESULTS_PHASE_CLEANUP, t);
 	} else {

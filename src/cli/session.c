@@ -4,6 +4,7 @@
 #include "cli/session.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/fsio.h"
 #include "common/rng.h"
 #include "common/version.h"
@@ -21,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -131,18 +131,9 @@ static void progress_line(void *ctx, const char *line)
 	fflush(stderr);
 }
 
-static int64_t wall_now_ns(void);
-
-uint64_t session_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t session_phase(struct session *s, enum results_phase p, uint64_t since_ns)
 {
-	uint64_t now = session_now_ns();
+	uint64_t now = clock_monotonic_ns();
 
 	s->doc->timings.phase_ns[p] += now - since_ns;
 	return now;
@@ -150,13 +141,13 @@ uint64_t session_phase(struct session *s, enum results_phase p, uint64_t since_n
 
 void session_timings_total(struct session *s)
 {
-	s->doc->timings.total_ns = session_now_ns() - s->started_ns;
+	s->doc->timings.total_ns = clock_monotonic_ns() - s->started_ns;
 }
 
 void session_print_timings(const struct session *s)
 {
 	const struct results_timings *t = &s->doc->timings;
-	double total = (double)(session_now_ns() - s->started_ns), sum = 0, own;
+	double total = (double)(clock_monotonic_ns() - s->started_ns), sum = 0, own;
 	int p;
 
 	if (!s->verbose)
@@ -192,7 +183,7 @@ void session_log(const struct session *s, const char *fmt, ...)
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "himorime: %s, %.1f s elapsed\n", sb.buf,
-		(double)(wall_now_ns() - s->doc->started_at_unix_ns) / 1e9);
+		(double)(clock_wall_ns() - s->doc->started_at_unix_ns) / 1e9);
 	fflush(stderr);
 	strbuf_release(&sb);
 }
@@ -343,13 +334,6 @@ static void fill_environment(struct results *doc)
 	results_set_str(&doc->noise.governor, env.governor[0] ? env.governor : NULL);
 }
 
-static int64_t wall_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 int session_start(struct session *s, const char *cmd, enum results_mode mode,
 		  const struct opt *extra, size_t n_extra, int argc, char **argv)
 {
@@ -385,7 +369,7 @@ int session_start_with(struct session *s, const char *cmd, enum results_mode mod
 	const struct cli_output out = CLI_OUTPUT_INIT;
 
 	memset(s, 0, sizeof(*s));
-	s->started_ns = session_now_ns();
+	s->started_ns = clock_monotonic_ns();
 	s->out = out;
 	s->cmd = cmd;
 	s->ro = ro;
@@ -401,7 +385,7 @@ int session_start_with(struct session *s, const char *cmd, enum results_mode mod
 		code = take_leading(s, n_leading);
 	if (code != EXIT_OK)
 		return code;
-	loaded = session_now_ns();
+	loaded = clock_monotonic_ns();
 	code = cli_load_suites(&s->operands, &s->suites);
 	if (code != EXIT_OK)
 		return code;
@@ -410,7 +394,7 @@ int session_start_with(struct session *s, const char *cmd, enum results_mode mod
 	s->doc->timings.present = true;
 	session_phase(s, RESULTS_PHASE_LOAD, loaded);
 	s->doc->seed = s->ro.seed;
-	s->doc->started_at_unix_ns = wall_now_ns();
+	s->doc->started_at_unix_ns = clock_wall_ns();
 	fill_environment(s->doc);
 	return EXIT_OK;
 }
@@ -604,7 +588,7 @@ int session_runner(struct session *s, const char *const *hidden, size_t n_hidden
 {
 	struct err err = ERR_INIT;
 	const char *fallback;
-	uint64_t t = session_now_ns();
+	uint64_t t = clock_monotonic_ns();
 	size_t swept;
 
 	/* What a killed run left behind (its pid is in the names). */
@@ -777,7 +761,7 @@ int cli_summarize(struct results *doc, bool fail_on_inconclusive)
  * the time spent writing it (docs/reports.md#timings). */
 static int write_outputs(struct session *s, struct err *err)
 {
-	uint64_t t = session_now_ns();
+	uint64_t t = clock_monotonic_ns();
 	int rc;
 
 	session_timings_total(s);
@@ -797,8 +781,8 @@ int session_finish(struct session *s)
 
 	if (s->progress_tty)
 		fputs("\r\033[K", stderr);
-	s->doc->finished_at_unix_ns = wall_now_ns();
-	t = session_now_ns();
+	s->doc->finished_at_unix_ns = clock_wall_ns();
+	t = clock_monotonic_ns();
 	code = cli_summarize(s->doc, s->fail_on_inconclusive);
 	if (s->complete)
 		s->complete(s);
@@ -811,7 +795,7 @@ int session_finish(struct session *s)
 	}
 	if (s->epilogue) {
 		int after;
-		t = session_now_ns();
+		t = clock_monotonic_ns();
 		after = s->epilogue(s);
 		session_phase(s, RESULTS_PHASE_PUBLISHING, t);
 		session_print_timings(s);

@@ -98,8 +98,6 @@ void session_not_started(struct session *s, bool **selected, size_t from);
  * shows life (docs/comparison.md). Nothing otherwise. */
 void session_log(const struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* CLOCK_MONOTONIC in ns: what the phases of doc->timings are timed with. */
-uint64_t session_now_ns(void);
 /* Adds the time since since_ns to phase p of the document's timings and
  * returns now, the start of the next phase (docs/reports.md#timings). */
 uint64_t session_phase(struct session *s, enum results_phase p, uint64_t since_ns);

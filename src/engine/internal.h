@@ -125,7 +125,6 @@ struct bench_run {
 };
 
 /* runner.c */
-uint64_t engine_now_ns(void); /* CLOCK_MONOTONIC */
 /* The clock of time budgets: the measurer's, or CLOCK_MONOTONIC. */
 uint64_t engine_clock_ns(const struct runner *r);
 /* Time left of the whole budget while benchmark br runs; UINT64_MAX
@@ -135,7 +134,7 @@ uint64_t engine_budget_left_ns(const struct bench_run *br);
  * look 2 of 9 ..."), and a warning through the options' warning. */
 void engine_log(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void engine_warn(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Adds the time since `since_ns` (engine_now_ns) to a phase of
+/* Adds the time since `since_ns` (clock_monotonic_ns) to a phase of
  * doc->timings; returns now, the start of the next phase. */
 uint64_t engine_phase(struct results *doc, enum results_phase p, uint64_t since_ns);
 /* A progress line through the options' callback, if any. */

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/fsio.h"
 #include "common/metric.h"
 #include "common/rng.h"
@@ -257,7 +258,7 @@ static void test_common__capped_read_keeps_its_caps(void **state)
 	assert_int_equal(fsio_mkdtemp("himorime-test-", &dir, &err), 0);
 	path = xasprintf("%s/f", dir);
 	assert_int_equal(fsio_write_atomic(path, "0123456789", 10, &err), 0);
-	assert_int_equal(fsio_capped_read_all(path, 10, fsio_monotonic_ns() + 1000000000u, &data,
+	assert_int_equal(fsio_capped_read_all(path, 10, clock_monotonic_ns() + 1000000000u, &data,
 					      &len, &err),
 			 0);
 	assert_int_equal(len, 10);
@@ -268,14 +269,14 @@ static void test_common__capped_read_keeps_its_caps(void **state)
 	want = xasprintf("cannot read \"%s\": took longer than the time allowed", path);
 	assert_string_equal(err.msg, want);
 	free(want);
-	assert_int_equal(
-		fsio_capped_read_all(path, 9, fsio_monotonic_ns() + 1000000000u, &data, &len, &err),
-		ERR_EXEC);
+	assert_int_equal(fsio_capped_read_all(path, 9, clock_monotonic_ns() + 1000000000u, &data,
+					      &len, &err),
+			 ERR_EXEC);
 	want = xasprintf("cannot read \"%s\": larger than 9 bytes", path);
 	assert_string_equal(err.msg, want);
 	free(want);
 	/* grown after the open: the cap still holds */
-	assert_int_equal(fsio_capped_open(&f, path, 10, fsio_monotonic_ns() + 1000000000u, &err),
+	assert_int_equal(fsio_capped_open(&f, path, 10, clock_monotonic_ns() + 1000000000u, &err),
 			 0);
 	fd = open(path, O_WRONLY | O_APPEND);
 	assert_int_equal(write(fd, "abc", 3), 3);
