@@ -44,17 +44,6 @@ static int usage(const char *fmt, const char *value)
 	return cli_usage_error("bisect", &err);
 }
 
-static char *suite_root(const struct revisions *rv, const struct suite *suite, const char *root)
-{
-	const char *top = vcs_workdir(rv->vcs);
-	char dir[PATH_MAX];
-	size_t n = strlen(top);
-
-	if (!realpath(suite->dir, dir) || strncmp(dir, top, n) || (dir[n] != '/' && dir[n]))
-		return NULL;
-	return dir[n] ? xasprintf("%s%s", root, dir + n) : xstrdup(root);
-}
-
 /* Prints one command's evidence and folds its verdict into *out. */
 static void judge_command(const struct bisect *b, const struct results_benchmark *bm,
 			  const struct results_command *c, enum step_outcome *out)
@@ -160,9 +149,9 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 	session_budget_start(s, b->selected, NULL);
 	for (i = 0; i < s->suites.count && rc == 0; i++) {
 		const struct suite *suite = s->suites.v[i];
-		char *head = suite_root(&b->rv, suite, vcs_tree_path(tree));
-		char *base = suite_root(&b->rv, suite, vcs_tree_path(b->good_tree));
-		char *fixtures = suite_root(&b->rv, suite, vcs_workdir(b->rv.vcs));
+		char *head = revisions_suite_root(&b->rv, suite, vcs_tree_path(tree));
+		char *base = revisions_suite_root(&b->rv, suite, vcs_tree_path(b->good_tree));
+		char *fixtures = revisions_suite_root(&b->rv, suite, vcs_workdir(b->rv.vcs));
 		bool any = false;
 		for (k = 0; k < suite->benchmark_count; k++)
 			any |= b->selected[i][k];

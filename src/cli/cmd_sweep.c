@@ -83,18 +83,6 @@ static int check_flags(struct session *s, const struct sweep_flags *f, size_t *e
 	return EXIT_OK;
 }
 
-/* The suite's directory inside `root`, given the working tree's. */
-static char *suite_root(const struct revisions *rv, const struct suite *suite, const char *root)
-{
-	const char *top = vcs_workdir(rv->vcs);
-	char dir[PATH_MAX];
-	size_t n = strlen(top);
-
-	if (!realpath(suite->dir, dir) || strncmp(dir, top, n) || (dir[n] != '/' && dir[n]))
-		return NULL;
-	return dir[n] ? xasprintf("%s%s", root, dir + n) : xstrdup(root);
-}
-
 static int hash_suites(struct sweep_run *w)
 {
 	struct session *s = w->s;
@@ -167,9 +155,9 @@ static int measure_suite(struct sweep_run *w, size_t i, const char *tree_path,
 {
 	struct session *s = w->s;
 	const struct suite *suite = s->suites.v[i];
-	char *head = suite_root(&w->rv, suite, tree_path);
-	char *base = suite_root(&w->rv, suite, vcs_tree_path(w->reference_tree));
-	char *fixtures = suite_root(&w->rv, suite, vcs_workdir(w->rv.vcs));
+	char *head = revisions_suite_root(&w->rv, suite, tree_path);
+	char *base = revisions_suite_root(&w->rv, suite, vcs_tree_path(w->reference_tree));
+	char *fixtures = revisions_suite_root(&w->rv, suite, vcs_workdir(w->rv.vcs));
 	struct runner_roots roots = { head, base, fixtures, tree_id->hex,
 				      w->reference_tree_id.hex };
 	struct results_suite *rs;

@@ -141,24 +141,17 @@ int revisions_suite_from(const char *cmd, const char *text, enum revisions_suite
 	return cli_usage_error(cmd, &err);
 }
 
-/* The suite's directory relative to the repository's working tree; NULL
- * when it lies outside (an error). */
-static char *relative_dir(const struct revisions *rv, const char *suite_dir)
+char *revisions_suite_root(const struct revisions *rv, const struct suite *suite, const char *root)
 {
 	const char *top = vcs_workdir(rv->vcs);
 	char dir[PATH_MAX];
 	size_t n = strlen(top);
 
-	if (!realpath(suite_dir, dir))
+	if (!realpath(suite->dir, dir))
 		return NULL;
 	if (strncmp(dir, top, n) || (dir[n] != '/' && dir[n] != '\0'))
 		return NULL;
-	return xstrdup(dir[n] == '/' ? dir + n + 1 : "");
-}
-
-static char *join(const char *root, const char *rel)
-{
-	return *rel ? xasprintf("%s/%s", root, rel) : xstrdup(root);
+	return dir[n] ? xasprintf("%s%s", root, dir + n) : xstrdup(root);
 }
 
 /* Whether the base tree lacks the suite's file: a suite new in head, measured
@@ -167,18 +160,16 @@ static char *join(const char *root, const char *rel)
 static bool suite_is_new(const struct revisions *rv, const struct suite *suite)
 {
 	const char *name = strrchr(suite->path, '/');
-	char *rel = relative_dir(rv, suite->dir), *base_root, *base_file;
+	char *base_root = revisions_suite_root(rv, suite, rv->base_dir), *base_file;
 	struct stat st;
 	bool is_new;
 
-	if (!rel)
+	if (!base_root)
 		return false;
-	base_root = join(rv->base_dir, rel);
 	base_file = xasprintf("%s/%s", base_root, name ? name + 1 : suite->path);
 	is_new = stat(base_file, &st) < 0;
 	free(base_file);
 	free(base_root);
-	free(rel);
 	return is_new;
 }
 
@@ -222,16 +213,16 @@ static int load_base_suite(const struct session *s, struct revisions *rv, size_t
 {
 	const struct suite *suite = s->suites.v[i];
 	const char *name = strrchr(suite->path, '/');
-	char *rel, *base_root, *base_file;
+	char *base_root, *base_file;
 	bool any = false;
 	size_t k;
 	int code = EXIT_OK;
 
 	for (k = 0; k < suite->benchmark_count; k++)
 		any |= selected[k];
-	if (!any || (rv->same_tree && !rv->head_tree) || !(rel = relative_dir(rv, suite->dir)))
+	if (!any || (rv->same_tree && !rv->head_tree) ||
+	    !(base_root = revisions_suite_root(rv, suite, rv->base_dir)))
 		return EXIT_OK; /* outside the repository: revisions_measure says so */
-	base_root = join(rv->base_dir, rel);
 	base_file = xasprintf("%s/%s", base_root, name ? name + 1 : suite->path);
 	rv->base_suites[i] = base_suite(rv, base_file, suite, &code);
 	if (rv->base_suites[i]) {
@@ -244,7 +235,6 @@ static int load_base_suite(const struct session *s, struct revisions *rv, size_t
 	}
 	free(base_file);
 	free(base_root);
-	free(rel);
 	return code;
 }
 
@@ -291,10 +281,10 @@ int revisions_check_looks(const struct session *s, struct revisions *rv, bool **
 
 /* One suite, head against base, with the suite file rv->suite_from names. */
 static int measure_suite(struct session *s, struct revisions *rv, size_t i, const bool *selected,
-			 const char *rel)
+			 const char *head_root)
 {
 	const struct suite *suite = s->suites.v[i];
-	char *head_root = join(rv->head_dir, rel), *base_root = join(rv->base_dir, rel);
+	char *base_root = revisions_suite_root(rv, suite, rv->base_dir);
 	const struct suite *from_base = NULL;
 	struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
 	bool is_new = false;
@@ -331,7 +321,6 @@ static int measure_suite(struct session *s, struct revisions *rv, size_t i, cons
 	if (from_base) /* the suite's path, not the temporary tree's */
 		results_set_str(&s->doc->suites[s->doc->n_suites - 1].file, s->suites.v[i]->path);
 done:
-	free(head_root);
 	free(base_root);
 	return code != EXIT_OK ? code : rc == ERR_INTERRUPTED ? -1 : EXIT_OK;
 }
@@ -373,7 +362,7 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 	start_budget(s, rv, selected);
 	for (i = 0; i < s->suites.count; i++) {
 		const struct suite *suite = s->suites.v[i];
-		char *rel;
+		char *head_root;
 		bool any = false;
 		int code;
 
@@ -381,14 +370,14 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 			any |= selected[i][k];
 		if (!any)
 			continue;
-		rel = relative_dir(rv, suite->dir);
-		if (!rel) {
+		head_root = revisions_suite_root(rv, suite, rv->head_dir);
+		if (!head_root) {
 			err_set(&err, ERR_EXEC, "suite \"%s\" is not inside the repository \"%s\"",
 				suite->path, vcs_workdir(rv->vcs));
 			return fail(&err);
 		}
-		code = measure_suite(s, rv, i, selected[i], rel);
-		free(rel);
+		code = measure_suite(s, rv, i, selected[i], head_root);
+		free(head_root);
 		if (code > 0)
 			return code;
 		if (code < 0) { /* interrupted */
