@@ -74,7 +74,7 @@ static void filter(struct sweep_series_list *l, const regex_t *re,
 
 static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 {
-	enum history_format hf = HISTORY_TABLE;
+	enum render_format hf = RENDER_TABLE;
 	enum metric m = METRIC_LATENCY;
 	struct store_docs docs;
 	struct sweep_series_list l;
@@ -131,7 +131,7 @@ static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 			metric_info(m)->name, ref,
 			has_re || has_cases ? " for that --benchmark" : "");
 	strbuf_init(&out, 0);
-	if (history_render(&l, hf, hf == HISTORY_TABLE && !f->output && cli_colour(f->no_color),
+	if (history_render(&l, hf, hf == RENDER_TABLE && !f->output && cli_colour(f->no_color),
 			   &out, &err) < 0)
 		code = cli_fail(&err);
 	else if (f->output && fsio_write_atomic(f->output, out.buf, out.len, &err) < 0)

@@ -57,7 +57,7 @@ static int check_flags(struct session *s, const struct sweep_flags *f, size_t *e
 {
 	unsigned long long v;
 	struct err err = ERR_INIT;
-	enum history_format hf;
+	enum render_format hf;
 
 	if (f->every) {
 		if (opts_uint(f->every, 1, 1000000, &v) < 0)
@@ -346,7 +346,7 @@ static int report(struct sweep_run *w, const struct sweep_selection *sel)
 {
 	struct session *s = w->s;
 	struct sweep_series_list l;
-	enum history_format f = HISTORY_TABLE;
+	enum render_format f = RENDER_TABLE;
 	struct err err = ERR_INIT;
 	struct strbuf out;
 	uint64_t t;
@@ -365,7 +365,7 @@ static int report(struct sweep_run *w, const struct sweep_selection *sel)
 	if (range_series(w, sel, &l, &err) < 0)
 		return cli_fail(&err);
 	strbuf_init(&out, 0);
-	rc = history_render(&l, f, f == HISTORY_TABLE && cli_colour(s->out.no_color), &out, &err);
+	rc = history_render(&l, f, f == RENDER_TABLE && cli_colour(s->out.no_color), &out, &err);
 	if (rc == 0)
 		fwrite(out.buf, 1, out.len, stdout);
 	strbuf_release(&out);

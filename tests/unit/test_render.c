@@ -1052,7 +1052,7 @@ static void test_render__history_markdown_escapes_commit_subjects(void **state)
 
 	(void)state;
 	strbuf_init(&out, 0);
-	assert_int_equal(history_render(&l, HISTORY_MARKDOWN, false, &out, &err), 0);
+	assert_int_equal(history_render(&l, RENDER_MARKDOWN, false, &out, &err), 0);
 	assert_string_equal(
 		out.buf,
 		"## himorime history\n\n"
