@@ -188,8 +188,10 @@ int cli_output_write(const struct results *r, const struct cli_output *a, struct
 	o = (struct render_options)RENDER_OPTIONS_INIT;
 	rc = render_to(r, RENDER_GITHUB, &o, &out, err);
 	if (!rc)
-		rc = fsio_append(a->summary, out.buf, out.len, err);
+		rc = github_actions_summary_append(a->summary, out.buf, err);
 done:
 	strbuf_release(&out);
 	return rc;
 }
+	/* GitHub shows 1 MiB of a step's summary: what earlier steps wrote
+	 * counts too, and what would pass it is cut with a note. */
