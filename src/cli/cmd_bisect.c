@@ -8,7 +8,7 @@
  * every command passes (or improved) marks it good; anything else ends the
  * search with the smallest range it has proven.
  */
-#include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/revisions.h"
 #include "cli/session.h"
 
@@ -36,13 +36,6 @@ struct bisect {
 	struct vcs_sha good_tree_id; /* its build is kept: built once per bisect */
 	unsigned steps;
 };
-
-static int usage(const char *fmt, const char *value)
-{
-	struct err err = ERR_INIT;
-	err_set(&err, ERR_USAGE, fmt, value);
-	return cli_usage_error("bisect", &err);
-}
 
 /* Prints one command's evidence and folds its verdict into *out. */
 static void judge_command(const struct bisect *b, const struct results_benchmark *bm,
@@ -247,8 +240,9 @@ static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
 		goto done;
 	}
 	if (line.count == 0 || strcmp(line.items[line.count - 1].hex, bad.hex)) {
-		code = usage("--bad %s is not a descendant of --good on the first-parent line",
-			     bad_rev);
+		code = cli_usagef("bisect",
+				  "--bad %s is not a descendant of --good on the first-parent line",
+				  bad_rev);
 		goto done;
 	}
 	hi = (long)line.count - 1;
@@ -299,45 +293,34 @@ done:
 	return code;
 }
 
-int cmd_bisect(int argc, char **argv)
+int cmd_bisect(struct session *s, struct cmd_args *a)
 {
-	const char *good = NULL, *bad = NULL, *metric = NULL;
-	const struct opt extra[] = {
-		{ "good", 0, OPT_STRING, &good, "REV", "a commit without the change" },
-		{ "bad", 0, OPT_STRING, &bad, "REV", "a commit with the change" },
-		{ "metric", 0, OPT_STRING, &metric, "M", "latency (default), cpu_total, peak_rss" },
-	};
-	struct bisect b;
-	struct session s;
-	int code;
+	const struct bisect_flags *f = &a->f.bisect;
+	struct bisect b = { .s = s, .metric = METRIC_LATENCY };
+	int code = EXIT_OK;
 
-	memset(&b, 0, sizeof(b));
-	b.metric = METRIC_LATENCY;
-	code = session_start(&s, "bisect", RESULTS_MODE_COMPARE, extra, ARRAY_SIZE(extra), argc,
-			     argv);
-	if (code == EXIT_OK && (!good || !bad))
-		code = usage("%sbisect needs --good REV and --bad REV", "");
-	if (code == EXIT_OK && metric &&
-	    (metric_from_name(metric, &b.metric) < 0 ||
+	if (!f->good || !f->bad)
+		code = cli_usagef("bisect", "bisect needs --good REV and --bad REV");
+	if (code == EXIT_OK && f->metric &&
+	    (metric_from_name(f->metric, &b.metric) < 0 ||
 	     (b.metric != METRIC_LATENCY && b.metric != METRIC_CPU_TOTAL &&
 	      b.metric != METRIC_PEAK_RSS)))
-		code = usage("--metric \"%s\": expected latency, cpu_total or peak_rss", metric);
+		code = cli_usagef("bisect",
+				  "--metric \"%s\": expected latency, cpu_total or peak_rss",
+				  f->metric);
 	if (code == EXIT_OK &&
-	    (s.out.output || s.out.section || s.out.summary || strcmp(s.out.format, "table")))
-		code = usage("%sbisect prints its steps: --format, --output, --section and "
-			     "--summary do not apply",
-			     "");
+	    (s->out.output || s->out.section || s->out.summary || strcmp(s->out.format, "table")))
+		code = cli_usagef("bisect",
+				  "bisect prints its steps: --format, --output, --section "
+				  "and --summary do not apply");
 	if (code == EXIT_OK) {
-		b.s = &s;
-		b.selected = session_selection(&s);
-		code = session_select_check(&s, b.selected);
+		b.selected = session_selection(s);
+		code = session_select_check(s, b.selected);
 	}
 	if (code == EXIT_OK)
-		code = search(&b, good, bad);
-	if (s.doc)
-		session_print_timings(&s);
+		code = search(&b, f->good, f->bad);
+	session_print_timings(s);
 	revisions_release(&b.rv);
-	session_selection_free(b.selected, s.suites.count);
-	session_release(&s);
+	session_selection_free(b.selected, s->suites.count);
 	return code;
 }

@@ -7,7 +7,7 @@
  * results to the history ref as it goes. A commit already in the history
  * (same id, suite hash and settings hash) is skipped unless --force.
  */
-#include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/revisions.h"
 #include "cli/session.h"
 #include "cli/store.h"
@@ -26,11 +26,6 @@
 
 #include "common/banned.h"
 
-struct sweep_flags {
-	const char *every, *max_commits, *shard, *reference, *history_ref;
-	bool first_parent, force;
-};
-
 struct sweep_run {
 	struct session *s;
 	struct revisions rv;
@@ -45,13 +40,6 @@ struct sweep_run {
 	unsigned unmeasured; /* commits recorded with a failure (of `measured`) */
 };
 
-static int usage(const char *fmt, const char *value)
-{
-	struct err err = ERR_INIT;
-	err_set(&err, ERR_USAGE, fmt, value);
-	return cli_usage_error("sweep", &err);
-}
-
 static int check_flags(struct session *s, const struct sweep_flags *f, size_t *every,
 		       size_t *max_commits, unsigned *k, unsigned *n)
 {
@@ -61,25 +49,28 @@ static int check_flags(struct session *s, const struct sweep_flags *f, size_t *e
 
 	if (f->every) {
 		if (opts_uint(f->every, 1, 1000000, &v) < 0)
-			return usage("--every \"%s\": expected an integer from 1 to 1000000",
-				     f->every);
+			return cli_usagef("sweep",
+					  "--every \"%s\": expected an integer from 1 to 1000000",
+					  f->every);
 		*every = (size_t)v;
 	}
 	if (f->max_commits) {
 		if (opts_uint(f->max_commits, 1, 1000000, &v) < 0)
-			return usage("--max-commits \"%s\": expected an integer from 1 to 1000000",
-				     f->max_commits);
+			return cli_usagef(
+				"sweep",
+				"--max-commits \"%s\": expected an integer from 1 to 1000000",
+				f->max_commits);
 		*max_commits = (size_t)v;
 	}
 	if (f->shard && sweep_shard_parse(f->shard, k, n, &err) < 0)
 		return cli_usage_error("sweep", &err);
 	if (history_format_from_name(s->out.format, &hf) < 0)
-		return usage("--format \"%s\": sweep prints table, markdown, csv, json or html",
-			     s->out.format);
+		return cli_usagef(
+			"sweep", "--format \"%s\": sweep prints table, markdown, csv, json or html",
+			s->out.format);
 	if (s->out.section || s->out.summary || s->fail_on_inconclusive)
-		return usage("%s--section, --summary and --fail-on-inconclusive do not apply to "
-			     "sweep",
-			     "");
+		return cli_usagef("sweep", "--section, --summary and --fail-on-inconclusive do not "
+					   "apply to sweep");
 	return EXIT_OK;
 }
 
@@ -246,7 +237,7 @@ static int select_commits(struct sweep_run *w, const char *range, const struct s
 	if (vcs_walk(w->rv.vcs, range, &wo, walk, &err) < 0)
 		return cli_fail(&err);
 	if (walk->count == 0)
-		return usage("range \"%s\" has no commits", range);
+		return cli_usagef("sweep", "range \"%s\" has no commits", range);
 	if (f->reference) {
 		if (vcs_resolve(w->rv.vcs, f->reference, &w->reference, &err) < 0)
 			return cli_fail(&err);
@@ -482,46 +473,27 @@ done:
 	return code;
 }
 
-int cmd_sweep(int argc, char **argv)
+int cmd_sweep(struct session *s, struct cmd_args *a)
 {
-	struct sweep_flags f = { NULL, NULL, NULL, NULL, NULL, false, false };
-	const struct opt extra[] = {
-		{ "every", 0, OPT_STRING, &f.every, "N",
-		  "every Nth commit counting back from the tip" },
-		{ "first-parent", 0, OPT_FLAG, &f.first_parent, NULL, "follow first parents only" },
-		{ "max-commits", 0, OPT_STRING, &f.max_commits, "N", "the newest N commits only" },
-		{ "shard", 0, OPT_STRING, &f.shard, "K/N", "measure the K-th of N slices" },
-		{ "reference", 0, OPT_STRING, &f.reference, "REV",
-		  "measure every commit against REV (default: the range's first commit)" },
-		{ "force", 0, OPT_FLAG, &f.force, NULL, "measure commits already in the history" },
-		{ "history-ref", 0, OPT_STRING, &f.history_ref, "REF",
-		  "keep the history there (default refs/himorime/history)" },
-	};
-	struct sweep_run w;
-	struct session s;
+	const struct sweep_flags *f = &a->f.sweep;
+	struct sweep_run w = { .s = s };
 	size_t every = 1, max_commits = 0;
 	unsigned k = 1, n = 1;
 	int code;
 
-	memset(&w, 0, sizeof(w));
-	code = session_start_with(&s, "sweep", RESULTS_MODE_SWEEP, extra, ARRAY_SIZE(extra), 1,
-				  argc, argv);
-	if (code == EXIT_OK)
-		code = check_flags(&s, &f, &every, &max_commits, &k, &n);
+	code = check_flags(s, f, &every, &max_commits, &k, &n);
 	if (code == EXIT_OK) {
-		w.s = &s;
-		w.ref = f.history_ref ? f.history_ref : VCS_HISTORY_REF;
-		w.selected = session_selection(&s);
-		code = session_select_check(&s, w.selected);
+		w.ref = f->history_ref ? f->history_ref : VCS_HISTORY_REF;
+		w.selected = session_selection(s);
+		code = session_select_check(s, w.selected);
 	}
 	if (code == EXIT_OK)
-		code = session_check_looks(&s, w.selected, NULL);
+		code = session_check_looks(s, w.selected, NULL);
 	if (code == EXIT_OK)
-		code = sweep(&w, &f, every, max_commits, k, n);
+		code = sweep(&w, f, every, max_commits, k, n);
 	revisions_release(&w.rv);
 	store_docs_release(&w.history);
-	session_selection_free(w.selected, s.suites.count);
+	session_selection_free(w.selected, s->suites.count);
 	free(w.suite_hash);
-	session_release(&s);
 	return code;
 }

@@ -124,8 +124,6 @@ int revisions_open(struct session *s, const struct revisions_request *req, struc
 
 int revisions_suite_from(const char *cmd, const char *text, enum revisions_suite_from *out)
 {
-	struct err err = ERR_INIT;
-
 	*out = REVISIONS_SUITE_OWN;
 	if (!text)
 		return EXIT_OK;
@@ -137,8 +135,7 @@ int revisions_suite_from(const char *cmd, const char *text, enum revisions_suite
 		*out = REVISIONS_SUITE_BASE;
 		return EXIT_OK;
 	}
-	err_set(&err, ERR_USAGE, "--suite-from \"%s\": expected head or base", text);
-	return cli_usage_error(cmd, &err);
+	return cli_usagef(cmd, "--suite-from \"%s\": expected head or base", text);
 }
 
 char *revisions_suite_root(const struct revisions *rv, const struct suite *suite, const char *root)

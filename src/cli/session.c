@@ -58,52 +58,6 @@ static void install_signals(void)
 		sigaction(stopping[i], &sa, NULL);
 }
 
-size_t session_flags(struct session *s, struct opt *out, size_t cap)
-{
-	const struct opt flags[SESSION_FLAG_COUNT] = {
-		{ "filter", 0, OPT_STRING, &s->filter, "REGEXP",
-		  "measure benchmarks whose name matches, or cases NAME[k=v,...]" },
-		{ "tag", 0, OPT_LIST, &s->tags, "TAG", "keep benchmarks with any of these tags" },
-		{ "skip-tag", 0, OPT_LIST, &s->skip_tags, "TAG",
-		  "drop benchmarks with any of these tags (wins over --tag)" },
-		{ "format", 0, OPT_STRING, &s->out.format, "FORMAT",
-		  "table (default), json, csv, samples-csv, markdown, github, html" },
-		{ "output", 'o', OPT_STRING, &s->out.output, "FILE",
-		  "write the report there (atomically) instead of stdout" },
-		{ "section", 0, OPT_STRING, &s->out.section, "NAME",
-		  "with markdown and --output: replace only that marked section" },
-		{ "summary", 0, OPT_STRING, &s->out.summary, "FILE",
-		  "also append the GitHub summary to FILE" },
-		{ "seed", 0, OPT_STRING, &s->seed_text, "SEED",
-		  "0..2^53-1; default random, printed and stored" },
-		{ "runs", 0, OPT_STRING, &s->runs_text, "N", "exact measured runs per command" },
-		{ "warmup", 0, OPT_STRING, &s->warmup_text, "N", "warmup runs per command" },
-		{ "quiet", 'q', OPT_FLAG, &s->quiet, NULL, "no progress on stderr" },
-		{ "no-color", 0, OPT_FLAG, &s->out.no_color, NULL, "no colour (also NO_COLOR)" },
-		{ "max-time", 0, OPT_STRING, &s->max_time_text, "DURATION",
-		  "compare: stop each benchmark's rounds when spent" },
-		{ "max-total-time", 0, OPT_STRING, &s->max_total_time_text, "DURATION",
-		  "compare: the whole comparison's time budget (default 20m)" },
-		{ "fail-on-inconclusive", 0, OPT_FLAG, &s->fail_on_inconclusive, NULL,
-		  "compare: exit 1 when a gated comparison is inconclusive" },
-		{ "verbose", 'v', OPT_FLAG, &s->verbose, NULL,
-		  "the wall time of each phase on stderr at the end" },
-		{ "report", 0, OPT_STRING, &s->out.format, "FORMAT", "alias of --format" },
-	};
-	size_t i;
-
-	for (i = 0; i < SESSION_FLAG_COUNT && i < cap; i++)
-		out[i] = flags[i];
-	return i;
-}
-
-static int usage(struct session *s, const char *fmt, const char *value)
-{
-	struct err err = ERR_INIT;
-	err_set(&err, ERR_USAGE, fmt, value);
-	return cli_usage_error(s->cmd, &err);
-}
-
 static char *spawner_beside_self(void)
 {
 	char self[PATH_MAX];
@@ -259,52 +213,56 @@ static int check_values(struct session *s, enum results_mode mode)
 		return cli_usage_error(s->cmd, &err);
 	if (s->seed_text) {
 		if (opts_uint(s->seed_text, 0, RNG_SEED_MAX, &v) < 0)
-			return usage(s,
-				     "--seed \"%s\": expected an integer from 0 to "
-				     "9007199254740991",
-				     s->seed_text);
+			return cli_usagef(s->cmd,
+					  "--seed \"%s\": expected an integer from 0 to "
+					  "9007199254740991",
+					  s->seed_text);
 		s->ro.seed = v;
 	} else {
 		s->ro.seed = rng_fresh_seed();
 	}
 	if (s->runs_text) {
 		if (opts_uint(s->runs_text, 1, 100000, &v) < 0)
-			return usage(s, "--runs \"%s\": expected an integer from 1 to 100000",
-				     s->runs_text);
+			return cli_usagef(s->cmd,
+					  "--runs \"%s\": expected an integer from 1 to 100000",
+					  s->runs_text);
 		s->ro.has_runs = true;
 		s->ro.runs = (unsigned)v;
 	}
 	if (s->warmup_text) {
 		if (opts_uint(s->warmup_text, 0, 10000, &v) < 0)
-			return usage(s, "--warmup \"%s\": expected an integer from 0 to 10000",
-				     s->warmup_text);
+			return cli_usagef(s->cmd,
+					  "--warmup \"%s\": expected an integer from 0 to 10000",
+					  s->warmup_text);
 		s->ro.has_warmup = true;
 		s->ro.warmup = (unsigned)v;
 	}
 	if (s->max_time_text) {
 		uint64_t ns;
 		if (mode == RESULTS_MODE_RUN)
-			return usage(s, "--max-time%s only applies to compare and ci", "");
+			return cli_usagef(s->cmd, "--max-time only applies to compare and ci");
 		if (units_duration(s->max_time_text, &ns, &err) < 0 || ns == 0)
-			return usage(s,
-				     "--max-time \"%s\": expected a positive duration such as 10m",
-				     s->max_time_text);
+			return cli_usagef(
+				s->cmd,
+				"--max-time \"%s\": expected a positive duration such as 10m",
+				s->max_time_text);
 		s->ro.max_time_ns = ns;
 	}
 	if (s->max_total_time_text) {
 		uint64_t ns;
 		if (mode == RESULTS_MODE_RUN)
-			return usage(s, "--max-total-time%s only applies to compare and ci", "");
+			return cli_usagef(s->cmd,
+					  "--max-total-time only applies to compare and ci");
 		if (units_duration(s->max_total_time_text, &ns, &err) < 0 || ns == 0)
-			return usage(
-				s,
+			return cli_usagef(
+				s->cmd,
 				"--max-total-time \"%s\": expected a positive duration such as "
 				"20m",
 				s->max_total_time_text);
 		s->max_total_time_ns = ns;
 	}
 	if (s->fail_on_inconclusive && mode == RESULTS_MODE_RUN)
-		return usage(s, "--fail-on-inconclusive%s only applies to compare and ci", "");
+		return cli_usagef(s->cmd, "--fail-on-inconclusive only applies to compare and ci");
 	if (selection_init(&s->sel, s->filter, &s->tags, &s->skip_tags, &err) < 0)
 		return cli_usage_error(s->cmd, &err);
 	return EXIT_OK;
@@ -334,12 +292,6 @@ static void fill_environment(struct results *doc)
 	results_set_str(&doc->noise.governor, env.governor[0] ? env.governor : NULL);
 }
 
-int session_start(struct session *s, const char *cmd, enum results_mode mode,
-		  const struct opt *extra, size_t n_extra, int argc, char **argv)
-{
-	return session_start_with(s, cmd, mode, extra, n_extra, 0, argc, argv);
-}
-
 /* Moves the first n operands to s->leading. */
 static int take_leading(struct session *s, size_t n)
 {
@@ -347,7 +299,8 @@ static int take_leading(struct session *s, size_t n)
 	size_t i;
 
 	if (s->operands.n < n)
-		return usage(s, "%s needs a revision range such as main~20..main", s->cmd);
+		return cli_usagef(s->cmd, "%s needs a revision range such as main~20..main",
+				  s->cmd);
 	for (i = 0; i < s->operands.n; i++)
 		strlist_push(i < n ? &s->leading : &rest, s->operands.v[i]);
 	strlist_release(&s->operands);
@@ -355,34 +308,25 @@ static int take_leading(struct session *s, size_t n)
 	return EXIT_OK;
 }
 
-int session_start_with(struct session *s, const char *cmd, enum results_mode mode,
-		       const struct opt *extra, size_t n_extra, size_t n_leading, int argc,
-		       char **argv)
+int session_start(struct session *s, const struct cmd *c, struct cmd_args *a, int argc, char **argv)
 {
-	struct opt all[SESSION_FLAG_COUNT + 16];
 	struct runner_options ro = RUNNER_OPTIONS_INIT;
-	struct err err = ERR_INIT;
-	uint64_t loaded;
-	size_t n;
-	int code;
-
 	const struct cli_output out = CLI_OUTPUT_INIT;
+	struct err err = ERR_INIT;
+	enum results_mode mode = c->mode;
+	uint64_t loaded;
+	int code;
 
 	memset(s, 0, sizeof(*s));
 	s->started_ns = clock_monotonic_ns();
 	s->out = out;
-	s->cmd = cmd;
+	s->cmd = c->name;
 	s->ro = ro;
-	n = session_flags(s, all, SESSION_FLAG_COUNT);
-	if (n_extra > 16)
-		n_extra = 16;
-	if (extra && n_extra)
-		memcpy(all + n, extra, n_extra * sizeof(*extra));
-	if (opts_parse(cmd, all, n + n_extra, argc, argv, &s->operands, &err) < 0)
-		return cli_usage_error(cmd, &err);
+	if (cli_parse(c, a, s, argc, argv, &s->operands, &err) < 0)
+		return cli_usage_error(c->name, &err);
 	code = check_values(s, mode);
-	if (code == EXIT_OK && n_leading)
-		code = take_leading(s, n_leading);
+	if (code == EXIT_OK && c->leading)
+		code = take_leading(s, c->leading);
 	if (code != EXIT_OK)
 		return code;
 	loaded = clock_monotonic_ns();
@@ -458,8 +402,8 @@ int session_select_check(const struct session *s, bool **selected)
 		for (k = 0; k < s->suites.v[i]->benchmark_count; k++)
 			if (selected[i][k])
 				return EXIT_OK;
-	fprintf(stderr, "himorime: error: no benchmark matches the selection [HMR3001]\n"
-			"  hint: check --filter, --tag and --skip-tag against 'himorime list'\n");
+	cli_error(HMR_USAGE, "no benchmark matches the selection");
+	fprintf(stderr, "  hint: check --filter, --tag and --skip-tag against 'himorime list'\n");
 	return cli_exit(EXIT_USAGE, "empty selection");
 }
 
@@ -479,8 +423,7 @@ int session_check_suite_looks(const struct session *s, const struct suite *suite
 		    runner_plan_looks(&s->ro, b, &plan, &err) == 0)
 			continue;
 		if (s->ro.has_runs) {
-			fprintf(stderr, "himorime: error: --runs %u: %s [HMR3001]\n", s->ro.runs,
-				err.msg);
+			cli_error(HMR_USAGE, "--runs %u: %s", s->ro.runs, err.msg);
 			return -1;
 		}
 		if (b->param_count) /* a case: its label says which */
@@ -549,11 +492,9 @@ int session_lock_tree(struct session *s, const char *dir)
 		s->locks = xrealloc(s->locks, (s->n_locks + 1) * sizeof(*s->locks));
 		s->locks[s->n_locks++] = l;
 	} else if (l.busy) {
-		fprintf(stderr,
-			"himorime: error: %s [HMR4001]\n"
-			"  hint: two runs on one tree build over each other: wait for that one "
-			"to end, or measure a copy of the tree (git worktree add)\n",
-			err.msg);
+		cli_error(HMR_EXEC, "%s", err.msg);
+		fprintf(stderr, "  hint: two runs on one tree build over each other: wait for that "
+				"one to end, or measure a copy of the tree (git worktree add)\n");
 		code = cli_exit(EXIT_EXEC, "the working tree is in use");
 	} else {
 		fprintf(stderr,
@@ -788,8 +729,7 @@ int session_finish(struct session *s)
 		s->complete(s);
 	session_phase(s, RESULTS_PHASE_JUDGING, t);
 	if (write_outputs(s, &err) < 0) {
-		if (!cli_reader_gone())
-			fprintf(stderr, "himorime: error: %s [HMR4003]\n", err.msg);
+		cli_error(HMR_UNWRITTEN, "%s", err.msg);
 		s->doc->summary.exit_code = EXIT_EXEC;
 		return cli_exit(EXIT_EXEC, "the report could not be written");
 	}

@@ -1,7 +1,9 @@
 """The lint's include walls (scripts/walls, called by scripts/lint): the tree
 as it stands passes, and a forbidden include added to a copy of it fails with
-the file, the line and the rule it broke."""
+the file, the line and the rule it broke. And the diagnostic codes: one
+table in src/, the same codes in docs/."""
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -85,6 +87,29 @@ class TestWalls(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertEqual(r.stdout, f"walls: {self.src}/newarea/x.c: area 'newarea' has no row "
                                    "in scripts/walls\n")
+
+
+class TestDiagnosticCodes(unittest.TestCase):
+    """Every HMRnnnn code is spelled once in src/ (cli/cli.h's table) and is
+    documented in docs/, and docs/ names no other."""
+
+    def codes(self, top, ext):
+        found = {}
+        for d, _, names in os.walk(os.path.join(ROOT, top)):
+            for n in names:
+                if n.endswith(ext):
+                    path = os.path.join(d, n)
+                    with open(path, encoding="utf-8") as f:
+                        for code in re.findall(r"HMR\d{4}", f.read()):
+                            found.setdefault(code, []).append(os.path.relpath(path, ROOT))
+        return found
+
+    def test_diag_codes__one_table_in_src_the_same_in_docs(self):
+        src = self.codes("src", (".c", ".h"))
+        self.assertEqual({c: ["src/cli/cli.h"] for c in src}, src)
+        self.assertEqual(sorted(src), ["HMR2001", "HMR3001", "HMR4001", "HMR4003", "HMR5001",
+                                       "HMR6001"])
+        self.assertEqual(sorted(self.codes("docs", ".md")), sorted(src))
 
 
 if __name__ == "__main__":
