@@ -9,6 +9,7 @@
 #include "common/alloc.h"
 #include "render/format.h"
 #include "results/jsonw.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -314,46 +315,33 @@ const char *rnd_group_title(enum metric_group g)
 	return "?";
 }
 
-static int cmp_double(const void *a, const void *b)
+static void from_stats(const struct stats_summary *st, struct rnd_summary *out)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
+	out->count = st->count;
+	out->min = st->min;
+	out->max = st->max;
+	out->mean = st->mean;
+	out->median = st->median;
+	out->stddev = st->stddev;
 }
 
 bool rnd_summary(const struct results_metric *m, struct rnd_summary *out)
 {
-	double *v, sum = 0, sq = 0;
-	size_t i, n = m->n_samples;
+	struct stats_summary st;
 
 	memset(out, 0, sizeof(*out));
 	if (m->status != STATUS_MEASURED)
 		return false;
 	if (m->has_stats) {
-		out->count = m->stats.count;
-		out->min = m->stats.min;
-		out->max = m->stats.max;
-		out->mean = m->stats.mean;
-		out->median = m->stats.median;
-		out->stddev = m->stats.stddev;
+		from_stats(&m->stats, out);
 		return true;
 	}
-	if (!n)
+	if (!m->n_samples)
 		return false;
-	v = xcalloc(n, sizeof(*v));
-	memcpy(v, m->samples, n * sizeof(*v));
-	qsort(v, n, sizeof(*v), cmp_double);
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	out->count = n;
-	out->min = v[0];
-	out->max = v[n - 1];
-	out->mean = sum / (double)n;
-	out->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	for (i = 0; i < n; i++)
-		sq += (v[i] - out->mean) * (v[i] - out->mean);
-	out->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
-	free(v);
+	/* the figures the producer would have stored: src/stats's */
+	stats_summarize(m->samples, m->n_samples, NULL, 0, &st);
+	from_stats(&st, out);
+	stats_summary_release(&st);
 	return true;
 }
 
