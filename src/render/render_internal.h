@@ -9,6 +9,7 @@
 
 #include "render/escape.h"
 #include "render/render.h"
+#include "render/table.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -143,6 +144,13 @@ const char *rnd_metric_result(const struct results_command *c, enum metric m);
 bool rnd_cmp_is_problem(const struct comparison *k);
 /* "pass", "over budget", "skipped", "no data". */
 const char *rnd_budget_word(enum budget_status s);
+/* The budgets table every format but the terminal's shows, in t (initialised
+ * here, the caller's to release): one row per budget, or per failed and
+ * unassessed one with problems_only: "bench › command", metric, budget,
+ * actual, result. `text` puts the document's text in a cell (the Markdown
+ * cell escaper; as it is for HTML, whose table escapes). */
+void rnd_budget_table(const struct rnd_rows *rows, bool problems_only,
+		      void (*text)(struct strbuf *, const char *), struct table *t);
 
 /* The cells of one comparison row in the Markdown and HTML tables. */
 struct rnd_cmp_cells {

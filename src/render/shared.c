@@ -589,6 +589,45 @@ const char *rnd_op(enum bound_op op)
 	return bound_op_name(op);
 }
 
+void rnd_budget_table(const struct rnd_rows *rows, bool problems_only,
+		      void (*text)(struct strbuf *, const char *), struct table *t)
+{
+	static const char *const cols[] = { "benchmark › command", "metric", "budget", ">actual",
+					    "result" };
+	struct strbuf label = STRBUF_INIT, budget = STRBUF_INIT, actual = STRBUF_INIT;
+	size_t i, j;
+
+	table_init(t, ARRAY_SIZE(cols), cols);
+	for (i = 0; i < rows->n; i++) {
+		const struct results_command *cmd = rows->v[i].cmd;
+		for (j = 0; j < cmd->n_budgets; j++) {
+			const struct results_budget *b = &cmd->budgets[j];
+			const char *cells[ARRAY_SIZE(cols)];
+			if (problems_only && b->result.status == BUDGET_PASS)
+				continue;
+			strbuf_reset(&label);
+			strbuf_reset(&budget);
+			strbuf_reset(&actual);
+			text(&label, rnd_str(rows->v[i].bench->name));
+			strbuf_adds(&label, " › ");
+			text(&label, rnd_str(cmd->name));
+			rnd_aggregation(&budget, &b->result.aggregation);
+			strbuf_addch(&budget, ' ');
+			text(&budget, b->text ? b->text : rnd_op(b->result.op));
+			rnd_budget_actual(&actual, cmd, b, NULL);
+			cells[0] = label.buf;
+			cells[1] = metric_info(b->result.metric)->name;
+			cells[2] = budget.buf;
+			cells[3] = actual.buf;
+			cells[4] = rnd_budget_word(b->result.status);
+			table_add_row(t, cells);
+		}
+	}
+	strbuf_release(&label);
+	strbuf_release(&budget);
+	strbuf_release(&actual);
+}
+
 const char *rnd_budget_word(enum budget_status s)
 {
 	switch (s) {

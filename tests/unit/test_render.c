@@ -420,6 +420,27 @@ static void test_render__samples_without_stats_show_what_stats_would_store(void 
 	}
 }
 
+/* The budgets table is one walk for Markdown and HTML: the same words, such
+ * as "no data" for a budget with nothing to judge (HTML said "no_data"). */
+static void test_render__budget_tables_say_the_same_in_markdown_and_html(void **state)
+{
+	struct results *r = run_with_percentile_budget(20, 50);
+	struct results_budget *b = &r->suites[0].benchmarks[0].commands[0].budgets[0];
+	char *md, *html;
+
+	(void)state;
+	b->result.status = BUDGET_NO_DATA;
+	md = render(r, RENDER_MARKDOWN, NULL);
+	html = render(r, RENDER_HTML, NULL);
+	assert_non_null(strstr(md, "| b › c | latency | p50 &lt;= 1000s | 10.5 ms | no data |\n"));
+	assert_non_null(strstr(html, "<tr><td>b › c</td><td>latency</td><td>p50 &lt;= 1000s</td>"
+				     "<td class=\"num\">10.5 ms</td><td>no data</td></tr>\n"));
+	assert_null(strstr(html, "no_data"));
+	free(md);
+	free(html);
+	results_free(r);
+}
+
 static void test_render__percentile_is_reported_only_with_ten_runs_above_it(void **state)
 {
 	/* p95 of n runs has n - 1 - floor((n - 1) * 0.95) runs above it: 9 at
@@ -1134,6 +1155,7 @@ int main(void)
 		cmocka_unit_test(test_render__github_cap_cuts_visibly),
 		cmocka_unit_test(test_render__comment_shows_problems_and_counts_the_rest),
 		cmocka_unit_test(test_render__samples_without_stats_show_what_stats_would_store),
+		cmocka_unit_test(test_render__budget_tables_say_the_same_in_markdown_and_html),
 		cmocka_unit_test(test_render__percentile_is_reported_only_with_ten_runs_above_it),
 		cmocka_unit_test(test_render__large_case_plan_is_shown_in_every_format),
 		cmocka_unit_test(test_render__counts_tables_say_runs_not_pairs),
