@@ -18,7 +18,7 @@
 
 /* Exit statuses, stable and shared with the reference tool (README.md). One
  * enum, here: the layers below report outcomes and errors, and the CLI alone
- * turns them into these numbers (cli_exit_for, cli_summarize). */
+ * turns them into these numbers (cli_fail, cli_summarize). */
 enum exit_code {
 	EXIT_OK = 0,
 	EXIT_FAILED = 1,   /* budget broken, gated regression, inconclusive with the flag */
@@ -39,8 +39,6 @@ enum exit_code {
 #define HMR_INTERNAL  "HMR5001" /* exit 5: a bug */
 #define HMR_METRIC    "HMR6001" /* exit 6: a metric could not be measured */
 
-/* Maps an err code to its exit status. */
-int cli_exit_for(int err_code);
 /* Summarizes doc (runner_summarize), stores the exit status of its outcome in
  * doc->summary.exit_code and returns it. */
 int cli_summarize(struct results *doc, bool fail_on_inconclusive);

@@ -25,7 +25,8 @@ static const char *const diag_for_exit[] = {
 	[EXIT_METRIC] = HMR_METRIC,
 };
 
-int cli_exit_for(int err_code)
+/* The exit status of an err code. */
+static int exit_for(int err_code)
 {
 	switch ((enum err_code)err_code) {
 	case ERR_OK:
@@ -88,7 +89,7 @@ int cli_exit(int exit_code, const char *fmt, ...)
 
 int cli_fail(const struct err *err)
 {
-	int code = cli_exit_for(err->code);
+	int code = exit_for(err->code);
 
 	cli_error(cli_diag_code(code), "%s", err->msg);
 	switch (code) {

@@ -255,7 +255,8 @@ bool rnd_metric_measured(const struct results *r, enum metric m)
 	return false;
 }
 
-size_t rnd_group_metrics(enum metric_group g, enum metric *out, size_t cap)
+/* The metrics of group g, in enum order. */
+static size_t group_metrics(enum metric_group g, enum metric *out, size_t cap)
 {
 	size_t n = 0;
 	int m;
@@ -269,7 +270,7 @@ size_t rnd_group_metrics(enum metric_group g, enum metric *out, size_t cap)
 size_t rnd_group_metrics_in(const struct rnd_rows *rows, enum metric_group g, enum metric *out,
 			    size_t cap)
 {
-	size_t n = rnd_group_metrics(g, out, cap), i, j, k = 0;
+	size_t n = group_metrics(g, out, cap), i, j, k = 0;
 
 	if (g != GROUP_COUNTS)
 		return n;
@@ -290,7 +291,7 @@ size_t rnd_group_metrics_in(const struct rnd_rows *rows, enum metric_group g, en
 bool rnd_group_measured(const struct results *r, enum metric_group g)
 {
 	enum metric ms[METRIC__COUNT];
-	size_t i, n = rnd_group_metrics(g, ms, METRIC__COUNT);
+	size_t i, n = group_metrics(g, ms, METRIC__COUNT);
 
 	for (i = 0; i < n; i++)
 		if (rnd_metric_measured(r, ms[i]))
@@ -552,23 +553,6 @@ bool rnd_cmp_is_problem(const struct comparison *k)
 		return false;
 	}
 	return false;
-}
-
-bool rnd_row_is_problem(const struct rnd_row *row)
-{
-	switch (row->cmd->result) {
-	case RESULT_PASS:
-	case RESULT_NEW_SUITE:
-	case RESULT_IMPROVED:
-		return false;
-	case RESULT_INCONCLUSIVE:
-	case RESULT_OVER_BUDGET:
-	case RESULT_REGRESSION:
-	case RESULT_METRIC_ERROR:
-	case RESULT_ERROR:
-		return true;
-	}
-	return true;
 }
 
 void rnd_number(struct strbuf *sb, double v)

@@ -125,7 +125,7 @@ class TestCommentNames(unittest.TestCase):
                                    "an allowed outside one)\n")
 
     def test_comment_names__a_prefixed_name_that_does_not_exist_fails(self):
-        line = self.append("cli/cli.h", "/* (cli_exit_for,\n * cli_exit_for_outcome) */\n") + 1
+        line = self.append("cli/cli.h", "/* (cli_fail,\n * cli_exit_for_outcome) */\n") + 1
         r = comment_names(self.src)
         self.assertEqual(r.returncode, 1)
         self.assertEqual(r.stdout, f"comment-names: {self.src}/cli/cli.h:{line}: "
