@@ -152,8 +152,11 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 			rc = err_set(&err, ERR_EXEC, "suite \"%s\" is not inside the repository",
 				     suite->path);
 		else if (any) {
-			struct runner_roots roots = { head, base, fixtures, tree_id.hex,
-						      b->good_tree_id.hex };
+			struct runner_roots roots = { .head = head,
+						      .base = base,
+						      .fixture = fixtures,
+						      .head_tree = tree_id.hex,
+						      .base_tree = b->good_tree_id.hex };
 			rc = runner_run_suite(s->runner, suite, b->selected[i], &roots, doc, &err);
 		}
 		free(fixtures);
@@ -217,9 +220,10 @@ static double strictest_confidence(const struct bisect *b)
 
 static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
 {
-	struct revisions_request req = { NULL, NULL, false, "bisect", REVISIONS_SUITE_HEAD, NULL };
+	struct revisions_request req = { .base_source = "bisect",
+					 .suite_from = REVISIONS_SUITE_HEAD };
 	struct vcs_walk_opts wo = VCS_WALK_OPTS_INIT;
-	struct vcs_sha_list line = { NULL, 0 };
+	struct vcs_sha_list line = { .items = NULL, .count = 0 };
 	struct vcs_sha good, bad;
 	struct err err = ERR_INIT;
 	char *range = NULL;

@@ -59,7 +59,9 @@ static void emit(const struct strbuf *sb)
 static void annotate(enum github_annotation_level level, const char *file, unsigned line,
 		     const char *title, const char *message)
 {
-	struct github_annotation a = { level, file, line, title, message };
+	struct github_annotation a = {
+		.level = level, .file = file, .line = line, .title = title, .message = message
+	};
 	struct strbuf sb;
 
 	strbuf_init(&sb, 0);
@@ -454,7 +456,7 @@ static void mask_token(const char *token)
 static int measure_revisions(struct session *s, const char *against, struct revisions_request *req,
 			     struct github_event *ev, bool **selected)
 {
-	struct base_choice base = { NULL, NULL };
+	struct base_choice base = { .rev = NULL, .source = NULL };
 	struct revisions rv;
 	int code;
 

@@ -38,8 +38,11 @@ static void advisory_notice(const struct github_event *ev)
 		ev->head_repo ? ev->head_repo : "a deleted repository");
 
 	if (cli_in_actions()) {
-		struct github_annotation a = { GITHUB_ANNOTATION_NOTICE, NULL, 0,
-					       "himorime: advisory status (fork)", text };
+		struct github_annotation a = { .level = GITHUB_ANNOTATION_NOTICE,
+					       .file = NULL,
+					       .line = 0,
+					       .title = "himorime: advisory status (fork)",
+					       .message = text };
 		struct strbuf sb;
 
 		strbuf_init(&sb, 0);

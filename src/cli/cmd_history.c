@@ -66,7 +66,7 @@ static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 	enum metric m = METRIC_LATENCY;
 	struct store_docs docs;
 	struct sweep_series_list l;
-	struct store_order placed = { NULL, NULL, 0 };
+	struct store_order placed = { .sha = NULL, .rank = NULL, .n = 0 };
 	struct sweep_order order;
 	struct err err = ERR_INIT;
 	struct strbuf out;

@@ -60,7 +60,11 @@ int cmd_run(struct session *s, struct cmd_args *a)
 	record_git(s->doc, s->suites.v[0]->dir);
 	for (i = 0; i < n; i++) {
 		char root[PATH_MAX];
-		struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
+		struct runner_roots roots = { .head = NULL,
+					      .base = NULL,
+					      .fixture = NULL,
+					      .head_tree = NULL,
+					      .base_tree = NULL };
 		bool any = false;
 		size_t k;
 

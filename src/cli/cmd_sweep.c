@@ -149,8 +149,11 @@ static int measure_suite(struct sweep_run *w, size_t i, const char *tree_path,
 	char *head = revisions_suite_root(&w->rv, suite, tree_path);
 	char *base = revisions_suite_root(&w->rv, suite, vcs_tree_path(w->reference_tree));
 	char *fixtures = revisions_suite_root(&w->rv, suite, vcs_workdir(w->rv.vcs));
-	struct runner_roots roots = { head, base, fixtures, tree_id->hex,
-				      w->reference_tree_id.hex };
+	struct runner_roots roots = { .head = head,
+				      .base = base,
+				      .fixture = fixtures,
+				      .head_tree = tree_id->hex,
+				      .base_tree = w->reference_tree_id.hex };
 	struct results_suite *rs;
 	int rc;
 
@@ -243,7 +246,7 @@ static int select_commits(struct sweep_run *w, const char *range, const struct s
 			return cli_fail(&err);
 	} else if (every > 1) {
 		/* The range's first commit, whether or not --every keeps it. */
-		struct vcs_sha_list all = { NULL, 0 };
+		struct vcs_sha_list all = { .items = NULL, .count = 0 };
 		wo.every = 1;
 		if (vcs_walk(w->rv.vcs, range, &wo, &all, &err) < 0)
 			return cli_fail(&err);
@@ -312,7 +315,7 @@ static int range_series(const struct sweep_run *w, const struct sweep_selection 
 	const struct results **docs = xcalloc(w->history.count + 1, sizeof(*docs));
 	const char **sha = xcalloc(sel->end - sel->begin + 1, sizeof(*sha));
 	size_t *rank = xcalloc(sel->end - sel->begin + 1, sizeof(*rank));
-	struct sweep_order order = { sha, rank, sel->end - sel->begin };
+	struct sweep_order order = { .sha = sha, .rank = rank, .n = sel->end - sel->begin };
 	size_t i, n = 0;
 	int rc;
 
@@ -400,9 +403,10 @@ static const char *commit_failure(const struct results *doc, size_t first)
 static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every, size_t max_commits,
 		 unsigned k, unsigned n)
 {
-	struct revisions_request req = { NULL, NULL, false, "sweep", REVISIONS_SUITE_HEAD, NULL };
+	struct revisions_request req = { .base_source = "sweep",
+					 .suite_from = REVISIONS_SUITE_HEAD };
 	const char *range = w->s->leading.v[0];
-	struct vcs_sha_list walk = { NULL, 0 };
+	struct vcs_sha_list walk = { .items = NULL, .count = 0 };
 	struct err err = ERR_INIT;
 	size_t begin = 0, end = 0, i, first;
 	bool interrupted = false;
@@ -459,7 +463,7 @@ static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every,
 				    walk.count, walk.items[i].hex);
 	}
 	if (code == EXIT_OK) {
-		struct sweep_selection sel = { &walk, begin, end };
+		struct sweep_selection sel = { .walk = &walk, .begin = begin, .end = end };
 		code = report(w, &sel);
 	}
 	if (code == EXIT_OK && interrupted)

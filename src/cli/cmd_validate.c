@@ -44,7 +44,7 @@ static char *join(const char *dir, const char *name)
 /* Adds the suite files of a directory; returns how many. */
 static size_t add_dir(const char *dir, struct strlist *files)
 {
-	struct strlist found = { NULL, 0, 0 };
+	struct strlist found = { .v = NULL, .n = 0, .alloc = 0 };
 	struct dirent *e;
 	struct stat st;
 	size_t i, n = 0;
@@ -119,7 +119,7 @@ static bool no_default_suite(void)
 
 int cli_load_suites(const struct strlist *operands, struct cli_suites *out)
 {
-	struct strlist files = { NULL, 0, 0 };
+	struct strlist files = { .v = NULL, .n = 0, .alloc = 0 };
 	struct suite_diags diags;
 	size_t i, empty_dirs = 0;
 	int code = EXIT_OK;

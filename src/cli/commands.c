@@ -902,7 +902,7 @@ static void chain_rows(const struct cmd *c, struct rows *out);
 static void help_rows(const struct cmd *c, struct rows *out)
 {
 	const struct cmd *like = c->like ? cli_find(c->like) : NULL;
-	struct rows before = { NULL, 0, 0 };
+	struct rows before = { .v = NULL, .n = 0, .alloc = 0 };
 	size_t i;
 
 	if (like)
@@ -941,7 +941,7 @@ static bool takes(const struct cmd *c, const char *name)
 
 const struct opt **cli_help_flags(const struct cmd *c, size_t *n)
 {
-	struct rows r = { NULL, 0, 0 };
+	struct rows r = { .v = NULL, .n = 0, .alloc = 0 };
 
 	help_rows(c, &r);
 	*n = r.n;
@@ -951,7 +951,7 @@ const struct opt **cli_help_flags(const struct cmd *c, size_t *n)
 const struct opt **cli_help_except(const struct cmd *c, size_t *n)
 {
 	const struct cmd *like = c->like ? cli_find(c->like) : NULL;
-	struct rows all = { NULL, 0, 0 }, r = { NULL, 0, 0 };
+	struct rows all = { .v = NULL, .n = 0, .alloc = 0 }, r = { .v = NULL, .n = 0, .alloc = 0 };
 	size_t i;
 
 	if (like)
@@ -966,7 +966,7 @@ const struct opt **cli_help_except(const struct cmd *c, size_t *n)
 
 const struct opt **cli_flags(const struct cmd *c, size_t *n)
 {
-	struct rows r = { NULL, 0, 0 };
+	struct rows r = { .v = NULL, .n = 0, .alloc = 0 };
 	size_t i;
 
 	for (i = 0; i < c->n_flags; i++)

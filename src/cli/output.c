@@ -193,8 +193,8 @@ static int stream_flush(void *ctx, struct strbuf *out, struct err *err)
 int cli_output_write(const struct results *r, const struct cli_output *a, struct err *err)
 {
 	struct render_options o = RENDER_OPTIONS_INIT;
-	struct stream st = { a, { NULL, NULL, -1 } };
-	struct render_sink sink = { stream_flush, &st };
+	struct stream st = { .to = a, .file = { .path = NULL, .tmp = NULL, .fd = -1 } };
+	struct render_sink sink = { .flush = stream_flush, .ctx = &st };
 	enum render_format f;
 	struct strbuf out;
 	int rc;
@@ -237,5 +237,5 @@ done:
 	strbuf_release(&out);
 	return rc;
 }
-	/* GitHub shows 1 MiB of a step's summary: what earlier steps wrote
-	 * counts too, and what would pass it is cut with a note. */
+/* GitHub shows 1 MiB of a step's summary: what earlier steps wrote
+ * counts too, and what would pass it is cut with a note. */

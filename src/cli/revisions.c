@@ -176,7 +176,7 @@ static bool suite_is_new(const struct revisions *rv, const struct suite *suite)
 static struct suite *base_suite(const struct revisions *rv, const char *base_file,
 				const struct suite *head, int *code)
 {
-	struct strlist files = { NULL, 0, 0 };
+	struct strlist files = { .v = NULL, .n = 0, .alloc = 0 };
 	struct cli_suites loaded;
 	struct suite *out = NULL;
 	struct stat st;
@@ -283,7 +283,9 @@ static int measure_suite(struct session *s, struct revisions *rv, size_t i, cons
 	const struct suite *suite = s->suites.v[i];
 	char *base_root = revisions_suite_root(rv, suite, rv->base_dir);
 	const struct suite *from_base = NULL;
-	struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
+	struct runner_roots roots = {
+		.head = NULL, .base = NULL, .fixture = NULL, .head_tree = NULL, .base_tree = NULL
+	};
 	bool is_new = false;
 	struct err err = ERR_INIT;
 	int code = EXIT_OK, rc = 0;

@@ -38,7 +38,7 @@ static int all_series(const struct results *r, struct sweep_series_list *out, st
 {
 	const char **sha = xcalloc(r->n_suites + 1, sizeof(*sha));
 	size_t *rank = xcalloc(r->n_suites + 1, sizeof(*rank));
-	struct sweep_order order = { sha, rank, r->n_suites };
+	struct sweep_order order = { .sha = sha, .rank = rank, .n = r->n_suites };
 	const struct results *docs[1] = { r };
 	size_t i;
 	int rc = 0;
