@@ -37,24 +37,18 @@ static void add_flags(struct strbuf *out, const struct cmd *c)
 	free(flags);
 }
 
-/* One `case` arm per command that has flags: `pattern) action ;;` with the
- * flags in place of %s. */
-static void add_cases(struct strbuf *out, const char *pattern, const char *action)
+/* One `case` arm per command that has flags: `line`, a format that takes
+ * the command's name and its flags. */
+static void add_cases(struct strbuf *out, const char *line)
 {
-	size_t n, i, k;
+	size_t n, i;
 	const struct cmd *cmds = cli_commands(&n);
 
 	for (i = 0; i < n; i++) {
 		struct strbuf flags = STRBUF_INIT;
 		add_flags(&flags, &cmds[i]);
-		if (flags.len) {
-			strbuf_addf(out, pattern, cmds[i].name);
-			for (k = 0; action[k]; k++)
-				if (action[k] == '%' && action[k + 1] == 's')
-					strbuf_adds(out, flags.buf), k++;
-				else
-					strbuf_addch(out, action[k]);
-		}
+		if (flags.len)
+			strbuf_addf(out, line, cmds[i].name, flags.buf);
 		strbuf_release(&flags);
 	}
 }
@@ -73,7 +67,7 @@ static void bash(struct strbuf *out)
 			 "\tcase \"$cur\" in\n"
 			 "\t-*)\n"
 			 "\t\tcase \"${COMP_WORDS[1]}\" in\n");
-	add_cases(out, "\t\t%s) ", "COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")) ;;\n");
+	add_cases(out, "\t\t%s) COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")) ;;\n");
 	strbuf_adds(out, "\t\tesac ;;\n"
 			 "\t*) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n"
 			 "\tesac\n"
@@ -91,7 +85,7 @@ static void zsh(struct strbuf *out)
 	strbuf_adds(out, "\n"
 			 "\telif [[ $PREFIX == -* ]]; then\n"
 			 "\t\tcase $words[2] in\n");
-	add_cases(out, "\t\t%s) ", "compadd -- %s ;;\n");
+	add_cases(out, "\t\t%s) compadd -- %s ;;\n");
 	strbuf_adds(out, "\t\tesac\n"
 			 "\telse\n"
 			 "\t\t_files\n"
