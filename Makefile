@@ -4,7 +4,8 @@
 #   make test            unit tests (cmocka) and end-to-end tests (real processes)
 #   make test-unit       the unit tests only (the Dockerfile)
 #   make test-sanitize   the same tests with AddressSanitizer and UBSan (build-san/)
-#   make lint            clang-format check, cppcheck, banned functions, include walls
+#   make lint            clang-format check, cppcheck, banned functions, include walls,
+#                        names in comments
 #   make test-browser    screenshot the HTML report in headless Chromium and check it
 #   make test-action     run action.yml and the workflows as a GitHub runner does
 #   make demo            validate, list and run the built-in example suite

@@ -9,11 +9,12 @@
  * command passing (or improved) marks it good; anything else ends the search
  * with the smallest range it has proven. This file only prints.
  */
-#include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/revisions.h"
 #include "cli/session.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "render/format.h"
 #include "suite/suite.h"
 
@@ -33,24 +34,6 @@ struct bisect {
 	struct vcs_sha good_tree_id; /* its build is kept: built once per bisect */
 	unsigned steps;
 };
-
-static int usage(const char *fmt, const char *value)
-{
-	struct err err = ERR_INIT;
-	err_set(&err, ERR_USAGE, fmt, value);
-	return cli_usage_error("bisect", &err);
-}
-
-static char *suite_root(const struct revisions *rv, const struct suite *suite, const char *root)
-{
-	const char *top = vcs_workdir(rv->vcs);
-	char dir[PATH_MAX];
-	size_t n = strlen(top);
-
-	if (!realpath(suite->dir, dir) || strncmp(dir, top, n) || (dir[n] != '/' && dir[n]))
-		return NULL;
-	return dir[n] ? xasprintf("%s%s", root, dir + n) : xstrdup(root);
-}
 
 /* What a command says about the metric: "  bench › cmd: latency +12.1%
  * [+9.8%, +14.5%] at 99.5%, 22 pairs: regression". */
@@ -140,7 +123,7 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 	rc = vcs_commit_info(b->rv.vcs, sha, &info, &err);
 	if (rc == 0)
 		rc = vcs_tree_id(b->rv.vcs, sha, &tree_id, &err);
-	t = session_now_ns();
+	t = clock_monotonic_ns();
 	if (rc == 0)
 		rc = vcs_materialise(b->rv.vcs, sha, &tree, &err);
 	session_phase(s, RESULTS_PHASE_MATERIALISE_HEAD, t);
@@ -150,9 +133,9 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 	session_budget_start(s);
 	for (i = 0; i < s->suites.count && rc == 0; i++) {
 		const struct suite *suite = s->suites.v[i];
-		char *head = suite_root(&b->rv, suite, vcs_tree_path(tree));
-		char *base = suite_root(&b->rv, suite, vcs_tree_path(b->good_tree));
-		char *fixtures = suite_root(&b->rv, suite, vcs_workdir(b->rv.vcs));
+		char *head = revisions_suite_root(&b->rv, suite, vcs_tree_path(tree));
+		char *base = revisions_suite_root(&b->rv, suite, vcs_tree_path(b->good_tree));
+		char *fixtures = revisions_suite_root(&b->rv, suite, vcs_workdir(b->rv.vcs));
 		if (!head || !base || !fixtures)
 			rc = err_set(&err, ERR_EXEC, "suite \"%s\" is not inside the repository",
 				     suite->path);
@@ -199,9 +182,10 @@ static void name_commit(struct bisect *b, const char *what, const struct vcs_sha
 
 static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
 {
-	struct revisions_request req = { NULL, NULL, false, "bisect", REVISIONS_SUITE_HEAD, NULL };
+	struct revisions_request req = { .base_source = "bisect",
+					 .suite_from = REVISIONS_SUITE_HEAD };
 	struct vcs_walk_opts wo = VCS_WALK_OPTS_INIT;
-	struct vcs_sha_list line = { NULL, 0 };
+	struct vcs_sha_list line = { .items = NULL, .count = 0 };
 	struct vcs_sha good, bad;
 	struct err err = ERR_INIT;
 	char *range = NULL;
@@ -222,8 +206,9 @@ static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
 		goto done;
 	}
 	if (line.count == 0 || strcmp(line.items[line.count - 1].hex, bad.hex)) {
-		code = usage("--bad %s is not a descendant of --good on the first-parent line",
-			     bad_rev);
+		code = cli_usagef("bisect",
+				  "--bad %s is not a descendant of --good on the first-parent line",
+				  bad_rev);
 		goto done;
 	}
 	hi = (long)line.count - 1;
@@ -274,45 +259,34 @@ done:
 	return code;
 }
 
-int cmd_bisect(int argc, char **argv)
+int cmd_bisect(struct session *s, struct cmd_args *a)
 {
-	const char *good = NULL, *bad = NULL, *metric = NULL;
-	const struct opt extra[] = {
-		{ "good", 0, OPT_STRING, &good, "REV", "a commit without the change" },
-		{ "bad", 0, OPT_STRING, &bad, "REV", "a commit with the change" },
-		{ "metric", 0, OPT_STRING, &metric, "M", "latency (default), cpu_total, peak_rss" },
-	};
-	struct bisect b;
-	struct session s;
-	int code;
+	const struct bisect_flags *f = &a->f.bisect;
+	struct bisect b = { .s = s, .metric = METRIC_LATENCY };
+	int code = EXIT_OK;
 
-	memset(&b, 0, sizeof(b));
-	b.metric = METRIC_LATENCY;
-	code = session_start(&s, "bisect", RESULTS_MODE_COMPARE, extra, ARRAY_SIZE(extra), argc,
-			     argv);
-	if (code == EXIT_OK && (!good || !bad))
-		code = usage("%sbisect needs --good REV and --bad REV", "");
-	if (code == EXIT_OK && metric &&
-	    (metric_from_name(metric, &b.metric) < 0 ||
+	if (!f->good || !f->bad)
+		code = cli_usagef("bisect", "bisect needs --good REV and --bad REV");
+	if (code == EXIT_OK && f->metric &&
+	    (metric_from_name(f->metric, &b.metric) < 0 ||
 	     (b.metric != METRIC_LATENCY && b.metric != METRIC_CPU_TOTAL &&
 	      b.metric != METRIC_PEAK_RSS)))
-		code = usage("--metric \"%s\": expected latency, cpu_total or peak_rss", metric);
+		code = cli_usagef("bisect",
+				  "--metric \"%s\": expected latency, cpu_total or peak_rss",
+				  f->metric);
 	if (code == EXIT_OK &&
-	    (s.out.output || s.out.section || s.out.summary || strcmp(s.out.format, "table")))
-		code = usage("%sbisect prints its steps: --format, --output, --section and "
-			     "--summary do not apply",
-			     "");
+	    (s->out.output || s->out.section || s->out.summary || strcmp(s->out.format, "table")))
+		code = cli_usagef("bisect",
+				  "bisect prints its steps: --format, --output, --section "
+				  "and --summary do not apply");
 	if (code == EXIT_OK) {
-		b.s = &s;
-		b.selected = session_selection(&s);
-		code = session_select_check(&s, b.selected);
+		b.selected = session_selection(s);
+		code = session_select_check(s, b.selected);
 	}
 	if (code == EXIT_OK)
-		code = search(&b, good, bad);
-	if (s.doc)
-		session_print_timings(&s);
+		code = search(&b, f->good, f->bad);
+	session_print_timings(s);
 	revisions_release(&b.rv);
-	session_selection_free(b.selected, s.suites.count);
-	session_release(&s);
+	session_selection_free(b.selected, s->suites.count);
 	return code;
 }

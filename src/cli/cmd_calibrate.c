@@ -4,7 +4,7 @@
  * noise does to the verdicts, and the smallest change the settings can
  * detect within the pair cap.
  */
-#include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/revisions.h"
 #include "cli/session.h"
 
@@ -42,35 +42,21 @@ static int calibration_summary(struct session *s)
 	return EXIT_OK;
 }
 
-int cmd_calibrate(int argc, char **argv)
+int cmd_calibrate(struct session *s, struct cmd_args *a)
 {
-	const char *against = NULL, *suite_from = NULL;
-	const struct opt extra[] = {
-		{ "against", 0, OPT_STRING, &against, "REV",
-		  "calibrate on this commit instead of the working tree" },
-		{ "suite-from", 0, OPT_STRING, &suite_from, "head|base",
-		  "measure with this revision's suite file (head: the working tree's)" },
-	};
+	const struct calibrate_flags *f = &a->f.calibrate;
+	/* head against itself: the commit (or the working tree) on both sides */
 	struct revisions_request req = {
-		NULL, NULL, false, "calibrate", REVISIONS_SUITE_OWN, NULL
+		.against = f->against,
+		.head = f->against,
+		.base_source = "calibrate",
+		.suite_from = REVISIONS_SUITE_OWN,
 	};
-	struct session s;
-	int code;
+	int code = revisions_suite_from("calibrate", f->suite_from, &req.suite_from);
 
-	code = session_start(&s, "calibrate", RESULTS_MODE_COMPARE, extra, ARRAY_SIZE(extra), argc,
-			     argv);
-	s.epilogue = calibration_summary;
-	s.complete = record_calibration;
-	if (code == EXIT_OK)
-		code = revisions_suite_from("calibrate", suite_from, &req.suite_from);
-	if (code == EXIT_OK) {
-		/* head against itself: the commit (or the working tree) on both sides,
-		 * built twice and kept as two files, as a real change has them (the
-		 * plan's separate_artifacts) */
-		req.head = against;
-		req.against = against;
-		code = revisions_compare(&s, &req);
-	}
-	session_release(&s);
-	return code;
+	s->epilogue = calibration_summary;
+	s->complete = record_calibration;
+	/* built twice and kept as two files, as a real change has them (the
+	 * plan's separate_artifacts) */
+	return code == EXIT_OK ? revisions_compare(s, &req) : code;
 }

@@ -11,7 +11,7 @@
  *              the REST API; a read-only token (a fork) keeps everything
  *              else and says how to use the fork-safe mode
  */
-#include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/revisions.h"
 #include "cli/publish.h"
 #include "cli/session.h"
@@ -33,28 +33,14 @@
 
 #include "common/banned.h"
 
-struct publish_flags {
-	const char *comment; /* "true" or "false" */
-	const char *accept_label;
-	const char *event_path;
-	bool dry_run;
-};
-
-static int usage(const char *cmd, const char *fmt, const char *value)
-{
-	struct err err = ERR_INIT;
-	err_set(&err, ERR_USAGE, fmt, value);
-	return cli_usage_error(cmd, &err);
-}
-
 static int check_publish_flags(const char *cmd, struct publish_flags *p)
 {
 	if (!p->comment)
 		p->comment = "true";
 	if (strcmp(p->comment, "true") && strcmp(p->comment, "false"))
-		return usage(cmd, "--comment \"%s\": expected true or false", p->comment);
+		return cli_usagef(cmd, "--comment \"%s\": expected true or false", p->comment);
 	if (p->accept_label && !*p->accept_label)
-		return usage(cmd, "--accept-label%s must not be empty", "");
+		return cli_usagef(cmd, "--accept-label must not be empty");
 	return EXIT_OK;
 }
 
@@ -68,7 +54,9 @@ static void emit(const struct strbuf *sb)
 static void annotate(enum github_annotation_level level, const char *file, unsigned line,
 		     const char *title, const char *message)
 {
-	struct github_annotation a = { level, file, line, title, message };
+	struct github_annotation a = {
+		.level = level, .file = file, .line = line, .title = title, .message = message
+	};
 	struct strbuf sb;
 
 	strbuf_init(&sb, 0);
@@ -274,10 +262,10 @@ static int choose_base(const char *against, struct github_event *ev, struct base
 		out->rev = ev->base_sha;
 		out->source = "event";
 	} else {
-		err_set(&err, ERR_USAGE,
-			"cannot tell the base revision: pass --against REV, set HIMORIME_BASE_REF, "
-			"or run on a pull_request, merge_group or push event");
-		return cli_usage_error("ci", &err);
+		return cli_usagef("ci",
+				  "cannot tell the base revision: pass --against REV, set "
+				  "HIMORIME_BASE_REF, or run on a pull_request, merge_group or "
+				  "push event");
 	}
 	return EXIT_OK;
 }
@@ -303,10 +291,6 @@ static void warn_merge_parent(struct revisions *rv, const struct github_event *e
 			parent.hex, ev->base_sha);
 }
 
-/* Set once write_outputs ran, written or not: a GITHUB_OUTPUT it could not
- * append to (a FIFO put in its place) is not tried again at the end. */
-static bool outputs_tried;
-
 /* result, exit-code, report (the file of --output, any format; empty
  * without) and json (the JSON report ci always writes). */
 static void write_outputs(const struct session *s, const char *json_path, int exit_code)
@@ -319,7 +303,7 @@ static void write_outputs(const struct session *s, const char *json_path, int ex
 
 	if (!path || !*path)
 		return;
-	outputs_tried = true;
+	cli_outputs_tried();
 	rng_init(&rng, rng_fresh_seed(), "output");
 	result = result_state_name(runner_worst_result(s->doc));
 	/* the story of the headline: a regression, accepted, that does not fail
@@ -333,41 +317,6 @@ static void write_outputs(const struct session *s, const char *json_path, int ex
 	    github_actions_output_append(path, &rng, "report", s->out.output ? s->out.output : "",
 					 &err) < 0 ||
 	    github_actions_output_append(path, &rng, "json", json_path, &err) < 0)
-		fprintf(stderr, "himorime: warning: %s\n", err.msg);
-}
-
-/* Whether GITHUB_OUTPUT already has an exit-code line. */
-static bool has_exit_code_output(const char *path)
-{
-	struct err err = ERR_INIT;
-	char *text = NULL;
-	bool found = false;
-	const char *p;
-
-	if (fsio_read_file(path, 1u << 24, &text, NULL, &err) < 0)
-		return false;
-	for (p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (!strncmp(p, "exit-code=", 10) || !strncmp(p, "exit-code<<", 11))
-			found = true;
-	free(text);
-	return found;
-}
-
-/* The action execs himorime, so no shell is left above it to record the exit
- * code of a run that stopped before its outputs were written
- * (docs/github-actions.md, "Threat model"): write it here when missing. */
-static void write_exit_code_output(int code)
-{
-	const char *path = getenv("GITHUB_OUTPUT");
-	struct err err = ERR_INIT;
-	struct rng rng;
-	char text[16];
-
-	if (!path || !*path || outputs_tried || has_exit_code_output(path))
-		return;
-	rng_init(&rng, rng_fresh_seed(), "output");
-	snprintf(text, sizeof(text), "%d", code);
-	if (github_actions_output_append(path, &rng, "exit-code", text, &err) < 0)
 		fprintf(stderr, "himorime: warning: %s\n", err.msg);
 }
 
@@ -433,7 +382,7 @@ static void mask_token(const char *token)
 static int measure_revisions(struct session *s, const char *against, struct revisions_request *req,
 			     struct github_event *ev, bool **selected)
 {
-	struct base_choice base = { NULL, NULL };
+	struct base_choice base = { .rev = NULL, .source = NULL };
 	struct revisions rv;
 	int code;
 
@@ -494,63 +443,45 @@ static bool has_label(const void *ev, const char *label)
 	return github_event_has_label(ev, label) != 0;
 }
 
-int cmd_ci(int argc, char **argv)
+int cmd_ci(struct session *s, struct cmd_args *a)
 {
-	const char *against = NULL, *suite_from = NULL;
-	struct publish_flags pf = { NULL, NULL, NULL, false };
-	const struct opt extra[] = {
-		{ "against", 0, OPT_STRING, &against, "REV", "the base revision" },
-		{ "comment", 0, OPT_STRING, &pf.comment, "true|false",
-		  "post the pull-request comment (default true)" },
-		{ "accept-label", 0, OPT_STRING, &pf.accept_label, "NAME",
-		  "a label that accepts a known regression (default himorime:accept)" },
-		{ "dry-run", 0, OPT_FLAG, &pf.dry_run, NULL,
-		  "print the comment and the requests, send nothing" },
-		{ "suite-from", 0, OPT_STRING, &suite_from, "head|base",
-		  "measure both sides with this revision's suite file" },
-	};
-	struct revisions_request req = { NULL, NULL, false, NULL, REVISIONS_SUITE_OWN, NULL };
+	struct publish_flags *pf = &a->f.ci.publish;
+	struct revisions_request req = { .suite_from = REVISIONS_SUITE_OWN };
 	struct github_event ev;
-	struct session s;
-	struct publish_ctx ctx = { 0 };
+	struct publish_ctx ctx = { .pf = pf };
 	bool **selected = NULL;
 	char *json_path = NULL;
 	int code;
 
 	github_event_init(&ev);
-	code = session_start(&s, "ci", RESULTS_MODE_COMPARE, extra, ARRAY_SIZE(extra), argc, argv);
+	code = check_publish_flags("ci", pf);
 	if (code == EXIT_OK)
-		code = check_publish_flags("ci", &pf);
-	if (code == EXIT_OK)
-		code = revisions_suite_from("ci", suite_from, &req.suite_from);
+		code = revisions_suite_from("ci", a->f.ci.suite_from, &req.suite_from);
 	if (code != EXIT_OK)
 		goto done;
-	s.out.no_color = true;
+	s->out.no_color = true;
 	/* the accept label's policy is the plan's, once the event is loaded */
-	s.flags.accept_label = pf.accept_label;
-	s.flags.labelled = has_label;
-	s.flags.labels_ctx = &ev;
-	ctx.pf = &pf;
+	s->flags.accept_label = pf->accept_label;
+	s->flags.labelled = has_label;
+	s->flags.labels_ctx = &ev;
 	ctx.token = cli_token();
 	mask_token(ctx.token);
 	/* Outside Actions without a token there is nowhere to publish: show. */
 	if (!ctx.token && !cli_in_actions())
-		pf.dry_run = true;
+		pf->dry_run = true;
 	/* libcurl before anything of the suite runs (github/curl_api.h), and
 	 * only when publish() will make a client (cli_publish needs a
 	 * repository to address). */
-	if (strcmp(pf.comment, "false") && (ctx.token || pf.dry_run) &&
+	if (strcmp(pf->comment, "false") && (ctx.token || pf->dry_run) &&
 	    getenv("GITHUB_REPOSITORY") && *getenv("GITHUB_REPOSITORY"))
 		github_http_preload();
-	selected = session_selection(&s);
-	code = measure_revisions(&s, against, &req, &ev, selected);
+	selected = session_selection(s);
+	code = measure_revisions(s, a->f.ci.against, &req, &ev, selected);
 	if (code == EXIT_OK)
-		code = finish(&s, &ev, &ctx, &json_path);
+		code = finish(s, &ev, &ctx, &json_path);
 done:
-	session_selection_free(selected, s.suites.count);
+	session_selection_free(selected, s->suites.count);
 	free(json_path);
 	github_event_release(&ev);
-	session_release(&s);
-	write_exit_code_output(code);
 	return code;
 }

@@ -6,10 +6,9 @@
  * without running it. Selection: --filter RE (unanchored, POSIX extended),
  * --tag T (any of), --skip-tag T (wins); an empty selection is exit 3.
  */
-#include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/select.h"
 
-#include "cli/opts.h"
 #include "common/strbuf.h"
 #include "results/jsonw.h"
 #include "suite/suite.h"
@@ -430,43 +429,28 @@ static void json_command(struct strbuf *sb, const struct suite *s, const struct 
 	strbuf_addch(sb, '}');
 }
 
-int cmd_list(int argc, char **argv)
+int cmd_list(struct cmd_args *a)
 {
-	const char *format = "text", *filter = NULL;
-	struct strlist tags = { NULL, 0, 0 }, skip = { NULL, 0, 0 }, operands = { NULL, 0, 0 };
-	const struct opt opts[] = {
-		{ "format", 0, OPT_STRING, &format, "FORMAT", "text (default) or json" },
-		{ "filter", 0, OPT_STRING, &filter, "RE",
-		  "benchmarks whose name matches RE, or cases NAME[k=v,...]" },
-		{ "tag", 0, OPT_LIST, &tags, "TAG", "benchmarks with any of the tags" },
-		{ "skip-tag", 0, OPT_LIST, &skip, "TAG", "drop benchmarks with any of the tags" },
-	};
+	const struct list_flags *f = &a->f.list;
 	struct selection sel = { .has_re = false };
-	struct cli_suites suites = { NULL, 0 };
+	struct cli_suites suites = { .v = NULL, .count = 0 };
 	struct err err = ERR_INIT;
-	struct strbuf out; /* the whole listing, printed at once */
+	struct strbuf out = STRBUF_INIT; /* the whole listing, printed at once */
 	size_t i, j, k, n = 0;
 	int code;
 	bool as_json;
 
-	strbuf_init(&out, 0);
-	if (opts_parse("list", opts, sizeof(opts) / sizeof(opts[0]), argc, argv, &operands, &err) <
-	    0) {
+	if (strcmp(f->format, "text") && strcmp(f->format, "json")) {
+		code = cli_usagef("list", "unknown format \"%s\" for list; expected text or json",
+				  f->format);
+		goto done;
+	}
+	as_json = !strcmp(f->format, "json");
+	if (selection_init(&sel, f->filter, &f->tags, &f->skip_tags, &err) < 0) {
 		code = cli_usage_error("list", &err);
 		goto done;
 	}
-	if (strcmp(format, "text") && strcmp(format, "json")) {
-		err_set(&err, ERR_USAGE, "unknown format \"%s\" for list; expected text or json",
-			format);
-		code = cli_usage_error("list", &err);
-		goto done;
-	}
-	as_json = !strcmp(format, "json");
-	if (selection_init(&sel, filter, &tags, &skip, &err) < 0) {
-		code = cli_usage_error("list", &err);
-		goto done;
-	}
-	code = cli_load_suites(&operands, &suites);
+	code = cli_load_suites(&a->operands, &suites);
 	if (code != EXIT_OK)
 		goto done;
 	if (as_json)
@@ -490,8 +474,8 @@ int cmd_list(int argc, char **argv)
 		}
 	}
 	if (!n) {
+		cli_error(HMR_USAGE, "no benchmark matches the selection");
 		fprintf(stderr,
-			"himorime: error: no benchmark matches the selection [HMR3001]\n"
 			"  hint: check --filter, --tag and --skip-tag against 'himorime list'\n");
 		code = cli_exit(EXIT_USAGE, "empty selection");
 		goto done;
@@ -506,8 +490,5 @@ done:
 	selection_release(&sel);
 	cli_suites_release(&suites);
 	strbuf_release(&out);
-	strlist_release(&tags);
-	strlist_release(&skip);
-	strlist_release(&operands);
 	return code;
 }

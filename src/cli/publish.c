@@ -173,7 +173,7 @@ int cli_publish(const struct results *doc, const struct github_event *ev, bool c
 		print_dry_run("himorime: dry run: nothing was sent\n", plan.buf, body.buf);
 	goto done;
 failed:
-	fprintf(stderr, "himorime: error: %s [HMR4001]\n", err.msg);
+	cli_error(HMR_EXEC, "%s", err.msg);
 	code = EXIT_EXEC;
 done:
 	github_http_free(http);

@@ -4,6 +4,7 @@
 #include "cli/revisions.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "suite/suite.h"
 
 #include <limits.h>
@@ -67,7 +68,7 @@ static int resolve(struct session *s, const struct revisions_request *req, struc
 static int materialise(struct session *s, const struct revisions_request *req, struct revisions *rv,
 		       struct err *err)
 {
-	uint64_t t = session_now_ns();
+	uint64_t t = clock_monotonic_ns();
 
 	if (req->head) {
 		if (vcs_materialise(rv->vcs, &rv->head, &rv->head_tree, err) < 0)
@@ -95,7 +96,7 @@ int revisions_open(struct session *s, const struct revisions_request *req, struc
 	struct err err = ERR_INIT;
 	char dir[PATH_MAX];
 	size_t swept = 0;
-	uint64_t t = session_now_ns();
+	uint64_t t = clock_monotonic_ns();
 
 	memset(rv, 0, sizeof(*rv));
 	hide_names(rv);
@@ -123,8 +124,6 @@ int revisions_open(struct session *s, const struct revisions_request *req, struc
 
 int revisions_suite_from(const char *cmd, const char *text, enum revisions_suite_from *out)
 {
-	struct err err = ERR_INIT;
-
 	*out = REVISIONS_SUITE_OWN;
 	if (!text)
 		return EXIT_OK;
@@ -136,28 +135,20 @@ int revisions_suite_from(const char *cmd, const char *text, enum revisions_suite
 		*out = REVISIONS_SUITE_BASE;
 		return EXIT_OK;
 	}
-	err_set(&err, ERR_USAGE, "--suite-from \"%s\": expected head or base", text);
-	return cli_usage_error(cmd, &err);
+	return cli_usagef(cmd, "--suite-from \"%s\": expected head or base", text);
 }
 
-/* The suite's directory relative to the repository's working tree; NULL
- * when it lies outside (an error). */
-static char *relative_dir(const struct revisions *rv, const char *suite_dir)
+char *revisions_suite_root(const struct revisions *rv, const struct suite *suite, const char *root)
 {
 	const char *top = vcs_workdir(rv->vcs);
 	char dir[PATH_MAX];
 	size_t n = strlen(top);
 
-	if (!realpath(suite_dir, dir))
+	if (!realpath(suite->dir, dir))
 		return NULL;
 	if (strncmp(dir, top, n) || (dir[n] != '/' && dir[n] != '\0'))
 		return NULL;
-	return xstrdup(dir[n] == '/' ? dir + n + 1 : "");
-}
-
-static char *join(const char *root, const char *rel)
-{
-	return *rel ? xasprintf("%s/%s", root, rel) : xstrdup(root);
+	return dir[n] ? xasprintf("%s%s", root, dir + n) : xstrdup(root);
 }
 
 /* Whether the base tree lacks the suite's file: a suite new in head, measured
@@ -166,18 +157,16 @@ static char *join(const char *root, const char *rel)
 static bool suite_is_new(const struct revisions *rv, const struct suite *suite)
 {
 	const char *name = strrchr(suite->path, '/');
-	char *rel = relative_dir(rv, suite->dir), *base_root, *base_file;
+	char *base_root = revisions_suite_root(rv, suite, rv->base_dir), *base_file;
 	struct stat st;
 	bool is_new;
 
-	if (!rel)
+	if (!base_root)
 		return false;
-	base_root = join(rv->base_dir, rel);
 	base_file = xasprintf("%s/%s", base_root, name ? name + 1 : suite->path);
 	is_new = stat(base_file, &st) < 0;
 	free(base_file);
 	free(base_root);
-	free(rel);
 	return is_new;
 }
 
@@ -187,7 +176,7 @@ static bool suite_is_new(const struct revisions *rv, const struct suite *suite)
 static struct suite *base_suite(const struct revisions *rv, const char *base_file,
 				const struct suite *head, int *code)
 {
-	struct strlist files = { NULL, 0, 0 };
+	struct strlist files = { .v = NULL, .n = 0, .alloc = 0 };
 	struct cli_suites loaded;
 	struct suite *out = NULL;
 	struct stat st;
@@ -221,16 +210,16 @@ static int load_base_suite(const struct session *s, struct revisions *rv, size_t
 {
 	const struct suite *suite = s->suites.v[i];
 	const char *name = strrchr(suite->path, '/');
-	char *rel, *base_root, *base_file;
+	char *base_root, *base_file;
 	bool any = false;
 	size_t k;
 	int code = EXIT_OK;
 
 	for (k = 0; k < suite->benchmark_count; k++)
 		any |= selected[k];
-	if (!any || (rv->same_tree && !rv->head_tree) || !(rel = relative_dir(rv, suite->dir)))
+	if (!any || (rv->same_tree && !rv->head_tree) ||
+	    !(base_root = revisions_suite_root(rv, suite, rv->base_dir)))
 		return EXIT_OK; /* outside the repository: revisions_measure says so */
-	base_root = join(rv->base_dir, rel);
 	base_file = xasprintf("%s/%s", base_root, name ? name + 1 : suite->path);
 	rv->base_suites[i] = base_suite(rv, base_file, suite, &code);
 	if (rv->base_suites[i]) {
@@ -243,7 +232,6 @@ static int load_base_suite(const struct session *s, struct revisions *rv, size_t
 	}
 	free(base_file);
 	free(base_root);
-	free(rel);
 	return code;
 }
 
@@ -303,13 +291,13 @@ int revisions_plan(struct session *s, struct revisions *rv, bool **selected)
 }
 
 /* One suite, head against base, with the suite file rv->suite_from names. */
-static int measure_suite(struct session *s, struct revisions *rv, size_t i, const char *rel)
+static int measure_suite(struct session *s, struct revisions *rv, size_t i, const char *head_root)
 {
 	/* as revisions_plan chose it: with --suite-from base the base's copy,
 	 * and nothing when nothing of the copy is selected */
 	const struct plan_suite *ps = &s->plan->suites[i];
 	bool from_base = i < rv->n_base_suites && rv->base_suites[i];
-	char *head_root = join(rv->head_dir, rel), *base_root = join(rv->base_dir, rel);
+	char *base_root = revisions_suite_root(rv, s->suites.v[i], rv->base_dir);
 	struct runner_roots roots = { .head = head_root };
 	struct err err = ERR_INIT;
 	int rc = 0;
@@ -326,7 +314,6 @@ static int measure_suite(struct session *s, struct revisions *rv, size_t i, cons
 	if (from_base) /* the suite's path, not the temporary tree's */
 		results_set_str(&s->doc->suites[s->doc->n_suites - 1].file, s->suites.v[i]->path);
 done:
-	free(head_root);
 	free(base_root);
 	return rc == ERR_INTERRUPTED ? -1 : EXIT_OK;
 }
@@ -356,7 +343,7 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 	session_budget_start(s); /* shared by the suites that will be compared */
 	for (i = 0; i < s->suites.count; i++) {
 		const struct suite *suite = s->suites.v[i];
-		char *rel;
+		char *head_root;
 		bool any = false;
 		int code;
 
@@ -364,14 +351,14 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 			any |= selected[i][k];
 		if (!any)
 			continue;
-		rel = relative_dir(rv, suite->dir);
-		if (!rel) {
+		head_root = revisions_suite_root(rv, suite, rv->head_dir);
+		if (!head_root) {
 			err_set(&err, ERR_EXEC, "suite \"%s\" is not inside the repository \"%s\"",
 				suite->path, vcs_workdir(rv->vcs));
 			return fail(&err);
 		}
-		code = measure_suite(s, rv, i, rel);
-		free(rel);
+		code = measure_suite(s, rv, i, head_root);
+		free(head_root);
 		if (code > 0)
 			return code;
 		if (code < 0) { /* interrupted */
@@ -418,7 +405,7 @@ int revisions_compare(struct session *s, const struct revisions_request *req)
 	/* The trees go before the report is written: nothing is left behind
 	 * even when writing fails. */
 	if (s->doc) {
-		uint64_t t = session_now_ns();
+		uint64_t t = clock_monotonic_ns();
 		revisions_release(&rv);
 		session_phase(s, RESULTS_PHASE_CLEANUP, t);
 	} else {

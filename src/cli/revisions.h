@@ -77,6 +77,10 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected);
  * suite's position before anything runs, 4 when a base copy is missing. */
 int revisions_plan(struct session *s, struct revisions *rv, bool **selected);
 void revisions_release(struct revisions *rv);
+/* The suite's directory inside `root`, a checkout of the repository (a
+ * materialised revision, or the working tree itself), found from where the
+ * suite lies in the working tree; NULL when it lies outside the repository. */
+char *revisions_suite_root(const struct revisions *rv, const struct suite *suite, const char *root);
 /* The whole of compare and calibrate after their flags: opens the revisions,
  * checks the looks, measures, removes the trees, writes the report. */
 int revisions_compare(struct session *s, const struct revisions_request *req);

@@ -4,6 +4,7 @@
 #include "cli/session.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/fsio.h"
 #include "common/rng.h"
 #include "common/version.h"
@@ -21,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,52 +58,6 @@ static void install_signals(void)
 		sigaction(stopping[i], &sa, NULL);
 }
 
-size_t session_flags(struct session *s, struct opt *out, size_t cap)
-{
-	const struct opt flags[SESSION_FLAG_COUNT] = {
-		{ "filter", 0, OPT_STRING, &s->filter, "REGEXP",
-		  "measure benchmarks whose name matches, or cases NAME[k=v,...]" },
-		{ "tag", 0, OPT_LIST, &s->tags, "TAG", "keep benchmarks with any of these tags" },
-		{ "skip-tag", 0, OPT_LIST, &s->skip_tags, "TAG",
-		  "drop benchmarks with any of these tags (wins over --tag)" },
-		{ "format", 0, OPT_STRING, &s->out.format, "FORMAT",
-		  "table (default), json, csv, samples-csv, markdown, github, html" },
-		{ "output", 'o', OPT_STRING, &s->out.output, "FILE",
-		  "write the report there (atomically) instead of stdout" },
-		{ "section", 0, OPT_STRING, &s->out.section, "NAME",
-		  "with markdown and --output: replace only that marked section" },
-		{ "summary", 0, OPT_STRING, &s->out.summary, "FILE",
-		  "also append the GitHub summary to FILE" },
-		{ "seed", 0, OPT_STRING, &s->seed_text, "SEED",
-		  "0..2^53-1; default random, printed and stored" },
-		{ "runs", 0, OPT_STRING, &s->runs_text, "N", "exact measured runs per command" },
-		{ "warmup", 0, OPT_STRING, &s->warmup_text, "N", "warmup runs per command" },
-		{ "quiet", 'q', OPT_FLAG, &s->quiet, NULL, "no progress on stderr" },
-		{ "no-color", 0, OPT_FLAG, &s->out.no_color, NULL, "no colour (also NO_COLOR)" },
-		{ "max-time", 0, OPT_STRING, &s->max_time_text, "DURATION",
-		  "compare: stop each benchmark's rounds when spent" },
-		{ "max-total-time", 0, OPT_STRING, &s->max_total_time_text, "DURATION",
-		  "compare: the whole comparison's time budget (default 20m)" },
-		{ "fail-on-inconclusive", 0, OPT_FLAG, &s->fail_on_inconclusive, NULL,
-		  "compare: exit 1 when a gated comparison is inconclusive" },
-		{ "verbose", 'v', OPT_FLAG, &s->verbose, NULL,
-		  "the wall time of each phase on stderr at the end" },
-		{ "report", 0, OPT_STRING, &s->out.format, "FORMAT", "alias of --format" },
-	};
-	size_t i;
-
-	for (i = 0; i < SESSION_FLAG_COUNT && i < cap; i++)
-		out[i] = flags[i];
-	return i;
-}
-
-static int usage(struct session *s, const char *fmt, const char *value)
-{
-	struct err err = ERR_INIT;
-	err_set(&err, ERR_USAGE, fmt, value);
-	return cli_usage_error(s->cmd, &err);
-}
-
 static char *spawner_beside_self(void)
 {
 	char self[PATH_MAX];
@@ -131,18 +85,9 @@ static void progress_line(void *ctx, const char *line)
 	fflush(stderr);
 }
 
-static int64_t wall_now_ns(void);
-
-uint64_t session_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t session_phase(struct session *s, enum results_phase p, uint64_t since_ns)
 {
-	uint64_t now = session_now_ns();
+	uint64_t now = clock_monotonic_ns();
 
 	s->doc->timings.phase_ns[p] += now - since_ns;
 	return now;
@@ -150,13 +95,13 @@ uint64_t session_phase(struct session *s, enum results_phase p, uint64_t since_n
 
 void session_timings_total(struct session *s)
 {
-	s->doc->timings.total_ns = session_now_ns() - s->started_ns;
+	s->doc->timings.total_ns = clock_monotonic_ns() - s->started_ns;
 }
 
 void session_print_timings(const struct session *s)
 {
 	const struct results_timings *t = &s->doc->timings;
-	double total = (double)(session_now_ns() - s->started_ns), sum = 0, own;
+	double total = (double)(clock_monotonic_ns() - s->started_ns), sum = 0, own;
 	int p;
 
 	if (!s->verbose)
@@ -192,7 +137,7 @@ void session_log(const struct session *s, const char *fmt, ...)
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "himorime: %s, %.1f s elapsed\n", sb.buf,
-		(double)(wall_now_ns() - s->doc->started_at_unix_ns) / 1e9);
+		(double)(clock_wall_ns() - s->doc->started_at_unix_ns) / 1e9);
 	fflush(stderr);
 	strbuf_release(&sb);
 }
@@ -243,52 +188,56 @@ static int check_values(struct session *s, enum results_mode mode)
 		return cli_usage_error(s->cmd, &err);
 	if (s->seed_text) {
 		if (opts_uint(s->seed_text, 0, RNG_SEED_MAX, &v) < 0)
-			return usage(s,
-				     "--seed \"%s\": expected an integer from 0 to "
-				     "9007199254740991",
-				     s->seed_text);
+			return cli_usagef(s->cmd,
+					  "--seed \"%s\": expected an integer from 0 to "
+					  "9007199254740991",
+					  s->seed_text);
 		s->ro.seed = v;
 	} else {
 		s->ro.seed = rng_fresh_seed();
 	}
 	if (s->runs_text) {
 		if (opts_uint(s->runs_text, 1, 100000, &v) < 0)
-			return usage(s, "--runs \"%s\": expected an integer from 1 to 100000",
-				     s->runs_text);
+			return cli_usagef(s->cmd,
+					  "--runs \"%s\": expected an integer from 1 to 100000",
+					  s->runs_text);
 		s->flags.has_runs = true;
 		s->flags.runs = (unsigned)v;
 	}
 	if (s->warmup_text) {
 		if (opts_uint(s->warmup_text, 0, 10000, &v) < 0)
-			return usage(s, "--warmup \"%s\": expected an integer from 0 to 10000",
-				     s->warmup_text);
+			return cli_usagef(s->cmd,
+					  "--warmup \"%s\": expected an integer from 0 to 10000",
+					  s->warmup_text);
 		s->flags.has_warmup = true;
 		s->flags.warmup = (unsigned)v;
 	}
 	if (s->max_time_text) {
 		uint64_t ns;
 		if (mode == RESULTS_MODE_RUN)
-			return usage(s, "--max-time%s only applies to compare and ci", "");
+			return cli_usagef(s->cmd, "--max-time only applies to compare and ci");
 		if (units_duration(s->max_time_text, &ns, &err) < 0 || ns == 0)
-			return usage(s,
-				     "--max-time \"%s\": expected a positive duration such as 10m",
-				     s->max_time_text);
+			return cli_usagef(
+				s->cmd,
+				"--max-time \"%s\": expected a positive duration such as 10m",
+				s->max_time_text);
 		s->flags.max_time_ns = ns;
 	}
 	if (s->max_total_time_text) {
 		uint64_t ns;
 		if (mode == RESULTS_MODE_RUN)
-			return usage(s, "--max-total-time%s only applies to compare and ci", "");
+			return cli_usagef(s->cmd,
+					  "--max-total-time only applies to compare and ci");
 		if (units_duration(s->max_total_time_text, &ns, &err) < 0 || ns == 0)
-			return usage(
-				s,
+			return cli_usagef(
+				s->cmd,
 				"--max-total-time \"%s\": expected a positive duration such as "
 				"20m",
 				s->max_total_time_text);
 		s->flags.max_total_time_ns = ns;
 	}
 	if (s->fail_on_inconclusive && mode == RESULTS_MODE_RUN)
-		return usage(s, "--fail-on-inconclusive%s only applies to compare and ci", "");
+		return cli_usagef(s->cmd, "--fail-on-inconclusive only applies to compare and ci");
 	if (selection_init(&s->sel, s->filter, &s->tags, &s->skip_tags, &err) < 0)
 		return cli_usage_error(s->cmd, &err);
 	return EXIT_OK;
@@ -318,13 +267,6 @@ static void fill_environment(struct results *doc)
 	results_set_str(&doc->noise.governor, env.governor[0] ? env.governor : NULL);
 }
 
-static int64_t wall_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* The plan's name of a measuring command. */
 static enum plan_verb verb_of(const char *cmd)
 {
@@ -346,12 +288,6 @@ static enum plan_verb verb_of(const char *cmd)
 	return PLAN_RUN;
 }
 
-int session_start(struct session *s, const char *cmd, enum results_mode mode,
-		  const struct opt *extra, size_t n_extra, int argc, char **argv)
-{
-	return session_start_with(s, cmd, mode, extra, n_extra, 0, argc, argv);
-}
-
 /* Moves the first n operands to s->leading. */
 static int take_leading(struct session *s, size_t n)
 {
@@ -359,7 +295,8 @@ static int take_leading(struct session *s, size_t n)
 	size_t i;
 
 	if (s->operands.n < n)
-		return usage(s, "%s needs a revision range such as main~20..main", s->cmd);
+		return cli_usagef(s->cmd, "%s needs a revision range such as main~20..main",
+				  s->cmd);
 	for (i = 0; i < s->operands.n; i++)
 		strlist_push(i < n ? &s->leading : &rest, s->operands.v[i]);
 	strlist_release(&s->operands);
@@ -367,40 +304,31 @@ static int take_leading(struct session *s, size_t n)
 	return EXIT_OK;
 }
 
-int session_start_with(struct session *s, const char *cmd, enum results_mode mode,
-		       const struct opt *extra, size_t n_extra, size_t n_leading, int argc,
-		       char **argv)
+int session_start(struct session *s, const struct cmd *c, struct cmd_args *a, int argc, char **argv)
 {
-	struct opt all[SESSION_FLAG_COUNT + 16];
 	struct runner_options ro = RUNNER_OPTIONS_INIT;
 	struct plan_flags flags = PLAN_FLAGS_INIT;
+	const struct cli_output out = CLI_OUTPUT_INIT;
 	struct err err = ERR_INIT;
+	enum results_mode mode = c->mode;
 	uint64_t loaded;
-	size_t n;
 	int code;
 
-	const struct cli_output out = CLI_OUTPUT_INIT;
-
 	memset(s, 0, sizeof(*s));
-	s->started_ns = session_now_ns();
+	s->started_ns = clock_monotonic_ns();
 	s->out = out;
-	s->cmd = cmd;
+	s->cmd = c->name;
 	s->ro = ro;
 	s->flags = flags;
-	s->flags.verb = verb_of(cmd);
-	n = session_flags(s, all, SESSION_FLAG_COUNT);
-	if (n_extra > 16)
-		n_extra = 16;
-	if (extra && n_extra)
-		memcpy(all + n, extra, n_extra * sizeof(*extra));
-	if (opts_parse(cmd, all, n + n_extra, argc, argv, &s->operands, &err) < 0)
-		return cli_usage_error(cmd, &err);
+	s->flags.verb = verb_of(c->name);
+	if (cli_parse(c, a, s, argc, argv, &s->operands, &err) < 0)
+		return cli_usage_error(c->name, &err);
 	code = check_values(s, mode);
-	if (code == EXIT_OK && n_leading)
-		code = take_leading(s, n_leading);
+	if (code == EXIT_OK && c->leading)
+		code = take_leading(s, c->leading);
 	if (code != EXIT_OK)
 		return code;
-	loaded = session_now_ns();
+	loaded = clock_monotonic_ns();
 	code = cli_load_suites(&s->operands, &s->suites);
 	if (code != EXIT_OK)
 		return code;
@@ -411,7 +339,7 @@ int session_start_with(struct session *s, const char *cmd, enum results_mode mod
 	s->doc->timings.present = true;
 	session_phase(s, RESULTS_PHASE_LOAD, loaded);
 	s->doc->seed = s->ro.seed;
-	s->doc->started_at_unix_ns = wall_now_ns();
+	s->doc->started_at_unix_ns = clock_wall_ns();
 	fill_environment(s->doc);
 	return EXIT_OK;
 }
@@ -472,8 +400,8 @@ int session_select_check(const struct session *s, bool **selected)
 		for (k = 0; k < s->suites.v[i]->benchmark_count; k++)
 			if (selected[i][k])
 				return EXIT_OK;
-	fprintf(stderr, "himorime: error: no benchmark matches the selection [HMR3001]\n"
-			"  hint: check --filter, --tag and --skip-tag against 'himorime list'\n");
+	cli_error(HMR_USAGE, "no benchmark matches the selection");
+	fprintf(stderr, "  hint: check --filter, --tag and --skip-tag against 'himorime list'\n");
 	return cli_exit(EXIT_USAGE, "empty selection");
 }
 
@@ -487,7 +415,7 @@ static int print_problems(const struct session *s, const struct plan_problems *p
 	for (i = 0; i < pr->n; i++) {
 		const struct plan_problem *p = &pr->v[i];
 		if (p->flag) {
-			fprintf(stderr, "himorime: error: %s [HMR3001]\n", p->text);
+			cli_error(HMR_USAGE, "%s", p->text);
 			return cli_exit(EXIT_USAGE, "invalid command line");
 		}
 		fprintf(stderr, "%s:%u:%u: %s%s\n", s->suites.v[p->input]->path, p->line, p->column,
@@ -569,11 +497,9 @@ int session_lock_tree(struct session *s, const char *dir)
 		s->locks = xrealloc(s->locks, (s->n_locks + 1) * sizeof(*s->locks));
 		s->locks[s->n_locks++] = l;
 	} else if (l.busy) {
-		fprintf(stderr,
-			"himorime: error: %s [HMR4001]\n"
-			"  hint: two runs on one tree build over each other: wait for that one "
-			"to end, or measure a copy of the tree (git worktree add)\n",
-			err.msg);
+		cli_error(HMR_EXEC, "%s", err.msg);
+		fprintf(stderr, "  hint: two runs on one tree build over each other: wait for that "
+				"one to end, or measure a copy of the tree (git worktree add)\n");
 		code = cli_exit(EXIT_EXEC, "the working tree is in use");
 	} else {
 		fprintf(stderr,
@@ -591,7 +517,7 @@ int session_runner(struct session *s, const char *const *hidden, size_t n_hidden
 {
 	struct err err = ERR_INIT;
 	const char *fallback;
-	uint64_t t = session_now_ns();
+	uint64_t t = clock_monotonic_ns();
 	size_t swept;
 
 	/* What a killed run left behind (its pid is in the names). */
@@ -761,7 +687,7 @@ int cli_summarize(struct results *doc, bool fail_on_inconclusive)
  * the time spent writing it (docs/reports.md#timings). */
 static int write_outputs(struct session *s, struct err *err)
 {
-	uint64_t t = session_now_ns();
+	uint64_t t = clock_monotonic_ns();
 	int rc;
 
 	session_timings_total(s);
@@ -781,21 +707,20 @@ int session_finish(struct session *s)
 
 	if (s->progress_tty)
 		fputs("\r\033[K", stderr);
-	s->doc->finished_at_unix_ns = wall_now_ns();
-	t = session_now_ns();
+	s->doc->finished_at_unix_ns = clock_wall_ns();
+	t = clock_monotonic_ns();
 	code = cli_summarize(s->doc, s->fail_on_inconclusive);
 	if (s->complete)
 		s->complete(s);
 	session_phase(s, RESULTS_PHASE_JUDGING, t);
 	if (write_outputs(s, &err) < 0) {
-		if (!cli_reader_gone())
-			fprintf(stderr, "himorime: error: %s [HMR4003]\n", err.msg);
+		cli_error(HMR_UNWRITTEN, "%s", err.msg);
 		s->doc->summary.exit_code = EXIT_EXEC;
 		return cli_exit(EXIT_EXEC, "the report could not be written");
 	}
 	if (s->epilogue) {
 		int after;
-		t = session_now_ns();
+		t = clock_monotonic_ns();
 		after = s->epilogue(s);
 		session_phase(s, RESULTS_PHASE_PUBLISHING, t);
 		session_print_timings(s);

@@ -1,14 +1,17 @@
 /*
- * What `run`, `compare` and `ci` share: their flags, the selection of
- * benchmarks, the seed, signal handling, the runner, and writing the report
- * in every requested format. Each command parses its flags with
- * session_flags(), prepares the trees it measures, and calls session_measure()
- * once per suite, then session_finish().
+ * What the measuring commands (run, compare, calibrate, ci, sweep, bisect)
+ * share: the values of their shared flags, the selection of benchmarks, the
+ * seed, signal handling, the runner, and writing the report in every
+ * requested format. cli_run (commands.c) starts the session with
+ * session_start() and hands it to the command, which prepares the trees it
+ * measures, creates the runner with session_runner(), measures each suite
+ * (runner_run_suite), then calls session_finish().
  */
 #ifndef HIMORIME_CLI_SESSION_H
 #define HIMORIME_CLI_SESSION_H
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/select.h"
 #include "cli/treelock.h"
@@ -57,19 +60,13 @@ struct session {
  * printed (docs/revisions.md#builds). */
 #define SESSION_BUILD_TICK_NS (UINT64_C(30) * 1000000000)
 
-/* The flags every measuring command takes; `extra` adds the command's own. */
-#define SESSION_FLAG_COUNT 17
-size_t session_flags(struct session *s, struct opt *out, size_t cap);
-
-/* Parses argv with the shared flags plus `extra`, checks their values, loads
- * the suites. Returns EXIT_OK, or the exit code after printing why. */
-int session_start(struct session *s, const char *cmd, enum results_mode mode,
-		  const struct opt *extra, size_t n_extra, int argc, char **argv);
-/* The same, for commands whose first n_leading operands are not PATHs: they
- * go to s->leading (exit 3 when missing). */
-int session_start_with(struct session *s, const char *cmd, enum results_mode mode,
-		       const struct opt *extra, size_t n_extra, size_t n_leading, int argc,
-		       char **argv);
+/* Parses argv with the flags of c's row (commands.c): its own into a, the
+ * shared ones into s; checks their values, moves the first c->leading
+ * operands to s->leading (exit 3 when missing), loads the suites. Returns
+ * EXIT_OK, or the exit code after printing why; s can be released either
+ * way. */
+int session_start(struct session *s, const struct cmd *c, struct cmd_args *a, int argc,
+		  char **argv);
 /* The benchmarks of suite i that the selection keeps; false when none. */
 bool session_selected(const struct session *s, size_t i, bool *selected);
 /* The same for any suite (the base revision's copy of one). */
@@ -101,8 +98,6 @@ void session_not_started(struct session *s, size_t from);
  * shows life (docs/comparison.md). Nothing otherwise. */
 void session_log(const struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* CLOCK_MONOTONIC in ns: what the phases of doc->timings are timed with. */
-uint64_t session_now_ns(void);
 /* Adds the time since since_ns to phase p of the document's timings and
  * returns now, the start of the next phase (docs/reports.md#timings). */
 uint64_t session_phase(struct session *s, enum results_phase p, uint64_t since_ns);

@@ -4,6 +4,7 @@
 #include "common/fsio.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/strbuf.h"
 
 #include <dirent.h>
@@ -15,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 const char *fsio_kind_name(unsigned mode)
@@ -105,14 +105,6 @@ done:
 	return rc;
 }
 
-uint64_t fsio_monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 int fsio_capped_open(struct fsio_capped *f, const char *path, size_t cap, uint64_t deadline_ns,
 		     struct err *err)
 {
@@ -143,7 +135,7 @@ long fsio_capped_read(struct fsio_capped *f, void *buf, size_t n, struct err *er
 {
 	ssize_t got;
 
-	if (fsio_monotonic_ns() > f->deadline_ns)
+	if (clock_monotonic_ns() > f->deadline_ns)
 		return err_set(err, ERR_EXEC,
 			       "cannot read \"%s\": took longer than the time allowed", f->path);
 	/* One byte past the cap tells a file that grew since the fstat. */

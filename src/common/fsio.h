@@ -29,7 +29,7 @@ int fsio_read_file(const char *path, size_t cap, char **out, size_t *len, struct
  * (docs/github-actions.md, "Threat model"): opened with O_NOFOLLOW and
  * O_NONBLOCK, refused unless it is a regular file of at most `cap` bytes,
  * read in chunks, and given up when CLOCK_MONOTONIC passes `deadline_ns`
- * (fsio_monotonic_ns() plus the time allowed).
+ * (clock_monotonic_ns() plus the time allowed).
  * A symbolic link, a FIFO or a device, a larger file and a read that outlasts
  * the deadline are ERR_EXEC with the reason ("cannot read "x": a symbolic
  * link", "... not a regular file (a FIFO)", "... larger than N bytes",
@@ -40,7 +40,6 @@ struct fsio_capped {
 	size_t cap, done;
 	uint64_t deadline_ns; /* CLOCK_MONOTONIC */
 };
-uint64_t fsio_monotonic_ns(void);
 int fsio_capped_open(struct fsio_capped *f, const char *path, size_t cap, uint64_t deadline_ns,
 		     struct err *err);
 /* Up to n bytes: their number, 0 at the end, or ERR_EXEC with err set. */

@@ -125,18 +125,14 @@ struct bench_run {
 	struct count_picks picks;
 };
 
-/* runner.c */
-uint64_t engine_now_ns(void); /* CLOCK_MONOTONIC */
+/* progress.c: the clock of budgets, the phases, and lines for the user */
 /* The clock of time budgets: the measurer's, or CLOCK_MONOTONIC. */
 uint64_t engine_clock_ns(const struct runner *r);
-/* Time left of the whole budget while benchmark br runs; UINT64_MAX
- * without one. */
-uint64_t engine_budget_left_ns(const struct bench_run *br);
 /* A line for logs without a terminal through the options' look_line ("work:
  * look 2 of 9 ..."), and a warning through the options' warning. */
 void engine_log(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void engine_warn(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Adds the time since `since_ns` (engine_now_ns) to a phase of
+/* Adds the time since `since_ns` (clock_monotonic_ns) to a phase of
  * doc->timings; returns now, the start of the next phase. */
 uint64_t engine_phase(struct results *doc, enum results_phase p, uint64_t since_ns);
 /* A progress line through the options' callback, if any. */
@@ -187,6 +183,9 @@ bool rounds_exit_ok(const struct command *c, int code);
 void rounds_point_inputs(struct bench_run *br, struct unit *u);
 
 /* timebudget.c: the time budgets of docs/comparison.md, "Time budgets" */
+/* Time left of the whole budget while benchmark br runs; UINT64_MAX
+ * without one. */
+uint64_t engine_budget_left_ns(const struct bench_run *br);
 /* Starts a benchmark's clock and picks the limit of its rounds, in a
  * comparison: its max_time, or its share of the whole budget if smaller. */
 void budget_begin(struct bench_run *br);

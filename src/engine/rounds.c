@@ -8,6 +8,7 @@
 #include "engine/internal.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/fsio.h"
 
 #include <errno.h>
@@ -523,7 +524,7 @@ static bool compare_done(struct bench_run *br, unsigned pairs)
 {
 	bool all_final = true;
 	bool look = br->next_look < br->looks->n_looks && pairs == br->looks->looks[br->next_look];
-	uint64_t t = engine_now_ns();
+	uint64_t t = clock_monotonic_ns();
 	size_t i;
 	int m;
 
@@ -542,7 +543,7 @@ static bool compare_done(struct bench_run *br, unsigned pairs)
 	}
 	if (look)
 		br->next_look++;
-	br->judging_ns += engine_now_ns() - t;
+	br->judging_ns += clock_monotonic_ns() - t;
 	if (br->next_look >= br->looks->n_looks || all_final)
 		return true;
 	return budget_rounds_over(br);

@@ -14,6 +14,7 @@
 #include "engine/internal.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/rng.h"
 #include "measure/sysinfo.h"
 
@@ -343,7 +344,7 @@ static int run_benchmark(struct runner *r, const struct suite *suite,
 {
 	struct bench_run br;
 	struct sysinfo_sample before;
-	uint64_t t = engine_now_ns();
+	uint64_t t = clock_monotonic_ns();
 	size_t i;
 	int side, rc = 0;
 

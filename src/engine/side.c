@@ -10,6 +10,7 @@
 #include "engine/internal.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/fsio.h"
 #include "suite/recipes.h"
 
@@ -400,9 +401,9 @@ static int build(struct runner *r, const struct suite *suite, struct side *s, in
 	engine_build_line(r, "%s started", label);
 	strbuf_init(&why, 0);
 	strbuf_init(&tail, 0);
-	t = engine_now_ns();
+	t = clock_monotonic_ns();
 	rc = run_build_step(r, suite, s, label, &why, &tail);
-	t = engine_now_ns() - t;
+	t = clock_monotonic_ns() - t;
 	if (rc == 0)
 		engine_build_line(r, "%s finished in %.1f s", label, (double)t / 1e9);
 	else
@@ -536,7 +537,7 @@ int side_build_all(struct runner *r, const struct suite *suite, struct side *sid
 	bool same = keep && roots->head_tree && !strcmp(roots->head_tree, roots->base_tree);
 	char *key = keep ? kept_key(suite, base, roots->base_tree) : NULL;
 	bool reused = false;
-	uint64_t t = engine_now_ns();
+	uint64_t t = clock_monotonic_ns();
 	int rc = open_build(head, suite, err);
 
 	if (rc == 0 && base)

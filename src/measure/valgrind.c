@@ -11,6 +11,7 @@
 #include "measure/valgrind.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/fsio.h"
 
 #include <dirent.h>
@@ -93,7 +94,7 @@ static int each_file(const char *dir, const char *prefix, const char *tool,
 		     struct valgrind_counts *out, struct err *err)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	uint64_t deadline_ns = fsio_monotonic_ns() + COUNT_READ_NS;
+	uint64_t deadline_ns = clock_monotonic_ns() + COUNT_READ_NS;
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	struct dirent *e;
 	unsigned files = 0;
@@ -111,7 +112,7 @@ static int each_file(const char *dir, const char *prefix, const char *tool,
 		return err_set(err, ERR_METRIC, "cannot read \"%s\": %s", dir, strerror(error));
 	}
 	while (rc == 0 && (e = readdir(d)) != NULL) {
-		if (fsio_monotonic_ns() > deadline_ns) {
+		if (clock_monotonic_ns() > deadline_ns) {
 			rc = err_set(err, ERR_METRIC,
 				     "cannot read \"%s\": took longer than the time allowed", dir);
 			break;

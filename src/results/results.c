@@ -148,16 +148,6 @@ int results_name_index(const char *const *names, size_t n, const char *name)
 	return -1;
 }
 
-int results_error_kind_from_name(const char *name, enum results_error_kind *out)
-{
-	int i = results_name_index(error_kinds, ARRAY_SIZE(error_kinds), name);
-
-	if (i < 0)
-		return -1;
-	*out = (enum results_error_kind)i;
-	return 0;
-}
-
 const char *const *results_names(enum results_names_table t, size_t *n)
 {
 	switch (t) {

@@ -497,7 +497,6 @@ const char *results_plan_name(enum results_plan p);
 const char *results_source_name(enum results_source s);
 const char *results_aggregation_name(enum results_aggregation a);
 const char *results_error_kind_name(enum results_error_kind k);
-int results_error_kind_from_name(const char *name, enum results_error_kind *out);
 const char *results_scope_name(enum metric_scope s);
 /* "load", "resolve", "materialise_head", ...: the JSON keys are these + "_ns". */
 const char *results_phase_name(enum results_phase p);

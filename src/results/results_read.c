@@ -631,7 +631,7 @@ static int read_root(struct reader *rd, const cJSON *root, struct results *r)
 int results_from_json(const char *data, size_t len, const char *name, struct results **out,
 		      struct err *err)
 {
-	struct reader rd = { name, STRBUF_INIT, err };
+	struct reader rd = { .name = name, .path = STRBUF_INIT, .err = err };
 	struct results *r = NULL;
 	cJSON *root = NULL;
 	int rc;

@@ -727,7 +727,7 @@ static void put_summary(struct writer *w, cJSON *root, const struct results_summ
 
 int results_to_json(const struct results *r, char **out, size_t *len, struct err *err)
 {
-	struct writer w = { err, 0 };
+	struct writer w = { .err = err, .rc = 0 };
 	cJSON *root = cJSON_CreateObject();
 	cJSON *suites;
 	char *text = NULL;

@@ -289,6 +289,26 @@ class CiTest(CiFixture):
         self.assertTrue(res.err.endswith("himorime: exit 1: 1 regression\n"), res.err)
         self.assertTrue(os.path.getsize(self.summary) > 0)
 
+    def test_ci__step_summary_is_cut_at_1_mib_with_a_note(self):
+        # GitHub shows 1 MiB of a step's summary, what earlier steps wrote
+        # included: ci's summary fills what is left, cut at a line with a note.
+        env = self.ci_env(self.event())
+        earlier = ("x" * 99 + "\n") * 10465  # 2,076 bytes short of 1 MiB
+        with open(self.summary, "w") as f:
+            f.write(earlier)
+        res = run(["ci", "--quiet", "--seed", "5", "--comment", "false"], cwd=self.repo, env=env,
+                  timeout=300)
+        self.assertExit(res, 1)
+        with open(self.summary, encoding="utf-8") as f:
+            text = f.read()
+        self.assertLessEqual(os.path.getsize(self.summary), 1 << 20)
+        self.assertTrue(text.startswith(earlier))
+        note = "\n… cut: the step summary is limited to 1 MiB\n"
+        self.assertTrue(text.endswith(note), text[-300:])
+        ours = text[len(earlier):-len(note)]
+        self.assertIn("himorime", ours)
+        self.assertTrue(ours.endswith("\n"), ours)
+
     def test_ci__a_fifo_as_step_summary_is_an_error_not_a_wait(self):
         env = self.ci_env(self.event())
         os.mkfifo(self.summary)

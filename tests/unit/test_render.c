@@ -379,6 +379,68 @@ static struct results *run_with_percentile_budget(size_t runs, double p)
 	return r;
 }
 
+/* A document with samples and no stored statistics (an older writer) shows
+ * the figures a producer stores, computed by src/stats: the same text as
+ * the document that has them. */
+static void test_render__samples_without_stats_show_what_stats_would_store(void **state)
+{
+	static const double ms[] = { 1, 2, 3, 10, 4.5 };
+	struct results *docs[2];
+	char *text[2];
+	size_t i, k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		struct results_suite *s;
+		struct results_command *c;
+		docs[k] = results_new(RESULTS_MODE_RUN);
+		s = results_add_suite(docs[k], "s");
+		c = results_add_command(results_add_benchmark(s, "b"), "c", "c");
+		c->head.present = true;
+		c->head.count = ARRAY_SIZE(ms);
+		for (i = 0; i < ARRAY_SIZE(ms); i++)
+			results_add_sample(&c->head, METRIC_LATENCY, ms[i] * 1e6);
+		if (k) {
+			struct stats_summary st;
+			stats_summarize(c->head.metrics[METRIC_LATENCY].samples, ARRAY_SIZE(ms),
+					NULL, 0, &st);
+			results_set_stats(&c->head, METRIC_LATENCY, &st);
+			stats_summary_release(&st);
+		}
+		results_set_str(&docs[k]->himorime_version, "0.1.0");
+		text[k] = render(docs[k], RENDER_MARKDOWN, NULL);
+	}
+	assert_string_equal(text[0], text[1]);
+	/* median 3 ms, mean 4.1 ms, sample stddev 3.54 ms */
+	assert_non_null(strstr(text[0], "3.00 ms"));
+	assert_non_null(strstr(text[0], "3.54 ms"));
+	for (k = 0; k < 2; k++) {
+		free(text[k]);
+		results_free(docs[k]);
+	}
+}
+
+/* The budgets table is one walk for Markdown and HTML: the same words, such
+ * as "no data" for a budget with nothing to judge (HTML said "no_data"). */
+static void test_render__budget_tables_say_the_same_in_markdown_and_html(void **state)
+{
+	struct results *r = run_with_percentile_budget(20, 50);
+	struct results_budget *b = &r->suites[0].benchmarks[0].commands[0].budgets[0];
+	char *md, *html;
+
+	(void)state;
+	b->result.status = BUDGET_NO_DATA;
+	md = render(r, RENDER_MARKDOWN, NULL);
+	html = render(r, RENDER_HTML, NULL);
+	assert_non_null(strstr(md, "| b › c | latency | p50 &lt;= 1000s | 10.5 ms | no data |\n"));
+	assert_non_null(strstr(html, "<tr><td>b › c</td><td>latency</td><td>p50 &lt;= 1000s</td>"
+				     "<td class=\"num\">10.5 ms</td><td>no data</td></tr>\n"));
+	assert_null(strstr(html, "no_data"));
+	free(md);
+	free(html);
+	results_free(r);
+}
+
 static void test_render__percentile_is_reported_only_with_ten_runs_above_it(void **state)
 {
 	/* p95 of n runs has n - 1 - floor((n - 1) * 0.95) runs above it: 9 at
@@ -1052,7 +1114,7 @@ static void test_render__history_markdown_escapes_commit_subjects(void **state)
 
 	(void)state;
 	strbuf_init(&out, 0);
-	assert_int_equal(history_render(&l, HISTORY_MARKDOWN, false, &out, &err), 0);
+	assert_int_equal(history_render(&l, RENDER_MARKDOWN, false, &out, &err), 0);
 	assert_string_equal(
 		out.buf,
 		"## himorime history\n\n"
@@ -1092,6 +1154,8 @@ int main(void)
 		cmocka_unit_test(test_render__json_refuses_values_it_cannot_write),
 		cmocka_unit_test(test_render__github_cap_cuts_visibly),
 		cmocka_unit_test(test_render__comment_shows_problems_and_counts_the_rest),
+		cmocka_unit_test(test_render__samples_without_stats_show_what_stats_would_store),
+		cmocka_unit_test(test_render__budget_tables_say_the_same_in_markdown_and_html),
 		cmocka_unit_test(test_render__percentile_is_reported_only_with_ten_runs_above_it),
 		cmocka_unit_test(test_render__large_case_plan_is_shown_in_every_format),
 		cmocka_unit_test(test_render__counts_tables_say_runs_not_pairs),
