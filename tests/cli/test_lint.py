@@ -1,6 +1,7 @@
 """The lint's include walls (scripts/walls, called by scripts/lint): the tree
-as it stands passes, and a forbidden include added to a copy of it fails with
-the file, the line and the rule it broke. The same for names in comments
+as it stands passes, a forbidden include added to a copy of it fails with
+the file, the line and the rule it broke, and so does an arrow of the table
+that nothing includes. The same for names in comments
 (scripts/comment-names) and function length (scripts/function-length), and
 the diagnostic codes: one table in src/, the same codes in docs/."""
 import os
@@ -95,6 +96,19 @@ class TestWalls(unittest.TestCase):
                          "results/results.h (allowed: common results/json.h)\n"
                          f"walls: {self.src}/harness/harness.c:{line + 1}: harness may not "
                          "include measure/measure.h (allowed: common results/json.h)\n")
+
+    def test_walls__an_arrow_nothing_uses_fails(self):
+        # session.c is the one file of cli that includes measure/sysinfo.h
+        path = os.path.join(self.src, "cli", "session.c")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        self.assertEqual(text.count('#include "measure/'), 1)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace('#include "measure/sysinfo.h"\n', ""))
+        r = walls(self.src)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, "walls: scripts/walls: cli -> measure/sysinfo.h is allowed and "
+                                   "nothing includes it\n")
 
     def test_walls__new_area_needs_a_row(self):
         os.mkdir(os.path.join(self.src, "newarea"))
