@@ -196,6 +196,7 @@ static void units_init(struct bench_run *br)
 		suite_exec_text(&c->exec, &text);
 		rc = results_add_command(br->rb, c->name, text.buf);
 		strbuf_release(&text);
+		rc->line = c->pos.line; /* for annotations on the suite file */
 		rc->base.present = u->compared;
 		finish_describe_metrics(c, &rc->head);
 		if (u->compared)
@@ -295,6 +296,7 @@ static void bench_begin(struct bench_run *br, struct runner *r, const struct sui
 	br->sides[BASE] = sides[BASE];
 	br->compare = sides[BASE] != NULL;
 	br->rb = results_add_benchmark(rs, b->name);
+	br->rb->line = b->pos.line;
 	add_case(br->rb, b);
 	results_set_str(&br->rb->description, b->description);
 	results_set_str(&br->rb->baseline, b->baseline);
@@ -423,6 +425,7 @@ static void not_started(const struct suite *s, const bool *selected, size_t from
 		if (!selected[i])
 			continue;
 		rb = results_add_benchmark(rs, s->benchmarks[i].name);
+		rb->line = s->benchmarks[i].pos.line;
 		add_case(rb, &s->benchmarks[i]);
 		results_set_error(&rb->error, RESULTS_ERROR_INTERRUPTED, RESULTS_NOT_STARTED, NULL,
 				  0);
@@ -437,6 +440,7 @@ void runner_not_started(const struct suite *s, const bool *selected, struct resu
 
 	results_set_str(&rs->description, s->description);
 	results_set_str(&rs->file, s->path);
+	rs->error_conclusion_neutral = s->error_conclusion_neutral;
 	not_started(s, selected, 0, rs);
 }
 
@@ -457,6 +461,7 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 	base.head_root = head.head_root;
 	results_set_str(&rs->description, s->description);
 	results_set_str(&rs->file, s->path);
+	rs->error_conclusion_neutral = s->error_conclusion_neutral;
 	rs->result = RESULT_PASS;
 
 	rc = side_build_all(r, s, sides, roots, doc, rs, err);
