@@ -40,6 +40,8 @@ struct publish_flags {
 	const char *comment; /* "true" or "false" */
 	const char *accept_label;
 	const char *event_path;
+	const char *verdict_as; /* --verdict-as, parsed into `verdict` */
+	enum cli_verdict_as verdict;
 	bool dry_run;
 };
 
@@ -60,7 +62,7 @@ static int check_publish_flags(const char *cmd, struct publish_flags *p)
 		p->accept_label = DEFAULT_ACCEPT_LABEL;
 	if (!*p->accept_label)
 		return usage(cmd, "--accept-label%s must not be empty", "");
-	return EXIT_OK;
+	return cli_verdict_as_parse(cmd, p->verdict_as, &p->verdict);
 }
 
 /* ---- workflow commands --------------------------------------------------- */
@@ -273,6 +275,7 @@ struct publish_ctx {
 	const struct publish_flags *pf;
 	const char *token;
 	const char *json_path;
+	struct cli_check *check; /* the check run, in_progress from the start */
 };
 
 static void write_outputs(const struct session *s, const char *json_path, int exit_code);
@@ -293,7 +296,50 @@ static int publish(const struct session *s, const struct publish_ctx *c)
 			 "comment' (docs/github-actions.md)");
 		return EXIT_OK;
 	}
-	return cli_publish(s->doc, c->ev, true, c->pf->dry_run, c->token, false);
+	return cli_publish(s->doc, c->ev,
+			   &(struct cli_publish_request){ .comment = true,
+							  .dry_run = c->pf->dry_run,
+							  .token = c->token,
+							  .verdict_as = c->pf->verdict,
+							  .check = c->check });
+}
+
+/* Whether the end will send requests: then the check run goes in_progress
+ * when the comparison starts (docs/github-actions.md, "The check run"). */
+static bool will_publish(const struct publish_ctx *c, const struct github_event *ev)
+{
+	const char *repo = getenv("GITHUB_REPOSITORY");
+
+	return strcmp(c->pf->comment, "false") && c->token && !c->pf->dry_run && repo && *repo &&
+	       ev->status_sha[0] && c->pf->verdict != CLI_VERDICT_STATUS;
+}
+
+/* The check run of the suites about to be compared, in_progress. */
+static void start_check(const struct session *s, bool **selected, const struct github_event *ev,
+			const struct publish_ctx *c)
+{
+	const char **names = xcalloc(s->suites.count + 1, sizeof(*names));
+	size_t i, k, n = 0;
+
+	for (i = 0; i < s->suites.count; i++)
+		for (k = 0; k < s->suites.v[i]->benchmark_count; k++)
+			if (selected[i][k]) {
+				names[n++] = s->suites.v[i]->name;
+				break;
+			}
+	cli_check_start(names, n, ev, c->token, c->check);
+	free(names);
+}
+
+/* report.error_conclusion of every suite: for a check run that stops early. */
+static bool errors_neutral(const struct session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->suites.count; i++)
+		if (!s->suites.v[i]->error_conclusion_neutral)
+			return false;
+	return s->suites.count > 0;
 }
 
 /* After the report is written: the comment and the status, then the step's
@@ -505,7 +551,8 @@ static void mask_token(const char *token)
 /* Chooses the base, opens both revisions and measures the selected
  * benchmarks on them into s->doc. */
 static int measure_revisions(struct session *s, const char *against, struct revisions_request *req,
-			     struct github_event *ev, bool **selected)
+			     struct github_event *ev, bool **selected,
+			     const struct publish_ctx *ctx)
 {
 	struct base_choice base = { NULL, NULL };
 	struct revisions rv;
@@ -527,6 +574,8 @@ static int measure_revisions(struct session *s, const char *against, struct revi
 		code = revisions_check_looks(s, &rv, selected);
 	if (code == EXIT_OK) {
 		warn_merge_parent(&rv, ev);
+		if (will_publish(ctx, ev))
+			start_check(s, selected, ev, ctx);
 		code = session_runner(s, rv.hidden, rv.n_hidden);
 	}
 	if (code == EXIT_OK)
@@ -558,14 +607,16 @@ static int finish(struct session *s, const struct github_event *ev, struct publi
 	ctx->json_path = *json_path ? *json_path : "";
 	s->epilogue = publish_step;
 	s->epilogue_ctx = ctx;
-	s->epilogue_failure = "the comment or status could not be published";
+	s->epilogue_failure = "the comment, check run or status could not be published";
 	return session_finish(s);
 }
 
 int cmd_ci(int argc, char **argv)
 {
 	const char *against = NULL, *suite_from = NULL;
-	struct publish_flags pf = { NULL, NULL, NULL, false };
+	struct publish_flags pf = { .comment = NULL,
+				    .verdict = CLI_VERDICT_BOTH,
+				    .dry_run = false };
 	const struct opt extra[] = {
 		{ "against", 0, OPT_STRING, &against, "REV", "the base revision" },
 		{ "comment", 0, OPT_STRING, &pf.comment, "true|false",
@@ -576,7 +627,10 @@ int cmd_ci(int argc, char **argv)
 		  "print the comment and the requests, send nothing" },
 		{ "suite-from", 0, OPT_STRING, &suite_from, "head|base",
 		  "measure both sides with this revision's suite file" },
+		{ "verdict-as", 0, OPT_STRING, &pf.verdict_as, "status|check|both",
+		  "the verdict as a commit status, a check run, or both (default both)" },
 	};
+	struct cli_check check = CLI_CHECK_INIT;
 	struct revisions_request req = { NULL, NULL, false, NULL, REVISIONS_SUITE_OWN, NULL };
 	struct github_event ev;
 	struct session s;
@@ -595,6 +649,7 @@ int cmd_ci(int argc, char **argv)
 		goto done;
 	s.out.no_color = true;
 	ctx.pf = &pf;
+	ctx.check = &check;
 	ctx.token = cli_token();
 	mask_token(ctx.token);
 	/* Outside Actions without a token there is nowhere to publish: show. */
@@ -607,10 +662,13 @@ int cmd_ci(int argc, char **argv)
 	    getenv("GITHUB_REPOSITORY") && *getenv("GITHUB_REPOSITORY"))
 		github_http_preload();
 	selected = session_selection(&s);
-	code = measure_revisions(&s, against, &req, &ev, selected);
+	code = measure_revisions(&s, against, &req, &ev, selected, &ctx);
 	if (code == EXIT_OK)
 		code = finish(&s, &ev, &ctx, &json_path);
+	/* never left in_progress: a run that stopped before publishing says so */
+	cli_check_abandon(&check, &ev, ctx.token, code, errors_neutral(&s));
 done:
+	cli_check_release(&check);
 	session_selection_free(selected, s.suites.count);
 	free(json_path);
 	github_event_release(&ev);

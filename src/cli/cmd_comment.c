@@ -1,9 +1,10 @@
 /*
- * `himorime comment [--event PATH] [--dry-run] [--hide-footer] REPORT.json`:
- * the publishing half of the two-job setup. Run from a job that never checks
- * out or runs pull-request code (the measuring workflow's second job, or a
- * workflow_run workflow for forks), it posts the comment and status of a
- * report that the measuring job saved. The report is untrusted: size capped,
+ * `himorime comment [--event PATH] [--dry-run] [--hide-footer]
+ * [--verdict-as status|check|both] REPORT.json`: the publishing half of the
+ * two-job setup. Run from a job that never checks out or runs pull-request
+ * code (the measuring workflow's second job, or a workflow_run workflow for
+ * forks), it posts the comment, the check run and the status of a report that
+ * the measuring job saved. The report is untrusted: size capped,
  * parsed field by field, rendered escaped, and refused unless it is about the
  * commit of the event; the pull request and the commit come from the trusted
  * event. A fork's status is advisory: the fork's own code made the report.
@@ -63,7 +64,7 @@ static void advisory_notice(const struct github_event *ev)
 
 int cmd_comment(int argc, char **argv)
 {
-	const char *event_path = NULL;
+	const char *event_path = NULL, *verdict_as = NULL;
 	bool dry_run = false, hide_footer = false;
 	const struct opt opts[] = {
 		{ "event", 0, OPT_STRING, &event_path, "PATH",
@@ -72,7 +73,11 @@ int cmd_comment(int argc, char **argv)
 		  "print the comment and the requests, send nothing" },
 		{ "hide-footer", 0, OPT_FLAG, &hide_footer, NULL,
 		  "leave out the comment's last line (the link to the run, version, seed)" },
+		{ "verdict-as", 0, OPT_STRING, &verdict_as, "status|check|both",
+		  "the verdict as a commit status, a check run, or both (default both)" },
 	};
+	struct cli_check check = CLI_CHECK_INIT;
+	struct cli_publish_request req = { .comment = true };
 	struct strlist operands = { NULL, 0, 0 };
 	struct github_event ev;
 	struct github_http *http = NULL;
@@ -94,6 +99,9 @@ int cmd_comment(int argc, char **argv)
 		code = usage("comment needs exactly one REPORT.json");
 		goto done;
 	}
+	code = cli_verdict_as_parse("comment", verdict_as, &req.verdict_as);
+	if (code != EXIT_OK)
+		goto done;
 	if (!event_path)
 		event_path = getenv("GITHUB_EVENT_PATH");
 	event_name = getenv("GITHUB_EVENT_NAME");
@@ -137,10 +145,15 @@ int cmd_comment(int argc, char **argv)
 			goto done;
 		}
 	}
-	code = cli_publish(doc, &ev, true, dry_run, token, hide_footer);
+	req.dry_run = dry_run;
+	req.token = token;
+	req.hide_footer = hide_footer;
+	req.check = &check;
+	code = cli_publish(doc, &ev, &req);
 	if (code != EXIT_OK)
-		code = cli_exit(code, "the comment or status could not be published");
+		code = cli_exit(code, "the comment, check run or status could not be published");
 done:
+	cli_check_release(&check);
 	github_http_free(http);
 	results_free(doc);
 	free(data);
