@@ -169,8 +169,7 @@ static void annotations_release(struct annotations *list)
 	free(list->v);
 }
 
-/* "latency +16.0% (+13.0% … +19.0%, 99% confidence)" and the reason. */
-static void change_text(const struct comparison *c, struct strbuf *out)
+void cli_comparison_text(const struct comparison *c, struct strbuf *out)
 {
 	strbuf_adds(out, metric_info(c->metric)->name);
 	if (c->has_estimate) {
@@ -200,7 +199,7 @@ static void command_regressions(struct annotations *list, const char *path,
 			continue;
 		strbuf_init(&msg, 0);
 		strbuf_addf(&msg, "%s › %s: ", b->name, c->name);
-		change_text(k, &msg);
+		cli_comparison_text(k, &msg);
 		add(list, path, c->line, fails ? GITHUB_CHECK_FAILURE : GITHUB_CHECK_WARNING,
 		    fails	  ? "himorime: performance regression"
 		    : k->accepted ? "himorime: performance regression (accepted)"

@@ -46,6 +46,10 @@ struct cli_check {
 
 void cli_check_release(struct cli_check *check);
 
+/* "latency +16.0% (+13.0% … +19.0%, 99% confidence)" and the reason: an
+ * annotation's message, the check run's and the workflow command's. */
+void cli_comparison_text(const struct comparison *c, struct strbuf *out);
+
 /* The suite selection's key, as the comment's marker names it: the names
  * joined by ','; "none" without any. */
 void cli_selection_key(const char *const *names, size_t n, struct strbuf *out);

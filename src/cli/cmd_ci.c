@@ -24,8 +24,6 @@
 #include "github/http.h"
 #include "github/publish.h"
 #include "judge/judge.h"
-#include "render/format.h"
-#include "render/render.h"
 #include "suite/suite.h"
 
 #include <stdio.h>
@@ -84,22 +82,6 @@ static void annotate(enum github_annotation_level level, const char *file, unsig
 	strbuf_release(&sb);
 }
 
-static void comparison_text(const struct comparison *c, struct strbuf *out)
-{
-	strbuf_adds(out, metric_info(c->metric)->name);
-	if (c->has_estimate) {
-		strbuf_addch(out, ' ');
-		fmt_change(out, c->change_percent, false);
-		strbuf_adds(out, " (");
-		fmt_change(out, c->ci_low_percent, false);
-		strbuf_adds(out, " … ");
-		fmt_change(out, c->ci_high_percent, false);
-		strbuf_addf(out, ", %.0f%% confidence)", c->confidence * 100);
-	}
-	if (c->reason[0])
-		strbuf_addf(out, ": %s", c->reason);
-}
-
 /* Where a command was written, for the annotation's file and line. */
 static void command_place(const struct session *s, const char *suite_name, const char *bench,
 			  const char *cmd, const char **file, unsigned *line)
@@ -138,7 +120,7 @@ static void annotate_command(const struct session *s, const struct results_suite
 			continue;
 		strbuf_init(&msg, 0);
 		strbuf_addf(&msg, "%s › %s: ", b->name, c->name);
-		comparison_text(cmp, &msg);
+		cli_comparison_text(cmp, &msg);
 		if (cmp->verdict == VERDICT_REGRESSION && cmp->gate && !cmp->accepted)
 			annotate(GITHUB_ANNOTATION_ERROR, file, line,
 				 "himorime: performance regression", msg.buf);
