@@ -112,7 +112,9 @@ static enum github_conclusion conclusion_for(const struct results *doc)
 /* ---- annotations ----------------------------------------------------------- */
 
 /* A suite file as the repository names it: without "./" and doubled
- * slashes, and relative to GITHUB_WORKSPACE when it lies under it. */
+ * slashes, and relative to GITHUB_WORKSPACE when it lies under it (an
+ * absolute path elsewhere is kept, and github/checks.c annotates nothing
+ * there). */
 static char *repo_path(const char *file)
 {
 	const char *ws = getenv("GITHUB_WORKSPACE");
@@ -128,8 +130,12 @@ static char *repo_path(const char *file)
 			p += n + 1;
 	}
 	strbuf_init(&sb, 0);
+	if (*p == '/') /* an absolute path elsewhere stays one: no annotation */
+		strbuf_addch(&sb, '/');
+	while (*p == '/')
+		p++;
 	while (*p) {
-		if (p[0] == '/' && (p[1] == '/' || sb.len == 0)) {
+		if (p[0] == '/' && p[1] == '/') {
 			p++;
 			continue;
 		}

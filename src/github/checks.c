@@ -21,8 +21,10 @@
 
 #include "common/banned.h"
 
-#define MAX_PAGES      20 /* 2,000 check runs of one name on a commit, or annotations */
-#define NAME_MAX_CHARS 100
+#define MAX_RUN_PAGES	     20 /* 2,000 check runs of one name on a commit: a loop */
+#define MAX_ANNOTATION_PAGES 50 /* 5,000 annotations read back; later ones may be sent again */
+#define PATH_MAX_BYTES	     1024
+#define NAME_MAX_CHARS	     100
 
 /* The annotations already on a check run, as "path\nline\nlevel\ntitle\nmessage". */
 struct seen {
@@ -145,6 +147,11 @@ void github_check_cut(const char *text, size_t cap, struct strbuf *out)
 	limit = cap > 512 ? cap - 512 : 0; /* room for the closings and the note */
 	while (limit && text[limit - 1] != '\n')
 		limit--;
+	if (!limit) { /* one long line: cut it on a character */
+		limit = cap > 512 ? cap - 512 : 0;
+		while (limit && ((unsigned char)text[limit] & 0xc0) == 0x80)
+			limit--;
+	}
 	for (start = 0; start < limit;) {
 		const char *nl = memchr(text + start, '\n', limit - start);
 		size_t end = nl ? (size_t)(nl - text) : limit;
@@ -263,22 +270,26 @@ static char *list_path(const struct github_check_options *opts)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* Reads every page of `path` (a path under the base URL); `page` is called
- * with each parsed answer, which must be of the JSON type `want_array`. */
-static int read_pages(struct github_http *http, char *path, bool want_array,
+/* Reads the pages of `path` (a path under the base URL); `page` is called
+ * with each parsed answer, which must be an array (annotations) or an object
+ * (check runs). Annotations stop quietly after their cap; check runs beyond
+ * theirs are an error. */
+static int read_pages(struct github_http *http, char *path, bool annotations,
 		      void (*page)(const cJSON *doc, void *ctx), void *ctx,
 		      struct github_check_result *result, struct err *err)
 {
 	struct github_response resp;
 	int pages = 0, rc = 0;
+	const int max = annotations ? MAX_ANNOTATION_PAGES : MAX_RUN_PAGES;
 
 	github_response_init(&resp);
 	while (path) {
 		cJSON *doc;
 
-		if (++pages > MAX_PAGES) {
-			rc = err_set(err, ERR_EXEC, "github: GET %s: more than %d pages", path,
-				     MAX_PAGES);
+		if (++pages > max) {
+			if (!annotations)
+				rc = err_set(err, ERR_EXEC, "github: GET %s: more than %d pages",
+					     path, max);
 			break;
 		}
 		rc = github_http_request(http, "GET", path, NULL, &resp, err);
@@ -287,10 +298,10 @@ static int read_pages(struct github_http *http, char *path, bool want_array,
 			break;
 		}
 		doc = cJSON_ParseWithLength(resp.body.buf, resp.body.len);
-		if (want_array ? !cJSON_IsArray(doc) : !cJSON_IsObject(doc)) {
+		if (annotations ? !cJSON_IsArray(doc) : !cJSON_IsObject(doc)) {
 			cJSON_Delete(doc);
 			rc = err_set(err, ERR_EXEC, "github: GET %s: the answer is not a %s", path,
-				     want_array ? "list" : "JSON object");
+				     annotations ? "list" : "JSON object");
 			break;
 		}
 		page(doc, ctx);
@@ -402,6 +413,20 @@ static bool was_sent(const struct seen *s, const cJSON *a)
 	return found;
 }
 
+/* A path GitHub can place an annotation on: relative, printable, bounded.
+ * A report is untrusted: anything else is left to the text. */
+static bool usable_path(const char *path)
+{
+	const unsigned char *p = (const unsigned char *)path;
+
+	if (!path || !*path || *path == '/' || strlen(path) > PATH_MAX_BYTES)
+		return false;
+	for (; *p; p++)
+		if (*p < ' ' || *p == 0x7f)
+			return false;
+	return true;
+}
+
 /* The annotations to send, in order: new ones only, at most the cap. */
 static cJSON *pending_annotations(const struct github_check_options *opts, const struct seen *s,
 				  struct github_check_result *result)
@@ -412,7 +437,7 @@ static cJSON *pending_annotations(const struct github_check_options *opts, const
 	for (i = 0; i < opts->n_annotations && i < GITHUB_CHECK_MAX_ANNOTATIONS; i++) {
 		cJSON *a;
 
-		if (!opts->annotations[i].path || !*opts->annotations[i].path)
+		if (!usable_path(opts->annotations[i].path))
 			continue;
 		a = annotation_json(&opts->annotations[i]);
 		if (was_sent(s, a)) {

@@ -510,7 +510,8 @@ class ActionRunnerTest(unittest.TestCase):
         res = self.runner().action({"mode": "measure-and-publish"})
         self.assertEqual(self.ci_step(res).rc, 4, res)
         self.assertEqual((res.outputs["result"], res.outputs["exit-code"]), ("regression", "4"))
-        self.assertIn("himorime: exit 4: the comment, check run or status could not be published", res.log)
+        self.assertIn("himorime: exit 4: the comment, check run or status could not be "
+                      "published", res.log)
 
     def test_report_output_names_the_output_file_and_json_the_json(self):
         res = self.runner().action({"comment": "false",

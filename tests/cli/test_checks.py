@@ -366,6 +366,29 @@ class CheckRunTest(TempDirTest):
         self.assertEqual(sorted({a["path"] for a in run_["annotations"]}),
                          ["bench/io.himorime.yaml", "himorime.yaml"])
 
+    def test_checks__annotations_go_only_on_paths_inside_the_repository(self):
+        # a report is untrusted: an absolute path outside the workspace or
+        # one with a line break gets no annotation (the text has the problem);
+        # one under GITHUB_WORKSPACE is made relative to it
+        doc = with_lines(grown(1, "regression"))
+        for name, file in (("abs", "/etc/passwd"), ("abs2", "//etc/passwd"), ("nl", "a\nb.yaml"),
+                           ("ws", "/work/space/bench/w.himorime.yaml")):
+            other = copy.deepcopy(doc["suites"][0])
+            other["name"], other["file"] = name, file
+            doc["suites"].append(other)
+        path = os.path.join(self.tmp, "report.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        env = {"GITHUB_EVENT_NAME": "workflow_run", "GITHUB_EVENT_PATH": EVENT,
+               "GITHUB_REPOSITORY": "octo/repo", "GITHUB_API_URL": self.server.url,
+               "GITHUB_SERVER_URL": "https://github.com", "GITHUB_TOKEN": TOKEN,
+               "GITHUB_WORKSPACE": "/work/space/"}
+        self.assertExit(run(["comment", path], cwd=self.tmp, env=env), 0)
+        [run_] = self.runs()
+        self.assertEqual([(a["path"], a["start_line"]) for a in run_["annotations"]],
+                         [("himorime.yaml", 7), ("himorime.yaml", 7),
+                          ("bench/w.himorime.yaml", 7), ("bench/w.himorime.yaml", 7)])
+
     def test_checks__a_huge_report_is_cut_under_the_limit_with_a_note(self):
         doc = with_lines(grown(600, "regression", name="a long benchmark name " * 4))
         self.post(doc)
@@ -519,7 +542,7 @@ class CiCheckRunTest(CiFixture):
                 self.assertEqual(run_["conclusion"], conclusion)
                 self.assertEqual(run_["annotations"][0]["start_line"], 8 if neutral else 7)
                 with open(os.path.join(self.tmp, "himorime-report.json")) as f:
-            report = json.load(f)
+                    report = json.load(f)
                 self.assertEqual(report["suites"][0].get("error_conclusion"),
                                  "neutral" if neutral else None)
 

@@ -349,8 +349,9 @@ class Handler(BaseHTTPRequestHandler):
                                      urlsplit(self.path).path[len(self.prefix):])
             rest = "".join("&%s=%s" % (k, quote(v[0], safe="")) for k, v in sorted(query.items())
                            if k not in ("per_page", "page"))
-            headers["Link"] = '<%s?per_page=%d&page=%d%s>; rel="next", <%s?per_page=%d&page=%d%s>; rel="last"' % (
-                base, per_page, page + 1, rest, base, per_page, last, rest)
+            link = '<%s?per_page=%d&page=%d%s>; rel="%s"'
+            headers["Link"] = ", ".join((link % (base, per_page, page + 1, rest, "next"),
+                                         link % (base, per_page, last, rest, "last")))
         if envelope:
             return 200, headers, {"total_count": len(items), envelope: chunk}
         return 200, headers, chunk

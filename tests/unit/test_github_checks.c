@@ -85,6 +85,25 @@ static void test_github_checks__cut_closes_fences_and_details(void **state)
 	strbuf_release(&out);
 }
 
+/* A single line longer than the cap is cut on a character, not dropped. */
+static void test_github_checks__one_long_line_is_cut_on_a_character(void **state)
+{
+	struct strbuf text, out;
+	int i;
+
+	(void)state;
+	strbuf_init(&text, 0);
+	strbuf_init(&out, 0);
+	for (i = 0; i < 1000; i++)
+		strbuf_adds(&text, "é");
+	github_check_cut(text.buf, 1001, &out);
+	/* 1001 - 512 is 489: 244 two-byte characters fit in 488 */
+	assert_int_equal(out.len, 488 + strlen("\n" GITHUB_CUT_NOTE "\n"));
+	assert_true(strncmp(out.buf + 486, "é\n", 3) == 0);
+	strbuf_release(&text);
+	strbuf_release(&out);
+}
+
 static void test_github_checks__conclusions_are_githubs_names(void **state)
 {
 	(void)state;
@@ -122,6 +141,7 @@ int main(void)
 		cmocka_unit_test(test_github_checks__name_of_one_or_several_suites),
 		cmocka_unit_test(test_github_checks__long_names_are_cut_on_a_character),
 		cmocka_unit_test(test_github_checks__cut_closes_fences_and_details),
+		cmocka_unit_test(test_github_checks__one_long_line_is_cut_on_a_character),
 		cmocka_unit_test(test_github_checks__conclusions_are_githubs_names),
 		cmocka_unit_test(test_github_checks__bad_options_are_refused_first),
 	};
