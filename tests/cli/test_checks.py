@@ -249,6 +249,19 @@ class CheckRunTest(TempDirTest):
                                           % (2 if regression else 1)}, run_["annotations"])
                 self.assertEqual(self.server.log()["statuses"][0]["state"], "error")
 
+    def test_checks__a_404_is_a_refusal_like_a_403(self):
+        # a token that cannot see check runs (a private repository's read-only
+        # token): the status instead, one notice, the exit code unchanged
+        self.server.scenario({"tokens": {TOKEN: None}, "faults": [
+            {"method": "GET", "path": ".*/check-runs", "count": 1, "status": 404,
+             "body": {"message": "Not Found"}}]})
+        res = self.post(with_lines(grown(1, "regression")))
+        self.assertEqual(res.err, REFUSED_NOTICE.replace(
+            "403 Forbidden: Resource not accessible by integration", "404 Not Found: Not Found"))
+        self.assertEqual(self.requests()[4:], [("GET", LIST), STATUS])
+        self.assertEqual(self.runs(), [])
+        self.assertEqual(self.server.log()["statuses"][0]["state"], "failure")
+
     def test_checks__a_token_without_checks_write_posts_the_status_and_one_notice(self):
         self.server.scenario({"tokens": {TOKEN: None},
                               "permissions": {TOKEN: ["pull-requests", "statuses"]}})
@@ -518,6 +531,65 @@ class CiCheckRunTest(CiFixture):
         self.assertEqual(res.err.count("himorime: notice: the token may not write check runs"), 1)
         self.assertEqual(log["statuses"][0]["state"], "failure")
         self.assertTrue(res.err.endswith("himorime: exit 1: 1 regression\n"), res.err)
+
+    def test_ci__a_read_only_token_gives_one_notice_and_the_gates_exit_code(self):
+        # a fork's own run: its token may read, not write; the refused check
+        # run adds no notice of its own to the read-only one
+        self.server.scenario({"tokens": {CI_TOKEN: None}, "read_only": [CI_TOKEN]})
+        res = self.ci(code=1)
+        log = self.server.log()
+        self.assertEqual([(r["method"], r["path"].split("?")[0]) for r in log["requests"]
+                          if r["method"] != "GET" or "/check-runs" in r["path"]], [
+            ("GET", "/repos/octo/repo/commits/%s/check-runs" % self.head),
+            ("POST", "/repos/octo/repo/check-runs"),
+            ("POST", "/repos/octo/repo/issues/7/comments")])
+        self.assertEqual((log["check_runs"], log["statuses"]), ([], []))
+        self.assertEqual(res.err.count("himorime: notice:"), 1, res.err)
+        self.assertIn("himorime: notice: the token cannot write to this repository", res.err)
+        self.assertTrue(res.err.endswith("himorime: exit 1: 1 regression\n"), res.err)
+
+    def test_ci__a_failed_start_is_a_warning_and_the_end_creates_it(self):
+        # the API fails all 4 tries when the comparison starts: one warning,
+        # the measurement goes on, the end creates the check run completed
+        self.server.scenario({"tokens": {CI_TOKEN: None}, "faults": [
+            {"method": "GET", "path": ".*/check-runs", "count": 4, "status": 503,
+             "headers": {"retry-after": "0"}}]})
+        res = self.ci(code=1)
+        log = self.server.log()
+        list_ = ("/repos/octo/repo/commits/%s/check-runs?check_name=himorime&filter=all"
+                 "&per_page=100" % self.head)
+        self.assertEqual([(r["method"], r["path"]) for r in log["requests"]
+                          if "/check-runs" in r["path"]],
+                         [("GET", list_)] * 5 + [("POST", "/repos/octo/repo/check-runs")])
+        self.assertEqual([(r["status"], r["conclusion"]) for r in log["check_runs"]],
+                         [("completed", "failure")])
+        self.assertEqual(log["statuses"][0]["state"], "failure")
+        self.assertIn("himorime: warning: the check run could not be started (github: GET %s: "
+                      "503 Service Unavailable: fault): it is tried again at the end\n" % list_,
+                      res.err)
+        self.assertTrue(res.err.endswith("himorime: exit 1: 1 regression\n"), res.err)
+
+    def test_ci__a_commit_the_repository_does_not_have_is_exit_4(self):
+        # 422 when it starts (a warning) and at the end (the error): the
+        # comment is posted, the status tried, the exit code 4
+        self.server.scenario({"tokens": {CI_TOKEN: None}, "commits": ["a" * 40]})
+        res = self.ci(code=4)
+        log = self.server.log()
+        self.assertEqual((log["check_runs"], log["statuses"]), ([], []))
+        self.assertEqual(len(self.our_comments()), 1)
+        list_ = ("/repos/octo/repo/commits/%s/check-runs?check_name=himorime&filter=all"
+                 "&per_page=100" % self.head)
+        self.assertEqual([(r["method"], r["path"]) for r in log["requests"]
+                          if "/check-runs" in r["path"] or "/statuses/" in r["path"]],
+                         [("GET", list_), ("GET", list_),
+                          ("POST", "/repos/octo/repo/statuses/" + self.head)])
+        refused = "github: GET %s: 422 Unprocessable Entity: No commit found for SHA: %s" % (
+            list_, self.head)
+        self.assertIn("himorime: warning: the check run could not be started (%s): it is "
+                      "tried again at the end\n" % refused, res.err)
+        self.assertIn("himorime: error: %s [HMR4001]\n" % refused, res.err)
+        self.assertTrue(res.err.endswith("himorime: exit 4: the comment, check run or status "
+                                         "could not be published\n"), res.err)
 
     def failing_suite(self, neutral):
         report = "report: {error_conclusion: neutral}\n" if neutral else ""
