@@ -191,6 +191,25 @@ void cli_comparison_text(const struct comparison *c, struct strbuf *out)
 		strbuf_addf(out, ": %s", c->reason);
 }
 
+void cli_budget_text(const struct results_command *c, const struct results_budget *b,
+		     struct strbuf *out)
+{
+	const struct budget_result *r = &b->result;
+	char agg[32];
+
+	strbuf_adds(out, metric_info(r->metric)->name);
+	if (r->has_actual) {
+		if (aggregation_name(&r->aggregation, agg, sizeof(agg)))
+			strbuf_addf(out, " %s", agg);
+		strbuf_addch(out, ' ');
+		fmt_metric(out, r->metric, r->actual, c->head.metrics[r->metric].work.unit);
+		strbuf_addch(out, ',');
+	}
+	strbuf_addf(out, " budget %s", b->text ? b->text : "");
+	if (r->reason[0])
+		strbuf_addf(out, ": %s", r->reason);
+}
+
 static void command_regressions(struct annotations *list, const char *path,
 				const struct results_benchmark *b, const struct results_command *c)
 {
@@ -226,10 +245,8 @@ static void command_budgets(struct annotations *list, const char *path,
 		if (bu->result.status != BUDGET_FAIL && !bu->result.metric_error)
 			continue;
 		strbuf_init(&msg, 0);
-		strbuf_addf(&msg, "%s › %s: %s %s", b->name, c->name,
-			    metric_info(bu->result.metric)->name, bu->text ? bu->text : "");
-		if (bu->result.reason[0])
-			strbuf_addf(&msg, ": %s", bu->result.reason);
+		strbuf_addf(&msg, "%s › %s: ", b->name, c->name);
+		cli_budget_text(c, bu, &msg);
 		add(list, path, c->line, GITHUB_CHECK_FAILURE,
 		    bu->result.metric_error ? "himorime: required budget could not be assessed"
 					    : "himorime: performance budget exceeded",

@@ -50,6 +50,11 @@ void cli_check_release(struct cli_check *check);
  * annotation's message, the check run's and the workflow command's. */
 void cli_comparison_text(const struct comparison *c, struct strbuf *out);
 
+/* "latency p95 50.2 ms, budget <= 40ms" and the reason: a broken (or
+ * unassessable) budget as an annotation's message says it. */
+void cli_budget_text(const struct results_command *c, const struct results_budget *b,
+		     struct strbuf *out);
+
 /* The suite selection's key, as the comment's marker names it: the names
  * joined by ','; "none" without any. */
 void cli_selection_key(const char *const *names, size_t n, struct strbuf *out);

@@ -140,10 +140,8 @@ static void annotate_command(const struct session *s, const struct results_suite
 		if (bu->result.status != BUDGET_FAIL && !bu->result.metric_error)
 			continue;
 		strbuf_init(&msg, 0);
-		strbuf_addf(&msg, "%s › %s: %s %s", b->name, c->name,
-			    metric_info(bu->result.metric)->name, bu->text ? bu->text : "");
-		if (bu->result.reason[0])
-			strbuf_addf(&msg, ": %s", bu->result.reason);
+		strbuf_addf(&msg, "%s › %s: ", b->name, c->name);
+		cli_budget_text(c, bu, &msg);
 		annotate(GITHUB_ANNOTATION_ERROR, file, line,
 			 bu->result.metric_error ? "himorime: required budget could not be assessed"
 						 : "himorime: performance budget exceeded",

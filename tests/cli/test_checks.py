@@ -249,6 +249,38 @@ class CheckRunTest(TempDirTest):
                                           % (2 if regression else 1)}, run_["annotations"])
                 self.assertEqual(self.server.log()["statuses"][0]["state"], "error")
 
+    def test_checks__a_broken_budget_and_regressions_that_do_not_fail_are_annotated(self):
+        # case 01: latency accepted by the label, cpu_total not gated (warnings);
+        # case 02: its p95 latency budget broken (a failure)
+        doc = with_lines(grown(2, "pass"))
+        first, second = doc["suites"][0]["benchmarks"]
+        k = first["commands"][0]["comparisons"]
+        for metric, flags in (("latency", {"accepted": True}), ("cpu_total", {"gate": False})):
+            k[metric].update(flags, verdict="regression", change_percent=16.0,
+                             ci_low_percent=13.0, ci_high_percent=19.0)
+        first["commands"][0]["result"] = first["result"] = "regression"
+        budget = second["commands"][0]["budgets"][0]
+        budget.update(limit=40000000, text="<= 40ms", status="fail", **{"pass": False})
+        second["commands"][0]["result"] = second["result"] = "over_budget"
+        doc["suites"][0]["result"] = "over_budget"
+        doc["summary"].update({"pass": 0, "regression": 1, "over_budget": 1,
+                               "accepted_regressions": 1, "exit_code": 1})
+        self.post(doc)
+        [run_] = self.runs()
+        self.assertEqual(run_["conclusion"], "failure")
+        self.assertEqual(run_["annotations"], [
+            {"path": "himorime.yaml", "start_line": 7, "end_line": 7,
+             "annotation_level": "warning",
+             "title": "himorime: performance regression (accepted)",
+             "message": "case 01 › parser: latency +16.0% (+13.0% … +19.0%, 99% confidence)"},
+            {"path": "himorime.yaml", "start_line": 7, "end_line": 7,
+             "annotation_level": "warning",
+             "title": "himorime: performance regression (not gated)",
+             "message": "case 01 › parser: cpu_total +16.0% (+13.0% … +19.0%, 99% confidence)"},
+            {"path": "himorime.yaml", "start_line": 12, "end_line": 12,
+             "annotation_level": "failure", "title": "himorime: performance budget exceeded",
+             "message": "case 02 › parser: latency p95 50.2 ms, budget <= 40ms"}])
+
     def test_checks__a_404_is_a_refusal_like_a_403(self):
         # a token that cannot see check runs (a private repository's read-only
         # token): the status instead, one notice, the exit code unchanged
@@ -502,6 +534,26 @@ class CiCheckRunTest(CiFixture):
                          [(5001, "completed", "failure")])
         self.assertNotIn("POST", [r["method"] for r in log["requests"]
                                   if "/check-runs" in r["path"]])
+
+    def test_ci__a_broken_budget_says_what_was_measured_in_both_annotations(self):
+        suite = SUITE.replace("ENVFILE", self.envfile).replace(
+            '        command: ["${artifact}"]\n',
+            '        command: ["${artifact}"]\n        budget: {latency: {median: "<= 1us"}}\n')
+        self.write("repo/himorime.yaml", suite)
+        self.git("commit", "-qam", "a budget no process keeps")
+        self.head = self.git("rev-parse", "HEAD").strip()
+        res = self.ci(code=1)
+        line = suite.split("\n").index("      work:") + 1
+        message = r"work › work: latency median \d+(\.\d+)? ms, budget <= 1us"
+        # the measuring job's workflow command and the check run's annotation
+        self.assertRegex(res.out, r"::error file=himorime.yaml,line=%d,title=himorime%%3A "
+                                  r"performance budget exceeded::%s\n" % (line, message))
+        [run_] = self.server.log()["check_runs"]
+        [budget] = [a for a in run_["annotations"]
+                    if a["title"] == "himorime: performance budget exceeded"]
+        self.assertEqual((budget["start_line"], budget["annotation_level"]), (line, "failure"))
+        self.assertRegex(budget["message"], "^%s$" % message)
+        self.assertIn("::%s\n" % budget["message"], res.out)
 
     def test_ci__a_rerun_of_a_completed_check_run_waits_for_the_end(self):
         self.ci(code=1)
