@@ -1,9 +1,10 @@
 /*
- * `himorime comment [--event PATH] [--dry-run] [--hide-footer] REPORT.json`:
- * the publishing half of the two-job setup. Run from a job that never checks
- * out or runs pull-request code (the measuring workflow's second job, or a
- * workflow_run workflow for forks), it posts the comment and status of a
- * report that the measuring job saved. The report is untrusted: size capped,
+ * `himorime comment [--event PATH] [--dry-run] [--hide-footer]
+ * [--verdict-as status|check|both] REPORT.json`: the publishing half of the
+ * two-job setup. Run from a job that never checks out or runs pull-request
+ * code (the measuring workflow's second job, or a workflow_run workflow for
+ * forks), it posts the comment, the check run and the status of a report that
+ * the measuring job saved. The report is untrusted: size capped,
  * parsed field by field, rendered escaped, and refused unless it is about the
  * commit of the event; the pull request and the commit come from the trusted
  * event. A fork's status is advisory: the fork's own code made the report.
@@ -62,6 +63,8 @@ int cmd_comment(struct cmd_args *a)
 	const struct strlist *operands = &a->operands;
 	const char *event_path = f->event;
 	bool dry_run = f->dry_run;
+	struct cli_check check = CLI_CHECK_INIT;
+	struct cli_publish_request req = { .comment = true };
 	struct github_event ev;
 	struct github_http *http = NULL;
 	struct github_http_options ho = GITHUB_HTTP_OPTIONS_INIT;
@@ -78,6 +81,9 @@ int cmd_comment(struct cmd_args *a)
 		code = cli_usagef("comment", "comment needs exactly one REPORT.json");
 		goto done;
 	}
+	code = cli_verdict_as_parse("comment", f->verdict_as, &req.verdict_as);
+	if (code != EXIT_OK)
+		goto done;
 	if (!event_path)
 		event_path = getenv("GITHUB_EVENT_PATH");
 	event_name = getenv("GITHUB_EVENT_NAME");
@@ -123,10 +129,15 @@ int cmd_comment(struct cmd_args *a)
 			goto done;
 		}
 	}
-	code = cli_publish(doc, &ev, true, dry_run, token, f->hide_footer);
+	req.dry_run = dry_run;
+	req.token = token;
+	req.hide_footer = f->hide_footer;
+	req.check = &check;
+	code = cli_publish(doc, &ev, &req);
 	if (code != EXIT_OK)
-		code = cli_exit(code, "the comment or status could not be published");
+		code = cli_exit(code, "the comment, check run or status could not be published");
 done:
+	cli_check_release(&check);
 	github_http_free(http);
 	results_free(doc);
 	free(data);
