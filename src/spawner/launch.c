@@ -52,7 +52,7 @@ struct child_plan {
 	const cpu_set_t *cpus;
 	/* In a duet, the vfork child's word to its twin (GO right before its
 	 * execve); NULL in one run. */
-	int *go;
+	struct go_word *go;
 };
 
 /* The kernel's sigaction, used directly because the C library's refuses the
@@ -81,8 +81,25 @@ struct child_report {
 	uint64_t spin_cpu_ns; /* a duet's twin: the CPU it spun for its go */
 };
 
-/* A duet's go word (struct child_plan): the twin spins while it is GO_WAIT. */
+/* A duet's go word (struct child_plan): the twin waits while it is GO_WAIT,
+ * spinning at first, then asleep on it (sleeping set), so that a long wait
+ * does not use up its turn on its CPU. Whoever changes it wakes a sleeper. */
 enum go_state { GO_WAIT, GO_GO, GO_ABORT };
+
+struct go_word {
+	int go;	      /* enum go_state */
+	int sleeping; /* the twin may be asleep on go */
+};
+
+/* Async-signal-safe: the vfork child says go with it right before its
+ * execve. Both sides use sequentially consistent order, so that either the
+ * twin sees the new word before it sleeps or this sees it asleep. */
+static void go_say(struct go_word *w, int go)
+{
+	__atomic_store_n(&w->go, go, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&w->sleeping, __ATOMIC_SEQ_CST))
+		syscall(SYS_futex, &w->go, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
 
 /* CPU and peak of every process reaped for one run. */
 struct tally {
@@ -404,7 +421,7 @@ static __attribute__((noreturn)) void child_exec(const struct child_plan *plan,
 		_exit(127);
 	rep->exec_ns = now_ns();
 	if (plan->go)
-		__atomic_store_n(plan->go, GO_GO, __ATOMIC_RELEASE);
+		go_say(plan->go, GO_GO);
 	execve(plan->path, plan->argv, plan->envp);
 	child_fail(rep, STEP_EXEC);
 }
@@ -926,7 +943,7 @@ unsigned launch_batch(struct launch *l, uint32_t run_id, const struct run_reques
  */
 
 #define TWIN_STACK_BYTES (256u * 1024u)
-#define TWIN_SPIN_NS	 200000u	/* the starter spins this long for the twin */
+#define TWIN_SPIN_NS	 200000u	/* a wait spins this long, then sleeps */
 #define TWIN_NAP_NS	 1000000u	/* then naps this long between looks */
 #define TWIN_LOOK_NS	 100000u	/* the twin looks at its parent this often */
 #define TWIN_PATIENCE_NS 10000000000ull /* and waits at most this for its go */
@@ -945,9 +962,9 @@ enum twin_state { TWIN_WAIT, TWIN_READY, TWIN_FAILED };
 struct twin {
 	const struct child_plan *plan;
 	volatile struct child_report *rep;
-	cpu_set_t cpus; /* its CPU */
-	int state;	/* enum twin_state */
-	int go;		/* enum go_state: the vfork child's word */
+	cpu_set_t cpus;	   /* its CPU */
+	int state;	   /* enum twin_state */
+	struct go_word go; /* the vfork child's word */
 	pid_t parent;
 	pid_t tid; /* non-zero until the twin leaves this memory */
 };
@@ -989,24 +1006,30 @@ static void twin_say(struct twin *t, int state)
 	futex(&t->state, FUTEX_WAKE, INT_MAX, 0);
 }
 
-/* In the twin: spins until the go word changes. False for an abort, or when
- * the starter is gone (then nobody would ever say go). */
+/* In the twin: waits until the go word changes, spinning for up to
+ * TWIN_SPIN_NS (the vfork child's start takes tens of microseconds when its
+ * CPU is free), then asleep on it. False for an abort, or when the starter
+ * is gone (then nobody would ever say go). */
 static bool await_go(struct twin *t)
 {
 	uint64_t began = now_ns(), looked = began, now;
 	unsigned spins = 0;
 	int go;
 
-	while ((go = __atomic_load_n(&t->go, __ATOMIC_ACQUIRE)) == GO_WAIT) {
+	while ((go = __atomic_load_n(&t->go.go, __ATOMIC_SEQ_CST)) == GO_WAIT) {
 		CPU_RELAX();
-		if (++spins % 1024)
+		if (++spins % 64)
 			continue;
 		now = now_ns();
-		if (now - looked < TWIN_LOOK_NS)
+		if (now - began < TWIN_SPIN_NS)
 			continue;
-		looked = now;
-		if (getppid() != t->parent || now - began > TWIN_PATIENCE_NS)
-			return false;
+		if (now - looked >= TWIN_LOOK_NS) {
+			looked = now;
+			if (getppid() != t->parent || now - began > TWIN_PATIENCE_NS)
+				return false;
+		}
+		__atomic_store_n(&t->go.sleeping, 1, __ATOMIC_SEQ_CST);
+		futex(&t->go.go, FUTEX_WAIT, GO_WAIT, TWIN_NAP_NS);
 	}
 	return go == GO_GO;
 }
@@ -1176,7 +1199,7 @@ static int start_twin(struct launch *l, struct duet *d, const struct duet_reques
 	if (!error && !await_twin_ready(&d->twin))
 		error = ESRCH; /* its own step failed (in rep), or it was killed */
 	if (error) {
-		__atomic_store_n(&d->twin.go, GO_ABORT, __ATOMIC_RELEASE);
+		go_say(&d->twin.go, GO_ABORT);
 		await_twin_gone(&d->twin);
 		reap(s->pid, &s->status, NULL);
 		s->pid = 0;
@@ -1197,8 +1220,9 @@ static bool start_vfork_side(struct duet *d, const struct duet_request *req,
 	s->plan.go = &d->twin.go;
 	s->pid = start_child(&s->plan, &s->rep);
 	*error = errno;
-	__atomic_compare_exchange_n(&d->twin.go, &go, GO_ABORT, false, __ATOMIC_ACQ_REL,
-				    __ATOMIC_ACQUIRE);
+	if (__atomic_compare_exchange_n(&d->twin.go.go, &go, GO_ABORT, false, __ATOMIC_SEQ_CST,
+					__ATOMIC_SEQ_CST))
+		go_say(&d->twin.go, GO_ABORT); /* it did not start: wake the twin */
 	await_twin_gone(&d->twin);
 	if (s->pid >= 0 && s->rep.step == STEP_NONE)
 		return true;
