@@ -936,10 +936,11 @@ unsigned launch_batch(struct launch *l, uint32_t run_id, const struct run_reques
  * Side a is on the starter's CPU and starts as one run does, by vfork. Side
  * b, the twin, is a clone child that borrows this memory on a stack of its
  * own: the starter moves it to its CPU, it takes the command's steps there,
- * says it is ready and spins on the go word, which the vfork child sets
- * right before its own execve. The starter waits for the twin to leave this
- * memory (its execve or its exit clears the word CLONE_CHILD_CLEARTID names)
- * before it goes on, so nothing of the twin's outlives the start.
+ * says it is ready and waits on the go word (spinning, then asleep), which
+ * the vfork child sets right before its own execve. The starter waits for
+ * the twin to leave this memory (its execve or its exit clears the word
+ * CLONE_CHILD_CLEARTID names) before it goes on, so nothing of the twin's
+ * outlives the start.
  */
 
 #define TWIN_STACK_BYTES (256u * 1024u)
@@ -1462,6 +1463,11 @@ void launch_duet(struct launch *l, uint32_t run_id, const struct duet_request *r
 	if (duet_prepare(l, run_id, &d, req, res) && duet_start(l, &d, req, res)) {
 		duet_wait(l, run_id, &d);
 		duet_finish(&d, res);
+	} else {
+		/* The vfork side says go right before its execve: when that
+		 * execve fails, the twin may have run its command, and what it
+		 * started is in its group (killed, not reaped) or left it. */
+		sweep(NULL);
 	}
 	if (d.placed) {
 		/* The starter's CPUs back; the spawner keeps to the one the

@@ -30,11 +30,12 @@
  * once, each alone on its CPU. The side whose CPU is the starter's is the
  * vfork child, as in one run; the other, the twin, is a clone child that
  * shares this memory on its own stack: the starter moves it to its CPU, it
- * takes its own steps there and spins until the vfork child, right before
- * its execve, says go. The two execve calls are then a few hundred
- * nanoseconds apart (the skew is measured and returned). Each side's latency
- * runs from its execve to its reap, so that both are timed alike; the
- * starter waits for both unpinned, so that it is woken where a side ends.
+ * takes its own steps there and waits (spinning, then asleep) until the
+ * vfork child, right before its execve, says go. The two execve calls are
+ * then microseconds apart when both CPUs are free (the skew is measured and
+ * returned). Each side's latency runs from its execve to its reap, so that
+ * both are timed alike; the starter waits for both unpinned, so that it is
+ * woken where a side ends.
  */
 #ifndef HIMORIME_SPAWNER_LAUNCH_H
 #define HIMORIME_SPAWNER_LAUNCH_H

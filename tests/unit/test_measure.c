@@ -1314,6 +1314,94 @@ static void test_measure__duet_start_failure_stops_the_twin(void **state)
 	measurer_free(m);
 }
 
+/* The process that starts commands: the spawner (this process's only
+ * child), or this process in-process. */
+static int starter_pid(bool use_spawner)
+{
+	char path[64], *text;
+	int pid = 0, n = 0;
+
+	if (!use_spawner)
+		return (int)getpid();
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+	text = read_text(path);
+	assert_int_equal(sscanf(text, "%d %n", &pid, &n), 1);
+	assert_int_equal(text[n], '\0');
+	free(text);
+	return pid;
+}
+
+/* The children of a single-threaded process, live or not yet reaped, as
+ * its /proc file lists them ("" for none). */
+static char *children_of(int pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", pid, pid);
+	return read_text(path);
+}
+
+/* A side whose execve fails after its twin was told to go leaves nothing
+ * running. The vfork side says go right before its execve, so when that
+ * execve fails the twin may already run its command: here a static program
+ * that at once forks a child which leaves its process group (setsid). The
+ * failing side's arguments (1.5 MB, which the kernel copies before it finds
+ * that the file is no program) give the twin time to fork first. When the
+ * call returns, the starter has no child left, and each side says why it
+ * ended. Eight duets, the CPUs alternating, so that the failing side is the
+ * vfork child in four and the twin in four. */
+static void test_measure__duet_failed_execve_leaves_nothing_running(void **state)
+{
+	struct measurer *m = new_measurer(mode_of(state));
+	char *dir = make_tmpdir();
+	char *bad = xasprintf("%s/not-a-program", dir), *escape = helper("escape_static");
+	char *escape_argv[] = { escape, NULL };
+	char *bad_argv[14] = { bad }, *arg = xmalloc(127 * 1024 + 1), *text, *want;
+	struct duet_request d = { .side = { { .argv = escape_argv, .timeout_ns = 60000 * MS },
+					    { .argv = bad_argv } } };
+	struct duet_result res;
+	struct err err = ERR_INIT;
+	int cpu[2], k, i, starter;
+
+	assert_int_equal(fsio_write_atomic(bad, "not a program\n", 14, &err), 0);
+	assert_int_equal(chmod(bad, 0755), 0);
+	memset(arg, 'x', 127 * 1024);
+	arg[127 * 1024] = '\0';
+	for (i = 1; i < 13; i++)
+		bad_argv[i] = arg;
+	duet_cpus(cpu);
+	starter = starter_pid(mode_of(state));
+	for (k = 0; k < 8; k++) {
+		duet_ok(m, &d, cpu, k, &res);
+		text = children_of(starter);
+		assert_string_equal(text, "");
+		free(text);
+		assert_int_equal(res.side[1].status, RUN_START_FAILED);
+		assert_int_equal(res.side[1].step, STEP_EXEC);
+		assert_int_equal(res.side[1].code, ENOEXEC);
+		assert_false(res.stopped_by_twin[1]);
+		assert_int_equal(res.side[0].status, RUN_INTERRUPTED);
+		assert_true(res.stopped_by_twin[0]);
+		text = duet_describe(&d, &res, 1);
+		want = xasprintf("could not execute \"%s\": exec format error", bad);
+		assert_string_equal(text, want);
+		free(text);
+		free(want);
+		text = duet_describe(&d, &res, 0);
+		want = xasprintf("stopped: the other side could not execute \"%s\": exec format "
+				 "error",
+				 bad);
+		assert_string_equal(text, want);
+		free(text);
+		free(want);
+	}
+	free(arg);
+	free(escape);
+	free(bad);
+	remove_tmpdir(dir);
+	measurer_free(m);
+}
+
 /* What cannot be a duet is refused before anything starts, one line each. */
 static void test_measure__duet_refuses_what_it_cannot_run(void **state)
 {
@@ -1612,6 +1700,7 @@ int main(void)
 		BOTH(test_measure__duet_orphan_cpu_counts_on_its_side),
 		BOTH(test_measure__duet_cancel_stops_both),
 		BOTH(test_measure__duet_start_failure_stops_the_twin),
+		BOTH(test_measure__duet_failed_execve_leaves_nothing_running),
 		BOTH(test_measure__duet_refuses_what_it_cannot_run),
 		cmocka_unit_test(test_measure__spawner_stops_when_himorime_dies),
 		cmocka_unit_test(test_measure__spawner_stops_a_run_on_hangup_or_sigterm),
