@@ -7,6 +7,7 @@
 
 #include "common/alloc.h"
 #include "common/fsio.h"
+#include "measure/helper.h"
 #include "spawner/launch.h"
 #include "spawner/proto.h"
 
@@ -41,6 +42,9 @@ struct measurer {
 	volatile sig_atomic_t current_id;
 	uint32_t next_id;
 	char *fallback_reason;
+	/* valgrind, found once when the measurer starts, before anything of
+	 * the suite runs (helper.h); NULL with the reason in valgrind_why. */
+	char *valgrind, *valgrind_why;
 };
 
 /* strerror, lower-cased for our one-line messages. */
@@ -182,6 +186,16 @@ static int start_in_process(struct measurer *m, struct err *err)
 	return 0;
 }
 
+/* The helper programs the measurer may run itself, found now: nothing of the
+ * suite has run yet, so nothing of the pull request's can be in the way. */
+static void find_helpers(struct measurer *m)
+{
+	struct err err = ERR_INIT;
+
+	if (helper_find("valgrind", getenv("PATH"), &m->valgrind, &err) < 0)
+		m->valgrind_why = xasprintf("valgrind is not available: %s", err.msg);
+}
+
 int measurer_new(const struct measurer_options *opts, struct measurer **out, struct err *err)
 {
 	struct measurer *m = xcalloc(1, sizeof(*m));
@@ -197,6 +211,7 @@ int measurer_new(const struct measurer_options *opts, struct measurer **out, str
 		else if (start_spawner(m, opts->spawner_path, &reason) == 0)
 			m->spawner = true;
 	}
+	find_helpers(m);
 	if (!m->spawner) {
 		m->fallback_reason = reason;
 		ret = start_in_process(m, err);
@@ -223,6 +238,8 @@ void measurer_free(struct measurer *m)
 		while (waitpid(m->spawner_pid, &status, 0) < 0 && errno == EINTR)
 			;
 	free(m->fallback_reason);
+	free(m->valgrind);
+	free(m->valgrind_why);
 	free(m);
 }
 
@@ -234,6 +251,12 @@ bool measurer_uses_spawner(const struct measurer *m)
 const char *measurer_fallback_reason(const struct measurer *m)
 {
 	return m->fallback_reason;
+}
+
+const char *measurer_valgrind(const struct measurer *m, const char **why)
+{
+	*why = m->valgrind_why;
+	return m->valgrind;
 }
 
 void measurer_cancel(struct measurer *m)
@@ -506,6 +529,15 @@ static void describe_stdin_failure(const struct run_request *req, int code, cons
 		strbuf_addf(out, "could not open stdin \"%s\": %s", path, msg);
 }
 
+char *run_request_program(const struct run_request *req)
+{
+	char path[LAUNCH_PATH_CAP];
+
+	if (!req->argv || !req->argv[0] || launch_resolve_program(req, path) != 0)
+		return NULL;
+	return xstrdup(path);
+}
+
 static void describe_start_failure(const struct run_request *req, const struct run_result *res,
 				   struct strbuf *out)
 {
@@ -593,11 +625,18 @@ int run_output_tail(const char *path, size_t max_lines, struct strbuf *out, stru
 	ssize_t n;
 	size_t len = 0, lines = 0;
 	off_t size;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	/* The measured command can put a FIFO in its stderr file's place:
+	 * opened without blocking, and only when regular. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
 	if (fd < 0) {
 		errno_text(errno, buf, 128);
 		return err_set(err, ERR_EXEC, "cannot read \"%s\": %s", path, buf);
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(err, ERR_EXEC, "cannot read \"%s\": not a regular file", path);
 	}
 	size = lseek(fd, 0, SEEK_END);
 	if (size > (off_t)sizeof(buf))

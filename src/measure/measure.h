@@ -49,7 +49,7 @@ struct measurer_options {
 
 #define MEASURER_OPTIONS_INIT                                                                      \
 	{                                                                                          \
-		NULL, true                                                                         \
+		.spawner_path = NULL, .use_spawner = true                                          \
 	}
 
 /* Starts the spawner, or falls back to measuring in-process (not an error).
@@ -62,6 +62,10 @@ bool measurer_uses_spawner(const struct measurer *m);
 /* Why the spawner is not used ("cannot execute \"...\": no such file or
  * directory"), or NULL when it is, or when the options said not to use it. */
 const char *measurer_fallback_reason(const struct measurer *m);
+/* valgrind's absolute path, found when the measurer started (helper.h), or
+ * NULL with *why "valgrind is not available: ...". Counting runs it
+ * (counter.h). */
+const char *measurer_valgrind(const struct measurer *m, const char **why);
 
 /* Runs one command `runs` times back to back (a batch, 1 to RUN_MAX_BATCH),
  * res[i] for run i, and returns the number of runs made: all of them, or
@@ -94,6 +98,10 @@ int measurer_duet(struct measurer *m, const struct duet_request *req, struct due
 /* Async-signal-safe: stops the run in progress (or the one about to start);
  * in a duet, both sides. */
 void measurer_cancel(struct measurer *m);
+
+/* The file the request's program names, found as the start of a run finds
+ * it (spawner/launch.h): a heap string, or NULL with no such program. */
+char *run_request_program(const struct run_request *req);
 
 /* Describes how a run ended, for messages: "exited with code 3", "killed by
  * signal 9 (SIGKILL)", "timed out", "interrupted", "could not start: cannot

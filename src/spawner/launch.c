@@ -29,7 +29,7 @@
 #include "../common/banned.h"
 
 #define MIB		   (1024u * 1024u)
-#define PATH_CAP	   4096
+#define PATH_CAP	   LAUNCH_PATH_CAP
 #define EXIT_POLL_NS	   200000 /* without pidfds: how often the exit is checked */
 #define DEFAULT_CHILD_PATH "/bin:/usr/bin"
 #define ARRAY_LEN(a)	   (sizeof(a) / sizeof((a)[0]))
@@ -324,9 +324,7 @@ static int join_path(char *out, const char *cwd, const char *dir, size_t dir_len
 	return n < 0 || n >= PATH_CAP ? ENAMETOOLONG : 0;
 }
 
-/* Finds the program as execvp would, but in the child's PATH and cwd.
- * Returns 0 with the path in out, or an errno value. */
-static int resolve_program(const struct run_request *req, char *out)
+int launch_resolve_program(const struct run_request *req, char *out)
 {
 	const char *prog = req->argv[0];
 	const char *path, *p, *colon;
@@ -735,7 +733,7 @@ static bool prepare_run(struct launch *l, uint32_t run_id, const struct run_requ
 		res->status = RUN_INTERRUPTED;
 		return false;
 	}
-	error = resolve_program(req, path);
+	error = launch_resolve_program(req, path);
 	if (error) {
 		start_failed(res, STEP_LOOKUP, error);
 		return false;

@@ -47,6 +47,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Finds the program of req as execvp would, but in the child's PATH (from
+ * req->envp; "/bin:/usr/bin" without one) and relative to req->cwd. Returns 0
+ * with the path in out (LAUNCH_PATH_CAP bytes), or an errno value. */
+#define LAUNCH_PATH_CAP 4096
+int launch_resolve_program(const struct run_request *req, char *out);
+
 struct launch {
 	int cancel_fd;	 /* non-blocking SOCK_SEQPACKET end; -1: none */
 	int hangup_fd;	 /* a socket whose hang-up means "stop everything"; -1: none */

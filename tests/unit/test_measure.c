@@ -1643,7 +1643,7 @@ static void test_measure__empty_command_is_invalid(void **state)
 static void test_measure__output_tail_keeps_the_last_lines(void **state)
 {
 	char *dir = make_tmpdir();
-	char *path = xasprintf("%s/err", dir);
+	char *path = xasprintf("%s/err", dir), *want;
 	struct err err = ERR_INIT;
 	struct strbuf sb;
 
@@ -1666,6 +1666,13 @@ static void test_measure__output_tail_keeps_the_last_lines(void **state)
 	strbuf_release(&sb);
 	assert_int_equal(run_output_tail("/nonexistent/err", 3, &sb, &err), ERR_EXEC);
 	assert_string_equal(err.msg, "cannot read \"/nonexistent/err\": no such file or directory");
+	/* the command may have put a FIFO there: refused, not waited on */
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(run_output_tail(path, 3, &sb, &err), ERR_EXEC);
+	want = xasprintf("cannot read \"%s\": not a regular file", path);
+	assert_string_equal(err.msg, want);
+	free(want);
 	strbuf_release(&sb);
 	free(path);
 	remove_tmpdir(dir);
