@@ -175,6 +175,7 @@ static void units_init(struct bench_run *br)
 		suite_exec_text(&c->exec, &text);
 		rc = results_add_command(br->rb, c->name, text.buf);
 		strbuf_release(&text);
+		rc->line = c->pos.line; /* for annotations on the suite file */
 		rc->base.present = u->compared;
 		finish_describe_metrics(c, &rc->head);
 		if (u->compared)
@@ -278,6 +279,7 @@ static void bench_begin(struct bench_run *br, struct runner *r, const struct sui
 	br->sides[BASE] = sides[BASE];
 	br->compare = pb->compared;
 	br->rb = results_add_benchmark(rs, b->name);
+	br->rb->line = b->pos.line;
 	add_case(br->rb, b);
 	results_set_str(&br->rb->description, b->description);
 	results_set_str(&br->rb->baseline, b->baseline);
@@ -399,6 +401,7 @@ static void not_started(const struct plan_suite *ps, size_t from, struct results
 		if (!ps->benchmarks[i].selected)
 			continue;
 		rb = results_add_benchmark(rs, ps->benchmarks[i].b->name);
+		rb->line = ps->benchmarks[i].b->pos.line;
 		add_case(rb, ps->benchmarks[i].b);
 		results_set_error(&rb->error, RESULTS_ERROR_INTERRUPTED, RESULTS_NOT_STARTED, NULL,
 				  0);
@@ -413,6 +416,7 @@ void runner_not_started(const struct plan_suite *ps, struct results *doc)
 
 	results_set_str(&rs->description, ps->suite->description);
 	results_set_str(&rs->file, ps->suite->path);
+	rs->error_conclusion_neutral = ps->suite->error_conclusion_neutral;
 	not_started(ps, 0, rs);
 }
 
@@ -434,6 +438,7 @@ int runner_run_suite(struct runner *r, const struct plan_suite *ps,
 	base.head_root = head.head_root;
 	results_set_str(&rs->description, s->description);
 	results_set_str(&rs->file, s->path);
+	rs->error_conclusion_neutral = s->error_conclusion_neutral;
 	rs->result = RESULT_PASS;
 
 	rc = side_build_all(r, s, sides, roots, doc, rs, err);

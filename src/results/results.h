@@ -224,6 +224,11 @@ struct results_command {
 	size_t n_comparisons, alloc_comparisons;
 	struct results_budget *budgets;
 	size_t n_budgets, alloc_budgets;
+	/* The line of the command's name in the suite file (1-based), for
+	 * annotations on it (docs/github-actions.md, "The check run"); 0 when
+	 * unknown (documents written before it, or read from one), and then
+	 * absent from the JSON. */
+	uint32_t line;
 };
 
 /* The error message of a benchmark that an interrupt kept from starting: its
@@ -277,6 +282,7 @@ struct results_benchmark {
 	struct results_error error;
 	struct results_command *commands;
 	size_t n_commands, alloc_commands;
+	uint32_t line; /* of the benchmark in the suite file; 0 unknown, as a command's */
 };
 
 struct results_ratio {
@@ -357,6 +363,11 @@ struct results_suite {
 	struct results_not_compared *not_compared;
 	size_t n_not_compared, alloc_not_compared;
 	struct results_commit commit; /* sweeps only */
+	/* The suite's report.error_conclusion is neutral: a check run whose
+	 * comparison failed to run (exit 4 or 6, no regression and no broken
+	 * budget) concludes `neutral`, not `failure` (docs/github-actions.md).
+	 * Written only when set. */
+	bool error_conclusion_neutral;
 };
 
 struct results_not_gated {

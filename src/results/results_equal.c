@@ -169,7 +169,8 @@ static bool same_command(const struct results_command *a, const struct results_c
 	    (a->has_vs_baseline && !same_double(a->vs_baseline, b->vs_baseline)) ||
 	    a->has_vs_fastest != b->has_vs_fastest ||
 	    (a->has_vs_fastest && !same_double(a->vs_fastest, b->vs_fastest)) ||
-	    a->n_comparisons != b->n_comparisons || a->n_budgets != b->n_budgets)
+	    a->n_comparisons != b->n_comparisons || a->n_budgets != b->n_budgets ||
+	    a->line != b->line)
 		return false;
 	for (i = 0; i < a->n_comparisons; i++)
 		if (!same_comparison(&a->comparisons[i], &b->comparisons[i]))
@@ -256,7 +257,7 @@ static bool same_benchmark(const struct results_benchmark *a, const struct resul
 	    a->n_tags != b->n_tags || !same_str(a->baseline, b->baseline) ||
 	    a->rounds != b->rounds || a->time_budget_ran_out != b->time_budget_ran_out ||
 	    a->result != b->result || !same_error(&a->error, &b->error) ||
-	    a->n_commands != b->n_commands)
+	    a->n_commands != b->n_commands || a->line != b->line)
 		return false;
 	for (i = 0; i < a->n_tags; i++)
 		if (!same_str(a->tags[i], b->tags[i]))
@@ -275,6 +276,7 @@ static bool same_suite(const struct results_suite *a, const struct results_suite
 	    !same_str(a->file, b->file) || a->result != b->result ||
 	    !same_error(&a->error, &b->error) || a->new_in_head != b->new_in_head ||
 	    a->shared_artifact != b->shared_artifact || a->n_benchmarks != b->n_benchmarks ||
+	    a->error_conclusion_neutral != b->error_conclusion_neutral ||
 	    a->has_geometric_mean != b->has_geometric_mean ||
 	    !same_str(a->geometric_mean_unavailable, b->geometric_mean_unavailable) ||
 	    a->commit.present != b->commit.present ||

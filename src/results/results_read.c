@@ -440,6 +440,29 @@ static int read_result(struct reader *rd, const cJSON *o, enum result_state *out
 	return 0;
 }
 
+/* "line": where a benchmark or command was written in its suite file;
+ * absent (documents written before it) is 0, unknown. */
+static int read_line(struct reader *rd, const cJSON *o, uint32_t *out)
+{
+	uint64_t v = 0;
+	int rc = reader_get_uint_max(rd, o, "line", UINT32_MAX, &v);
+
+	*out = (uint32_t)v;
+	return rc;
+}
+
+/* "error_conclusion": "neutral" when the suite asks a check run that failed
+ * to run to conclude neutral; absent or "failure" otherwise. */
+static int read_error_conclusion(struct reader *rd, const cJSON *o, bool *neutral)
+{
+	static const char *const names[] = { "failure", "neutral" };
+	int v = 0;
+	int rc = reader_get_name(rd, o, "error_conclusion", names, 2, &v);
+
+	*neutral = v == 1;
+	return rc;
+}
+
 static int read_command(struct reader *rd, const cJSON *o, enum results_mode mode,
 			struct results_command *c)
 {
@@ -460,7 +483,7 @@ static int read_command(struct reader *rd, const cJSON *o, enum results_mode mod
 		     reader_get_opt_num(rd, rel, "vs_fastest", &c->has_vs_fastest, &c->vs_fastest);
 		reader_pop(rd, old);
 	}
-	rc = rc || read_comparisons(rd, o, mode, c) ||
+	rc = rc || read_comparisons(rd, o, mode, c) || read_line(rd, o, &c->line) ||
 	     reader_get_array(rd, o, "budgets", RESULTS_MAX_ITEMS, &budgets, &n);
 	for (b = budgets ? budgets->child : NULL; !rc && b; b = b->next, i++) {
 		size_t o2 = reader_push_key(rd, "budgets");
@@ -504,6 +527,7 @@ static int read_benchmark(struct reader *rd, const cJSON *o, enum results_mode m
 	     reader_get_uint(rd, o, "rounds", &b->rounds) ||
 	     reader_get_name(rd, o, "time_budget_ran_out", time_budgets, 2, &time_budget) ||
 	     read_result(rd, o, &b->result) || read_error(rd, o, &b->error) ||
+	     read_line(rd, o, &b->line) ||
 	     reader_get_array(rd, o, "commands", RESULTS_MAX_ITEMS, &cmds, &n);
 	b->time_budget_ran_out = (enum results_time_budget)(time_budget + 1);
 	i = 0;
@@ -578,7 +602,8 @@ static int read_suite(struct reader *rd, const cJSON *o, enum results_mode mode,
 	return rc || results_read_growth(rd, o, s) || read_geometric_mean(rd, o, s) ||
 	       reader_get_str(rd, o, "geometric_mean_unavailable",
 			      &s->geometric_mean_unavailable) ||
-	       reader_commit(rd, o, &s->commit);
+	       reader_commit(rd, o, &s->commit) ||
+	       read_error_conclusion(rd, o, &s->error_conclusion_neutral);
 }
 
 static int read_root(struct reader *rd, const cJSON *root, struct results *r)

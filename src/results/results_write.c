@@ -480,6 +480,8 @@ static void put_command(struct writer *w, enum results_mode mode, cJSON *arr,
 	budgets = add(o, "budgets", cJSON_CreateArray());
 	for (i = 0; i < c->n_budgets; i++)
 		put_budget(w, budgets, &c->budgets[i]);
+	if (c->line)
+		put_uint(w, o, "line", c->line);
 }
 
 /* "case": the benchmark as written, the values, the size (cases only). */
@@ -595,6 +597,8 @@ static void put_benchmark(struct writer *w, enum results_mode mode, cJSON *arr,
 	cmds = add(o, "commands", cJSON_CreateArray());
 	for (i = 0; i < b->n_commands; i++)
 		put_command(w, mode, cmds, &b->commands[i]);
+	if (b->line)
+		put_uint(w, o, "line", b->line);
 }
 
 static void put_suite(struct writer *w, enum results_mode mode, cJSON *arr,
@@ -643,6 +647,8 @@ static void put_suite(struct writer *w, enum results_mode mode, cJSON *arr,
 	} else {
 		put_null(o, "commit");
 	}
+	if (s->error_conclusion_neutral)
+		put_str(w, o, "error_conclusion", "neutral");
 }
 
 static void put_sweep(struct writer *w, cJSON *root, const struct results_sweep *s)

@@ -305,6 +305,9 @@ struct suite {
 	size_t output_count;
 	const struct tool_version *versions;
 	size_t version_count;
+	/* report.error_conclusion: neutral, not failure, for the check run of
+	 * a comparison that failed to run (docs/github-actions.md). */
+	bool error_conclusion_neutral;
 	struct arena arena;
 };
 
