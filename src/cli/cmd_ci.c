@@ -17,6 +17,7 @@
 #include "cli/session.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/fsio.h"
 #include "common/rng.h"
 #include "github/actions.h"
@@ -253,9 +254,8 @@ static bool errors_neutral(const struct session *s)
  * outputs, once, with the code the process exits with. A publishing failure
  * other than a read-only token is exit 4: the measurement stands in the
  * report, but the job must not look green. */
-static int publish_step(struct session *s)
+static int publish_step(struct session *s, const struct publish_ctx *c)
 {
-	const struct publish_ctx *c = s->epilogue_ctx;
 	int code = publish(s, c);
 
 	write_outputs(s, c->json_path, code != EXIT_OK ? code : s->doc->summary.exit_code);
@@ -442,10 +442,14 @@ static int measure_revisions(struct session *s, const char *against, struct revi
 }
 
 /* After measuring: accepted regressions, the summary, the JSON report and the
- * annotations; publishing runs as the session's epilogue. */
+ * annotations; then the session's end (session.h) with publishing between
+ * the report written and the last line. */
 static int finish(struct session *s, const struct github_event *ev, struct publish_ctx *ctx,
 		  char **json_path)
 {
+	int code, written, published;
+	uint64_t t;
+
 	if (s->plan->accept.applies)
 		runner_accept_regressions(s->doc);
 	if (!s->out.summary && getenv("GITHUB_STEP_SUMMARY") && *getenv("GITHUB_STEP_SUMMARY"))
@@ -462,10 +466,19 @@ static int finish(struct session *s, const struct github_event *ev, struct publi
 	}
 	ctx->ev = ev;
 	ctx->json_path = *json_path ? *json_path : "";
-	s->epilogue = publish_step;
-	s->epilogue_ctx = ctx;
-	s->epilogue_failure = "the comment, check run or status could not be published";
-	return session_finish(s);
+	code = session_verdicts(s);
+	written = session_write(s);
+	if (written != EXIT_OK)
+		return written;
+	t = clock_monotonic_ns();
+	published = publish_step(s, ctx);
+	session_phase(s, RESULTS_PHASE_PUBLISHING, t);
+	if (published != EXIT_OK) {
+		session_print_timings(s);
+		return cli_exit(published,
+				"the comment, check run or status could not be published");
+	}
+	return session_conclude(s, code);
 }
 
 /* Whether the event's pull request carries a label, for the plan. */

@@ -57,6 +57,32 @@ static void advisory_notice(const struct github_event *ev)
 	free(text);
 }
 
+/* The untrusted report and the trusted event, the report checked to be
+ * about the event's commit before anything is sent; EXIT_OK or printed. */
+static int load_report(const char *path, const char *event_path, struct github_event *ev,
+		       char **data, struct results **doc)
+{
+	const char *event_name = getenv("GITHUB_EVENT_NAME");
+	struct err err = ERR_INIT;
+	size_t len;
+
+	/* The report is untrusted data from a pull request's run: bounded,
+	 * parsed field by field, rendered escaped. */
+	if (fsio_read_file(path, COMMENT_MAX_REPORT_BYTES, data, &len, &err) < 0 ||
+	    results_from_json(*data, len, path, doc, &err) < 0)
+		return cli_fail(&err);
+	if (github_event_load(ev, event_name && *event_name ? event_name : "workflow_run",
+			      event_path, getenv("GITHUB_SHA"), &err) < 0)
+		return cli_fail(&err);
+	/* a report of another commit (a stale or mixed-up artifact) is refused */
+	if (github_event_check_report_sha(ev, (*doc)->git.present ? (*doc)->git.status_sha : NULL,
+					  &err) < 0) {
+		err_wrap(&err, "%s", path);
+		return cli_fail(&err);
+	}
+	return EXIT_OK;
+}
+
 int cmd_comment(struct cmd_args *a)
 {
 	const struct comment_flags *f = &a->f.comment;
@@ -70,9 +96,8 @@ int cmd_comment(struct cmd_args *a)
 	struct github_http_options ho = GITHUB_HTTP_OPTIONS_INIT;
 	struct results *doc = NULL;
 	struct err err = ERR_INIT;
-	const char *token, *event_name;
+	const char *token;
 	char *data = NULL;
-	size_t len;
 	int code = EXIT_OK;
 
 	github_event_init(&ev);
@@ -86,33 +111,15 @@ int cmd_comment(struct cmd_args *a)
 		goto done;
 	if (!event_path)
 		event_path = getenv("GITHUB_EVENT_PATH");
-	event_name = getenv("GITHUB_EVENT_NAME");
 	if (!event_path || !*event_path) {
 		code = cli_usagef(
 			"comment",
 			"comment needs the trusted event: --event PATH or GITHUB_EVENT_PATH");
 		goto done;
 	}
-	/* The report is untrusted data from a pull request's run: bounded,
-	 * parsed field by field, rendered escaped. */
-	if (fsio_read_file(operands->v[0], COMMENT_MAX_REPORT_BYTES, &data, &len, &err) < 0 ||
-	    results_from_json(data, len, operands->v[0], &doc, &err) < 0) {
-		code = cli_fail(&err);
+	code = load_report(operands->v[0], event_path, &ev, &data, &doc);
+	if (code != EXIT_OK)
 		goto done;
-	}
-	if (github_event_load(&ev, event_name && *event_name ? event_name : "workflow_run",
-			      event_path, getenv("GITHUB_SHA"), &err) < 0) {
-		code = cli_fail(&err);
-		goto done;
-	}
-	/* before anything is sent: a report of another commit (a stale or
-	 * mixed-up artifact) is refused */
-	if (github_event_check_report_sha(&ev, doc->git.present ? doc->git.status_sha : NULL,
-					  &err) < 0) {
-		err_wrap(&err, "%s", operands->v[0]);
-		code = cli_fail(&err);
-		goto done;
-	}
 	if (github_event_from_fork(&ev))
 		advisory_notice(&ev);
 	token = cli_token();

@@ -698,10 +698,8 @@ static int write_outputs(struct session *s, struct err *err)
 	return rc;
 }
 
-int session_finish(struct session *s)
+int session_verdicts(struct session *s)
 {
-	struct err err = ERR_INIT;
-	struct strbuf why;
 	uint64_t t;
 	int code;
 
@@ -710,25 +708,27 @@ int session_finish(struct session *s)
 	s->doc->finished_at_unix_ns = clock_wall_ns();
 	t = clock_monotonic_ns();
 	code = cli_summarize(s->doc, s->fail_on_inconclusive);
-	if (s->complete)
-		s->complete(s);
 	session_phase(s, RESULTS_PHASE_JUDGING, t);
+	return code;
+}
+
+int session_write(struct session *s)
+{
+	struct err err = ERR_INIT;
+
 	if (write_outputs(s, &err) < 0) {
 		cli_error(HMR_UNWRITTEN, "%s", err.msg);
 		s->doc->summary.exit_code = EXIT_EXEC;
 		return cli_exit(EXIT_EXEC, "the report could not be written");
 	}
-	if (s->epilogue) {
-		int after;
-		t = clock_monotonic_ns();
-		after = s->epilogue(s);
-		session_phase(s, RESULTS_PHASE_PUBLISHING, t);
-		session_print_timings(s);
-		if (after != EXIT_OK)
-			return cli_exit(after, "%s", s->epilogue_failure);
-	} else {
-		session_print_timings(s);
-	}
+	return EXIT_OK;
+}
+
+int session_conclude(struct session *s, int code)
+{
+	struct strbuf why;
+
+	session_print_timings(s);
 	if (code == EXIT_OK)
 		return EXIT_OK;
 	strbuf_init(&why, 0);
@@ -736,6 +736,14 @@ int session_finish(struct session *s)
 	code = cli_exit(code, "%s", why.buf);
 	strbuf_release(&why);
 	return code;
+}
+
+int session_finish(struct session *s)
+{
+	int code = session_verdicts(s);
+	int written = session_write(s);
+
+	return written == EXIT_OK ? session_conclude(s, code) : written;
 }
 
 void session_release(struct session *s)

@@ -263,6 +263,17 @@ static void head_median(struct strbuf *sb, const struct results_command *c, bool
 		strbuf_adds(sb, "—");
 }
 
+/* A comparison's RESULT cell: its verdict, and whether a regression was
+ * accepted or is not gated. */
+static const char *comparison_word(const struct comparison *k)
+{
+	if (k->accepted)
+		return "regression (accepted)";
+	if (!k->gate && k->verdict == VERDICT_REGRESSION)
+		return "regression (not gated)";
+	return verdict_name(k->verdict);
+}
+
 static void compare_group(const struct results *r, const struct rnd_rows *rows, enum metric_group g,
 			  const struct render_options *o, struct strbuf *out, bool *floor)
 {
@@ -296,7 +307,7 @@ static void compare_group(const struct results *r, const struct rnd_rows *rows, 
 		bool any = false;
 		for (j = 0; j < cmd->n_comparisons; j++) {
 			const struct comparison *k = &cmd->comparisons[j];
-			const char *word = verdict_name(k->verdict);
+			const char *word = comparison_word(k);
 			if (metric_info(k->metric)->group != g)
 				continue;
 			any = true;
@@ -310,11 +321,6 @@ static void compare_group(const struct results *r, const struct rnd_rows *rows, 
 			rnd_change(&change, k, false);
 			rnd_confidence(&conf, k);
 			rnd_tolerance(&tol, k);
-			if (k->accepted)
-				word = "regression (accepted)";
-			else if (!k->gate && k->verdict != VERDICT_SKIPPED)
-				word = k->verdict == VERDICT_REGRESSION ? "regression (not gated)"
-									: verdict_name(k->verdict);
 			if (many)
 				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%u\t%s",
 					       rows->v[i].bench->name, cmd->name,
