@@ -347,6 +347,38 @@ static bool too_noisy(const struct judge_metric_input *in, const struct side *b,
 	return !separated(b, h);
 }
 
+/* Where an estimate lies against the band, as a verdict: beyond it on one
+ * side, or within it. */
+static enum verdict side_of(double estimate, double dn, double up)
+{
+	if (estimate > up)
+		return VERDICT_REGRESSION;
+	if (estimate < dn)
+		return VERDICT_IMPROVED;
+	return VERDICT_PASS;
+}
+
+/*
+ * The noise gate's second chance (docs/comparison.md, "Noise gate"): verdict
+ * v of the whole interval stands on a noisy runner only when the first and
+ * the second half of the pairs, each on its own, point the same way: both
+ * halves' Hodges–Lehmann estimates beyond the band on v's side, or both
+ * within it for a pass. The halves are in the order the pairs were run (the
+ * second takes the odd one), so that a burst of load that moved a stretch
+ * of pairs shows as halves that disagree.
+ */
+static bool halves_agree(const double *r, size_t n, enum verdict v, double dn, double up)
+{
+	struct signrank_interval first, second;
+	size_t half = n / 2;
+
+	if (half == 0)
+		return false;
+	signrank_interval(r, half, 0, &first);
+	signrank_interval(r + half, n - half, 0, &second);
+	return side_of(first.estimate, dn, up) == v && side_of(second.estimate, dn, up) == v;
+}
+
 static enum verdict interval_verdict(double low, double high, double dn, double up, bool *decided)
 {
 	*decided = true;
@@ -420,7 +452,7 @@ bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *
 	struct side b = { 0 }, h = { 0 };
 	struct signrank_interval iv;
 	double dn, up, *r = NULL;
-	bool decided, noisy, last = look + 1 == plan->n_looks;
+	bool decided, noisy, floor_ok, last = look + 1 == plan->n_looks;
 	enum verdict v;
 
 	if (!look_reached(plan, in, look, out))
@@ -455,17 +487,21 @@ bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *
 	fill_interval(out, &iv);
 	v = iv.has_interval ? interval_verdict(iv.low, iv.high, dn, up, &decided)
 			    : (decided = false, VERDICT_INCONCLUSIVE);
-	noisy = too_noisy(in, &b, &h);
-	if (decided && !noisy && survives_floor(v, &b, &h)) {
+	out->noisy = noisy = too_noisy(in, &b, &h);
+	floor_ok = survives_floor(v, &b, &h);
+	if (decided && floor_ok && (!noisy || halves_agree(r, n, v, dn, up))) {
 		out->verdict = v;
 		out->final = true;
-	} else if (decided || last) {
-		settle_undecided(out, noisy, b.at_floor || h.at_floor, n);
+	} else if ((decided && !floor_ok) || last) {
+		/* held back by the floor, which more pairs do not lift, or out of
+		 * looks; a noisy runner whose halves disagree gets the next look */
+		settle_undecided(out, noisy && decided, b.at_floor || h.at_floor, n);
 		out->final = true;
 	} else {
 		out->verdict = VERDICT_INCONCLUSIVE;
 	}
 done:
+	judge_fill_seen(out);
 	free(r);
 	side_release(&h);
 	side_release(&b);
@@ -486,7 +522,7 @@ void judge_finish(const struct judge_metric_input *in, enum judge_stop why, stru
 	switch (why) {
 	case JUDGE_STOP_TIME_BUDGET:
 		set_reason(out, REASON_TIME, in->n, plural(in->n));
-		return;
+		break;
 	case JUDGE_STOP_DECIDED:
 		if (in->n == 0)
 			set_reason(out, REASON_NO_PAIRS);
@@ -496,8 +532,9 @@ void judge_finish(const struct judge_metric_input *in, enum judge_stop why, stru
 			set_reason(out, REASON_GATED_DONE, (size_t)out->pairs);
 		else
 			set_reason(out, REASON_STRADDLES, (size_t)out->pairs, plural(out->pairs));
-		return;
+		break;
 	}
+	judge_fill_seen(out);
 }
 
 void judge_compare(const struct judge_plan *plan, const struct judge_metric_input *in,
@@ -537,6 +574,7 @@ void judge_derive_throughput(const struct comparison *latency, const struct judg
 		out->final = true;
 		out->has_estimate = false;
 		out->change_percent = out->ci_low_percent = out->ci_high_percent = 0.0;
+		judge_fill_seen(out); /* no interval: nothing seen */
 		set_reason(
 			out,
 			"throughput needs constant, equal work: base %g to %g %s, head %g to %g %s",
@@ -550,6 +588,16 @@ void judge_derive_throughput(const struct comparison *latency, const struct judg
 		out->ci_low_percent = reciprocal_percent(latency->ci_high_percent);
 		out->ci_high_percent = reciprocal_percent(latency->ci_low_percent);
 	}
+	/* what latency could see, turned over: its smallest slowdown is the
+	 * smallest loss of throughput, and the other way round */
+	out->has_detectable_high = latency->has_detectable_low;
+	out->detectable_high_percent = latency->has_detectable_low
+					       ? reciprocal_percent(latency->detectable_low_percent)
+					       : 0;
+	out->has_detectable_low = latency->has_detectable_high;
+	out->detectable_low_percent = latency->has_detectable_high
+					      ? reciprocal_percent(latency->detectable_high_percent)
+					      : 0;
 	out->band_low_percent = reciprocal_percent(latency->band_high_percent);
 	out->band_low_infinite = false;
 	out->band_high_infinite = latency->band_low_infinite;

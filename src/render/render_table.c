@@ -268,29 +268,30 @@ static void compare_group(const struct results *r, const struct rnd_rows *rows, 
 {
 	static const char *with_metric[] = { "BENCHMARK", "COMMAND", "METRIC",	   ">BASE",
 					     ">HEAD",	  "CHANGE",  "CONFIDENCE", "TOLERANCE",
-					     ">PAIRS",	  "RESULT" };
-	static const char *plain[] = { "BENCHMARK",  "COMMAND",	  ">BASE",  ">HEAD", "CHANGE",
-				       "CONFIDENCE", "TOLERANCE", ">PAIRS", "RESULT" };
+					     "COULD SEE", ">PAIRS",  "RESULT" };
+	static const char *plain[] = { "BENCHMARK",  "COMMAND",	  ">BASE",     ">HEAD",	 "CHANGE",
+				       "CONFIDENCE", "TOLERANCE", "COULD SEE", ">PAIRS", "RESULT" };
 	enum metric ms[METRIC__COUNT];
 	size_t nm = rnd_group_metrics_in(rows, g, ms, METRIC__COUNT), i, j;
 	bool many = nm > 1;
-	const char *cols[10];
+	const char *cols[11];
 	struct table t;
 	struct coloured col;
-	struct strbuf base, head, change, conf, tol;
+	struct strbuf base, head, change, conf, tol, seen;
 
 	(void)r;
 	memset(&col, 0, sizeof(col));
-	memcpy(cols, many ? with_metric : plain, (many ? 10 : 9) * sizeof(*cols));
+	memcpy(cols, many ? with_metric : plain, (many ? 11 : 10) * sizeof(*cols));
 	/* counts are not paired: their number is the runs of each side */
 	if (g == GROUP_COUNTS)
-		cols[many ? 8 : 7] = ">RUNS";
-	table_init(&t, many ? 10 : 9, cols);
+		cols[many ? 9 : 8] = ">RUNS";
+	table_init(&t, many ? 11 : 10, cols);
 	strbuf_init(&base, 0);
 	strbuf_init(&head, 0);
 	strbuf_init(&change, 0);
 	strbuf_init(&conf, 0);
 	strbuf_init(&tol, 0);
+	strbuf_init(&seen, 0);
 	for (i = 0; i < rows->n; i++) {
 		const struct results_command *cmd = rows->v[i].cmd;
 		bool any = false;
@@ -305,34 +306,37 @@ static void compare_group(const struct results *r, const struct rnd_rows *rows, 
 			strbuf_reset(&change);
 			strbuf_reset(&conf);
 			strbuf_reset(&tol);
+			strbuf_reset(&seen);
 			rnd_cmp_value(&base, cmd, k, false, floor);
 			rnd_cmp_value(&head, cmd, k, true, floor);
 			rnd_change(&change, k, false);
 			rnd_confidence(&conf, k);
 			rnd_tolerance(&tol, k);
+			rnd_detectable(&seen, k);
 			if (k->accepted)
 				word = "regression (accepted)";
 			else if (!k->gate && k->verdict != VERDICT_SKIPPED)
 				word = k->verdict == VERDICT_REGRESSION ? "regression (not gated)"
 									: verdict_name(k->verdict);
 			if (many)
-				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%u\t%s",
+				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%u\t%s",
 					       rows->v[i].bench->name, cmd->name,
 					       metric_info(k->metric)->name, base.buf, head.buf,
-					       change.buf, conf.buf, tol.buf, k->pairs, word);
-			else
-				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%u\t%s",
-					       rows->v[i].bench->name, cmd->name, base.buf,
-					       head.buf, change.buf, conf.buf, tol.buf, k->pairs,
+					       change.buf, conf.buf, tol.buf, seen.buf, k->pairs,
 					       word);
+			else
+				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%u\t%s",
+					       rows->v[i].bench->name, cmd->name, base.buf,
+					       head.buf, change.buf, conf.buf, tol.buf, seen.buf,
+					       k->pairs, word);
 			coloured_add(&col, word,
 				     k->accepted ? ANSI_YELLOW : verdict_colour(k->verdict));
 		}
 		if (!any && g == GROUP_LATENCY && cmd->n_comparisons == 0) {
 			const char *word = rnd_result_word(cmd->result);
 			head_median(&head, cmd, floor);
-			table_add_rowf(&t, "%s\t%s\t—\t%s\t—\t—\t—\t—\t%s", rows->v[i].bench->name,
-				       cmd->name, head.buf, word);
+			table_add_rowf(&t, "%s\t%s\t—\t%s\t—\t—\t—\t—\t—\t%s",
+				       rows->v[i].bench->name, cmd->name, head.buf, word);
 			coloured_add(&col, word, state_colour(cmd->result));
 		}
 	}
@@ -343,6 +347,7 @@ static void compare_group(const struct results *r, const struct rnd_rows *rows, 
 	strbuf_release(&change);
 	strbuf_release(&conf);
 	strbuf_release(&tol);
+	strbuf_release(&seen);
 	coloured_release(&col);
 	table_release(&t);
 }

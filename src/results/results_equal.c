@@ -132,6 +132,15 @@ static bool same_comparison(const struct comparison *a, const struct comparison 
 	if (a->band_low_infinite != b->band_low_infinite ||
 	    (!a->band_low_infinite && !same_double(a->band_low_percent, b->band_low_percent)))
 		return false;
+	if (a->has_detectable_high != b->has_detectable_high ||
+	    (a->has_detectable_high &&
+	     !same_double(a->detectable_high_percent, b->detectable_high_percent)) ||
+	    a->has_detectable_low != b->has_detectable_low ||
+	    (a->has_detectable_low &&
+	     !same_double(a->detectable_low_percent, b->detectable_low_percent)) ||
+	    a->pairs_to_decide != b->pairs_to_decide ||
+	    a->pairs_to_decide_beyond != b->pairs_to_decide_beyond || a->noisy != b->noisy)
+		return false;
 	return a->metric == b->metric && a->derived == b->derived &&
 	       a->statistic_shown == b->statistic_shown && same_double(a->base, b->base) &&
 	       same_double(a->head, b->head) && same_double(a->confidence, b->confidence) &&

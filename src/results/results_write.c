@@ -421,6 +421,16 @@ static void put_comparison(struct writer *w, cJSON *obj, const struct comparison
 	put_bool(o, "accepted", c->accepted);
 	if (c->counts)
 		put_num(w, o, "spread_percent", c->spread_percent);
+	put_bool(o, "noisy", c->noisy);
+	put_opt_num(w, o, "detectable_high_percent", c->has_detectable_high,
+		    c->detectable_high_percent);
+	put_opt_num(w, o, "detectable_low_percent", c->has_detectable_low,
+		    c->detectable_low_percent);
+	if (c->pairs_to_decide)
+		put_uint(w, o, "pairs_to_decide", c->pairs_to_decide);
+	else
+		put_null(o, "pairs_to_decide");
+	put_bool(o, "pairs_to_decide_beyond", c->pairs_to_decide_beyond);
 }
 
 static void put_budget(struct writer *w, cJSON *arr, const struct results_budget *b)
