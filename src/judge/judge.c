@@ -508,6 +508,34 @@ done:
 	return out->final;
 }
 
+void judge_interval_at(const struct judge_plan *plan, const struct judge_metric_input *in,
+		       unsigned look, struct judge_interval *out)
+{
+	size_t n = look < plan->n_looks ? plan->looks[look] : 0;
+	struct side b = { 0 }, h = { 0 };
+	struct signrank_interval iv;
+	double *r;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0 || in->n < n)
+		return;
+	out->pairs = n;
+	side_prepare(&b, in->base, in->base_floor, n, in->tol.statistic);
+	side_prepare(&h, in->head, in->head_floor, n, in->tol.statistic);
+	out->at_floor = b.at_floor || h.at_floor;
+	out->zero_base = b.median <= 0.0;
+	r = xmalloc(n * sizeof(*r));
+	log_ratios(in, b.x, h.x, n, r);
+	signrank_interval(r, n, plan->k[look], &iv);
+	out->has_interval = iv.has_interval;
+	out->estimate = iv.estimate;
+	out->low = iv.low;
+	out->high = iv.high;
+	free(r);
+	side_release(&h);
+	side_release(&b);
+}
+
 void judge_finish(const struct judge_metric_input *in, enum judge_stop why, struct comparison *out)
 {
 	if (out->final)

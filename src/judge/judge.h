@@ -127,7 +127,25 @@ void judge_begin(const struct judge_plan *plan, const struct judge_metric_input 
 bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *in, unsigned look,
 		struct comparison *out);
 
-/* Why rounds stopped before a comparison was final. */
+/* One look's interval of a metric's paired samples, on the log scale, as
+ * judge_look() forms it (floors, flooring at half the resolution, seeded
+ * jitter), without a band or a verdict: for rules that test the change
+ * against another threshold (bisect.h). Empty (pairs 0) when the look is not
+ * planned or in has fewer pairs than it needs. */
+struct judge_interval {
+	size_t pairs;
+	bool has_interval; /* false when the look's k is 0 */
+	bool at_floor;	   /* a side's samples at or below its measurement floor */
+	bool zero_base;	   /* base's median is 0: no ratio means anything */
+	double estimate;   /* Hodges–Lehmann, ln(head / base) */
+	double low, high;  /* the interval at the look's level */
+};
+
+void judge_interval_at(const struct judge_plan *plan, const struct judge_metric_input *in,
+		       unsigned look, struct judge_interval *out);
+
+/* Why rounds stopped before a comparison was final. */ /* Why rounds stopped before a comparison
+							   was final. */
 enum judge_stop {
 	JUDGE_STOP_TIME_BUDGET, /* "the time budget ran out after N pairs" */
 	JUDGE_STOP_DECIDED,	/* every gated metric of the command decided: "the
