@@ -519,6 +519,7 @@ static void put_fit(struct writer *w, cJSON *obj, const char *key, const struct 
 	put_opt_num(w, o, "exponent_low", f->has_interval, f->exponent_low);
 	put_opt_num(w, o, "exponent_high", f->has_interval, f->exponent_high);
 	put_num(w, o, "coefficient", f->coefficient);
+	put_opt_num(w, o, "constant", f->has_constant, f->constant);
 	put_num(w, o, "r_squared", f->r_squared);
 	put_uint(w, o, "sizes", f->sizes);
 	put_uint(w, o, "runs", f->runs);

@@ -369,11 +369,25 @@ static void test_results__cases_and_growth_round_trip(void **state)
 	b->has_size = true;
 	b->size = 64000;
 	g = results_add_growth(s, "scan[mode=a]", "run", METRIC_PEAK_RSS);
-	g->head = (struct results_fit){ true, 2.01, 3.5e-3, 0.999, true, 1.95,
-					2.07, 7,    35,	    NULL,  NULL };
+	g->head = (struct results_fit){ .present = true,
+					.exponent = 2.01,
+					.coefficient = 3.5e-3,
+					.r_squared = 0.999,
+					.has_constant = true,
+					.constant = 1.5e6,
+					.has_interval = true,
+					.exponent_low = 1.95,
+					.exponent_high = 2.07,
+					.sizes = 7,
+					.runs = 35 };
 	results_set_str(&g->head.from, "1k");
 	results_set_str(&g->head.to, "64k");
-	g->base = (struct results_fit){ true, 1, 12, 0.98, false, 0, 0, 2, 4, NULL, NULL };
+	g->base = (struct results_fit){ .present = true,
+					.exponent = 1,
+					.coefficient = 12,
+					.r_squared = 0.98,
+					.sizes = 2,
+					.runs = 4 };
 	g->has_budget = true;
 	results_set_str(&g->budget_text, "<= 1.2");
 	g->budget_op = BOUND_LE;
