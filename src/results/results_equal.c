@@ -209,8 +209,7 @@ static bool same_fit(const struct results_fit *a, const struct results_fit *b)
 		return false;
 	return !a->present ||
 	       (same_double(a->exponent, b->exponent) &&
-		same_double(a->coefficient, b->coefficient) &&
-		a->has_constant == b->has_constant &&
+		same_double(a->coefficient, b->coefficient) && a->has_constant == b->has_constant &&
 		(!a->has_constant || same_double(a->constant, b->constant)) &&
 		same_double(a->r_squared, b->r_squared) && a->has_interval == b->has_interval &&
 		(!a->has_interval || (same_double(a->exponent_low, b->exponent_low) &&
