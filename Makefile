@@ -4,12 +4,14 @@
 #   make test            unit tests (cmocka) and end-to-end tests (real processes)
 #   make test-unit       the unit tests only (the Dockerfile)
 #   make test-sanitize   the same tests with AddressSanitizer and UBSan (build-san/)
-#   make lint            clang-format check, cppcheck, banned functions, include walls
+#   make lint            clang-format check, cppcheck, banned functions, include walls,
+#                        names in comments, function length
 #   make test-browser    screenshot the HTML report in headless Chromium and check it
 #   make test-action     run action.yml and the workflows as a GitHub runner does
 #   make demo            validate, list and run the built-in example suite
 #   make fuzz            libFuzzer on the suite loader, the report reader and
-#                        renderers, the event parser, the ELF size reader
+#                        renderers, the event parser, the ELF size reader, the
+#                        count-file readers, the harness output parsers
 #                        (FUZZ_SECONDS each, build-fuzz/)
 #   make install         PREFIX=/usr/local DESTDIR=
 
@@ -20,11 +22,13 @@ OPT      ?= -O2 -g
 WERROR   ?= -Werror
 SAN      ?=
 PKGS     := yaml-0.1 libcjson libgit2 libcurl
-# libcurl is opened when a GitHub client is first made, not linked
+# libcurl is loaded by the commands that publish, when they start, not linked
 # (src/github/curl_api.h says why): its headers come from pkg-config as the
-# others do, and the library opened is the SONAME of the one pkg-config names.
+# others do, and the library opened is the one pkg-config names, by absolute
+# path: its libdir and its SONAME.
 LINKED   := yaml-0.1 libcjson libgit2
-CURL_SONAME := $(shell objdump -p $$(pkg-config --variable=libdir libcurl)/libcurl.so \
+CURL_LIBDIR := $(shell pkg-config --variable=libdir libcurl)
+CURL_SONAME := $(shell objdump -p $(CURL_LIBDIR)/libcurl.so \
 	2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')
 ifeq ($(CURL_SONAME),)
 $(error cannot read the SONAME of libcurl.so in pkg-config's libdir: run scripts/setup)
@@ -37,10 +41,14 @@ PKG_LIBS   := $(shell pkg-config --libs $(LINKED))
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka)
 CMOCKA_LIBS   := $(shell pkg-config --libs cmocka)
 
-CPPFLAGS := -D_GNU_SOURCE -Isrc $(PKG_CFLAGS) -DHIMORIME_CURL_SONAME='"$(CURL_SONAME)"'
+CPPFLAGS := -D_GNU_SOURCE -Isrc $(PKG_CFLAGS) -DHIMORIME_CURL_PATH='"$(CURL_LIBDIR)/$(CURL_SONAME)"'
 CFLAGS   := $(WARN) $(WERROR) $(OPT) $(SAN)
 LDFLAGS  := $(SAN)
-LIBS     := $(PKG_LIBS) -lm
+# The dynamic loader searches an executable's DT_RPATH (not DT_RUNPATH,
+# hence --disable-new-dtags) before LD_LIBRARY_PATH for every library loaded
+# into it, libcurl's dependencies included: a directory that variable names
+# cannot put a library of its own in their place (src/github/curl_api.h).
+LIBS     := $(PKG_LIBS) -lm -Wl,--disable-new-dtags,-rpath,$(CURL_LIBDIR)
 
 # Everything under src/<area>/ goes into one library except the CLI's main()
 # and the spawner's main(): the spawner is its own static, libc-only executable
@@ -120,7 +128,7 @@ lint:
 
 # libFuzzer with ASan and UBSan (clang); see tests/fuzz/run.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := suite report event elf
+FUZZ_TARGETS := suite report event elf counts harness
 fuzz:
 	tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 

@@ -1,7 +1,10 @@
 /*
  * The command-line layer: the only code that prints to the terminal or
  * decides the process's exit status. Each subcommand is one row of the table
- * in main.c and one file cmd_<name>.c; it returns an exit code.
+ * in commands.c and one file cmd_<name>.c; it returns an exit code. This
+ * header holds what the commands share: the exit statuses and diagnostic
+ * codes and the functions that print errors (diag.c), where a report goes
+ * (output.c), GitHub Actions' quoting, the token, and loading suites.
  */
 #ifndef HIMORIME_CLI_CLI_H
 #define HIMORIME_CLI_CLI_H
@@ -15,7 +18,7 @@
 
 /* Exit statuses, stable and shared with the reference tool (README.md). One
  * enum, here: the layers below report outcomes and errors, and the CLI alone
- * turns them into these numbers (cli_exit_for, cli_exit_for_outcome). */
+ * turns them into these numbers (cli_fail, cli_summarize). */
 enum exit_code {
 	EXIT_OK = 0,
 	EXIT_FAILED = 1,   /* budget broken, gated regression, inconclusive with the flag */
@@ -26,23 +29,25 @@ enum exit_code {
 	EXIT_METRIC = 6,   /* a metric could not be measured */
 };
 
-struct cmd {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *summary; /* one line for `himorime help` */
-	const char *usage;   /* the full text of `himorime help NAME` */
-};
+/* The diagnostic codes printed in brackets after an error message, each
+ * spelled here and nowhere else in src/ (docs/design.md#exit-statuses-and-
+ * diagnostic-codes lists them; tests/cli/test_lint.py checks both ways). */
+#define HMR_INVALID   "HMR2001" /* exit 2: a suite, report or event that is not valid */
+#define HMR_USAGE     "HMR3001" /* exit 3: the command line */
+#define HMR_EXEC      "HMR4001" /* exit 4: a command, build, git or I/O step failed */
+#define HMR_UNWRITTEN "HMR4003" /* exit 4: the report could not be written */
+#define HMR_INTERNAL  "HMR5001" /* exit 5: a bug */
+#define HMR_METRIC    "HMR6001" /* exit 6: a metric could not be measured */
 
-const struct cmd *cli_commands(size_t *count);
-const struct cmd *cli_find(const char *name);
-
-/* Maps an err code to its exit status. */
-int cli_exit_for(int err_code);
 /* Summarizes doc (runner_summarize), stores the exit status of its outcome in
  * doc->summary.exit_code and returns it. */
 int cli_summarize(struct results *doc, bool fail_on_inconclusive);
-/* The diagnostic code for an exit status: "HMR2001" and so on; "" for 0 and 1. */
+/* The diagnostic code of an error that ends with this exit status:
+ * HMR_INVALID and so on; "" for 0 and 1. */
 const char *cli_diag_code(int exit_code);
+/* "himorime: error: <message> [code]" on stderr (nothing once the reader of
+ * stdout went away: see cli_reader_gone). */
+void cli_error(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints "himorime: exit N: <why>" as the last line of a non-zero run and
  * returns N. */
 int cli_exit(int exit_code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -84,8 +89,10 @@ struct cli_suites {
  * empty; else EXIT_OK. */
 int cli_load_suites(const struct strlist *operands, struct cli_suites *out);
 void cli_suites_release(struct cli_suites *s);
-/* Prints a usage error with a hint naming `himorime help CMD`; returns 3. */
+/* Prints a usage error with a hint naming `himorime help CMD`, and the last
+ * line; returns 3. */
 int cli_usage_error(const char *cmd, const struct err *err);
+int cli_usagef(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Where a rendering goes; run, compare, ci and report share it (the flags
  * --format, --output, --section, --summary, --no-color). */
 struct cli_output {
@@ -100,7 +107,7 @@ struct cli_output {
 
 #define CLI_OUTPUT_INIT                                                                            \
 	{                                                                                          \
-		"table", NULL, NULL, NULL, false, false                                            \
+		.format = "table", .output = NULL, .section = NULL, .summary = NULL                \
 	}
 
 /* Whether standard output takes ANSI colour: a terminal, NO_COLOR unset or
@@ -114,21 +121,12 @@ int cli_output_check(const struct cli_output *o, enum render_format *format, str
  * file written before keeps its previous content), ERR_USAGE as above. */
 int cli_output_write(const struct results *r, const struct cli_output *o, struct err *err);
 
-int cmd_help(int argc, char **argv);
-int cmd_version(int argc, char **argv);
-int cmd_completion(int argc, char **argv);
-int cmd_init(int argc, char **argv);
-int cmd_validate(int argc, char **argv);
-int cmd_list(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_calibrate(int argc, char **argv);
-int cmd_ci(int argc, char **argv);
-int cmd_comment(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_sweep(int argc, char **argv);
-int cmd_history(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
-int cmd_bisect(int argc, char **argv);
+/* GitHub Actions' GITHUB_OUTPUT for `ci`, which the action execs, so that no
+ * shell is left above it to record its exit code (docs/github-actions.md,
+ * "Threat model"): cli_outputs_tried marks that ci appended its outputs
+ * (or failed to), cli_exit_code_output writes exit-code=CODE at the end
+ * unless that happened or the file has one already. */
+void cli_outputs_tried(void);
+void cli_exit_code_output(int code);
 
 #endif

@@ -3,17 +3,18 @@
  * binary search over the first-parent line from the good commit to the bad
  * one. Each step is one full comparison of the candidate against the good
  * commit (docs/comparison.md) planned at alpha / ceil(log2 N) for N candidates,
- * so the whole search keeps the error bound. A step that finds a regression
- * of the metric in any compared command marks the candidate bad; one where
- * every command passes (or improved) marks it good; anything else ends the
- * search with the smallest range it has proven.
+ * so the whole search keeps the error bound (the plan's confidence). What a
+ * step makes of its candidate is the judge's (judge_bisect_step): a
+ * regression of the metric in any compared command marks it bad; every
+ * command passing (or improved) marks it good; anything else ends the search
+ * with the smallest range it has proven. This file only prints.
  */
-#include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/revisions.h"
 #include "cli/session.h"
 
 #include "common/alloc.h"
-#include "judge/judge.h"
+#include "common/clock.h"
 #include "render/format.h"
 #include "suite/suite.h"
 
@@ -23,8 +24,6 @@
 #include <string.h>
 
 #include "common/banned.h"
-
-enum step_outcome { STEP_GOOD, STEP_BAD, STEP_INCONCLUSIVE, STEP_FAILED };
 
 struct bisect {
 	struct session *s;
@@ -36,98 +35,73 @@ struct bisect {
 	unsigned steps;
 };
 
-static int usage(const char *fmt, const char *value)
+/* What a command says about the metric: "  bench › cmd: latency +12.1%
+ * [+9.8%, +14.5%] at 99.5%, 22 pairs: regression". */
+static void print_comparison(const struct bisect *b, const struct step_finding *f,
+			     struct strbuf *sb)
 {
-	struct err err = ERR_INIT;
-	err_set(&err, ERR_USAGE, fmt, value);
-	return cli_usage_error("bisect", &err);
+	const struct comparison *cmp = f->cmp;
+
+	strbuf_addf(sb, "%s ", metric_info(b->metric)->name);
+	if (cmp->has_estimate) {
+		fmt_change(sb, cmp->change_percent, false);
+		strbuf_adds(sb, " [");
+		fmt_change(sb, cmp->ci_low_percent, false);
+		strbuf_adds(sb, ", ");
+		fmt_change(sb, cmp->ci_high_percent, false);
+		strbuf_addf(sb, "] at %.4g%%, %u pairs: ", cmp->confidence * 100, cmp->pairs);
+	}
+	strbuf_adds(sb, verdict_name(cmp->verdict));
+	if (cmp->reason[0])
+		strbuf_addf(sb, " (%s)", cmp->reason);
 }
 
-static char *suite_root(const struct revisions *rv, const struct suite *suite, const char *root)
+/* One line of a step: what a suite, benchmark or command says. */
+static void print_finding(const struct bisect *b, const struct step_finding *f)
 {
-	const char *top = vcs_workdir(rv->vcs);
-	char dir[PATH_MAX];
-	size_t n = strlen(top);
-
-	if (!realpath(suite->dir, dir) || strncmp(dir, top, n) || (dir[n] != '/' && dir[n]))
-		return NULL;
-	return dir[n] ? xasprintf("%s%s", root, dir + n) : xstrdup(root);
-}
-
-/* Prints one command's evidence and folds its verdict into *out. */
-static void judge_command(const struct bisect *b, const struct results_benchmark *bm,
-			  const struct results_command *c, enum step_outcome *out)
-{
-	const struct comparison *cmp = NULL;
 	struct strbuf sb;
-	size_t i;
 
-	for (i = 0; i < c->n_comparisons; i++)
-		if (c->comparisons[i].metric == b->metric && !c->comparisons[i].derived)
-			cmp = &c->comparisons[i];
 	strbuf_init(&sb, 0);
-	strbuf_addf(&sb, "  %s › %s: ", bm->name, c->name);
-	if (!cmp && (c->head.error.present || c->base.error.present)) {
-		const struct results_error *e =
-			c->head.error.present ? &c->head.error : &c->base.error;
-		strbuf_addf(&sb, "failed: %s", e->message ? e->message : "no message");
-		if (*out != STEP_BAD)
-			*out = STEP_FAILED;
-	} else if (!cmp && c->result == RESULT_ERROR) {
-		strbuf_adds(&sb, "failed: not measured");
-		if (*out != STEP_BAD)
-			*out = STEP_FAILED;
-	} else if (!cmp) {
-		strbuf_addf(&sb, "%s not compared", metric_info(b->metric)->name);
-	} else {
-		strbuf_addf(&sb, "%s ", metric_info(b->metric)->name);
-		if (cmp->has_estimate) {
-			fmt_change(&sb, cmp->change_percent, false);
-			strbuf_adds(&sb, " [");
-			fmt_change(&sb, cmp->ci_low_percent, false);
-			strbuf_adds(&sb, ", ");
-			fmt_change(&sb, cmp->ci_high_percent, false);
-			strbuf_addf(&sb, "] at %.4g%%, %u pairs: ", cmp->confidence * 100,
-				    cmp->pairs);
-		}
-		strbuf_adds(&sb, verdict_name(cmp->verdict));
-		if (cmp->reason[0])
-			strbuf_addf(&sb, " (%s)", cmp->reason);
-		if (cmp->verdict == VERDICT_REGRESSION)
-			*out = STEP_BAD;
-		else if (cmp->verdict != VERDICT_PASS && cmp->verdict != VERDICT_IMPROVED &&
-			 *out == STEP_GOOD)
-			*out = STEP_INCONCLUSIVE;
+	switch (f->kind) {
+	case STEP_SUITE_FAILED:
+		strbuf_addf(&sb, "  %s: %s", f->suite, f->message ? f->message : "failed");
+		break;
+	case STEP_BENCHMARK_FAILED:
+		strbuf_addf(&sb, "  %s: failed: %s", f->benchmark,
+			    f->message ? f->message : "no message");
+		break;
+	case STEP_COMMAND_FAILED:
+		strbuf_addf(&sb, "  %s › %s: failed: %s", f->benchmark, f->command,
+			    f->message ? f->message : "no message");
+		break;
+	case STEP_NOT_MEASURED:
+		strbuf_addf(&sb, "  %s › %s: failed: not measured", f->benchmark, f->command);
+		break;
+	case STEP_NOT_COMPARED:
+		strbuf_addf(&sb, "  %s › %s: %s not compared", f->benchmark, f->command,
+			    metric_info(b->metric)->name);
+		break;
+	case STEP_COMPARED:
+		strbuf_addf(&sb, "  %s › %s: ", f->benchmark, f->command);
+		print_comparison(b, f, &sb);
+		break;
 	}
 	printf("%s\n", sb.buf);
 	strbuf_release(&sb);
 }
 
-/* A benchmark that could not be measured (its setup failed on a side) fails
- * the step unless another benchmark already made it bad. */
-static void judge_benchmark(const struct results_benchmark *bm, enum step_outcome *out)
+/* The step's findings and the judge's outcome. */
+static enum step_outcome print_step(const struct bisect *b, const struct results *doc)
 {
-	if (!bm->error.present)
-		return;
-	printf("  %s: failed: %s\n", bm->name,
-	       bm->error.message ? bm->error.message : "no message");
-	if (*out != STEP_BAD)
-		*out = STEP_FAILED;
-}
+	struct step_finding *findings;
+	size_t i, n;
+	enum step_outcome out = runner_bisect_step(doc, b->metric, &findings, &n);
 
-static const char *outcome_name(enum step_outcome o)
-{
-	switch (o) {
-	case STEP_GOOD:
-		return "good";
-	case STEP_BAD:
-		return "bad";
-	case STEP_INCONCLUSIVE:
-		return "inconclusive";
-	case STEP_FAILED:
-		return "failed";
-	}
-	return "failed";
+	for (i = 0; i < n; i++)
+		print_finding(b, &findings[i]);
+	printf("  => %s\n", step_outcome_name(out));
+	free(findings);
+	return out;
 }
 
 /* One step: the candidate against the good commit. */
@@ -138,10 +112,10 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 	struct vcs_commit_info info;
 	struct vcs_tree *tree = NULL;
 	struct err err = ERR_INIT, gone = ERR_INIT;
-	enum step_outcome out = STEP_GOOD;
+	enum step_outcome out = STEP_FAILED;
 	struct vcs_sha tree_id;
 	uint64_t t;
-	size_t i, j, k;
+	size_t i, k;
 	int rc;
 
 	memset(&info, 0, sizeof(info));
@@ -149,27 +123,31 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 	rc = vcs_commit_info(b->rv.vcs, sha, &info, &err);
 	if (rc == 0)
 		rc = vcs_tree_id(b->rv.vcs, sha, &tree_id, &err);
-	t = session_now_ns();
+	t = clock_monotonic_ns();
 	if (rc == 0)
 		rc = vcs_materialise(b->rv.vcs, sha, &tree, &err);
 	session_phase(s, RESULTS_PHASE_MATERIALISE_HEAD, t);
 	if (rc == 0)
 		printf("step %u: %.12s %s\n", b->steps, sha->hex, info.subject);
+	/* each step is a comparison with the whole time budget */
+	session_budget_start(s);
 	for (i = 0; i < s->suites.count && rc == 0; i++) {
 		const struct suite *suite = s->suites.v[i];
-		char *head = suite_root(&b->rv, suite, vcs_tree_path(tree));
-		char *base = suite_root(&b->rv, suite, vcs_tree_path(b->good_tree));
-		char *fixtures = suite_root(&b->rv, suite, vcs_workdir(b->rv.vcs));
-		bool any = false;
-		for (k = 0; k < suite->benchmark_count; k++)
-			any |= b->selected[i][k];
+		char *head = revisions_suite_root(&b->rv, suite, vcs_tree_path(tree));
+		char *base = revisions_suite_root(&b->rv, suite, vcs_tree_path(b->good_tree));
+		char *fixtures = revisions_suite_root(&b->rv, suite, vcs_workdir(b->rv.vcs));
 		if (!head || !base || !fixtures)
 			rc = err_set(&err, ERR_EXEC, "suite \"%s\" is not inside the repository",
 				     suite->path);
-		else if (any) {
-			struct runner_roots roots = { head, base, fixtures, tree_id.hex,
-						      b->good_tree_id.hex };
-			rc = runner_run_suite(s->runner, suite, b->selected[i], &roots, doc, &err);
+		else if (s->plan->suites[i].n_selected) {
+			struct runner_roots roots = {
+				.head = head,
+				.base = base,
+				.fixture = fixtures,
+				.head_tree = tree_id.hex,
+				.base_tree = b->good_tree_id.hex,
+			};
+			rc = runner_run_suite(s->runner, &s->plan->suites[i], &roots, doc, &err);
 		}
 		free(fixtures);
 		free(head);
@@ -177,24 +155,9 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 	}
 	if (rc < 0) {
 		*code = cli_fail(&err);
-		out = STEP_FAILED;
 		goto done;
 	}
-	for (i = 0; i < doc->n_suites; i++) {
-		const struct results_suite *rs = &doc->suites[i];
-		if (rs->error.present) {
-			printf("  %s: %s\n", rs->name,
-			       rs->error.message ? rs->error.message : "failed");
-			out = STEP_FAILED;
-		}
-		for (j = 0; j < rs->n_benchmarks; j++)
-			judge_benchmark(&rs->benchmarks[j], &out);
-		for (j = 0; j < rs->n_benchmarks; j++)
-			for (k = 0; k < rs->benchmarks[j].n_commands; k++)
-				judge_command(b, &rs->benchmarks[j], &rs->benchmarks[j].commands[k],
-					      &out);
-	}
-	printf("  => %s\n", outcome_name(out));
+	out = print_step(b, doc);
 done:
 	vcs_tree_remove(tree, &gone);
 	vcs_commit_info_release(&info);
@@ -217,24 +180,12 @@ static void name_commit(struct bisect *b, const char *what, const struct vcs_sha
 	vcs_commit_info_release(&info);
 }
 
-static double strictest_confidence(const struct bisect *b)
-{
-	double c = 0;
-	size_t i, k;
-
-	for (i = 0; i < b->s->suites.count; i++)
-		for (k = 0; k < b->s->suites.v[i]->benchmark_count; k++)
-			if (b->selected[i][k] &&
-			    b->s->suites.v[i]->benchmarks[k].regression.confidence > c)
-				c = b->s->suites.v[i]->benchmarks[k].regression.confidence;
-	return c > 0 ? c : 0.99;
-}
-
 static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
 {
-	struct revisions_request req = { NULL, NULL, false, "bisect", REVISIONS_SUITE_HEAD, NULL };
+	struct revisions_request req = { .base_source = "bisect",
+					 .suite_from = REVISIONS_SUITE_HEAD };
 	struct vcs_walk_opts wo = VCS_WALK_OPTS_INIT;
-	struct vcs_sha_list line = { NULL, 0 };
+	struct vcs_sha_list line = { .items = NULL, .count = 0 };
 	struct vcs_sha good, bad;
 	struct err err = ERR_INIT;
 	char *range = NULL;
@@ -255,16 +206,17 @@ static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
 		goto done;
 	}
 	if (line.count == 0 || strcmp(line.items[line.count - 1].hex, bad.hex)) {
-		code = usage("--bad %s is not a descendant of --good on the first-parent line",
-			     bad_rev);
+		code = cli_usagef("bisect",
+				  "--bad %s is not a descendant of --good on the first-parent line",
+				  bad_rev);
 		goto done;
 	}
 	hi = (long)line.count - 1;
-	confidence = judge_bisect_confidence(strictest_confidence(b), (unsigned)line.count);
-	b->s->ro.confidence = confidence;
-	code = session_check_looks(b->s, b->selected, NULL);
+	b->s->flags.candidates = (unsigned)line.count;
+	code = session_plan(b->s, b->selected, NULL);
 	if (code != EXIT_OK)
 		goto done;
+	confidence = b->s->plan->confidence;
 	printf("bisect: %zu candidate%s between %.12s (good) and %.12s (bad); each step at %.4g%% "
 	       "confidence\n",
 	       line.count, line.count == 1 ? "" : "s", good.hex, bad.hex, confidence * 100);
@@ -307,45 +259,34 @@ done:
 	return code;
 }
 
-int cmd_bisect(int argc, char **argv)
+int cmd_bisect(struct session *s, struct cmd_args *a)
 {
-	const char *good = NULL, *bad = NULL, *metric = NULL;
-	const struct opt extra[] = {
-		{ "good", 0, OPT_STRING, &good, "REV", "a commit without the change" },
-		{ "bad", 0, OPT_STRING, &bad, "REV", "a commit with the change" },
-		{ "metric", 0, OPT_STRING, &metric, "M", "latency (default), cpu_total, peak_rss" },
-	};
-	struct bisect b;
-	struct session s;
-	int code;
+	const struct bisect_flags *f = &a->f.bisect;
+	struct bisect b = { .s = s, .metric = METRIC_LATENCY };
+	int code = EXIT_OK;
 
-	memset(&b, 0, sizeof(b));
-	b.metric = METRIC_LATENCY;
-	code = session_start(&s, "bisect", RESULTS_MODE_COMPARE, extra, ARRAY_SIZE(extra), argc,
-			     argv);
-	if (code == EXIT_OK && (!good || !bad))
-		code = usage("%sbisect needs --good REV and --bad REV", "");
-	if (code == EXIT_OK && metric &&
-	    (metric_from_name(metric, &b.metric) < 0 ||
+	if (!f->good || !f->bad)
+		code = cli_usagef("bisect", "bisect needs --good REV and --bad REV");
+	if (code == EXIT_OK && f->metric &&
+	    (metric_from_name(f->metric, &b.metric) < 0 ||
 	     (b.metric != METRIC_LATENCY && b.metric != METRIC_CPU_TOTAL &&
 	      b.metric != METRIC_PEAK_RSS)))
-		code = usage("--metric \"%s\": expected latency, cpu_total or peak_rss", metric);
+		code = cli_usagef("bisect",
+				  "--metric \"%s\": expected latency, cpu_total or peak_rss",
+				  f->metric);
 	if (code == EXIT_OK &&
-	    (s.out.output || s.out.section || s.out.summary || strcmp(s.out.format, "table")))
-		code = usage("%sbisect prints its steps: --format, --output, --section and "
-			     "--summary do not apply",
-			     "");
+	    (s->out.output || s->out.section || s->out.summary || strcmp(s->out.format, "table")))
+		code = cli_usagef("bisect",
+				  "bisect prints its steps: --format, --output, --section "
+				  "and --summary do not apply");
 	if (code == EXIT_OK) {
-		b.s = &s;
-		b.selected = session_selection(&s);
-		code = session_select_check(&s, b.selected);
+		b.selected = session_selection(s);
+		code = session_select_check(s, b.selected);
 	}
 	if (code == EXIT_OK)
-		code = search(&b, good, bad);
-	if (s.doc)
-		session_print_timings(&s);
+		code = search(&b, f->good, f->bad);
+	session_print_timings(s);
 	revisions_release(&b.rv);
-	session_selection_free(b.selected, s.suites.count);
-	session_release(&s);
+	session_selection_free(b.selected, s->suites.count);
 	return code;
 }

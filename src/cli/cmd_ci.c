@@ -11,19 +11,19 @@
  *              the REST API; a read-only token (a fork) keeps everything
  *              else and says how to use the fork-safe mode
  */
-#include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/revisions.h"
 #include "cli/publish.h"
 #include "cli/session.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/fsio.h"
 #include "common/rng.h"
 #include "github/actions.h"
 #include "github/event.h"
 #include "github/http.h"
 #include "github/publish.h"
-#include "judge/judge.h"
 #include "render/format.h"
 #include "render/render.h"
 #include "suite/suite.h"
@@ -34,33 +34,16 @@
 
 #include "common/banned.h"
 
-#define DEFAULT_ACCEPT_LABEL "himorime:accept"
-
-struct publish_flags {
-	const char *comment; /* "true" or "false" */
-	const char *accept_label;
-	const char *event_path;
-	bool dry_run;
-};
-
-static int usage(const char *cmd, const char *fmt, const char *value)
-{
-	struct err err = ERR_INIT;
-	err_set(&err, ERR_USAGE, fmt, value);
-	return cli_usage_error(cmd, &err);
-}
-
-static int check_publish_flags(const char *cmd, struct publish_flags *p)
+static int check_publish_flags(const char *cmd, struct publish_flags *p,
+			       enum cli_verdict_as *verdict)
 {
 	if (!p->comment)
 		p->comment = "true";
 	if (strcmp(p->comment, "true") && strcmp(p->comment, "false"))
-		return usage(cmd, "--comment \"%s\": expected true or false", p->comment);
-	if (!p->accept_label)
-		p->accept_label = DEFAULT_ACCEPT_LABEL;
-	if (!*p->accept_label)
-		return usage(cmd, "--accept-label%s must not be empty", "");
-	return EXIT_OK;
+		return cli_usagef(cmd, "--comment \"%s\": expected true or false", p->comment);
+	if (p->accept_label && !*p->accept_label)
+		return cli_usagef(cmd, "--accept-label must not be empty");
+	return cli_verdict_as_parse(cmd, p->verdict_as, verdict);
 }
 
 /* ---- workflow commands --------------------------------------------------- */
@@ -73,29 +56,15 @@ static void emit(const struct strbuf *sb)
 static void annotate(enum github_annotation_level level, const char *file, unsigned line,
 		     const char *title, const char *message)
 {
-	struct github_annotation a = { level, file, line, title, message };
+	struct github_annotation a = {
+		.level = level, .file = file, .line = line, .title = title, .message = message
+	};
 	struct strbuf sb;
 
 	strbuf_init(&sb, 0);
 	github_actions_annotation(&a, &sb);
 	emit(&sb);
 	strbuf_release(&sb);
-}
-
-static void comparison_text(const struct comparison *c, struct strbuf *out)
-{
-	strbuf_adds(out, metric_info(c->metric)->name);
-	if (c->has_estimate) {
-		strbuf_addch(out, ' ');
-		fmt_change(out, c->change_percent, false);
-		strbuf_adds(out, " (");
-		fmt_change(out, c->ci_low_percent, false);
-		strbuf_adds(out, " … ");
-		fmt_change(out, c->ci_high_percent, false);
-		strbuf_addf(out, ", %.0f%% confidence)", c->confidence * 100);
-	}
-	if (c->reason[0])
-		strbuf_addf(out, ": %s", c->reason);
 }
 
 /* Where a command was written, for the annotation's file and line. */
@@ -136,7 +105,7 @@ static void annotate_command(const struct session *s, const struct results_suite
 			continue;
 		strbuf_init(&msg, 0);
 		strbuf_addf(&msg, "%s › %s: ", b->name, c->name);
-		comparison_text(cmp, &msg);
+		cli_comparison_text(cmp, &msg);
 		if (cmp->verdict == VERDICT_REGRESSION && cmp->gate && !cmp->accepted)
 			annotate(GITHUB_ANNOTATION_ERROR, file, line,
 				 "himorime: performance regression", msg.buf);
@@ -156,10 +125,8 @@ static void annotate_command(const struct session *s, const struct results_suite
 		if (bu->result.status != BUDGET_FAIL && !bu->result.metric_error)
 			continue;
 		strbuf_init(&msg, 0);
-		strbuf_addf(&msg, "%s › %s: %s %s", b->name, c->name,
-			    metric_info(bu->result.metric)->name, bu->text ? bu->text : "");
-		if (bu->result.reason[0])
-			strbuf_addf(&msg, ": %s", bu->result.reason);
+		strbuf_addf(&msg, "%s › %s: ", b->name, c->name);
+		cli_budget_text(c, bu, &msg);
 		annotate(GITHUB_ANNOTATION_ERROR, file, line,
 			 bu->result.metric_error ? "himorime: required budget could not be assessed"
 						 : "himorime: performance budget exceeded",
@@ -208,64 +175,6 @@ static void annotate_all(const struct session *s)
 	}
 }
 
-/* ---- the accept label ---------------------------------------------------- */
-
-/* A command labelled to accept its regressions: they stay in the report,
- * marked accepted, and its result is judged again without them. */
-static void accept_command(struct results_command *c)
-{
-	struct budget_result *b;
-	bool changed = false;
-	size_t m;
-
-	for (m = 0; m < c->n_comparisons; m++)
-		if (c->comparisons[m].verdict == VERDICT_REGRESSION) {
-			c->comparisons[m].accepted = true;
-			changed = true;
-		}
-	if (!changed || c->result != RESULT_REGRESSION)
-		return;
-	b = xcalloc(c->n_budgets + 1, sizeof(*b));
-	for (m = 0; m < c->n_budgets; m++)
-		b[m] = c->budgets[m].result;
-	c->result = judge_command_result(c->comparisons, c->n_comparisons, b, c->n_budgets);
-	free(b);
-}
-
-/* A parent whose result was a regression takes the worst of its children
- * again; one that failed to run keeps its error. */
-static void lower_regression(enum result_state *parent, enum result_state child_worst)
-{
-	if (*parent == RESULT_REGRESSION)
-		*parent = child_worst;
-}
-
-/* A pull request labelled to accept a known regression: its regressions are
- * still reported, marked accepted, and no longer fail the job; commands,
- * benchmarks and suites tell the same story (docs/github-actions.md). */
-static void accept_regressions(struct results *doc)
-{
-	size_t i, j, k;
-
-	for (i = 0; i < doc->n_suites; i++) {
-		struct results_suite *su = &doc->suites[i];
-		enum result_state suite_worst = RESULT_PASS;
-		for (j = 0; j < su->n_benchmarks; j++) {
-			struct results_benchmark *b = &su->benchmarks[j];
-			enum result_state worst = RESULT_PASS;
-			for (k = 0; k < b->n_commands; k++) {
-				accept_command(&b->commands[k]);
-				if (b->commands[k].result > worst)
-					worst = b->commands[k].result;
-			}
-			lower_regression(&b->result, worst);
-			if (b->result > suite_worst)
-				suite_worst = b->result;
-		}
-		lower_regression(&su->result, suite_worst);
-	}
-}
-
 /* ---- ci ------------------------------------------------------------------- */
 
 struct publish_ctx {
@@ -273,6 +182,8 @@ struct publish_ctx {
 	const struct publish_flags *pf;
 	const char *token;
 	const char *json_path;
+	struct cli_check *check;     /* the check run, in_progress from the start */
+	enum cli_verdict_as verdict; /* --verdict-as */
 };
 
 static void write_outputs(const struct session *s, const char *json_path, int exit_code);
@@ -293,16 +204,58 @@ static int publish(const struct session *s, const struct publish_ctx *c)
 			 "comment' (docs/github-actions.md)");
 		return EXIT_OK;
 	}
-	return cli_publish(s->doc, c->ev, true, c->pf->dry_run, c->token, false);
+	return cli_publish(s->doc, c->ev,
+			   &(struct cli_publish_request){ .comment = true,
+							  .dry_run = c->pf->dry_run,
+							  .token = c->token,
+							  .verdict_as = c->verdict,
+							  .check = c->check });
+}
+
+/* Whether the end will send requests: then the check run goes in_progress
+ * when the comparison starts (docs/github-actions.md, "The check run"). */
+static bool will_publish(const struct publish_ctx *c, const struct github_event *ev)
+{
+	const char *repo = getenv("GITHUB_REPOSITORY");
+
+	return strcmp(c->pf->comment, "false") && c->token && !c->pf->dry_run && repo && *repo &&
+	       ev->status_sha[0] && c->verdict != CLI_VERDICT_STATUS;
+}
+
+/* The check run of the suites about to be compared, in_progress. */
+static void start_check(const struct session *s, bool **selected, const struct github_event *ev,
+			const struct publish_ctx *c)
+{
+	const char **names = xcalloc(s->suites.count + 1, sizeof(*names));
+	size_t i, k, n = 0;
+
+	for (i = 0; i < s->suites.count; i++)
+		for (k = 0; k < s->suites.v[i]->benchmark_count; k++)
+			if (selected[i][k]) {
+				names[n++] = s->suites.v[i]->name;
+				break;
+			}
+	cli_check_start(names, n, ev, c->token, c->check);
+	free(names);
+}
+
+/* report.error_conclusion of every suite: for a check run that stops early. */
+static bool errors_neutral(const struct session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->suites.count; i++)
+		if (!s->suites.v[i]->error_conclusion_neutral)
+			return false;
+	return s->suites.count > 0;
 }
 
 /* After the report is written: the comment and the status, then the step's
  * outputs, once, with the code the process exits with. A publishing failure
  * other than a read-only token is exit 4: the measurement stands in the
  * report, but the job must not look green. */
-static int publish_step(struct session *s)
+static int publish_step(struct session *s, const struct publish_ctx *c)
 {
-	const struct publish_ctx *c = s->epilogue_ctx;
 	int code = publish(s, c);
 
 	write_outputs(s, c->json_path, code != EXIT_OK ? code : s->doc->summary.exit_code);
@@ -337,10 +290,10 @@ static int choose_base(const char *against, struct github_event *ev, struct base
 		out->rev = ev->base_sha;
 		out->source = "event";
 	} else {
-		err_set(&err, ERR_USAGE,
-			"cannot tell the base revision: pass --against REV, set HIMORIME_BASE_REF, "
-			"or run on a pull_request, merge_group or push event");
-		return cli_usage_error("ci", &err);
+		return cli_usagef("ci",
+				  "cannot tell the base revision: pass --against REV, set "
+				  "HIMORIME_BASE_REF, or run on a pull_request, merge_group or "
+				  "push event");
 	}
 	return EXIT_OK;
 }
@@ -366,18 +319,6 @@ static void warn_merge_parent(struct revisions *rv, const struct github_event *e
 			parent.hex, ev->base_sha);
 }
 
-/* The worst result of every suite: the verdict the step reports. */
-static enum result_state overall(const struct results *doc)
-{
-	enum result_state worst = RESULT_PASS;
-	size_t i;
-
-	for (i = 0; i < doc->n_suites; i++)
-		if (doc->suites[i].result > worst)
-			worst = doc->suites[i].result;
-	return worst;
-}
-
 /* result, exit-code, report (the file of --output, any format; empty
  * without) and json (the JSON report ci always writes). */
 static void write_outputs(const struct session *s, const char *json_path, int exit_code)
@@ -390,11 +331,13 @@ static void write_outputs(const struct session *s, const char *json_path, int ex
 
 	if (!path || !*path)
 		return;
+	cli_outputs_tried();
 	rng_init(&rng, rng_fresh_seed(), "output");
-	result = result_state_name(overall(s->doc));
+	result = result_state_name(runner_worst_result(s->doc));
 	/* the story of the headline: a regression, accepted, that does not fail
 	 * the job, comes before anything else that does not fail it either */
-	if (s->doc->summary.accepted_regressions && overall(s->doc) < RESULT_OVER_BUDGET)
+	if (s->doc->summary.accepted_regressions &&
+	    runner_worst_result(s->doc) < RESULT_OVER_BUDGET)
 		result = "accepted-regression";
 	snprintf(code, sizeof(code), "%d", exit_code);
 	if (github_actions_output_append(path, &rng, "result", result, &err) < 0 ||
@@ -402,41 +345,6 @@ static void write_outputs(const struct session *s, const char *json_path, int ex
 	    github_actions_output_append(path, &rng, "report", s->out.output ? s->out.output : "",
 					 &err) < 0 ||
 	    github_actions_output_append(path, &rng, "json", json_path, &err) < 0)
-		fprintf(stderr, "himorime: warning: %s\n", err.msg);
-}
-
-/* Whether GITHUB_OUTPUT already has an exit-code line. */
-static bool has_exit_code_output(const char *path)
-{
-	struct err err = ERR_INIT;
-	char *text = NULL;
-	bool found = false;
-	const char *p;
-
-	if (fsio_read_file(path, 1u << 24, &text, NULL, &err) < 0)
-		return false;
-	for (p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (!strncmp(p, "exit-code=", 10) || !strncmp(p, "exit-code<<", 11))
-			found = true;
-	free(text);
-	return found;
-}
-
-/* The action execs himorime, so no shell is left above it to record the exit
- * code of a run that stopped before its outputs were written
- * (docs/github-actions.md, "Threat model"): write it here when missing. */
-static void write_exit_code_output(int code)
-{
-	const char *path = getenv("GITHUB_OUTPUT");
-	struct err err = ERR_INIT;
-	struct rng rng;
-	char text[16];
-
-	if (!path || !*path || has_exit_code_output(path))
-		return;
-	rng_init(&rng, rng_fresh_seed(), "output");
-	snprintf(text, sizeof(text), "%d", code);
-	if (github_actions_output_append(path, &rng, "exit-code", text, &err) < 0)
 		fprintf(stderr, "himorime: warning: %s\n", err.msg);
 }
 
@@ -500,9 +408,10 @@ static void mask_token(const char *token)
 /* Chooses the base, opens both revisions and measures the selected
  * benchmarks on them into s->doc. */
 static int measure_revisions(struct session *s, const char *against, struct revisions_request *req,
-			     struct github_event *ev, bool **selected)
+			     struct github_event *ev, bool **selected,
+			     const struct publish_ctx *ctx)
 {
-	struct base_choice base = { NULL, NULL };
+	struct base_choice base = { .rev = NULL, .source = NULL };
 	struct revisions rv;
 	int code;
 
@@ -519,9 +428,11 @@ static int measure_revisions(struct session *s, const char *against, struct revi
 	if (code == EXIT_OK)
 		code = revisions_open(s, req, &rv);
 	if (code == EXIT_OK)
-		code = revisions_check_looks(s, &rv, selected);
+		code = revisions_plan(s, &rv, selected);
 	if (code == EXIT_OK) {
 		warn_merge_parent(&rv, ev);
+		if (will_publish(ctx, ev))
+			start_check(s, selected, ev, ctx);
 		code = session_runner(s, rv.hidden, rv.n_hidden);
 	}
 	if (code == EXIT_OK)
@@ -531,12 +442,16 @@ static int measure_revisions(struct session *s, const char *against, struct revi
 }
 
 /* After measuring: accepted regressions, the summary, the JSON report and the
- * annotations; publishing runs as the session's epilogue. */
+ * annotations; then the session's end (session.h) with publishing between
+ * the report written and the last line. */
 static int finish(struct session *s, const struct github_event *ev, struct publish_ctx *ctx,
 		  char **json_path)
 {
-	if (github_event_has_label(ev, ctx->pf->accept_label))
-		accept_regressions(s->doc);
+	int code, written, published;
+	uint64_t t;
+
+	if (s->plan->accept.applies)
+		runner_accept_regressions(s->doc);
 	if (!s->out.summary && getenv("GITHUB_STEP_SUMMARY") && *getenv("GITHUB_STEP_SUMMARY"))
 		s->out.summary = getenv("GITHUB_STEP_SUMMARY");
 	/* the commit this report is about, for `comment` to check against its
@@ -551,59 +466,71 @@ static int finish(struct session *s, const struct github_event *ev, struct publi
 	}
 	ctx->ev = ev;
 	ctx->json_path = *json_path ? *json_path : "";
-	s->epilogue = publish_step;
-	s->epilogue_ctx = ctx;
-	s->epilogue_failure = "the comment or status could not be published";
-	return session_finish(s);
+	code = session_verdicts(s);
+	written = session_write(s);
+	if (written != EXIT_OK)
+		return written;
+	t = clock_monotonic_ns();
+	published = publish_step(s, ctx);
+	session_phase(s, RESULTS_PHASE_PUBLISHING, t);
+	if (published != EXIT_OK) {
+		session_print_timings(s);
+		return cli_exit(published,
+				"the comment, check run or status could not be published");
+	}
+	return session_conclude(s, code);
 }
 
-int cmd_ci(int argc, char **argv)
+/* Whether the event's pull request carries a label, for the plan. */
+static bool has_label(const void *ev, const char *label)
 {
-	const char *against = NULL, *suite_from = NULL;
-	struct publish_flags pf = { NULL, NULL, NULL, false };
-	const struct opt extra[] = {
-		{ "against", 0, OPT_STRING, &against, "REV", "the base revision" },
-		{ "comment", 0, OPT_STRING, &pf.comment, "true|false",
-		  "post the pull-request comment (default true)" },
-		{ "accept-label", 0, OPT_STRING, &pf.accept_label, "NAME",
-		  "a label that accepts a known regression (default himorime:accept)" },
-		{ "dry-run", 0, OPT_FLAG, &pf.dry_run, NULL,
-		  "print the comment and the requests, send nothing" },
-		{ "suite-from", 0, OPT_STRING, &suite_from, "head|base",
-		  "measure both sides with this revision's suite file" },
-	};
-	struct revisions_request req = { NULL, NULL, false, NULL, REVISIONS_SUITE_OWN, NULL };
+	return github_event_has_label(ev, label) != 0;
+}
+
+int cmd_ci(struct session *s, struct cmd_args *a)
+{
+	struct publish_flags *pf = &a->f.ci.publish;
+	struct cli_check check = CLI_CHECK_INIT;
+	struct revisions_request req = { .suite_from = REVISIONS_SUITE_OWN };
 	struct github_event ev;
-	struct session s;
-	struct publish_ctx ctx = { 0 };
+	struct publish_ctx ctx = { .pf = pf };
 	bool **selected = NULL;
 	char *json_path = NULL;
 	int code;
 
 	github_event_init(&ev);
-	code = session_start(&s, "ci", RESULTS_MODE_COMPARE, extra, ARRAY_SIZE(extra), argc, argv);
+	code = check_publish_flags("ci", pf, &ctx.verdict);
 	if (code == EXIT_OK)
-		code = check_publish_flags("ci", &pf);
-	if (code == EXIT_OK)
-		code = revisions_suite_from("ci", suite_from, &req.suite_from);
+		code = revisions_suite_from("ci", a->f.ci.suite_from, &req.suite_from);
 	if (code != EXIT_OK)
 		goto done;
-	s.out.no_color = true;
-	ctx.pf = &pf;
+	s->out.no_color = true;
+	/* the accept label's policy is the plan's, once the event is loaded */
+	s->flags.accept_label = pf->accept_label;
+	s->flags.labelled = has_label;
+	s->flags.labels_ctx = &ev;
+	ctx.check = &check;
 	ctx.token = cli_token();
 	mask_token(ctx.token);
 	/* Outside Actions without a token there is nowhere to publish: show. */
 	if (!ctx.token && !cli_in_actions())
-		pf.dry_run = true;
-	selected = session_selection(&s);
-	code = measure_revisions(&s, against, &req, &ev, selected);
+		pf->dry_run = true;
+	/* libcurl before anything of the suite runs (github/curl_api.h), and
+	 * only when publish() will make a client (cli_publish needs a
+	 * repository to address). */
+	if (strcmp(pf->comment, "false") && (ctx.token || pf->dry_run) &&
+	    getenv("GITHUB_REPOSITORY") && *getenv("GITHUB_REPOSITORY"))
+		github_http_preload();
+	selected = session_selection(s);
+	code = measure_revisions(s, a->f.ci.against, &req, &ev, selected, &ctx);
 	if (code == EXIT_OK)
-		code = finish(&s, &ev, &ctx, &json_path);
+		code = finish(s, &ev, &ctx, &json_path);
+	/* never left in_progress: a run that stopped before publishing says so */
+	cli_check_abandon(&check, &ev, ctx.token, code, errors_neutral(s));
 done:
-	session_selection_free(selected, s.suites.count);
+	cli_check_release(&check);
+	session_selection_free(selected, s->suites.count);
 	free(json_path);
 	github_event_release(&ev);
-	session_release(&s);
-	write_exit_code_output(code);
 	return code;
 }

@@ -4,7 +4,7 @@
  * the commit named by --head, against REV, both built and measured in
  * interleaved pairs, and judges every compared metric (docs/comparison.md).
  */
-#include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/revisions.h"
 #include "cli/session.h"
 
@@ -15,40 +15,23 @@
 
 #include "common/banned.h"
 
-int cmd_compare(int argc, char **argv)
+int cmd_compare(struct session *s, struct cmd_args *a)
 {
-	const char *against = NULL, *head = NULL, *suite_from = NULL;
-	bool merge_base = false;
-	const struct opt extra[] = {
-		{ "against", 0, OPT_STRING, &against, "REV", "the base revision" },
-		{ "head", 0, OPT_STRING, &head, "REV",
-		  "measure this commit instead of the working tree" },
-		{ "merge-base", 0, OPT_FLAG, &merge_base, NULL,
-		  "compare against the merge base of REV and head" },
-		{ "suite-from", 0, OPT_STRING, &suite_from, "head|base",
-		  "measure both sides with this revision's suite file" },
-	};
+	const struct compare_flags *f = &a->f.compare;
 	struct revisions_request req = {
-		NULL, NULL, false, "--against", REVISIONS_SUITE_OWN, NULL
+		.against = f->against,
+		.head = f->head,
+		.merge_base = f->merge_base,
+		.base_source = "--against",
+		.suite_from = REVISIONS_SUITE_OWN,
 	};
-	struct session s;
 	int code;
 
-	code = session_start(&s, "compare", RESULTS_MODE_COMPARE, extra, ARRAY_SIZE(extra), argc,
-			     argv);
-	if (code == EXIT_OK && !against) {
-		struct err err = ERR_INIT;
-		err_set(&err, ERR_USAGE, "compare needs --against REV (a commit, branch or tag)");
-		code = cli_usage_error("compare", &err);
-	}
+	if (!f->against)
+		return cli_usagef("compare",
+				  "compare needs --against REV (a commit, branch or tag)");
+	code = revisions_suite_from("compare", f->suite_from, &req.suite_from);
 	if (code == EXIT_OK)
-		code = revisions_suite_from("compare", suite_from, &req.suite_from);
-	if (code == EXIT_OK) {
-		req.against = against;
-		req.head = head;
-		req.merge_base = merge_base;
-		code = revisions_compare(&s, &req);
-	}
-	session_release(&s);
-	return code;
+		code = revisions_compare(s, &req);
+	return code == EXIT_OK ? session_finish(s) : code;
 }

@@ -6,8 +6,7 @@
  * `himorime history prune --keep N [--history-ref REF]`: keeps the results
  * of the N newest commits.
  */
-#include "cli/cli.h"
-#include "cli/opts.h"
+#include "cli/commands.h"
 #include "cli/store.h"
 
 #include "common/alloc.h"
@@ -23,19 +22,6 @@
 
 #include "common/banned.h"
 
-struct history_flags {
-	const char *benchmark, *metric, *format, *ref, *output, *keep;
-	bool no_color;
-	struct strlist operands;
-};
-
-static int usage(const char *fmt, const char *value)
-{
-	struct err err = ERR_INIT;
-	err_set(&err, ERR_USAGE, fmt, value);
-	return cli_usage_error("history", &err);
-}
-
 static int prune(struct vcs *vcs, const struct history_flags *f, const char *ref)
 {
 	unsigned long long keep;
@@ -43,9 +29,11 @@ static int prune(struct vcs *vcs, const struct history_flags *f, const char *ref
 	size_t removed = 0;
 
 	if (!f->keep)
-		return usage("%shistory prune needs --keep N", "");
+		return cli_usagef("history", "history prune needs --keep N");
 	if (opts_uint(f->keep, 0, 100000000, &keep) < 0)
-		return usage("--keep \"%s\": expected an integer from 0 to 100000000", f->keep);
+		return cli_usagef("history",
+				  "--keep \"%s\": expected an integer from 0 to 100000000",
+				  f->keep);
 	if (vcs_history_prune(vcs, ref, (size_t)keep, &removed, &err) < 0)
 		return cli_fail(&err);
 	printf("pruned %zu commit%s from %s\n", removed, removed == 1 ? "" : "s", ref);
@@ -72,16 +60,36 @@ static void filter(struct sweep_series_list *l, const regex_t *re,
 	l->count = n;
 }
 
+/* The series rendered in format hf (the table in colour on a terminal), to
+ * --output or standard output. */
+static int write_series(const struct sweep_series_list *l, enum render_format hf,
+			const struct history_flags *f)
+{
+	struct err err = ERR_INIT;
+	struct strbuf out;
+	int code = EXIT_OK;
+
+	strbuf_init(&out, 0);
+	if (history_render(l, hf, hf == RENDER_TABLE && !f->output && cli_colour(f->no_color), &out,
+			   &err) < 0)
+		code = cli_fail(&err);
+	else if (f->output && fsio_write_atomic(f->output, out.buf, out.len, &err) < 0)
+		code = cli_fail(&err);
+	else if (!f->output)
+		fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&out);
+	return code;
+}
+
 static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 {
-	enum history_format hf = HISTORY_TABLE;
+	enum render_format hf = RENDER_TABLE;
 	enum metric m = METRIC_LATENCY;
 	struct store_docs docs;
 	struct sweep_series_list l;
-	struct store_order placed = { NULL, NULL, 0 };
+	struct store_order placed = { .sha = NULL, .rank = NULL, .n = 0 };
 	struct sweep_order order;
 	struct err err = ERR_INIT;
-	struct strbuf out;
 	regex_t re;
 	struct params_selector cases;
 	bool has_re = false, has_cases = false;
@@ -89,11 +97,15 @@ static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 
 	memset(&l, 0, sizeof(l));
 	if (f->format && history_format_from_name(f->format, &hf) < 0)
-		return usage("unknown format \"%s\": expected table, markdown, csv, json or html",
-			     f->format);
+		return cli_usagef(
+			"history",
+			"unknown format \"%s\": expected table, markdown, csv, json or html",
+			f->format);
 	if (f->metric && (metric_from_name(f->metric, &m) < 0 ||
 			  (m != METRIC_LATENCY && m != METRIC_CPU_TOTAL && m != METRIC_PEAK_RSS)))
-		return usage("--metric \"%s\": expected latency, cpu_total or peak_rss", f->metric);
+		return cli_usagef("history",
+				  "--metric \"%s\": expected latency, cpu_total or peak_rss",
+				  f->metric);
 	memset(&cases, 0, sizeof(cases));
 	if (f->benchmark && params_selector_parse(f->benchmark, &cases, &err) == 0 && *cases.base) {
 		has_cases = true;
@@ -101,8 +113,9 @@ static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 		params_selector_release(&cases);
 		err_clear(&err);
 		if (regcomp(&re, f->benchmark, REG_EXTENDED | REG_NOSUB) != 0)
-			return usage("--benchmark \"%s\": not a valid regular expression",
-				     f->benchmark);
+			return cli_usagef("history",
+					  "--benchmark \"%s\": not a valid regular expression",
+					  f->benchmark);
 		has_re = true;
 	}
 	if (store_read(vcs, ref, &docs, &err) < 0) {
@@ -130,15 +143,7 @@ static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 		fprintf(stderr, "himorime: history: no %s results under %s%s\n",
 			metric_info(m)->name, ref,
 			has_re || has_cases ? " for that --benchmark" : "");
-	strbuf_init(&out, 0);
-	if (history_render(&l, hf, hf == HISTORY_TABLE && !f->output && cli_colour(f->no_color),
-			   &out, &err) < 0)
-		code = cli_fail(&err);
-	else if (f->output && fsio_write_atomic(f->output, out.buf, out.len, &err) < 0)
-		code = cli_fail(&err);
-	else if (!f->output)
-		fwrite(out.buf, 1, out.len, stdout);
-	strbuf_release(&out);
+	code = write_series(&l, hf, f);
 release:
 	store_order_release(&placed);
 	sweep_series_release(&l);
@@ -150,47 +155,26 @@ done:
 	return code;
 }
 
-int cmd_history(int argc, char **argv)
+int cmd_history(struct cmd_args *a)
 {
-	struct history_flags f;
-	const struct opt opts[] = {
-		{ "benchmark", 0, OPT_STRING, &f.benchmark, "RE",
-		  "benchmarks whose name matches, or cases NAME[k=v,...]" },
-		{ "metric", 0, OPT_STRING, &f.metric, "M",
-		  "latency (default), cpu_total, peak_rss" },
-		{ "format", 0, OPT_STRING, &f.format, "F", "table, markdown, csv, json, html" },
-		{ "history-ref", 0, OPT_STRING, &f.ref, "REF", "default refs/himorime/history" },
-		{ "output", 'o', OPT_STRING, &f.output, "FILE", "write there instead of stdout" },
-		{ "keep", 0, OPT_STRING, &f.keep, "N", "prune: the newest N commits to keep" },
-		{ "no-color", 0, OPT_FLAG, &f.no_color, NULL, "no colour (also NO_COLOR)" },
-	};
+	const struct history_flags *f = &a->f.history;
+	const struct strlist *operands = &a->operands;
 	struct err err = ERR_INIT;
 	struct vcs *vcs = NULL;
 	const char *ref;
 	int code;
 
-	memset(&f, 0, sizeof(f));
-	if (opts_parse("history", opts, ARRAY_SIZE(opts), argc, argv, &f.operands, &err) < 0) {
-		code = cli_usage_error("history", &err);
-		goto done;
-	}
-	if (f.operands.n > 1 || (f.operands.n == 1 && strcmp(f.operands.v[0], "prune"))) {
-		code = usage("unexpected operand \"%s\": only \"prune\" is a subcommand",
-			     f.operands.v[f.operands.n - 1]);
-		goto done;
-	}
-	if (f.keep && f.operands.n == 0) {
-		code = usage("--keep %s only applies to history prune", f.keep);
-		goto done;
-	}
-	ref = f.ref ? f.ref : VCS_HISTORY_REF;
-	if (vcs_open(".", &vcs, &err) < 0) {
+	if (operands->n > 1 || (operands->n == 1 && strcmp(operands->v[0], "prune")))
+		return cli_usagef("history",
+				  "unexpected operand \"%s\": only \"prune\" is a subcommand",
+				  operands->v[operands->n - 1]);
+	if (f->keep && operands->n == 0)
+		return cli_usagef("history", "--keep %s only applies to history prune", f->keep);
+	ref = f->ref ? f->ref : VCS_HISTORY_REF;
+	if (vcs_open(".", &vcs, &err) < 0)
 		code = cli_fail(&err);
-		goto done;
-	}
-	code = f.operands.n ? prune(vcs, &f, ref) : show(vcs, &f, ref);
-done:
+	else
+		code = operands->n ? prune(vcs, f, ref) : show(vcs, f, ref);
 	vcs_free(vcs);
-	strlist_release(&f.operands);
 	return code;
 }

@@ -8,7 +8,7 @@
  * never replaced without --force (exit 3: the command line must say so);
  * the schema file is this himorime's and is always written.
  */
-#include "cli/cli.h"
+#include "cli/commands.h"
 
 #include "cli/opts.h"
 #include "cli/schema_text.h"
@@ -170,39 +170,21 @@ static int write_files(const char *path)
 	return code;
 }
 
-int cmd_init(int argc, char **argv)
+int cmd_init(struct cmd_args *a)
 {
-	bool force = false;
-	const struct opt opts[] = {
-		{ "force", 'f', OPT_FLAG, &force, NULL, "overwrite an existing file" },
-	};
-	struct strlist operands = { NULL, 0, 0 };
-	struct err err = ERR_INIT;
 	struct stat st;
 	const char *path;
-	int code = EXIT_OK;
 
-	if (opts_parse("init", opts, sizeof(opts) / sizeof(opts[0]), argc, argv, &operands, &err) <
-	    0) {
-		strlist_release(&operands);
-		return cli_usage_error("init", &err);
-	}
-	if (operands.n > 1) {
-		err_set(&err, ERR_USAGE, "init takes at most one PATH, got %zu", operands.n);
-		strlist_release(&operands);
-		return cli_usage_error("init", &err);
-	}
-	path = operands.n ? operands.v[0] : "himorime.yaml";
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		err_set(&err, ERR_USAGE, "\"%s\" is a directory; give the suite file's path", path);
-		code = cli_usage_error("init", &err);
-	} else if (!force && stat(path, &st) == 0) {
-		fprintf(stderr, "himorime: error: \"%s\" already exists [HMR3001]\n", path);
+	if (a->operands.n > 1)
+		return cli_usagef("init", "init takes at most one PATH, got %zu", a->operands.n);
+	path = a->operands.n ? a->operands.v[0] : "himorime.yaml";
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return cli_usagef("init", "\"%s\" is a directory; give the suite file's path",
+				  path);
+	if (!a->f.init.force && stat(path, &st) == 0) {
+		cli_error(HMR_USAGE, "\"%s\" already exists", path);
 		fprintf(stderr, "  hint: run 'himorime init --force %s' to overwrite it\n", path);
-		code = cli_exit(EXIT_USAGE, "invalid command line");
-	} else {
-		code = write_files(path);
+		return cli_exit(EXIT_USAGE, "invalid command line");
 	}
-	strlist_release(&operands);
-	return code;
+	return write_files(path);
 }

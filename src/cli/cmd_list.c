@@ -6,10 +6,9 @@
  * without running it. Selection: --filter RE (unanchored, POSIX extended),
  * --tag T (any of), --skip-tag T (wins); an empty selection is exit 3.
  */
-#include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/select.h"
 
-#include "cli/opts.h"
 #include "common/strbuf.h"
 #include "results/jsonw.h"
 #include "suite/suite.h"
@@ -20,32 +19,30 @@
 
 #include "common/banned.h"
 
-static void print_text(const struct suite *s, const struct benchmark *b, const struct command *c)
+static void print_text(struct strbuf *sb, const struct suite *s, const struct benchmark *b,
+		       const struct command *c)
 {
-	struct strbuf sb;
 	size_t i;
 
-	strbuf_init(&sb, 0);
-	strbuf_addf(&sb, "%s\t%s\t", s->path, b->name);
+	strbuf_addf(sb, "%s\t%s\t", s->path, b->name);
 	for (i = 0; i < b->tag_count; i++)
-		strbuf_addf(&sb, "%s%s", i ? "," : "", b->tags[i]);
+		strbuf_addf(sb, "%s%s", i ? "," : "", b->tags[i]);
 	if (!b->tag_count)
-		strbuf_addch(&sb, '-');
+		strbuf_addch(sb, '-');
 	switch (b->stdin_spec.kind) {
 	case STDIN_NONE:
-		strbuf_adds(&sb, "\t-");
+		strbuf_adds(sb, "\t-");
 		break;
 	case STDIN_FILE:
-		strbuf_addf(&sb, "\t%s", b->stdin_spec.value);
+		strbuf_addf(sb, "\t%s", b->stdin_spec.value);
 		break;
 	case STDIN_CONTENT:
-		strbuf_adds(&sb, "\t(content)");
+		strbuf_adds(sb, "\t(content)");
 		break;
 	}
-	strbuf_addf(&sb, "\t%s\t", c->name);
-	suite_exec_text(&c->exec, &sb);
-	puts(sb.buf);
-	strbuf_release(&sb);
+	strbuf_addf(sb, "\t%s\t", c->name);
+	suite_exec_text(&c->exec, sb);
+	strbuf_addch(sb, '\n');
 }
 
 /* ---- JSON (values through results/jsonw.h, as reports write them) ---- */
@@ -151,7 +148,7 @@ static void json_tolerance(struct strbuf *sb, const struct tolerance *t)
 {
 	strbuf_addf(sb,
 		    "{\"statistic\": \"%s\", \"max_percent\": ", side_statistic_name(t->statistic));
-	jsonw_num(sb, jsonw_percent(t->max_percent));
+	jsonw_num(sb, jsonw_percent(t->max_fraction));
 	strbuf_adds(sb, ", \"min_difference\": ");
 	if (t->has_min_difference)
 		jsonw_num(sb, t->min_difference);
@@ -165,7 +162,7 @@ static void json_tolerance(struct strbuf *sb, const struct tolerance *t)
 static void json_count_tolerance(struct strbuf *sb, const struct tolerance *t)
 {
 	strbuf_adds(sb, "{\"max_percent\": ");
-	jsonw_num(sb, jsonw_percent(t->max_percent));
+	jsonw_num(sb, jsonw_percent(t->max_fraction));
 	strbuf_adds(sb, ", \"gate\": ");
 	jsonw_bool(sb, t->gate);
 	strbuf_addch(sb, '}');
@@ -432,46 +429,32 @@ static void json_command(struct strbuf *sb, const struct suite *s, const struct 
 	strbuf_addch(sb, '}');
 }
 
-int cmd_list(int argc, char **argv)
+int cmd_list(struct cmd_args *a)
 {
-	const char *format = "text", *filter = NULL;
-	struct strlist tags = { NULL, 0, 0 }, skip = { NULL, 0, 0 }, operands = { NULL, 0, 0 };
-	const struct opt opts[] = {
-		{ "format", 0, OPT_STRING, &format, "FORMAT", "text (default) or json" },
-		{ "filter", 0, OPT_STRING, &filter, "RE",
-		  "benchmarks whose name matches RE, or cases NAME[k=v,...]" },
-		{ "tag", 0, OPT_LIST, &tags, "TAG", "benchmarks with any of the tags" },
-		{ "skip-tag", 0, OPT_LIST, &skip, "TAG", "drop benchmarks with any of the tags" },
-	};
+	const struct list_flags *f = &a->f.list;
 	struct selection sel = { .has_re = false };
-	struct cli_suites suites = { NULL, 0 };
+	struct cli_suites suites = { .v = NULL, .count = 0 };
 	struct err err = ERR_INIT;
-	struct strbuf json;
+	struct strbuf out = STRBUF_INIT; /* the whole listing, printed at once */
 	size_t i, j, k, n = 0;
 	int code;
 	bool as_json;
 
-	strbuf_init(&json, 0);
-	if (opts_parse("list", opts, sizeof(opts) / sizeof(opts[0]), argc, argv, &operands, &err) <
-	    0) {
+	if (strcmp(f->format, "text") && strcmp(f->format, "json")) {
+		code = cli_usagef("list", "unknown format \"%s\" for list; expected text or json",
+				  f->format);
+		goto done;
+	}
+	as_json = !strcmp(f->format, "json");
+	if (selection_init(&sel, f->filter, &f->tags, &f->skip_tags, &err) < 0) {
 		code = cli_usage_error("list", &err);
 		goto done;
 	}
-	if (strcmp(format, "text") && strcmp(format, "json")) {
-		err_set(&err, ERR_USAGE, "unknown format \"%s\" for list; expected text or json",
-			format);
-		code = cli_usage_error("list", &err);
-		goto done;
-	}
-	as_json = !strcmp(format, "json");
-	if (selection_init(&sel, filter, &tags, &skip, &err) < 0) {
-		code = cli_usage_error("list", &err);
-		goto done;
-	}
-	code = cli_load_suites(&operands, &suites);
+	code = cli_load_suites(&a->operands, &suites);
 	if (code != EXIT_OK)
 		goto done;
-	strbuf_addch(&json, '[');
+	if (as_json)
+		strbuf_addch(&out, '[');
 	for (i = 0; i < suites.count; i++) {
 		const struct suite *s = suites.v[i];
 		for (j = 0; j < s->benchmark_count; j++) {
@@ -480,33 +463,32 @@ int cmd_list(int argc, char **argv)
 				continue;
 			for (k = 0; k < b->command_count; k++, n++) {
 				if (!as_json) {
-					print_text(s, b, &b->commands[k]);
+					print_text(&out, s, b, &b->commands[k]);
 					continue;
 				}
 				if (n)
-					strbuf_addch(&json, ',');
-				indent(&json, 1);
-				json_command(&json, s, b, &b->commands[k]);
+					strbuf_addch(&out, ',');
+				indent(&out, 1);
+				json_command(&out, s, b, &b->commands[k]);
 			}
 		}
 	}
 	if (!n) {
+		cli_error(HMR_USAGE, "no benchmark matches the selection");
 		fprintf(stderr,
-			"himorime: error: no benchmark matches the selection [HMR3001]\n"
 			"  hint: check --filter, --tag and --skip-tag against 'himorime list'\n");
 		code = cli_exit(EXIT_USAGE, "empty selection");
 		goto done;
 	}
-	if (as_json) {
-		strbuf_adds(&json, "\n]");
-		puts(json.buf);
-	}
+	if (as_json)
+		strbuf_adds(&out, "\n]\n");
+	/* Names, paths and commands come from the suite, a pull request's file:
+	 * in Actions, quoted. */
+	if (cli_print_untrusted(out.buf, false) < 0)
+		code = cli_exit(EXIT_EXEC, "cannot write to standard output");
 done:
 	selection_release(&sel);
 	cli_suites_release(&suites);
-	strbuf_release(&json);
-	strlist_release(&tags);
-	strlist_release(&skip);
-	strlist_release(&operands);
+	strbuf_release(&out);
 	return code;
 }

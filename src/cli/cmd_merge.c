@@ -4,8 +4,7 @@
  * other suites, settings, ranges or references; --append also records the
  * result in the history of the repository in the current directory.
  */
-#include "cli/cli.h"
-#include "cli/opts.h"
+#include "cli/commands.h"
 #include "cli/store.h"
 
 #include "common/alloc.h"
@@ -16,13 +15,6 @@
 #include <string.h>
 
 #include "common/banned.h"
-
-static int usage(const char *fmt, const char *value)
-{
-	struct err err = ERR_INIT;
-	err_set(&err, ERR_USAGE, fmt, value);
-	return cli_usage_error("merge", &err);
-}
 
 static int append(const struct results *r, const char *ref)
 {
@@ -40,54 +32,39 @@ static int append(const struct results *r, const char *ref)
 	return EXIT_OK;
 }
 
-int cmd_merge(int argc, char **argv)
+int cmd_merge(struct cmd_args *a)
 {
-	const char *output = NULL, *ref = NULL;
-	bool do_append = false;
-	const struct opt opts[] = {
-		{ "output", 'o', OPT_STRING, &output, "FILE", "write the merged sweep there" },
-		{ "append", 0, OPT_FLAG, &do_append, NULL, "also record it in the history ref" },
-		{ "history-ref", 0, OPT_STRING, &ref, "REF", "default refs/himorime/history" },
-	};
-	struct strlist files = { NULL, 0, 0 };
+	const struct merge_flags *f = &a->f.merge;
+	const struct strlist *files = &a->operands;
 	struct err err = ERR_INIT;
 	struct results **docs = NULL, *merged = NULL;
 	size_t i, n = 0;
 	int code = EXIT_OK;
 
-	if (opts_parse("merge", opts, ARRAY_SIZE(opts), argc, argv, &files, &err) < 0) {
-		code = cli_usage_error("merge", &err);
-		goto done;
-	}
-	if (files.n == 0) {
-		code = usage("%smerge needs the sweep documents to join", "");
-		goto done;
-	}
-	if (!output && !do_append) {
-		code = usage("%smerge needs -o OUT.json or --append", "");
-		goto done;
-	}
-	docs = xcalloc(files.n, sizeof(*docs));
-	for (n = 0; n < files.n; n++)
-		if (results_read_file(files.v[n], &docs[n], &err) < 0) {
+	if (files->n == 0)
+		return cli_usagef("merge", "merge needs the sweep documents to join");
+	if (!f->output && !f->append)
+		return cli_usagef("merge", "merge needs -o OUT.json or --append");
+	docs = xcalloc(files->n, sizeof(*docs));
+	for (n = 0; n < files->n; n++)
+		if (results_read_file(files->v[n], &docs[n], &err) < 0) {
 			code = cli_fail(&err);
 			goto done;
 		}
-	if (sweep_merge(docs, (const char *const *)files.v, n, &merged, &err) < 0) {
+	if (sweep_merge(docs, (const char *const *)files->v, n, &merged, &err) < 0) {
 		code = cli_fail(&err);
 		goto done;
 	}
-	if (output && results_write_file(merged, output, &err) < 0) {
+	if (f->output && results_write_file(merged, f->output, &err) < 0) {
 		code = cli_fail(&err);
 		goto done;
 	}
-	if (do_append)
-		code = append(merged, ref ? ref : VCS_HISTORY_REF);
+	if (f->append)
+		code = append(merged, f->ref ? f->ref : VCS_HISTORY_REF);
 done:
 	results_free(merged);
 	for (i = 0; i < n; i++)
 		results_free(docs[i]);
 	free(docs);
-	strlist_release(&files);
 	return code;
 }

@@ -7,9 +7,8 @@
  * an output that is the input) is exit 2, a bad command line 3, a failed
  * write 4; those win over the stored code.
  */
-#include "cli/cli.h"
+#include "cli/commands.h"
 
-#include "cli/opts.h"
 #include "common/alloc.h"
 #include "common/fsio.h"
 #include "render/render.h"
@@ -24,12 +23,6 @@
 
 #include "common/banned.h"
 
-struct report_args {
-	struct cli_output out;
-	struct strlist operands;
-	bool check; /* exit with the stored code, not 0 */
-};
-
 /* True when `path` names the same file as the existing `input`. */
 static bool same_file(const char *path, const char *input)
 {
@@ -40,24 +33,24 @@ static bool same_file(const char *path, const char *input)
 	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-static int check_args(const struct report_args *a, enum render_format *f, struct err *err)
+static int check_args(const struct cmd_args *a, enum render_format *f, struct err *err)
 {
 	if (a->operands.n != 1)
 		return err_set(err, ERR_USAGE, "report needs exactly one input file, got %zu",
 			       a->operands.n);
-	return cli_output_check(&a->out, f, err);
+	return cli_output_check(&a->f.report.out, f, err);
 }
 
-static int check_not_input(const struct report_args *a, struct err *err)
+static int check_not_input(const struct cmd_args *a, struct err *err)
 {
+	const struct cli_output *out = &a->f.report.out;
 	const char *in = a->operands.v[0];
 
-	if (a->out.output && same_file(a->out.output, in))
-		return err_set(err, ERR_INVALID, "output \"%s\" is the input report",
-			       a->out.output);
-	if (a->out.summary && same_file(a->out.summary, in))
+	if (out->output && same_file(out->output, in))
+		return err_set(err, ERR_INVALID, "output \"%s\" is the input report", out->output);
+	if (out->summary && same_file(out->summary, in))
 		return err_set(err, ERR_INVALID, "summary \"%s\" is the input report",
-			       a->out.summary);
+			       out->summary);
 	return 0;
 }
 
@@ -79,47 +72,35 @@ static int stored_exit(const struct results *r, const char *in, struct err *err)
 
 /* ANSI colour only for a table on a terminal, unless NO_COLOR (non-empty) or
  * --no-color says otherwise. */
-int cmd_report(int argc, char **argv)
+int cmd_report(struct cmd_args *a)
 {
-	struct report_args a = { CLI_OUTPUT_INIT, { NULL, 0, 0 }, false };
-	const struct opt opts[] = {
-		{ "format", 0, OPT_STRING, &a.out.format, "FORMAT", "output format" },
-		{ "output", 'o', OPT_STRING, &a.out.output, "FILE",
-		  "write there instead of stdout" },
-		{ "section", 0, OPT_STRING, &a.out.section, "NAME", "replace a marked section" },
-		{ "summary", 0, OPT_STRING, &a.out.summary, "FILE", "append the GitHub summary" },
-		{ "no-color", 0, OPT_FLAG, &a.out.no_color, NULL, "no colour" },
-		{ "check", 0, OPT_FLAG, &a.check, NULL, "exit with the stored exit code" },
-	};
 	struct results *r = NULL;
 	struct err err = ERR_INIT;
 	enum render_format f = RENDER_TABLE;
 	int rc, code;
 
-	rc = opts_parse("report", opts, ARRAY_SIZE(opts), argc, argv, &a.operands, &err);
-	rc = rc ? rc : check_args(&a, &f, &err);
-	rc = rc ? rc : check_not_input(&a, &err);
+	rc = check_args(a, &f, &err);
+	rc = rc ? rc : check_not_input(a, &err);
 	if (!rc) {
-		rc = results_read_file(a.operands.v[0], &r, &err);
+		rc = results_read_file(a->operands.v[0], &r, &err);
 		/* An input that cannot be read is bad input, like a malformed one. */
 		if (rc == ERR_EXEC)
 			rc = err.code = ERR_INVALID;
 	}
-	rc = rc ? rc : stored_exit(r, a.operands.v[0], &err);
-	rc = rc ? rc : cli_output_write(r, &a.out, &err);
+	rc = rc ? rc : stored_exit(r, a->operands.v[0], &err);
+	rc = rc ? rc : cli_output_write(r, &a->f.report.out, &err);
 	if (rc) {
 		code = cli_fail(&err);
 		goto done;
 	}
-	code = a.check ? r->summary.exit_code : EXIT_OK;
+	code = a->f.report.check ? r->summary.exit_code : EXIT_OK;
 	if (code != EXIT_OK)
-		cli_exit(code, "as stored in \"%s\" (%s)", a.operands.v[0],
+		cli_exit(code, "as stored in \"%s\" (%s)", a->operands.v[0],
 			 code == EXIT_FAILED	 ? "a budget or a gated comparison failed"
 			 : code == EXIT_METRIC	 ? "a metric could not be measured"
 			 : code == EXIT_INTERNAL ? "an internal error"
 						 : "the measurement failed");
 done:
 	results_free(r);
-	strlist_release(&a.operands);
 	return code;
 }

@@ -4,7 +4,7 @@
  * for a broken budget, 4 when something could not run, 6 when a metric could
  * not be measured.
  */
-#include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/session.h"
 
 #include "common/alloc.h"
@@ -40,55 +40,46 @@ done:
 	vcs_free(vcs);
 }
 
-int cmd_run(int argc, char **argv)
+int cmd_run(struct session *s, struct cmd_args *a)
 {
-	struct session s;
 	struct err err = ERR_INIT;
 	bool **selected = NULL;
-	size_t i, n = 0;
+	size_t i, n = s->suites.count;
 	int code;
 
-	code = session_start(&s, "run", RESULTS_MODE_RUN, NULL, 0, argc, argv);
-	if (code != EXIT_OK)
-		goto done;
-	n = s.suites.count;
-	selected = session_selection(&s);
-	code = session_select_check(&s, selected);
-	if (code != EXIT_OK)
-		goto done;
+	(void)a;
+	selected = session_selection(s);
+	code = session_select_check(s, selected);
 	for (i = 0; i < n && code == EXIT_OK; i++)
-		if (session_builds(&s, i, selected))
-			code = session_lock_tree(&s, s.suites.v[i]->dir);
+		if (session_builds(s, i, selected))
+			code = session_lock_tree(s, s->suites.v[i]->dir);
 	if (code == EXIT_OK)
-		code = session_runner(&s, NULL, 0);
+		code = session_plan(s, selected, NULL);
+	if (code == EXIT_OK)
+		code = session_runner(s, NULL, 0);
 	if (code != EXIT_OK)
 		goto done;
-	record_git(s.doc, s.suites.v[0]->dir);
+	record_git(s->doc, s->suites.v[0]->dir);
 	for (i = 0; i < n; i++) {
 		char root[PATH_MAX];
-		struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
-		bool any = false;
-		size_t k;
+		struct runner_roots roots = { .head = NULL };
 
-		for (k = 0; k < s.suites.v[i]->benchmark_count; k++)
-			any |= selected[i][k];
-		if (!any)
+		if (!s->plan->suites[i].n_selected)
 			continue;
-		if (!realpath(s.suites.v[i]->dir, root)) {
-			err_set(&err, ERR_EXEC, "cannot resolve \"%s\"", s.suites.v[i]->dir);
+		if (!realpath(s->suites.v[i]->dir, root)) {
+			err_set(&err, ERR_EXEC, "cannot resolve \"%s\"", s->suites.v[i]->dir);
 			code = cli_fail(&err);
 			goto done;
 		}
 		roots.head = root;
-		if (runner_run_suite(s.runner, s.suites.v[i], selected[i], &roots, s.doc, &err) ==
+		if (runner_run_suite(s->runner, &s->plan->suites[i], &roots, s->doc, &err) ==
 		    ERR_INTERRUPTED) {
-			session_not_started(&s, selected, i + 1);
+			session_not_started(s, i + 1);
 			break;
 		}
 	}
-	code = session_finish(&s);
+	code = session_finish(s);
 done:
 	session_selection_free(selected, n);
-	session_release(&s);
 	return code;
 }

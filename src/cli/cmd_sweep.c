@@ -7,12 +7,13 @@
  * results to the history ref as it goes. A commit already in the history
  * (same id, suite hash and settings hash) is skipped unless --force.
  */
-#include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/revisions.h"
 #include "cli/session.h"
 #include "cli/store.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/fsio.h"
 #include "history/sweep.h"
 #include "render/history.h"
@@ -22,14 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/banned.h"
-
-struct sweep_flags {
-	const char *every, *max_commits, *shard, *reference, *history_ref;
-	bool first_parent, force;
-};
 
 struct sweep_run {
 	struct session *s;
@@ -45,61 +40,38 @@ struct sweep_run {
 	unsigned unmeasured; /* commits recorded with a failure (of `measured`) */
 };
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static int usage(const char *fmt, const char *value)
-{
-	struct err err = ERR_INIT;
-	err_set(&err, ERR_USAGE, fmt, value);
-	return cli_usage_error("sweep", &err);
-}
-
 static int check_flags(struct session *s, const struct sweep_flags *f, size_t *every,
 		       size_t *max_commits, unsigned *k, unsigned *n)
 {
 	unsigned long long v;
 	struct err err = ERR_INIT;
-	enum history_format hf;
+	enum render_format hf;
 
 	if (f->every) {
 		if (opts_uint(f->every, 1, 1000000, &v) < 0)
-			return usage("--every \"%s\": expected an integer from 1 to 1000000",
-				     f->every);
+			return cli_usagef("sweep",
+					  "--every \"%s\": expected an integer from 1 to 1000000",
+					  f->every);
 		*every = (size_t)v;
 	}
 	if (f->max_commits) {
 		if (opts_uint(f->max_commits, 1, 1000000, &v) < 0)
-			return usage("--max-commits \"%s\": expected an integer from 1 to 1000000",
-				     f->max_commits);
+			return cli_usagef(
+				"sweep",
+				"--max-commits \"%s\": expected an integer from 1 to 1000000",
+				f->max_commits);
 		*max_commits = (size_t)v;
 	}
 	if (f->shard && sweep_shard_parse(f->shard, k, n, &err) < 0)
 		return cli_usage_error("sweep", &err);
 	if (history_format_from_name(s->out.format, &hf) < 0)
-		return usage("--format \"%s\": sweep prints table, markdown, csv, json or html",
-			     s->out.format);
+		return cli_usagef(
+			"sweep", "--format \"%s\": sweep prints table, markdown, csv, json or html",
+			s->out.format);
 	if (s->out.section || s->out.summary || s->fail_on_inconclusive)
-		return usage("%s--section, --summary and --fail-on-inconclusive do not apply to "
-			     "sweep",
-			     "");
+		return cli_usagef("sweep", "--section, --summary and --fail-on-inconclusive do not "
+					   "apply to sweep");
 	return EXIT_OK;
-}
-
-/* The suite's directory inside `root`, given the working tree's. */
-static char *suite_root(const struct revisions *rv, const struct suite *suite, const char *root)
-{
-	const char *top = vcs_workdir(rv->vcs);
-	char dir[PATH_MAX];
-	size_t n = strlen(top);
-
-	if (!realpath(suite->dir, dir) || strncmp(dir, top, n) || (dir[n] != '/' && dir[n]))
-		return NULL;
-	return dir[n] ? xasprintf("%s%s", root, dir + n) : xstrdup(root);
 }
 
 static int hash_suites(struct sweep_run *w)
@@ -129,11 +101,13 @@ static int hash_suites(struct sweep_run *w)
 		}
 	}
 	memset(&st, 0, sizeof(st));
-	st.has_runs = s->ro.has_runs;
-	st.runs = s->ro.runs;
-	st.has_warmup = s->ro.has_warmup;
-	st.warmup = s->ro.warmup;
-	st.max_time_ns = s->ro.max_time_ns;
+	/* the flags as given: what a history entry was measured with */
+	st.has_runs = s->plan->flags.has_runs;
+	st.runs = s->plan->flags.runs;
+	st.has_warmup = s->plan->flags.has_warmup;
+	st.warmup = s->plan->flags.warmup;
+	st.max_time_ns = s->plan->flags.max_time_ns;
+	st.max_total_time_ns = s->plan->flags.max_total_time_ns;
 	st.selected = names;
 	st.n_selected = n;
 	sweep_settings_hash(&st, w->settings_hash);
@@ -173,11 +147,16 @@ static int measure_suite(struct sweep_run *w, size_t i, const char *tree_path,
 {
 	struct session *s = w->s;
 	const struct suite *suite = s->suites.v[i];
-	char *head = suite_root(&w->rv, suite, tree_path);
-	char *base = suite_root(&w->rv, suite, vcs_tree_path(w->reference_tree));
-	char *fixtures = suite_root(&w->rv, suite, vcs_workdir(w->rv.vcs));
-	struct runner_roots roots = { head, base, fixtures, tree_id->hex,
-				      w->reference_tree_id.hex };
+	char *head = revisions_suite_root(&w->rv, suite, tree_path);
+	char *base = revisions_suite_root(&w->rv, suite, vcs_tree_path(w->reference_tree));
+	char *fixtures = revisions_suite_root(&w->rv, suite, vcs_workdir(w->rv.vcs));
+	struct runner_roots roots = {
+		.head = head,
+		.base = base,
+		.fixture = fixtures,
+		.head_tree = tree_id->hex,
+		.base_tree = w->reference_tree_id.hex,
+	};
 	struct results_suite *rs;
 	int rc;
 
@@ -185,7 +164,7 @@ static int measure_suite(struct sweep_run *w, size_t i, const char *tree_path,
 		rc = err_set(err, ERR_EXEC, "suite \"%s\" is not inside the repository",
 			     suite->path);
 	} else {
-		rc = runner_run_suite(s->runner, suite, w->selected[i], &roots, s->doc, err);
+		rc = runner_run_suite(s->runner, &s->plan->suites[i], &roots, s->doc, err);
 		rs = &s->doc->suites[s->doc->n_suites - 1];
 		mark_suite(rs, info, index, w->suite_hash[i]);
 		if (rs->result == RESULT_ERROR || rs->error.present)
@@ -209,7 +188,7 @@ static int measure_commit(struct sweep_run *w, const struct vcs_sha *sha, uint64
 	struct vcs_sha tree_id;
 	struct err err = ERR_INIT, gone = ERR_INIT;
 	size_t i, first = s->doc->n_suites;
-	uint64_t t = session_now_ns();
+	uint64_t t = clock_monotonic_ns();
 	int rc;
 
 	memset(&info, 0, sizeof(info));
@@ -224,6 +203,8 @@ static int measure_commit(struct sweep_run *w, const struct vcs_sha *sha, uint64
 		goto done;
 	if (!s->quiet)
 		fprintf(stderr, "himorime: sweep: measuring %.12s %s\n", sha->hex, info.subject);
+	/* each commit's comparison has the whole time budget */
+	session_budget_start(s);
 	for (i = 0; i < s->suites.count && rc == 0; i++)
 		rc = measure_suite(w, i, vcs_tree_path(tree ? tree : w->reference_tree), &tree_id,
 				   &info, index, &err);
@@ -232,13 +213,13 @@ static int measure_commit(struct sweep_run *w, const struct vcs_sha *sha, uint64
 		goto done;
 	/* The history gets this commit now, so an interrupted sweep keeps what
 	 * it measured before. */
-	s->doc->finished_at_unix_ns = now_ns();
-	t = session_now_ns();
+	s->doc->finished_at_unix_ns = clock_wall_ns();
+	t = clock_monotonic_ns();
 	rc = store_append(w->rv.vcs, w->ref, s->doc, first, s->doc->n_suites - first, &err);
 	session_phase(s, RESULTS_PHASE_PUBLISHING, t);
 	w->measured++;
 done:
-	t = session_now_ns();
+	t = clock_monotonic_ns();
 	vcs_tree_remove(tree, &gone);
 	session_phase(s, RESULTS_PHASE_CLEANUP, t);
 	vcs_commit_info_release(&info);
@@ -262,13 +243,13 @@ static int select_commits(struct sweep_run *w, const char *range, const struct s
 	if (vcs_walk(w->rv.vcs, range, &wo, walk, &err) < 0)
 		return cli_fail(&err);
 	if (walk->count == 0)
-		return usage("range \"%s\" has no commits", range);
+		return cli_usagef("sweep", "range \"%s\" has no commits", range);
 	if (f->reference) {
 		if (vcs_resolve(w->rv.vcs, f->reference, &w->reference, &err) < 0)
 			return cli_fail(&err);
 	} else if (every > 1) {
 		/* The range's first commit, whether or not --every keeps it. */
-		struct vcs_sha_list all = { NULL, 0 };
+		struct vcs_sha_list all = { .items = NULL, .count = 0 };
 		wo.every = 1;
 		if (vcs_walk(w->rv.vcs, range, &wo, &all, &err) < 0)
 			return cli_fail(&err);
@@ -337,7 +318,7 @@ static int range_series(const struct sweep_run *w, const struct sweep_selection 
 	const struct results **docs = xcalloc(w->history.count + 1, sizeof(*docs));
 	const char **sha = xcalloc(sel->end - sel->begin + 1, sizeof(*sha));
 	size_t *rank = xcalloc(sel->end - sel->begin + 1, sizeof(*rank));
-	struct sweep_order order = { sha, rank, sel->end - sel->begin };
+	struct sweep_order order = { .sha = sha, .rank = rank, .n = sel->end - sel->begin };
 	size_t i, n = 0;
 	int rc;
 
@@ -362,26 +343,26 @@ static int report(struct sweep_run *w, const struct sweep_selection *sel)
 {
 	struct session *s = w->s;
 	struct sweep_series_list l;
-	enum history_format f = HISTORY_TABLE;
+	enum render_format f = RENDER_TABLE;
 	struct err err = ERR_INIT;
 	struct strbuf out;
 	uint64_t t;
 	int rc;
 
-	s->doc->finished_at_unix_ns = now_ns();
+	s->doc->finished_at_unix_ns = clock_wall_ns();
 	/* A sweep's status is whether every commit could be measured; its
 	 * commits' verdicts are history, not a gate. */
 	(void)runner_summarize(s->doc, false);
 	s->doc->summary.exit_code = w->failed ? EXIT_EXEC : EXIT_OK;
 	session_timings_total(s);
-	t = session_now_ns();
+	t = clock_monotonic_ns();
 	if (s->out.output && results_write_file(s->doc, s->out.output, &err) < 0)
 		return cli_fail(&err);
 	history_format_from_name(s->out.format, &f);
 	if (range_series(w, sel, &l, &err) < 0)
 		return cli_fail(&err);
 	strbuf_init(&out, 0);
-	rc = history_render(&l, f, f == HISTORY_TABLE && cli_colour(s->out.no_color), &out, &err);
+	rc = history_render(&l, f, f == RENDER_TABLE && cli_colour(s->out.no_color), &out, &err);
 	if (rc == 0)
 		fwrite(out.buf, 1, out.len, stdout);
 	strbuf_release(&out);
@@ -425,9 +406,10 @@ static const char *commit_failure(const struct results *doc, size_t first)
 static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every, size_t max_commits,
 		 unsigned k, unsigned n)
 {
-	struct revisions_request req = { NULL, NULL, false, "sweep", REVISIONS_SUITE_HEAD, NULL };
+	struct revisions_request req = { .base_source = "sweep",
+					 .suite_from = REVISIONS_SUITE_HEAD };
 	const char *range = w->s->leading.v[0];
-	struct vcs_sha_list walk = { NULL, 0 };
+	struct vcs_sha_list walk = { .items = NULL, .count = 0 };
 	struct err err = ERR_INIT;
 	size_t begin = 0, end = 0, i, first;
 	bool interrupted = false;
@@ -436,7 +418,7 @@ static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every,
 	int code;
 
 	code = revisions_open(w->s, &req, &w->rv);
-	t = session_now_ns();
+	t = clock_monotonic_ns();
 	if (code == EXIT_OK)
 		code = hash_suites(w);
 	if (code == EXIT_OK)
@@ -452,7 +434,7 @@ static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every,
 	code = session_runner(w->s, w->rv.hidden, w->rv.n_hidden);
 	if (code != EXIT_OK)
 		goto done;
-	t = session_now_ns();
+	t = clock_monotonic_ns();
 	if (vcs_tree_id(w->rv.vcs, &w->reference, &w->reference_tree_id, &err) < 0 ||
 	    vcs_materialise(w->rv.vcs, &w->reference, &w->reference_tree, &err) < 0) {
 		code = cli_fail(&err);
@@ -484,7 +466,7 @@ static int sweep(struct sweep_run *w, const struct sweep_flags *f, size_t every,
 				    walk.count, walk.items[i].hex);
 	}
 	if (code == EXIT_OK) {
-		struct sweep_selection sel = { &walk, begin, end };
+		struct sweep_selection sel = { .walk = &walk, .begin = begin, .end = end };
 		code = report(w, &sel);
 	}
 	if (code == EXIT_OK && interrupted)
@@ -498,46 +480,27 @@ done:
 	return code;
 }
 
-int cmd_sweep(int argc, char **argv)
+int cmd_sweep(struct session *s, struct cmd_args *a)
 {
-	struct sweep_flags f = { NULL, NULL, NULL, NULL, NULL, false, false };
-	const struct opt extra[] = {
-		{ "every", 0, OPT_STRING, &f.every, "N",
-		  "every Nth commit counting back from the tip" },
-		{ "first-parent", 0, OPT_FLAG, &f.first_parent, NULL, "follow first parents only" },
-		{ "max-commits", 0, OPT_STRING, &f.max_commits, "N", "the newest N commits only" },
-		{ "shard", 0, OPT_STRING, &f.shard, "K/N", "measure the K-th of N slices" },
-		{ "reference", 0, OPT_STRING, &f.reference, "REV",
-		  "measure every commit against REV (default: the range's first commit)" },
-		{ "force", 0, OPT_FLAG, &f.force, NULL, "measure commits already in the history" },
-		{ "history-ref", 0, OPT_STRING, &f.history_ref, "REF",
-		  "keep the history there (default refs/himorime/history)" },
-	};
-	struct sweep_run w;
-	struct session s;
+	const struct sweep_flags *f = &a->f.sweep;
+	struct sweep_run w = { .s = s };
 	size_t every = 1, max_commits = 0;
 	unsigned k = 1, n = 1;
 	int code;
 
-	memset(&w, 0, sizeof(w));
-	code = session_start_with(&s, "sweep", RESULTS_MODE_SWEEP, extra, ARRAY_SIZE(extra), 1,
-				  argc, argv);
-	if (code == EXIT_OK)
-		code = check_flags(&s, &f, &every, &max_commits, &k, &n);
+	code = check_flags(s, f, &every, &max_commits, &k, &n);
 	if (code == EXIT_OK) {
-		w.s = &s;
-		w.ref = f.history_ref ? f.history_ref : VCS_HISTORY_REF;
-		w.selected = session_selection(&s);
-		code = session_select_check(&s, w.selected);
+		w.ref = f->history_ref ? f->history_ref : VCS_HISTORY_REF;
+		w.selected = session_selection(s);
+		code = session_select_check(s, w.selected);
 	}
 	if (code == EXIT_OK)
-		code = session_check_looks(&s, w.selected, NULL);
+		code = session_plan(s, w.selected, NULL);
 	if (code == EXIT_OK)
-		code = sweep(&w, &f, every, max_commits, k, n);
+		code = sweep(&w, f, every, max_commits, k, n);
 	revisions_release(&w.rv);
 	store_docs_release(&w.history);
-	session_selection_free(w.selected, s.suites.count);
+	session_selection_free(w.selected, s->suites.count);
 	free(w.suite_hash);
-	session_release(&s);
 	return code;
 }

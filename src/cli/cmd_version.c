@@ -2,7 +2,7 @@
  * `himorime version`: the version, the compiler it was built with, the
  * platform.
  */
-#include "cli/cli.h"
+#include "cli/commands.h"
 
 #include "common/version.h"
 
@@ -11,13 +11,12 @@
 
 #include "common/banned.h"
 
-int cmd_version(int argc, char **argv)
+int cmd_version(struct cmd_args *a)
 {
 	struct utsname u;
 
-	(void)argv;
-	if (argc > 1) {
-		fprintf(stderr, "himorime: error: version takes no arguments [HMR3001]\n");
+	if (a->operands.n) {
+		cli_error(HMR_USAGE, "version takes no arguments");
 		return cli_exit(EXIT_USAGE, "invalid command line");
 	}
 	if (uname(&u) < 0)

@@ -31,25 +31,31 @@ void strlist_release(struct strlist *l)
 	l->n = l->alloc = 0;
 }
 
-static const struct opt *find_long(const struct opt *opts, size_t nopts, const char *name,
-				   size_t len)
+static void *value_of(const struct opts *o, const struct opt *f)
+{
+	return (char *)o->in[f->in] + f->offset;
+}
+
+static const struct opt *find(const struct opt *v, size_t n, const char *name, size_t len,
+			      char short_name)
 {
 	size_t i;
 
-	for (i = 0; i < nopts; i++)
-		if (strlen(opts[i].name) == len && !strncmp(opts[i].name, name, len))
-			return &opts[i];
+	for (i = 0; i < n; i++)
+		if (short_name ? v[i].short_name == short_name
+			       : strlen(v[i].name) == len && !strncmp(v[i].name, name, len))
+			return &v[i];
 	return NULL;
 }
 
-static const struct opt *find_short(const struct opt *opts, size_t nopts, char c)
+/* A long flag (`name` of `len` bytes) or, with short_name, a short one: the
+ * command's own rows first, so that one can say more than a shared row of
+ * the same name. */
+static const struct opt *lookup(const struct opts *o, const char *name, size_t len, char short_name)
 {
-	size_t i;
+	const struct opt *f = find(o->own, o->n_own, name, len, short_name);
 
-	for (i = 0; i < nopts; i++)
-		if (opts[i].short_name && opts[i].short_name == c)
-			return &opts[i];
-	return NULL;
+	return f ? f : find(o->shared, o->n_shared, name, len, short_name);
 }
 
 static void store_list(struct strlist *l, const char *value)
@@ -70,29 +76,89 @@ static void store_list(struct strlist *l, const char *value)
 	}
 }
 
-static void store(const struct opt *o, const char *value)
+static void store(const struct opts *o, const struct opt *f, const char *value)
 {
-	switch (o->kind) {
+	void *at = value_of(o, f);
+
+	switch (f->kind) {
 	case OPT_FLAG:
-		*(bool *)o->value = true;
+		*(bool *)at = true;
 		break;
 	case OPT_STRING:
-		*(const char **)o->value = value;
+		*(const char **)at = value;
 		break;
 	case OPT_LIST:
-		store_list(o->value, value);
+		store_list(at, value);
 		break;
 	}
 }
 
-int opts_parse(const char *cmd, const struct opt *opts, size_t nopts, int argc, char **argv,
-	       struct strlist *operands, struct err *err)
+static void each_row(const struct opts *o, void (*fn)(const struct opts *, const struct opt *))
+{
+	size_t i;
+
+	for (i = 0; i < o->n_own; i++)
+		fn(o, &o->own[i]);
+	for (i = 0; i < o->n_shared; i++)
+		fn(o, &o->shared[i]);
+}
+
+static void set_default(const struct opts *o, const struct opt *f)
+{
+	void *at = value_of(o, f);
+
+	switch (f->kind) {
+	case OPT_FLAG:
+		*(bool *)at = false;
+		break;
+	case OPT_STRING:
+		*(const char **)at = f->dflt;
+		break;
+	case OPT_LIST:
+		memset(at, 0, sizeof(struct strlist));
+		break;
+	}
+}
+
+void opts_defaults(const struct opts *o)
+{
+	each_row(o, set_default);
+}
+
+static void release_row(const struct opts *o, const struct opt *f)
+{
+	if (f->kind == OPT_LIST && o->in[f->in])
+		strlist_release(value_of(o, f));
+}
+
+void opts_release(const struct opts *o)
+{
+	each_row(o, release_row);
+}
+
+/* The flag `a` names (with its `=value`, if any, in *value). */
+static const struct opt *flag_of(const struct opts *o, const char *a, const char **value)
+{
+	const char *eq;
+	size_t len;
+
+	if (a[1] != '-')
+		return a[2] == '\0' ? lookup(o, NULL, 0, a[1]) : NULL;
+	eq = strchr(a + 2, '=');
+	len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+	if (eq)
+		*value = eq + 1;
+	return lookup(o, a + 2, len, 0);
+}
+
+int opts_parse(const struct opts *o, int argc, char **argv, struct strlist *operands,
+	       struct err *err)
 {
 	int i;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const struct opt *o;
+		const struct opt *f;
 		const char *value = NULL;
 
 		if (!strcmp(a, "--")) {
@@ -104,32 +170,24 @@ int opts_parse(const char *cmd, const struct opt *opts, size_t nopts, int argc, 
 			strlist_push(operands, a);
 			continue;
 		}
-		if (a[1] == '-') {
-			const char *eq = strchr(a + 2, '=');
-			size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-			o = find_long(opts, nopts, a + 2, len);
-			if (eq)
-				value = eq + 1;
-		} else {
-			o = a[2] == '\0' ? find_short(opts, nopts, a[1]) : NULL;
-		}
-		if (!o)
+		f = flag_of(o, a, &value);
+		if (!f)
 			return err_set(err, ERR_USAGE,
 				       "unknown flag \"%s\" for \"%s\" (see 'himorime help %s')", a,
-				       cmd, cmd);
-		if (o->kind == OPT_FLAG) {
+				       o->cmd, o->cmd);
+		if (f->kind == OPT_FLAG) {
 			if (value)
-				return err_set(err, ERR_USAGE, "flag --%s takes no value", o->name);
-			store(o, NULL);
+				return err_set(err, ERR_USAGE, "flag --%s takes no value", f->name);
+			store(o, f, NULL);
 			continue;
 		}
 		if (!value) {
 			if (i + 1 >= argc)
 				return err_set(err, ERR_USAGE, "flag --%s needs a value (%s)",
-					       o->name, o->arg ? o->arg : "VALUE");
+					       f->name, f->arg ? f->arg : "VALUE");
 			value = argv[++i];
 		}
-		store(o, value);
+		store(o, f, value);
 	}
 	return 0;
 }

@@ -3,7 +3,8 @@
  * compare, calibrate, ci, report): standard output, a file written
  * atomically, a marked section of an existing page, and the GitHub summary
  * appended to a file. In GitHub Actions, standard output may quote what a
- * measured command printed, so it can be wrapped in ::stop-commands::.
+ * measured command printed, so it can be wrapped in ::stop-commands::; and
+ * ci's exit code goes to GITHUB_OUTPUT however it ends.
  */
 #include "cli/cli.h"
 
@@ -34,6 +35,47 @@ static bool reader_gone;
 bool cli_reader_gone(void)
 {
 	return reader_gone;
+}
+
+/* Set once ci appended its outputs, written or not: a GITHUB_OUTPUT it could
+ * not append to (a FIFO put in its place) is not tried again at the end. */
+static bool outputs_tried;
+
+void cli_outputs_tried(void)
+{
+	outputs_tried = true;
+}
+
+/* Whether GITHUB_OUTPUT already has an exit-code line. */
+static bool has_exit_code_output(const char *path)
+{
+	struct err err = ERR_INIT;
+	char *text = NULL;
+	bool found = false;
+	const char *p;
+
+	if (fsio_read_file(path, 1u << 24, &text, NULL, &err) < 0)
+		return false;
+	for (p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, "exit-code=", 10) || !strncmp(p, "exit-code<<", 11))
+			found = true;
+	free(text);
+	return found;
+}
+
+void cli_exit_code_output(int code)
+{
+	const char *path = getenv("GITHUB_OUTPUT");
+	struct err err = ERR_INIT;
+	struct rng rng;
+	char text[16];
+
+	if (!path || !*path || outputs_tried || has_exit_code_output(path))
+		return;
+	rng_init(&rng, rng_fresh_seed(), "output");
+	snprintf(text, sizeof(text), "%d", code);
+	if (github_actions_output_append(path, &rng, "exit-code", text, &err) < 0)
+		fprintf(stderr, "himorime: warning: %s\n", err.msg);
 }
 
 int cli_print_untrusted(const char *text, bool quote)
@@ -151,8 +193,8 @@ static int stream_flush(void *ctx, struct strbuf *out, struct err *err)
 int cli_output_write(const struct results *r, const struct cli_output *a, struct err *err)
 {
 	struct render_options o = RENDER_OPTIONS_INIT;
-	struct stream st = { a, { NULL, NULL, -1 } };
-	struct render_sink sink = { stream_flush, &st };
+	struct stream st = { .to = a, .file = { .path = NULL, .tmp = NULL, .fd = -1 } };
+	struct render_sink sink = { .flush = stream_flush, .ctx = &st };
 	enum render_format f;
 	struct strbuf out;
 	int rc;
@@ -187,9 +229,13 @@ int cli_output_write(const struct results *r, const struct cli_output *a, struct
 	strbuf_reset(&out);
 	o = (struct render_options)RENDER_OPTIONS_INIT;
 	rc = render_to(r, RENDER_GITHUB, &o, &out, err);
+	/* GitHub shows 1 MiB of a step's summary: what earlier steps wrote
+	 * counts too, and what would pass it is cut with a note. */
 	if (!rc)
-		rc = fsio_append(a->summary, out.buf, out.len, err);
+		rc = github_actions_summary_append(a->summary, out.buf, err);
 done:
 	strbuf_release(&out);
 	return rc;
 }
+/* GitHub shows 1 MiB of a step's summary: what earlier steps wrote
+ * counts too, and what would pass it is cut with a note. */

@@ -4,6 +4,7 @@
 #include "cli/revisions.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "suite/suite.h"
 
 #include <limits.h>
@@ -57,7 +58,7 @@ static int resolve(struct session *s, const struct revisions_request *req, struc
 	if (vcs_tree_id(rv->vcs, &rv->base, &rv->base_tree_id, err) < 0 ||
 	    (!rv->dirty && vcs_tree_id(rv->vcs, &rv->head, &rv->head_tree_id, err) < 0))
 		return -1;
-	rv->same_tree = !rv->dirty && !s->ro.separate_artifacts &&
+	rv->same_tree = !rv->dirty && !plan_separate_artifacts(s->flags.verb) &&
 			!strcmp(rv->base_tree_id.hex, rv->head_tree_id.hex);
 	return 0;
 }
@@ -67,7 +68,7 @@ static int resolve(struct session *s, const struct revisions_request *req, struc
 static int materialise(struct session *s, const struct revisions_request *req, struct revisions *rv,
 		       struct err *err)
 {
-	uint64_t t = session_now_ns();
+	uint64_t t = clock_monotonic_ns();
 
 	if (req->head) {
 		if (vcs_materialise(rv->vcs, &rv->head, &rv->head_tree, err) < 0)
@@ -95,7 +96,7 @@ int revisions_open(struct session *s, const struct revisions_request *req, struc
 	struct err err = ERR_INIT;
 	char dir[PATH_MAX];
 	size_t swept = 0;
-	uint64_t t = session_now_ns();
+	uint64_t t = clock_monotonic_ns();
 
 	memset(rv, 0, sizeof(*rv));
 	hide_names(rv);
@@ -123,8 +124,6 @@ int revisions_open(struct session *s, const struct revisions_request *req, struc
 
 int revisions_suite_from(const char *cmd, const char *text, enum revisions_suite_from *out)
 {
-	struct err err = ERR_INIT;
-
 	*out = REVISIONS_SUITE_OWN;
 	if (!text)
 		return EXIT_OK;
@@ -136,28 +135,20 @@ int revisions_suite_from(const char *cmd, const char *text, enum revisions_suite
 		*out = REVISIONS_SUITE_BASE;
 		return EXIT_OK;
 	}
-	err_set(&err, ERR_USAGE, "--suite-from \"%s\": expected head or base", text);
-	return cli_usage_error(cmd, &err);
+	return cli_usagef(cmd, "--suite-from \"%s\": expected head or base", text);
 }
 
-/* The suite's directory relative to the repository's working tree; NULL
- * when it lies outside (an error). */
-static char *relative_dir(const struct revisions *rv, const char *suite_dir)
+char *revisions_suite_root(const struct revisions *rv, const struct suite *suite, const char *root)
 {
 	const char *top = vcs_workdir(rv->vcs);
 	char dir[PATH_MAX];
 	size_t n = strlen(top);
 
-	if (!realpath(suite_dir, dir))
+	if (!realpath(suite->dir, dir))
 		return NULL;
 	if (strncmp(dir, top, n) || (dir[n] != '/' && dir[n] != '\0'))
 		return NULL;
-	return xstrdup(dir[n] == '/' ? dir + n + 1 : "");
-}
-
-static char *join(const char *root, const char *rel)
-{
-	return *rel ? xasprintf("%s/%s", root, rel) : xstrdup(root);
+	return dir[n] ? xasprintf("%s%s", root, dir + n) : xstrdup(root);
 }
 
 /* Whether the base tree lacks the suite's file: a suite new in head, measured
@@ -166,32 +157,17 @@ static char *join(const char *root, const char *rel)
 static bool suite_is_new(const struct revisions *rv, const struct suite *suite)
 {
 	const char *name = strrchr(suite->path, '/');
-	char *rel = relative_dir(rv, suite->dir), *base_root, *base_file;
+	char *base_root = revisions_suite_root(rv, suite, rv->base_dir), *base_file;
 	struct stat st;
 	bool is_new;
 
-	if (!rel)
+	if (!base_root)
 		return false;
-	base_root = join(rv->base_dir, rel);
 	base_file = xasprintf("%s/%s", base_root, name ? name + 1 : suite->path);
 	is_new = stat(base_file, &st) < 0;
 	free(base_file);
 	free(base_root);
-	free(rel);
 	return is_new;
-}
-
-int revisions_check_looks(const struct session *s, const struct revisions *rv, bool **selected)
-{
-	bool *is_new = xcalloc(s->suites.count + 1, sizeof(*is_new));
-	size_t i;
-	int code;
-
-	for (i = 0; i < s->suites.count; i++)
-		is_new[i] = suite_is_new(rv, s->suites.v[i]);
-	code = session_check_looks(s, selected, is_new);
-	free(is_new);
-	return code;
 }
 
 /* --suite-from base: the base revision's copy of the suite, loaded (and its
@@ -200,7 +176,7 @@ int revisions_check_looks(const struct session *s, const struct revisions *rv, b
 static struct suite *base_suite(const struct revisions *rv, const char *base_file,
 				const struct suite *head, int *code)
 {
-	struct strlist files = { NULL, 0, 0 };
+	struct strlist files = { .v = NULL, .n = 0, .alloc = 0 };
 	struct cli_suites loaded;
 	struct suite *out = NULL;
 	struct stat st;
@@ -225,58 +201,121 @@ static struct suite *base_suite(const struct revisions *rv, const char *base_fil
 	return out;
 }
 
-/* One suite, head against base, with the suite file rv->suite_from names. */
-static int measure_suite(struct session *s, struct revisions *rv, size_t i, const bool *selected,
-			 const char *rel)
+/* The base revision's copy of suite i in rv->base_suites[i] and its
+ * selection, unless the base is the working tree (its suite is the one
+ * loaded) or nothing of the suite is selected: EXIT_OK, or the exit code of
+ * a missing or invalid copy. */
+static int load_base_suite(const struct session *s, struct revisions *rv, size_t i,
+			   const bool *selected)
 {
 	const struct suite *suite = s->suites.v[i];
 	const char *name = strrchr(suite->path, '/');
-	char *head_root = join(rv->head_dir, rel), *base_root = join(rv->base_dir, rel);
-	char *base_file = xasprintf("%s/%s", base_root, name ? name + 1 : suite->path);
-	struct suite *from_base = NULL;
-	struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
-	bool *sel = NULL, is_new = false;
-	struct err err = ERR_INIT;
-	int code = EXIT_OK, rc = 0;
+	char *base_root, *base_file;
+	bool any = false;
+	size_t k;
+	int code = EXIT_OK;
 
+	for (k = 0; k < suite->benchmark_count; k++)
+		any |= selected[k];
+	if (!any || (rv->same_tree && !rv->head_tree) ||
+	    !(base_root = revisions_suite_root(rv, suite, rv->base_dir)))
+		return EXIT_OK; /* outside the repository: revisions_measure says so */
+	base_file = xasprintf("%s/%s", base_root, name ? name + 1 : suite->path);
+	rv->base_suites[i] = base_suite(rv, base_file, suite, &code);
+	if (rv->base_suites[i]) {
+		rv->base_selected[i] =
+			xcalloc(rv->base_suites[i]->benchmark_count + 1, sizeof(bool));
+		if (!session_selected_in(s, rv->base_suites[i], rv->base_selected[i])) {
+			suite_free(rv->base_suites[i]); /* nothing of it is selected */
+			rv->base_suites[i] = NULL;
+		}
+	}
+	free(base_file);
+	free(base_root);
+	return code;
+}
+
+/* How the base revision's copy is named after a problem in it. */
+#define BASE_COPY " (in the base revision's copy, --suite-from base)"
+
+/* What suite i measures: the working tree's, or with --suite-from base the
+ * base revision's copy (none when nothing of it is selected); new in head,
+ * it is measured on head only. */
+static int plan_input(const struct session *s, struct revisions *rv, size_t i, bool **selected,
+		      struct plan_input *in, const char **where)
+{
+	int code = EXIT_OK;
+
+	in->suite = s->suites.v[i];
+	in->selected = selected[i];
+	in->compared = true;
 	switch (rv->suite_from) {
 	case REVISIONS_SUITE_OWN:
-		is_new = suite_is_new(rv, suite);
+		in->compared = !suite_is_new(rv, in->suite);
 		break;
 	case REVISIONS_SUITE_HEAD:
 		break;
 	case REVISIONS_SUITE_BASE:
-		/* the working tree, unchanged, is the base's tree: its suite,
-		 * loaded already, is the base's */
-		if (rv->same_tree && !rv->head_tree)
-			break;
-		from_base = base_suite(rv, base_file, suite, &code);
-		if (!from_base)
-			goto done;
-		sel = xcalloc(from_base->benchmark_count + 1, sizeof(*sel));
-		if (!session_selected_in(s, from_base, sel))
-			goto done; /* nothing of it is selected */
-		suite = from_base;
-		selected = sel;
+		code = load_base_suite(s, rv, i, selected[i]);
+		if (rv->base_suites[i]) {
+			in->suite = rv->base_suites[i];
+			in->selected = rv->base_selected[i];
+			*where = BASE_COPY;
+		} else if (rv->base_selected[i]) {
+			in->selected = rv->base_selected[i]; /* none: nothing of the copy */
+		}
 		break;
 	}
-	roots.head = head_root;
-	roots.base = is_new ? NULL : base_root;
+	return code;
+}
+
+int revisions_plan(struct session *s, struct revisions *rv, bool **selected)
+{
+	struct plan_input *in = xcalloc(s->suites.count + 1, sizeof(*in));
+	const char **where = xcalloc(s->suites.count + 1, sizeof(*where));
+	size_t i;
+	int code = EXIT_OK;
+
+	if (rv->suite_from == REVISIONS_SUITE_BASE) {
+		rv->n_base_suites = s->suites.count;
+		rv->base_suites = xcalloc(s->suites.count + 1, sizeof(*rv->base_suites));
+		rv->base_selected = xcalloc(s->suites.count + 1, sizeof(*rv->base_selected));
+	}
+	for (i = 0; i < s->suites.count && code == EXIT_OK; i++)
+		code = plan_input(s, rv, i, selected, &in[i], &where[i]);
+	if (code == EXIT_OK)
+		code = session_plan_inputs(s, in, where);
+	free(where);
+	free(in);
+	return code;
+}
+
+/* One suite, head against base, with the suite file rv->suite_from names. */
+static int measure_suite(struct session *s, struct revisions *rv, size_t i, const char *head_root)
+{
+	/* as revisions_plan chose it: with --suite-from base the base's copy,
+	 * and nothing when nothing of the copy is selected */
+	const struct plan_suite *ps = &s->plan->suites[i];
+	bool from_base = i < rv->n_base_suites && rv->base_suites[i];
+	char *base_root = revisions_suite_root(rv, s->suites.v[i], rv->base_dir);
+	struct runner_roots roots = { .head = head_root };
+	struct err err = ERR_INIT;
+	int rc = 0;
+
+	if (!ps->n_selected)
+		goto done;
+	roots.base = ps->compared ? base_root : NULL; /* not: new in head */
 	roots.head_tree = rv->head_tree_id.hex[0] ? rv->head_tree_id.hex : NULL;
 	/* a working tree as base (calibrate) is not the base commit's tree */
 	roots.base_tree = rv->base_tree || rv->same_tree ? rv->base_tree_id.hex : NULL;
-	rc = runner_run_suite(s->runner, suite, selected, &roots, s->doc, &err);
-	if (is_new)
+	rc = runner_run_suite(s->runner, ps, &roots, s->doc, &err);
+	if (!ps->compared)
 		runner_mark_new_in_head(s->doc);
 	if (from_base) /* the suite's path, not the temporary tree's */
 		results_set_str(&s->doc->suites[s->doc->n_suites - 1].file, s->suites.v[i]->path);
 done:
-	suite_free(from_base);
-	free(sel);
-	free(head_root);
 	free(base_root);
-	free(base_file);
-	return code != EXIT_OK ? code : rc == ERR_INTERRUPTED ? -1 : EXIT_OK;
+	return rc == ERR_INTERRUPTED ? -1 : EXIT_OK;
 }
 
 /* Head builds in the working tree unless it is a commit (--head): one
@@ -301,9 +340,10 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 
 	if (locked != EXIT_OK)
 		return locked;
+	session_budget_start(s); /* shared by the suites that will be compared */
 	for (i = 0; i < s->suites.count; i++) {
 		const struct suite *suite = s->suites.v[i];
-		char *rel;
+		char *head_root;
 		bool any = false;
 		int code;
 
@@ -311,18 +351,18 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 			any |= selected[i][k];
 		if (!any)
 			continue;
-		rel = relative_dir(rv, suite->dir);
-		if (!rel) {
+		head_root = revisions_suite_root(rv, suite, rv->head_dir);
+		if (!head_root) {
 			err_set(&err, ERR_EXEC, "suite \"%s\" is not inside the repository \"%s\"",
 				suite->path, vcs_workdir(rv->vcs));
 			return fail(&err);
 		}
-		code = measure_suite(s, rv, i, selected[i], rel);
-		free(rel);
+		code = measure_suite(s, rv, i, head_root);
+		free(head_root);
 		if (code > 0)
 			return code;
 		if (code < 0) { /* interrupted */
-			session_not_started(s, selected, i + 1);
+			session_not_started(s, i + 1);
 			break;
 		}
 	}
@@ -332,11 +372,18 @@ int revisions_measure(struct session *s, struct revisions *rv, bool **selected)
 void revisions_release(struct revisions *rv)
 {
 	struct err err = ERR_INIT;
+	size_t i;
 
 	vcs_tree_remove(rv->base_tree, &err);
 	vcs_tree_remove(rv->head_tree, &err);
 	vcs_free(rv->vcs);
 	free(rv->hidden);
+	for (i = 0; i < rv->n_base_suites; i++) {
+		suite_free(rv->base_suites[i]);
+		free(rv->base_selected[i]);
+	}
+	free(rv->base_suites);
+	free(rv->base_selected);
 	memset(rv, 0, sizeof(*rv));
 }
 
@@ -350,22 +397,20 @@ int revisions_compare(struct session *s, const struct revisions_request *req)
 	if (code == EXIT_OK)
 		code = revisions_open(s, req, &rv);
 	if (code == EXIT_OK)
-		code = revisions_check_looks(s, &rv, selected);
+		code = revisions_plan(s, &rv, selected);
 	if (code == EXIT_OK)
 		code = session_runner(s, rv.hidden, rv.n_hidden);
 	if (code == EXIT_OK)
 		code = revisions_measure(s, &rv, selected);
-	/* The trees go before the report is written: nothing is left behind
-	 * even when writing fails. */
+	/* The trees go before the command writes the report: nothing is left
+	 * behind even when writing fails. */
 	if (s->doc) {
-		uint64_t t = session_now_ns();
+		uint64_t t = clock_monotonic_ns();
 		revisions_release(&rv);
 		session_phase(s, RESULTS_PHASE_CLEANUP, t);
 	} else {
 		revisions_release(&rv);
 	}
-	if (code == EXIT_OK)
-		code = session_finish(s);
 	session_selection_free(selected, s->suites.count);
 	return code;
 }

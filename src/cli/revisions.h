@@ -40,6 +40,13 @@ struct revisions {
 	const char **hidden;
 	size_t n_hidden;
 	enum revisions_suite_from suite_from;
+	/* --suite-from base: per suite of the session, the base revision's copy
+	 * (NULL when the base is the working tree itself, or nothing of the
+	 * suite is selected) and its selection; loaded once, before anything
+	 * runs, by revisions_plan. */
+	struct suite **base_suites;
+	bool **base_selected;
+	size_t n_base_suites;
 };
 
 struct revisions_request {
@@ -62,13 +69,21 @@ int revisions_open(struct session *s, const struct revisions_request *req, struc
  * file rv->suite_from names; by default a suite whose file does not exist in
  * the base is measured on head only (new in head). */
 int revisions_measure(struct session *s, struct revisions *rv, bool **selected);
-/* session_check_looks() once the revisions are known: a suite new in head is
+/* session_plan() once the revisions are known: a suite new in head is
  * measured on head only, so its run counts are not checked (the reference's
- * rule: runs below min_samples are refused only where a comparison is made). */
-int revisions_check_looks(const struct session *s, const struct revisions *rv, bool **selected);
+ * rule: runs below min_samples are refused only where a comparison is made);
+ * with --suite-from head every suite is compared, and with --suite-from base
+ * the base revision's copies are loaded and planned instead. Exit 2 at the
+ * suite's position before anything runs, 4 when a base copy is missing. */
+int revisions_plan(struct session *s, struct revisions *rv, bool **selected);
 void revisions_release(struct revisions *rv);
-/* The whole of compare and calibrate after their flags: opens the revisions,
- * checks the looks, measures, removes the trees, writes the report. */
+/* The suite's directory inside `root`, a checkout of the repository (a
+ * materialised revision, or the working tree itself), found from where the
+ * suite lies in the working tree; NULL when it lies outside the repository. */
+char *revisions_suite_root(const struct revisions *rv, const struct suite *suite, const char *root);
+/* Compare and calibrate after their flags, up to their report: opens the
+ * revisions, checks the looks, measures, removes the trees. The command
+ * then ends the session (session_finish, or its steps). */
 int revisions_compare(struct session *s, const struct revisions_request *req);
 
 #endif

@@ -4,6 +4,7 @@
 #include "cli/session.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/fsio.h"
 #include "common/rng.h"
 #include "common/version.h"
@@ -21,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,50 +58,6 @@ static void install_signals(void)
 		sigaction(stopping[i], &sa, NULL);
 }
 
-size_t session_flags(struct session *s, struct opt *out, size_t cap)
-{
-	const struct opt flags[SESSION_FLAG_COUNT] = {
-		{ "filter", 0, OPT_STRING, &s->filter, "REGEXP",
-		  "measure benchmarks whose name matches, or cases NAME[k=v,...]" },
-		{ "tag", 0, OPT_LIST, &s->tags, "TAG", "keep benchmarks with any of these tags" },
-		{ "skip-tag", 0, OPT_LIST, &s->skip_tags, "TAG",
-		  "drop benchmarks with any of these tags (wins over --tag)" },
-		{ "format", 0, OPT_STRING, &s->out.format, "FORMAT",
-		  "table (default), json, csv, samples-csv, markdown, github, html" },
-		{ "output", 'o', OPT_STRING, &s->out.output, "FILE",
-		  "write the report there (atomically) instead of stdout" },
-		{ "section", 0, OPT_STRING, &s->out.section, "NAME",
-		  "with markdown and --output: replace only that marked section" },
-		{ "summary", 0, OPT_STRING, &s->out.summary, "FILE",
-		  "also append the GitHub summary to FILE" },
-		{ "seed", 0, OPT_STRING, &s->seed_text, "SEED",
-		  "0..2^53-1; default random, printed and stored" },
-		{ "runs", 0, OPT_STRING, &s->runs_text, "N", "exact measured runs per command" },
-		{ "warmup", 0, OPT_STRING, &s->warmup_text, "N", "warmup runs per command" },
-		{ "quiet", 'q', OPT_FLAG, &s->quiet, NULL, "no progress on stderr" },
-		{ "no-color", 0, OPT_FLAG, &s->out.no_color, NULL, "no colour (also NO_COLOR)" },
-		{ "max-time", 0, OPT_STRING, &s->max_time_text, "DURATION",
-		  "compare: stop the rounds when spent" },
-		{ "fail-on-inconclusive", 0, OPT_FLAG, &s->fail_on_inconclusive, NULL,
-		  "compare: exit 1 when a gated comparison is inconclusive" },
-		{ "verbose", 'v', OPT_FLAG, &s->verbose, NULL,
-		  "the wall time of each phase on stderr at the end" },
-		{ "report", 0, OPT_STRING, &s->out.format, "FORMAT", "alias of --format" },
-	};
-	size_t i;
-
-	for (i = 0; i < SESSION_FLAG_COUNT && i < cap; i++)
-		out[i] = flags[i];
-	return i;
-}
-
-static int usage(struct session *s, const char *fmt, const char *value)
-{
-	struct err err = ERR_INIT;
-	err_set(&err, ERR_USAGE, fmt, value);
-	return cli_usage_error(s->cmd, &err);
-}
-
 static char *spawner_beside_self(void)
 {
 	char self[PATH_MAX];
@@ -129,18 +85,9 @@ static void progress_line(void *ctx, const char *line)
 	fflush(stderr);
 }
 
-static int64_t wall_now_ns(void);
-
-uint64_t session_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t session_phase(struct session *s, enum results_phase p, uint64_t since_ns)
 {
-	uint64_t now = session_now_ns();
+	uint64_t now = clock_monotonic_ns();
 
 	s->doc->timings.phase_ns[p] += now - since_ns;
 	return now;
@@ -148,13 +95,13 @@ uint64_t session_phase(struct session *s, enum results_phase p, uint64_t since_n
 
 void session_timings_total(struct session *s)
 {
-	s->doc->timings.total_ns = session_now_ns() - s->started_ns;
+	s->doc->timings.total_ns = clock_monotonic_ns() - s->started_ns;
 }
 
 void session_print_timings(const struct session *s)
 {
 	const struct results_timings *t = &s->doc->timings;
-	double total = (double)(session_now_ns() - s->started_ns), sum = 0, own;
+	double total = (double)(clock_monotonic_ns() - s->started_ns), sum = 0, own;
 	int p;
 
 	if (!s->verbose)
@@ -190,7 +137,7 @@ void session_log(const struct session *s, const char *fmt, ...)
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "himorime: %s, %.1f s elapsed\n", sb.buf,
-		(double)(wall_now_ns() - s->doc->started_at_unix_ns) / 1e9);
+		(double)(clock_wall_ns() - s->doc->started_at_unix_ns) / 1e9);
 	fflush(stderr);
 	strbuf_release(&sb);
 }
@@ -200,20 +147,35 @@ static void look_line(void *ctx, const char *line)
 	session_log(ctx, "%s", line);
 }
 
-/* A build's start, end and signs of life: on a terminal too (a lasting
- * line above the progress line), since a build can take many minutes. The
- * lines while it runs come from the engine's watch thread while this one
- * waits for the build. */
-static void build_line(void *ctx, const char *line)
+/* A line of its own on stderr, above the progress line on a terminal. Names
+ * and output come from the suite and the build: one line, no escape
+ * sequences of theirs. */
+static void lasting_line(const struct session *s, const char *what, const char *line)
 {
-	const struct session *s = ctx;
 	char buf[1024];
 
-	/* Names and output come from the suite and the build: one line, no
-	 * escape sequences of theirs. */
 	err_escape(buf, sizeof(buf), line);
-	fprintf(stderr, "%shimorime: %s\n", s->progress_tty ? "\r\033[K" : "", buf);
+	fprintf(stderr, "%shimorime: %s%s\n", s->progress_tty ? "\r\033[K" : "", what, buf);
 	fflush(stderr);
+}
+
+/* A build's start, end and signs of life: on a terminal too, since a build
+ * can take many minutes. The lines while it runs come from the engine's
+ * watch thread while this one waits for the build. */
+static void build_line(void *ctx, const char *line)
+{
+	lasting_line(ctx, "", line);
+}
+
+static void warning_line(void *ctx, const char *line)
+{
+	lasting_line(ctx, "warning: ", line);
+}
+
+void session_budget_start(struct session *s)
+{
+	runner_budget_start(s->runner, s->plan->max_total_time_ns, s->plan->budget_benchmarks);
+	s->doc->max_total_time_ns = s->plan->max_total_time_ns;
 }
 
 static int check_values(struct session *s, enum results_mode mode)
@@ -226,40 +188,56 @@ static int check_values(struct session *s, enum results_mode mode)
 		return cli_usage_error(s->cmd, &err);
 	if (s->seed_text) {
 		if (opts_uint(s->seed_text, 0, RNG_SEED_MAX, &v) < 0)
-			return usage(s,
-				     "--seed \"%s\": expected an integer from 0 to "
-				     "9007199254740991",
-				     s->seed_text);
+			return cli_usagef(s->cmd,
+					  "--seed \"%s\": expected an integer from 0 to "
+					  "9007199254740991",
+					  s->seed_text);
 		s->ro.seed = v;
 	} else {
 		s->ro.seed = rng_fresh_seed();
 	}
 	if (s->runs_text) {
 		if (opts_uint(s->runs_text, 1, 100000, &v) < 0)
-			return usage(s, "--runs \"%s\": expected an integer from 1 to 100000",
-				     s->runs_text);
-		s->ro.has_runs = true;
-		s->ro.runs = (unsigned)v;
+			return cli_usagef(s->cmd,
+					  "--runs \"%s\": expected an integer from 1 to 100000",
+					  s->runs_text);
+		s->flags.has_runs = true;
+		s->flags.runs = (unsigned)v;
 	}
 	if (s->warmup_text) {
 		if (opts_uint(s->warmup_text, 0, 10000, &v) < 0)
-			return usage(s, "--warmup \"%s\": expected an integer from 0 to 10000",
-				     s->warmup_text);
-		s->ro.has_warmup = true;
-		s->ro.warmup = (unsigned)v;
+			return cli_usagef(s->cmd,
+					  "--warmup \"%s\": expected an integer from 0 to 10000",
+					  s->warmup_text);
+		s->flags.has_warmup = true;
+		s->flags.warmup = (unsigned)v;
 	}
 	if (s->max_time_text) {
 		uint64_t ns;
 		if (mode == RESULTS_MODE_RUN)
-			return usage(s, "--max-time%s only applies to compare and ci", "");
+			return cli_usagef(s->cmd, "--max-time only applies to compare and ci");
 		if (units_duration(s->max_time_text, &ns, &err) < 0 || ns == 0)
-			return usage(s,
-				     "--max-time \"%s\": expected a positive duration such as 10m",
-				     s->max_time_text);
-		s->ro.max_time_ns = ns;
+			return cli_usagef(
+				s->cmd,
+				"--max-time \"%s\": expected a positive duration such as 10m",
+				s->max_time_text);
+		s->flags.max_time_ns = ns;
+	}
+	if (s->max_total_time_text) {
+		uint64_t ns;
+		if (mode == RESULTS_MODE_RUN)
+			return cli_usagef(s->cmd,
+					  "--max-total-time only applies to compare and ci");
+		if (units_duration(s->max_total_time_text, &ns, &err) < 0 || ns == 0)
+			return cli_usagef(
+				s->cmd,
+				"--max-total-time \"%s\": expected a positive duration such as "
+				"20m",
+				s->max_total_time_text);
+		s->flags.max_total_time_ns = ns;
 	}
 	if (s->fail_on_inconclusive && mode == RESULTS_MODE_RUN)
-		return usage(s, "--fail-on-inconclusive%s only applies to compare and ci", "");
+		return cli_usagef(s->cmd, "--fail-on-inconclusive only applies to compare and ci");
 	if (selection_init(&s->sel, s->filter, &s->tags, &s->skip_tags, &err) < 0)
 		return cli_usage_error(s->cmd, &err);
 	return EXIT_OK;
@@ -289,17 +267,25 @@ static void fill_environment(struct results *doc)
 	results_set_str(&doc->noise.governor, env.governor[0] ? env.governor : NULL);
 }
 
-static int64_t wall_now_ns(void)
+/* The plan's name of a measuring command. */
+static enum plan_verb verb_of(const char *cmd)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
+	static const struct {
+		const char *name;
+		enum plan_verb verb;
+	} verbs[] = {
+		{ .name = "compare", .verb = PLAN_COMPARE },
+		{ .name = "calibrate", .verb = PLAN_CALIBRATE },
+		{ .name = "ci", .verb = PLAN_CI },
+		{ .name = "sweep", .verb = PLAN_SWEEP },
+		{ .name = "bisect", .verb = PLAN_BISECT },
+	};
+	size_t i;
 
-int session_start(struct session *s, const char *cmd, enum results_mode mode,
-		  const struct opt *extra, size_t n_extra, int argc, char **argv)
-{
-	return session_start_with(s, cmd, mode, extra, n_extra, 0, argc, argv);
+	for (i = 0; i < ARRAY_SIZE(verbs); i++)
+		if (!strcmp(verbs[i].name, cmd))
+			return verbs[i].verb;
+	return PLAN_RUN;
 }
 
 /* Moves the first n operands to s->leading. */
@@ -309,7 +295,8 @@ static int take_leading(struct session *s, size_t n)
 	size_t i;
 
 	if (s->operands.n < n)
-		return usage(s, "%s needs a revision range such as main~20..main", s->cmd);
+		return cli_usagef(s->cmd, "%s needs a revision range such as main~20..main",
+				  s->cmd);
 	for (i = 0; i < s->operands.n; i++)
 		strlist_push(i < n ? &s->leading : &rest, s->operands.v[i]);
 	strlist_release(&s->operands);
@@ -317,46 +304,42 @@ static int take_leading(struct session *s, size_t n)
 	return EXIT_OK;
 }
 
-int session_start_with(struct session *s, const char *cmd, enum results_mode mode,
-		       const struct opt *extra, size_t n_extra, size_t n_leading, int argc,
-		       char **argv)
+int session_start(struct session *s, const struct cmd *c, struct cmd_args *a, int argc, char **argv)
 {
-	struct opt all[SESSION_FLAG_COUNT + 16];
 	struct runner_options ro = RUNNER_OPTIONS_INIT;
+	struct plan_flags flags = PLAN_FLAGS_INIT;
+	const struct cli_output out = CLI_OUTPUT_INIT;
 	struct err err = ERR_INIT;
+	enum results_mode mode = c->mode;
 	uint64_t loaded;
-	size_t n;
 	int code;
 
-	const struct cli_output out = CLI_OUTPUT_INIT;
-
 	memset(s, 0, sizeof(*s));
-	s->started_ns = session_now_ns();
+	s->started_ns = clock_monotonic_ns();
 	s->out = out;
-	s->cmd = cmd;
+	s->cmd = c->name;
 	s->ro = ro;
-	n = session_flags(s, all, SESSION_FLAG_COUNT);
-	if (n_extra > 16)
-		n_extra = 16;
-	if (extra && n_extra)
-		memcpy(all + n, extra, n_extra * sizeof(*extra));
-	if (opts_parse(cmd, all, n + n_extra, argc, argv, &s->operands, &err) < 0)
-		return cli_usage_error(cmd, &err);
+	s->flags = flags;
+	s->flags.verb = verb_of(c->name);
+	if (cli_parse(c, a, s, argc, argv, &s->operands, &err) < 0)
+		return cli_usage_error(c->name, &err);
 	code = check_values(s, mode);
-	if (code == EXIT_OK && n_leading)
-		code = take_leading(s, n_leading);
+	if (code == EXIT_OK && c->leading)
+		code = take_leading(s, c->leading);
 	if (code != EXIT_OK)
 		return code;
-	loaded = session_now_ns();
+	loaded = clock_monotonic_ns();
 	code = cli_load_suites(&s->operands, &s->suites);
 	if (code != EXIT_OK)
 		return code;
 	s->progress_tty = !s->quiet && isatty(STDERR_FILENO);
+	s->spawner_path = spawner_beside_self();
+	s->flags.spawner = s->spawner_path;
 	s->doc = results_new(mode);
 	s->doc->timings.present = true;
 	session_phase(s, RESULTS_PHASE_LOAD, loaded);
 	s->doc->seed = s->ro.seed;
-	s->doc->started_at_unix_ns = wall_now_ns();
+	s->doc->started_at_unix_ns = clock_wall_ns();
 	fill_environment(s->doc);
 	return EXIT_OK;
 }
@@ -379,16 +362,13 @@ bool session_selected_in(const struct session *s, const struct suite *suite, boo
 	return any;
 }
 
-void session_not_started(struct session *s, bool **selected, size_t from)
+void session_not_started(struct session *s, size_t from)
 {
-	size_t i, k;
+	size_t i;
 
-	for (i = from; i < s->suites.count; i++)
-		for (k = 0; k < s->suites.v[i]->benchmark_count; k++)
-			if (selected[i][k]) {
-				runner_not_started(s->suites.v[i], selected[i], s->doc);
-				break;
-			}
+	for (i = from; i < s->plan->n_suites; i++)
+		if (s->plan->suites[i].n_selected)
+			runner_not_started(&s->plan->suites[i], s->doc);
 }
 
 bool **session_selection(const struct session *s)
@@ -420,43 +400,56 @@ int session_select_check(const struct session *s, bool **selected)
 		for (k = 0; k < s->suites.v[i]->benchmark_count; k++)
 			if (selected[i][k])
 				return EXIT_OK;
-	fprintf(stderr, "himorime: error: no benchmark matches the selection [HMR3001]\n"
-			"  hint: check --filter, --tag and --skip-tag against 'himorime list'\n");
+	cli_error(HMR_USAGE, "no benchmark matches the selection");
+	fprintf(stderr, "  hint: check --filter, --tag and --skip-tag against 'himorime list'\n");
 	return cli_exit(EXIT_USAGE, "empty selection");
 }
 
-int session_check_looks(const struct session *s, bool **selected, const bool *skip)
+/* Prints the plan's problems: each at its suite position, or the one of
+ * --runs; returns the exit code. */
+static int print_problems(const struct session *s, const struct plan_problems *pr,
+			  const char *const *where)
 {
-	size_t i, k, problems = 0;
+	size_t i;
 
-	for (i = 0; i < s->suites.count; i++)
-		for (k = 0; !(skip && skip[i]) && k < s->suites.v[i]->benchmark_count; k++) {
-			const struct benchmark *b = &s->suites.v[i]->benchmarks[k];
-			struct judge_plan plan;
-			struct err err = ERR_INIT;
-			/* a comparison leaves a compare: false size out (runner.c) */
-			if (!selected[i][k] ||
-			    (b->no_compare && s->doc && s->doc->mode == RESULTS_MODE_COMPARE) ||
-			    runner_plan_looks(&s->ro, b, &plan, &err) == 0)
-				continue;
-			if (s->ro.has_runs) {
-				fprintf(stderr, "himorime: error: --runs %u: %s [HMR3001]\n",
-					s->ro.runs, err.msg);
-				return cli_exit(EXIT_USAGE, "invalid command line");
-			}
-			if (b->param_count) /* a case: its label says which */
-				fprintf(stderr, "%s:%u:%u: %s: %s\n", s->suites.v[i]->path,
-					b->pos.line, b->pos.column, b->name, err.msg);
-			else
-				fprintf(stderr, "%s:%u:%u: benchmarks[%zu]: %s\n",
-					s->suites.v[i]->path, b->pos.line, b->pos.column, k,
-					err.msg);
-			problems++;
+	for (i = 0; i < pr->n; i++) {
+		const struct plan_problem *p = &pr->v[i];
+		if (p->flag) {
+			cli_error(HMR_USAGE, "%s", p->text);
+			return cli_exit(EXIT_USAGE, "invalid command line");
 		}
-	if (!problems)
-		return EXIT_OK;
-	return cli_exit(EXIT_CONFIG, "%zu problem%s in the comparison settings", problems,
-			problems == 1 ? "" : "s");
+		fprintf(stderr, "%s:%u:%u: %s%s\n", s->suites.v[p->input]->path, p->line, p->column,
+			p->text, where && where[p->input] ? where[p->input] : "");
+	}
+	return cli_exit(EXIT_CONFIG, "%zu problem%s in the comparison settings", pr->n,
+			pr->n == 1 ? "" : "s");
+}
+
+int session_plan_inputs(struct session *s, const struct plan_input *in, const char *const *where)
+{
+	struct plan_problems pr = PLAN_PROBLEMS_INIT;
+	int code = EXIT_OK;
+
+	if (plan_build(&s->flags, in, s->suites.count, &s->plan, &pr) < 0)
+		code = print_problems(s, &pr, where);
+	plan_problems_release(&pr);
+	return code;
+}
+
+int session_plan(struct session *s, bool **selected, const bool *skip)
+{
+	struct plan_input *in = xcalloc(s->suites.count + 1, sizeof(*in));
+	size_t i;
+	int code;
+
+	for (i = 0; i < s->suites.count; i++) {
+		in[i].suite = s->suites.v[i];
+		in[i].selected = selected[i];
+		in[i].compared = s->flags.verb != PLAN_RUN && !(skip && skip[i]);
+	}
+	code = session_plan_inputs(s, in, NULL);
+	free(in);
+	return code;
 }
 
 bool session_builds(const struct session *s, size_t i, bool **selected)
@@ -504,11 +497,9 @@ int session_lock_tree(struct session *s, const char *dir)
 		s->locks = xrealloc(s->locks, (s->n_locks + 1) * sizeof(*s->locks));
 		s->locks[s->n_locks++] = l;
 	} else if (l.busy) {
-		fprintf(stderr,
-			"himorime: error: %s [HMR4001]\n"
-			"  hint: two runs on one tree build over each other: wait for that one "
-			"to end, or measure a copy of the tree (git worktree add)\n",
-			err.msg);
+		cli_error(HMR_EXEC, "%s", err.msg);
+		fprintf(stderr, "  hint: two runs on one tree build over each other: wait for that "
+				"one to end, or measure a copy of the tree (git worktree add)\n");
 		code = cli_exit(EXIT_EXEC, "the working tree is in use");
 	} else {
 		fprintf(stderr,
@@ -526,15 +517,12 @@ int session_runner(struct session *s, const char *const *hidden, size_t n_hidden
 {
 	struct err err = ERR_INIT;
 	const char *fallback;
-	uint64_t t = session_now_ns();
+	uint64_t t = clock_monotonic_ns();
 	size_t swept;
 
 	/* What a killed run left behind (its pid is in the names). */
 	fsio_sweep_stale("himorime-run-", &swept, &err);
 	fsio_sweep_stale("himorime-build-", &swept, &err);
-	s->spawner_path = spawner_beside_self();
-	s->ro.spawner_path = s->spawner_path;
-	s->ro.use_spawner = s->spawner_path != NULL;
 	s->ro.hidden_env = hidden;
 	s->ro.hidden_env_count = n_hidden;
 	if (s->progress_tty)
@@ -545,8 +533,9 @@ int session_runner(struct session *s, const char *const *hidden, size_t n_hidden
 		/* a log has no progress line: the build's last output instead */
 		s->ro.build_tick_ns = s->progress_tty ? 0 : SESSION_BUILD_TICK_NS;
 	}
+	s->ro.warning = warning_line;
 	s->ro.progress_ctx = s;
-	if (runner_new(&s->ro, &s->runner, &err) < 0)
+	if (runner_new(&s->ro, s->plan, &s->runner, &err) < 0)
 		return cli_fail(&err);
 	fallback = runner_fallback_reason(s->runner);
 	if (fallback)
@@ -698,7 +687,7 @@ int cli_summarize(struct results *doc, bool fail_on_inconclusive)
  * the time spent writing it (docs/reports.md#timings). */
 static int write_outputs(struct session *s, struct err *err)
 {
-	uint64_t t = session_now_ns();
+	uint64_t t = clock_monotonic_ns();
 	int rc;
 
 	session_timings_total(s);
@@ -709,38 +698,37 @@ static int write_outputs(struct session *s, struct err *err)
 	return rc;
 }
 
-int session_finish(struct session *s)
+int session_verdicts(struct session *s)
 {
-	struct err err = ERR_INIT;
-	struct strbuf why;
 	uint64_t t;
 	int code;
 
 	if (s->progress_tty)
 		fputs("\r\033[K", stderr);
-	s->doc->finished_at_unix_ns = wall_now_ns();
-	t = session_now_ns();
+	s->doc->finished_at_unix_ns = clock_wall_ns();
+	t = clock_monotonic_ns();
 	code = cli_summarize(s->doc, s->fail_on_inconclusive);
-	if (s->complete)
-		s->complete(s);
 	session_phase(s, RESULTS_PHASE_JUDGING, t);
+	return code;
+}
+
+int session_write(struct session *s)
+{
+	struct err err = ERR_INIT;
+
 	if (write_outputs(s, &err) < 0) {
-		if (!cli_reader_gone())
-			fprintf(stderr, "himorime: error: %s [HMR4003]\n", err.msg);
+		cli_error(HMR_UNWRITTEN, "%s", err.msg);
 		s->doc->summary.exit_code = EXIT_EXEC;
 		return cli_exit(EXIT_EXEC, "the report could not be written");
 	}
-	if (s->epilogue) {
-		int after;
-		t = session_now_ns();
-		after = s->epilogue(s);
-		session_phase(s, RESULTS_PHASE_PUBLISHING, t);
-		session_print_timings(s);
-		if (after != EXIT_OK)
-			return cli_exit(after, "%s", s->epilogue_failure);
-	} else {
-		session_print_timings(s);
-	}
+	return EXIT_OK;
+}
+
+int session_conclude(struct session *s, int code)
+{
+	struct strbuf why;
+
+	session_print_timings(s);
 	if (code == EXIT_OK)
 		return EXIT_OK;
 	strbuf_init(&why, 0);
@@ -750,12 +738,21 @@ int session_finish(struct session *s)
 	return code;
 }
 
+int session_finish(struct session *s)
+{
+	int code = session_verdicts(s);
+	int written = session_write(s);
+
+	return written == EXIT_OK ? session_conclude(s, code) : written;
+}
+
 void session_release(struct session *s)
 {
 	size_t i;
 
 	signal_target = NULL;
 	runner_free(s->runner);
+	plan_free(s->plan);
 	/* after the runner: nothing of this session builds or runs any more */
 	for (i = 0; i < s->n_locks; i++)
 		treelock_release(&s->locks[i]);

@@ -1,18 +1,22 @@
 /*
- * What `run`, `compare` and `ci` share: their flags, the selection of
- * benchmarks, the seed, signal handling, the runner, and writing the report
- * in every requested format. Each command parses its flags with
- * session_flags(), prepares the trees it measures, and calls session_measure()
- * once per suite, then session_finish().
+ * What the measuring commands (run, compare, calibrate, ci, sweep, bisect)
+ * share: the values of their shared flags, the selection of benchmarks, the
+ * seed, signal handling, the runner, and writing the report in every
+ * requested format. cli_run (commands.c) starts the session with
+ * session_start() and hands it to the command, which prepares the trees it
+ * measures, creates the runner with session_runner(), measures each suite
+ * (runner_run_suite), then ends it with session_finish() or its steps.
  */
 #ifndef HIMORIME_CLI_SESSION_H
 #define HIMORIME_CLI_SESSION_H
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/select.h"
 #include "cli/treelock.h"
 #include "engine/runner.h"
+#include "plan/plan.h"
 #include "results/results.h"
 
 #include <stdbool.h>
@@ -22,7 +26,7 @@ struct session {
 	/* flags */
 	const char *filter, *seed_text;
 	struct cli_output out; /* --format, --output, --section, --summary, --no-color */
-	const char *runs_text, *warmup_text, *max_time_text;
+	const char *runs_text, *warmup_text, *max_time_text, *max_total_time_text;
 	struct strlist tags, skip_tags, operands;
 	struct strlist leading; /* operands before the PATHs (sweep's REV_RANGE) */
 	bool quiet, fail_on_inconclusive, verbose;
@@ -30,21 +34,14 @@ struct session {
 	struct selection sel;
 	bool progress_tty;
 	struct runner_options ro;
+	struct plan_flags flags; /* the command line, for the plan */
+	struct plan *plan;	 /* session_plan(): every setting */
 	struct runner *runner;
 	struct results *doc;
 	struct cli_suites suites;
 	char *spawner_path;
 	const char *cmd;
 	uint64_t started_ns; /* CLOCK_MONOTONIC when the session started */
-	/* Runs after the report is written, before the last line: calibrate's
-	 * summary, ci's publishing. A non-zero return is an exit code that
-	 * overrides the verdict's, and `epilogue_failure` says why. */
-	int (*epilogue)(struct session *s);
-	void *epilogue_ctx;
-	const char *epilogue_failure;
-	/* Runs after the summary, before the report is written: what a command
-	 * adds to the document (calibrate's figures). */
-	void (*complete)(struct session *s);
 	/* The working trees this session builds in, locked (treelock.h). */
 	struct treelock *locks;
 	size_t n_locks;
@@ -54,19 +51,13 @@ struct session {
  * printed (docs/revisions.md#builds). */
 #define SESSION_BUILD_TICK_NS (UINT64_C(30) * 1000000000)
 
-/* The flags every measuring command takes; `extra` adds the command's own. */
-#define SESSION_FLAG_COUNT 16
-size_t session_flags(struct session *s, struct opt *out, size_t cap);
-
-/* Parses argv with the shared flags plus `extra`, checks their values, loads
- * the suites. Returns EXIT_OK, or the exit code after printing why. */
-int session_start(struct session *s, const char *cmd, enum results_mode mode,
-		  const struct opt *extra, size_t n_extra, int argc, char **argv);
-/* The same, for commands whose first n_leading operands are not PATHs: they
- * go to s->leading (exit 3 when missing). */
-int session_start_with(struct session *s, const char *cmd, enum results_mode mode,
-		       const struct opt *extra, size_t n_extra, size_t n_leading, int argc,
-		       char **argv);
+/* Parses argv with the flags of c's row (commands.c): its own into a, the
+ * shared ones into s; checks their values, moves the first c->leading
+ * operands to s->leading (exit 3 when missing), loads the suites. Returns
+ * EXIT_OK, or the exit code after printing why; s can be released either
+ * way. */
+int session_start(struct session *s, const struct cmd *c, struct cmd_args *a, int argc,
+		  char **argv);
 /* The benchmarks of suite i that the selection keeps; false when none. */
 bool session_selected(const struct session *s, size_t i, bool *selected);
 /* The same for any suite (the base revision's copy of one). */
@@ -77,22 +68,27 @@ bool **session_selection(const struct session *s);
 void session_selection_free(bool **selected, size_t n);
 /* EXIT_OK, or exit 3 after saying so when nothing is selected. */
 int session_select_check(const struct session *s, bool **selected);
-/* Comparisons only: every selected benchmark's looks can give an interval
- * (runs and max_runs at least min_samples, docs/configuration.md). Suites
- * with skip[i] set (new in head: measured on head only) are not checked;
- * skip may be NULL. Prints each problem at its suite position and returns
- * EXIT_CONFIG (a suite's setting) or EXIT_USAGE (--runs); else EXIT_OK. */
-int session_check_looks(const struct session *s, bool **selected, const bool *skip);
-/* After an interrupt: records every suite from `from` on that has a selected
- * benchmark as never started, so the report lists what did not run. */
-void session_not_started(struct session *s, bool **selected, size_t from);
+/* Resolves the plan (plan/plan.h) of every suite of the session with its
+ * selection, compared unless the command is `run` or skip[i] is set (a suite
+ * new in head: measured on head only; skip may be NULL). A comparison's
+ * looks must give an interval (runs and max_runs at least min_samples,
+ * docs/configuration.md): each problem is printed at its suite position and
+ * the return is EXIT_CONFIG (a suite's setting) or EXIT_USAGE (--runs);
+ * else EXIT_OK and s->plan. */
+int session_plan(struct session *s, bool **selected, const bool *skip);
+/* The same for suites that differ from the session's (the base revision's
+ * copies): input i is shown as the session's suite i, each message ending
+ * with where[i] (NULL: nothing). */
+int session_plan_inputs(struct session *s, const struct plan_input *in, const char *const *where);
+/* After an interrupt: records every suite of the plan from `from` on that
+ * has a selected benchmark as never started, so the report lists what did
+ * not run. */
+void session_not_started(struct session *s, size_t from);
 /* Without a terminal on stderr (CI logs) and without --quiet: one line
  * "himorime: <what>, <seconds> s elapsed" on stderr, so a long comparison
  * shows life (docs/comparison.md). Nothing otherwise. */
 void session_log(const struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* CLOCK_MONOTONIC in ns: what the phases of doc->timings are timed with. */
-uint64_t session_now_ns(void);
 /* Adds the time since since_ns to phase p of the document's timings and
  * returns now, the start of the next phase (docs/reports.md#timings). */
 uint64_t session_phase(struct session *s, enum results_phase p, uint64_t since_ns);
@@ -111,10 +107,25 @@ bool session_builds(const struct session *s, size_t i, bool **selected);
  * lock file can be made there (a read-only tree); or exit 4 after saying
  * who holds it. */
 int session_lock_tree(struct session *s, const char *dir);
+/* Starts the time budget of one comparison on the runner (docs/comparison.md,
+ * "Time budgets"), as the plan has it. */
+void session_budget_start(struct session *s);
 /* Creates the runner (once the hidden environment names are known). */
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden);
-/* Renders and writes every requested output, sets the summary, prints the
- * last line; returns the exit code. */
+/* The end of a measuring command, in three steps it calls in order; a
+ * command that adds to the document or prints between them (calibrate, ci)
+ * calls each, the others session_finish, which calls all three.
+ *
+ * session_verdicts: clears the progress line, stamps the end, and rolls the
+ * verdicts up into the document's summary (the judging phase); returns the
+ * exit code they ask for. */
+int session_verdicts(struct session *s);
+/* Renders and writes every requested output: the report and the suites'
+ * report.outputs. EXIT_OK, or exit 4 after saying why. */
+int session_write(struct session *s);
+/* With --verbose the phases (session_print_timings); then, for a code other
+ * than EXIT_OK, the last line with the verdicts' reason. Returns code. */
+int session_conclude(struct session *s, int code);
 int session_finish(struct session *s);
 void session_release(struct session *s);
 

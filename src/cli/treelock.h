@@ -37,7 +37,7 @@ struct treelock {
 
 #define TREELOCK_INIT                                                                              \
 	{                                                                                          \
-		NULL, -1, false                                                                    \
+		.path = NULL, .fd = -1, .busy = false                                              \
 	}
 
 /* Takes the lock at `path` for the working tree `tree` (named in messages).

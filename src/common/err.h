@@ -27,10 +27,7 @@ struct err {
 
 #define ERR_INIT                                                                                   \
 	{                                                                                          \
-		0,                                                                                 \
-		{                                                                                  \
-			0                                                                          \
-		}                                                                                  \
+		.code = ERR_OK, .msg = ""                                                          \
 	}
 
 /* Sets code and message; returns code so that `return err_set(...)` reads well.

@@ -4,6 +4,7 @@
 #include "common/fsio.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/strbuf.h"
 
 #include <dirent.h>
@@ -104,6 +105,85 @@ done:
 	return rc;
 }
 
+int fsio_capped_open(struct fsio_capped *f, const char *path, size_t cap, uint64_t deadline_ns,
+		     struct err *err)
+{
+	struct stat st;
+
+	f->path = path;
+	f->cap = cap;
+	f->done = 0;
+	f->deadline_ns = deadline_ns;
+	f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW);
+	if (f->fd < 0)
+		return err_set(err, ERR_EXEC, "cannot read \"%s\": %s", path,
+			       errno == ELOOP ? "a symbolic link" : strerror(errno));
+	if (fstat(f->fd, &st) < 0)
+		err_set(err, ERR_EXEC, "cannot read \"%s\": %s", path, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		err_set(err, ERR_EXEC, "cannot read \"%s\": not a regular file (%s)", path,
+			fsio_kind_name(st.st_mode));
+	else if ((uint64_t)st.st_size > cap)
+		err_set(err, ERR_EXEC, "cannot read \"%s\": larger than %zu bytes", path, cap);
+	else
+		return 0;
+	fsio_capped_close(f);
+	return ERR_EXEC;
+}
+
+long fsio_capped_read(struct fsio_capped *f, void *buf, size_t n, struct err *err)
+{
+	ssize_t got;
+
+	if (clock_monotonic_ns() > f->deadline_ns)
+		return err_set(err, ERR_EXEC,
+			       "cannot read \"%s\": took longer than the time allowed", f->path);
+	/* One byte past the cap tells a file that grew since the fstat. */
+	if (n > f->cap - f->done + 1)
+		n = f->cap - f->done + 1;
+	do
+		got = read(f->fd, buf, n);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		return err_set(err, ERR_EXEC, "cannot read \"%s\": %s", f->path, strerror(errno));
+	f->done += (size_t)got;
+	if (f->done > f->cap)
+		return err_set(err, ERR_EXEC, "cannot read \"%s\": larger than %zu bytes", f->path,
+			       f->cap);
+	return (long)got;
+}
+
+void fsio_capped_close(struct fsio_capped *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+}
+
+int fsio_capped_read_all(const char *path, size_t cap, uint64_t deadline_ns, char **out,
+			 size_t *len, struct err *err)
+{
+	struct fsio_capped f;
+	struct strbuf sb;
+	char chunk[65536];
+	long n;
+
+	*out = NULL;
+	*len = 0;
+	if (fsio_capped_open(&f, path, cap, deadline_ns, err) < 0)
+		return ERR_EXEC;
+	strbuf_init(&sb, 0);
+	while ((n = fsio_capped_read(&f, chunk, sizeof(chunk), err)) > 0)
+		strbuf_add(&sb, chunk, (size_t)n);
+	fsio_capped_close(&f);
+	if (n < 0) {
+		strbuf_release(&sb);
+		return ERR_EXEC;
+	}
+	*out = strbuf_detach(&sb, len);
+	return 0;
+}
+
 static int write_all(int fd, const char *p, size_t len)
 {
 	while (len) {
@@ -185,13 +265,40 @@ int fsio_write_atomic(const char *path, const void *data, size_t len, struct err
 	return rc;
 }
 
+/* Opens `path` to append without waiting on it: a FIFO with no reader
+ * (ENXIO) and any file that is not regular are refused by name. */
+static int open_append(const char *path, struct err *err)
+{
+	struct stat st;
+	int fd =
+		open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0644);
+
+	if (fd < 0 && errno == ENXIO && stat(path, &st) == 0)
+		return err_set(err, ERR_EXEC, "cannot append to \"%s\": not a regular file (%s)",
+			       path, fsio_kind_name(st.st_mode));
+	if (fd < 0)
+		return err_set(err, ERR_EXEC, "cannot append to \"%s\": %s", path, strerror(errno));
+	/* Regular files never block; writes go back to blocking semantics. */
+	if (fstat(fd, &st) < 0)
+		err_set(err, ERR_EXEC, "cannot append to \"%s\": %s", path, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		err_set(err, ERR_EXEC, "cannot append to \"%s\": not a regular file (%s)", path,
+			fsio_kind_name(st.st_mode));
+	else if (fcntl(fd, F_SETFL, O_APPEND) < 0)
+		err_set(err, ERR_EXEC, "cannot append to \"%s\": %s", path, strerror(errno));
+	else
+		return fd;
+	close(fd);
+	return -1;
+}
+
 int fsio_append(const char *path, const void *data, size_t len, struct err *err)
 {
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open_append(path, err);
 	int rc = 0;
 
 	if (fd < 0)
-		return err_set(err, ERR_EXEC, "cannot append to \"%s\": %s", path, strerror(errno));
+		return ERR_EXEC;
 	if (write_all(fd, data, len) < 0)
 		rc = err_set(err, ERR_EXEC, "cannot append to \"%s\": %s", path, strerror(errno));
 	if (close(fd) < 0 && !rc)
@@ -353,7 +460,10 @@ bool fsio_same_content(const char *a, const char *b)
 {
 	enum { CHUNK = 64 * 1024 };
 	char *x = xmalloc(CHUNK), *y = xmalloc(CHUNK);
-	int fa = open(a, O_RDONLY | O_CLOEXEC), fb = open(b, O_RDONLY | O_CLOEXEC);
+	struct err err = ERR_INIT;
+	/* Builds' outputs: regular files only, never a wait on a FIFO or an
+	 * endless device. */
+	int fa = fsio_open_regular(a, &err), fb = fsio_open_regular(b, &err);
 	bool same = fa >= 0 && fb >= 0;
 
 	while (same) {

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Opens a regular file for reading without ever blocking on it: O_NONBLOCK,
  * then fstat. A FIFO, a device, a socket or a directory is ERR_EXEC
@@ -23,6 +24,30 @@ const char *fsio_kind_name(unsigned mode);
  * A larger file is ERR_INVALID ("larger than N bytes"); a missing or
  * unreadable one, or one that is not a regular file, is ERR_EXEC. */
 int fsio_read_file(const char *path, size_t cap, char **out, size_t *len, struct err *err);
+/* A file in a directory that code himorime does not trust can write (the
+ * measured code's: valgrind's out files), read under caps
+ * (docs/github-actions.md, "Threat model"): opened with O_NOFOLLOW and
+ * O_NONBLOCK, refused unless it is a regular file of at most `cap` bytes,
+ * read in chunks, and given up when CLOCK_MONOTONIC passes `deadline_ns`
+ * (clock_monotonic_ns() plus the time allowed).
+ * A symbolic link, a FIFO or a device, a larger file and a read that outlasts
+ * the deadline are ERR_EXEC with the reason ("cannot read "x": a symbolic
+ * link", "... not a regular file (a FIFO)", "... larger than N bytes",
+ * "... took longer than the time allowed"). */
+struct fsio_capped {
+	int fd;
+	const char *path;
+	size_t cap, done;
+	uint64_t deadline_ns; /* CLOCK_MONOTONIC */
+};
+int fsio_capped_open(struct fsio_capped *f, const char *path, size_t cap, uint64_t deadline_ns,
+		     struct err *err);
+/* Up to n bytes: their number, 0 at the end, or ERR_EXEC with err set. */
+long fsio_capped_read(struct fsio_capped *f, void *buf, size_t n, struct err *err);
+void fsio_capped_close(struct fsio_capped *f);
+/* The whole file so read, NUL-terminated, into a heap buffer. */
+int fsio_capped_read_all(const char *path, size_t cap, uint64_t deadline_ns, char **out,
+			 size_t *len, struct err *err);
 /* Writes `len` bytes to `path` atomically. ERR_EXEC on any failure, and the
  * previous content of `path`, if any, is left intact. */
 int fsio_write_atomic(const char *path, const void *data, size_t len, struct err *err);
@@ -40,7 +65,10 @@ int fsio_atomic_open(struct fsio_atomic *a, const char *path, struct err *err);
 int fsio_atomic_write(struct fsio_atomic *a, const void *data, size_t len, struct err *err);
 int fsio_atomic_commit(struct fsio_atomic *a, struct err *err);
 void fsio_atomic_abort(struct fsio_atomic *a);
-/* Appends to a file (created if missing), as GitHub's step summary wants. */
+/* Appends to a file (created if missing), as GitHub's step summary wants.
+ * The file is opened without blocking and must be a regular file: a FIFO
+ * (which would wait for a reader) is ERR_EXEC, "cannot append to "x": not a
+ * regular file (a FIFO)". */
 int fsio_append(const char *path, const void *data, size_t len, struct err *err);
 /* Creates a private (0700) directory under $TMPDIR (or /tmp) named
  * "<prefix>XXXXXX"; *out is a heap string. */

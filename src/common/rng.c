@@ -23,7 +23,8 @@ static uint64_t rotl(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-uint64_t rng_hash(const char *s)
+/* 64-bit FNV-1a of a string, for deriving stream seeds. */
+static uint64_t rng_hash(const char *s)
 {
 	uint64_t h = UINT64_C(0xcbf29ce484222325);
 

@@ -27,8 +27,6 @@ double rng_uniform(struct rng *rng);
 uint64_t rng_below(struct rng *rng, uint64_t n);
 /* Fisher–Yates shuffle of n indices stored in idx. */
 void rng_shuffle(struct rng *rng, size_t *idx, size_t n);
-/* 64-bit FNV-1a of a string, for deriving stream seeds. */
-uint64_t rng_hash(const char *s);
 /* A fresh seed in 0..RNG_SEED_MAX from the operating system's generator. */
 uint64_t rng_fresh_seed(void);
 

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char empty_string[1];
+char strbuf_empty[1];
 
 void strbuf_init(struct strbuf *sb, size_t cap)
 {
-	sb->buf = empty_string;
+	sb->buf = strbuf_empty;
 	sb->len = 0;
 	sb->alloc = 0;
 	sb->cap = cap;
@@ -58,8 +58,6 @@ static int grow(struct strbuf *sb, size_t extra)
 {
 	size_t need;
 
-	if (!sb->buf)
-		strbuf_init(sb, 0);
 	if (extra > (size_t)-1 - sb->len - 1)
 		return -1;
 	if (sb->cap && sb->len + extra > sb->cap)

@@ -1,8 +1,11 @@
 /*
- * Growable strings. A strbuf always holds a NUL-terminated string in buf
- * (never NULL after strbuf_init). A non-zero cap bounds its length: appends that
- * would pass it append nothing and return -1, which is how untrusted input
- * (reports, API responses, command output) is kept from growing without limit.
+ * Growable strings. A strbuf always holds a NUL-terminated string in buf,
+ * never NULL: an empty one (STRBUF_INIT, strbuf_init, and after release or
+ * detach) points at a shared static "" that is never written or freed, so
+ * that `alloc == 0` is what says "nothing of ours to free", as in git. A
+ * non-zero cap bounds its length: appends that would pass it append nothing
+ * and return -1, which is how untrusted input (reports, API responses,
+ * command output) is kept from growing without limit.
  */
 #ifndef HIMORIME_COMMON_STRBUF_H
 #define HIMORIME_COMMON_STRBUF_H
@@ -17,14 +20,19 @@ struct strbuf {
 	size_t cap; /* 0: unbounded */
 };
 
+/* The empty string every empty strbuf points at; never written. */
+extern char strbuf_empty[];
+
 #define STRBUF_INIT                                                                                \
 	{                                                                                          \
-		NULL, 0, 0, 0                                                                      \
+		.buf = strbuf_empty, .len = 0, .alloc = 0, .cap = 0                                \
 	}
 
 void strbuf_init(struct strbuf *sb, size_t cap);
+/* Frees what sb holds and leaves it empty, its cap kept. */
 void strbuf_release(struct strbuf *sb);
-/* Hands the string to the caller (who frees it) and leaves sb empty. */
+/* Hands the string to the caller (who frees it; a fresh "" when sb was
+ * empty) and leaves sb empty, its cap kept. */
 char *strbuf_detach(struct strbuf *sb, size_t *len);
 void strbuf_reset(struct strbuf *sb);
 void strbuf_setlen(struct strbuf *sb, size_t len);

@@ -56,6 +56,14 @@ static const char *const bound_ops[] = {
 };
 _Static_assert(ARRAY_SIZE(bound_ops) == BOUND_GE + 1, "bound table incomplete");
 
+static const char *const step_outcomes[] = {
+	[STEP_GOOD] = "good",
+	[STEP_BAD] = "bad",
+	[STEP_INCONCLUSIVE] = "inconclusive",
+	[STEP_FAILED] = "failed",
+};
+_Static_assert(ARRAY_SIZE(step_outcomes) == STEP_FAILED + 1, "step table incomplete");
+
 /* Every aggregation but a percentile is a plain name. */
 static const char *const aggregations[] = {
 	[AGG_MIN] = "min",
@@ -180,6 +188,11 @@ int bound_op_from_name(const char *name, enum bound_op *out)
 		return -1;
 	*out = (enum bound_op)i;
 	return 0;
+}
+
+const char *step_outcome_name(enum step_outcome o)
+{
+	return step_outcomes[o];
 }
 
 static bool reads_back(const char *text, double v)

@@ -48,6 +48,11 @@ enum budget_status { BUDGET_PASS, BUDGET_FAIL, BUDGET_SKIPPED, BUDGET_NO_DATA };
  * paired procedure. */
 enum side_statistic { SIDE_MEDIAN, SIDE_MEAN };
 
+/* How a suite asks instructions to be counted (docs/comparison.md,
+ * "Deciding on counts"): whichever counts here, the hardware counter, or
+ * valgrind. Which one does is the measurer's to find (measure/counter.h). */
+enum counter_backend { COUNTER_AUTO, COUNTER_PERF, COUNTER_VALGRIND };
+
 /* A budget's bound: `<`, `<=`, `>`, `>=`. */
 enum bound_op { BOUND_LT, BOUND_LE, BOUND_GT, BOUND_GE };
 
@@ -58,6 +63,15 @@ struct aggregation {
 	enum aggregation_kind kind;
 	double percentile; /* AGG_PERCENTILE only: 1 ≤ p ≤ 99.9 in suites */
 };
+
+/* The tolerances of a suite that sets none (docs/comparison.md, "The
+ * tolerance band" and "Deciding on counts"), as fractions, and the noise
+ * gate's robust CV: written here once. The suite lays its own over them
+ * (suite/defaults.c); the judge's inputs start from them. */
+#define TOLERANCE_DEFAULT_FRACTION	  0.05 /* latency, cpu_total */
+#define TOLERANCE_DEFAULT_FRACTION_RSS	  0.10 /* peak_rss */
+#define TOLERANCE_DEFAULT_FRACTION_COUNTS 0.01 /* instructions, allocations, sizes */
+#define TOLERANCE_DEFAULT_MAX_CV	  0.5
 
 /* Beyond this many pairs a comparison's projection says "beyond reach"
  * instead of a number: the change sits too close to the tolerance to be
@@ -79,8 +93,8 @@ struct comparison {
 	double confidence; /* e.g. 0.99; simultaneous over all looks */
 	unsigned looks_planned;
 	unsigned looks_used;
-	unsigned pairs;	    /* pairs used by the deciding (or last) look */
-	double max_percent; /* tolerance as a fraction: 0.05 = 5% */
+	unsigned pairs;	     /* pairs used by the deciding (or last) look */
+	double max_fraction; /* tolerance as a fraction: 0.05 = 5% */
 	bool has_min_difference;
 	double min_difference;	  /* canonical unit */
 	double band_low_percent;  /* the practical band actually applied, percent; */
@@ -119,6 +133,9 @@ struct comparison {
 	 * more than COMPARISON_PAIRS_TO_DECIDE_MAX (pairs_to_decide_beyond). */
 	unsigned pairs_to_decide;
 	bool pairs_to_decide_beyond;
+	/* The benchmark's `runs` (or --runs) fixed the pairs: one look, and more
+	 * pairs come from raising runs, not max_runs. */
+	bool runs_fixed;
 };
 
 /* One budget's outcome for one command. */
@@ -134,6 +151,29 @@ struct budget_result {
 	/* Appended by the judge: a required budget that could not be assessed
 	 * (peak RSS at the floor): the command becomes metric_error (exit 6). */
 	bool metric_error;
+};
+
+/* What a step of `bisect` found its candidate to be (docs/sweeps.md,
+ * "Bisect"): bad (the change is in), good, or neither. */
+enum step_outcome { STEP_GOOD, STEP_BAD, STEP_INCONCLUSIVE, STEP_FAILED };
+
+/* One thing a step's comparison says about the candidate, in the order of
+ * its document: each suite's error, its benchmarks' errors, then every
+ * command. */
+enum step_finding_kind {
+	STEP_SUITE_FAILED,     /* the suite could not run (a build) */
+	STEP_BENCHMARK_FAILED, /* the benchmark could not run (its setup) */
+	STEP_COMMAND_FAILED,   /* the command failed on a side */
+	STEP_NOT_MEASURED,     /* the command failed without a message */
+	STEP_NOT_COMPARED,     /* the command does not compare the metric */
+	STEP_COMPARED,	       /* its comparison of the metric */
+};
+
+struct step_finding {
+	enum step_finding_kind kind;
+	const char *suite, *benchmark, *command; /* the names that apply */
+	const char *message;			 /* the error's, when failed; may be NULL */
+	const struct comparison *cmp;		 /* STEP_COMPARED */
 };
 
 /* The enums with a name table, for readers that list every name in an error. */
@@ -157,7 +197,8 @@ const char *budget_status_name(enum budget_status s);
 int budget_status_from_name(const char *name, enum budget_status *out);
 const char *side_statistic_name(enum side_statistic s); /* "median", "mean" */
 int side_statistic_from_name(const char *name, enum side_statistic *out);
-const char *bound_op_name(enum bound_op op); /* "<", "<=", ">", ">=" */
+const char *bound_op_name(enum bound_op op);	    /* "<", "<=", ">", ">=" */
+const char *step_outcome_name(enum step_outcome o); /* "good", "bad", ... */
 int bound_op_from_name(const char *name, enum bound_op *out);
 
 /*

@@ -29,11 +29,12 @@
 #include "common/alloc.h"
 #include "common/fsio.h"
 #include "judge/counts.h"
+#include "measure/counter.h"
 #include "measure/elf.h"
-#include "measure/perf.h"
-#include "measure/valgrind.h"
+#include "stats/stats.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,10 +42,7 @@
 
 #include "common/banned.h"
 
-/* Under valgrind a command runs 20-50 times slower (docs/comparison.md). */
-#define COUNTED_SLOWDOWN 50
-#define COUNTED_VALGRIND "valgrind"
-#define COUNTED_PAD	 "HIMORIME_COUNT_PAD="
+#define COUNTED_PAD "HIMORIME_COUNT_PAD="
 
 /* A count that could not be measured: the side's metric error (exit 6). */
 static void count_failed(struct results_side *rs, enum metric m, const char *why)
@@ -104,6 +102,56 @@ static uint64_t *runs_of(const struct results_metric *rm)
 	return v;
 }
 
+#define REASON_COUNTS_CUT "the comparison's time budget ran out after %u counted run%s per side"
+
+/* A count the whole time budget stopped before each compared side had a
+ * run: no sample on a side that was not otherwise kept from counting (a
+ * failure, no backend). */
+static bool cut_before_counting(const struct bench_run *br, const struct unit *u,
+				const struct results_metric *h, const struct results_metric *b)
+{
+	return br->counts_cut && u->compared && !u->failed && (!h->n_samples || !b->n_samples) &&
+	       h->status != STATUS_FAILED && h->status != STATUS_UNSUPPORTED &&
+	       b->status != STATUS_FAILED && b->status != STATUS_UNSUPPORTED;
+}
+
+/* A count the whole time budget stopped before the rule was done with it:
+ * fewer runs per side than the command's `runs`, or the rule asked for more
+ * (counted by valgrind after the timed runs; a size is never cut). */
+static bool cut_short(const struct bench_run *br, const struct unit *u, enum metric m,
+		      const struct comparison *cmp, unsigned more)
+{
+	return br->counts_cut && m != METRIC_ARTIFACT_SIZE &&
+	       (more || cmp->pairs < u->pc->count_runs);
+}
+
+/* Inconclusive, whatever the runs it had would say: the rule never decides
+ * on fewer runs than it asks for. */
+static void cut_verdict(struct comparison *cmp)
+{
+	cmp->verdict = VERDICT_INCONCLUSIVE;
+	cmp->final = true;
+	snprintf(cmp->reason, sizeof(cmp->reason), REASON_COUNTS_CUT, cmp->pairs,
+		 cmp->pairs == 1 ? "" : "s");
+}
+
+/* Its comparison: inconclusive, with no estimate. */
+static void cut_comparison(enum metric m, const struct tolerance *t, struct comparison *cmp)
+{
+	memset(cmp, 0, sizeof(*cmp));
+	cmp->metric = m;
+	cmp->counts = true;
+	cmp->statistic_shown = SIDE_MEDIAN;
+	cmp->confidence = 1;
+	cmp->max_fraction = t->max_fraction;
+	cmp->band_low_percent = -100 * t->max_fraction;
+	cmp->band_high_percent = 100 * t->max_fraction;
+	cmp->verdict = VERDICT_INCONCLUSIVE;
+	cmp->gate = t->gate;
+	cmp->final = true;
+	snprintf(cmp->reason, sizeof(cmp->reason), REASON_COUNTS_CUT, 0u, "s");
+}
+
 void counted_compare(const struct bench_run *br, const struct unit *u, struct results_command *rc)
 {
 	static const enum metric counted[] = { METRIC_ARTIFACT_SIZE, METRIC_INSTRUCTIONS,
@@ -113,13 +161,20 @@ void counted_compare(const struct bench_run *br, const struct unit *u, struct re
 	for (k = 0; k < ARRAY_SIZE(counted); k++) {
 		enum metric m = counted[k];
 		const struct results_metric *h = &rc->head.metrics[m], *b = &rc->base.metrics[m];
-		const struct tolerance *t = regression_tolerance(&br->b->regression, m);
+		const struct tolerance *t = plan_tolerance(br->pb, m);
 		struct counts_input in = COUNTS_INPUT_INIT;
 		struct comparison cmp;
 		uint64_t *hv, *bv;
 		unsigned more;
-		if (!command_measures(u->cmd, m) || h->status != STATUS_MEASURED ||
-		    b->status != STATUS_MEASURED || !h->n_samples || !b->n_samples)
+		if (!command_measures(u->cmd, m))
+			continue;
+		if (cut_before_counting(br, u, h, b)) {
+			cut_comparison(m, t, &cmp);
+			results_add_comparison(rc, &cmp);
+			continue;
+		}
+		if (h->status != STATUS_MEASURED || b->status != STATUS_MEASURED || !h->n_samples ||
+		    !b->n_samples)
 			continue;
 		hv = runs_of(h);
 		bv = runs_of(b);
@@ -127,12 +182,14 @@ void counted_compare(const struct bench_run *br, const struct unit *u, struct re
 		in.n_head = h->n_samples;
 		in.base = bv;
 		in.n_base = b->n_samples;
-		in.max_percent = t->max_percent;
+		in.max_fraction = t->max_fraction;
 		/* A size is exact: its one "run" is all there is. */
 		in.runs_cap = m == METRIC_ARTIFACT_SIZE ? 1 : COUNTS_DEFAULT_RUNS_CAP;
 		counts_compare(m, &in, t->gate, &cmp, &more);
 		if (more) /* the phase of runs ended early (a failure, an interrupt) */
 			cmp.final = false;
+		if (cut_short(br, u, m, &cmp, more))
+			cut_verdict(&cmp);
 		results_add_comparison(rc, &cmp);
 		free(hv);
 		free(bv);
@@ -141,77 +198,74 @@ void counted_compare(const struct bench_run *br, const struct unit *u, struct re
 
 /* ---- instructions and allocations ------------------------------------------ */
 
-/* A phase of counted runs: one valgrind tool and the counts it gives, or
- * (perf) the command itself with the instructions counter. */
+/* A phase of counted runs: what it counts, and the metrics that hold it
+ * (by which backend is the measurer's: measure/counter.h). */
 struct phase {
-	enum valgrind_tool tool;
-	const char *what; /* for progress lines */
+	enum count_what what;
+	const char *label; /* for progress lines */
 	size_t n;
 	enum metric metrics[2];
-	const char *events[2];
-	bool perf;
 };
 
 static const struct phase phases[] = {
-	{ VALGRIND_CACHEGRIND, "instructions", 1, { METRIC_INSTRUCTIONS }, { "Ir" }, false },
-	{ VALGRIND_DHAT,
-	  "allocations",
-	  2,
-	  { METRIC_ALLOCATIONS, METRIC_ALLOCATED_BYTES },
-	  { "tbk", "tb" },
-	  false },
+	{
+		.what = COUNT_INSTRUCTIONS,
+		.label = "instructions",
+		.n = 1,
+		.metrics = { METRIC_INSTRUCTIONS },
+	},
+	{
+		.what = COUNT_ALLOCATIONS,
+		.label = "allocations",
+		.n = 2,
+		.metrics = { METRIC_ALLOCATIONS, METRIC_ALLOCATED_BYTES },
+	},
 };
 
-static const struct phase perf_phase = { VALGRIND_CACHEGRIND,
-					 "instructions",
-					 1,
-					 { METRIC_INSTRUCTIONS },
-					 { PERF_INSTRUCTIONS_EVENT },
-					 true };
-
-/* Which backend counts here (docs/comparison.md, "Deciding on counts"),
- * decided once per benchmark: for instructions, perf (*perf, the kernel's
- * release in *version) when `perf` or `auto` and the probe counts; else
- * valgrind's version in *version, or the reason there is none in *why. */
-static void pick_backend(enum counter_backend want, const struct phase *ph, char **version,
-			 char **why, bool *perf_counts)
+/* Which backend counts the phase for a command that asks for `want`, asked
+ * of the measurer with the environment the measured commands get. */
+static void choose(const struct runner *r, enum counter_backend want, const struct phase *ph,
+		   struct counter_choice *c)
 {
-	struct err perf = ERR_INIT, vg = ERR_INIT;
-	struct strbuf sb;
-	uint64_t counted;
-	bool perf_ok = false;
+	char **envp;
 
-	*version = *why = NULL;
-	*perf_counts = false;
-	if (ph->tool == VALGRIND_DHAT) /* heap blocks: valgrind's DHAT only */
-		want = COUNTER_VALGRIND;
-	if (want != COUNTER_VALGRIND)
-		perf_ok = perf_probe_instructions(&counted, &perf) == 0;
-	strbuf_init(&sb, 0);
-	if (perf_ok) {
-		perf_kernel_release(&sb);
-		*version = strbuf_detach(&sb, NULL);
-		*perf_counts = true;
+	if (!r->m.choose) {
+		memset(c, 0, sizeof(*c));
+		c->why = xstrdup("this measurer counts nothing");
 		return;
 	}
-	if (want == COUNTER_PERF) {
-		*why = xasprintf("backend perf: %s", perf.msg);
-		strbuf_release(&sb);
-		return;
-	}
-	if (valgrind_version(COUNTED_VALGRIND, &sb, &vg) == 0)
-		*version = strbuf_detach(&sb, NULL);
-	else if (want == COUNTER_AUTO && !perf_ok)
-		*why = xasprintf("no backend: %s; %s", perf.msg, vg.msg);
-	else
-		*why = xstrdup(vg.msg);
-	strbuf_release(&sb);
+	envp = exec_scrubbed_env(&r->hidden);
+	r->m.choose(r->m.ctx, want, ph->what, envp, c);
+	exec_env_free(envp);
 }
 
-/* The backend on each side of a unit, or the metric unsupported: an error
- * of the side (exit 6) under `metrics.unsupported: fail`, a note under skip. */
+/* The phase's counts cannot be measured on one side: unsupported with the
+ * reason, and an error of the side (exit 6) under `metrics.unsupported:
+ * fail`, a note under skip. */
+static void unsupported(const struct bench_run *br, struct results_side *rs, const struct phase *ph,
+			const char *why)
+{
+	size_t k;
+
+	for (k = 0; k < ph->n; k++) {
+		struct results_metric *rm = &rs->metrics[ph->metrics[k]];
+		rm->status = STATUS_UNSUPPORTED;
+		results_set_str(&rm->reason, why);
+		/* nothing was counted: no backend to name */
+		results_set_str(&rm->counter_backend, NULL);
+		results_set_str(&rm->counter_version, NULL);
+		results_set_str(&rm->counter_event, NULL);
+	}
+	if (br->b->metrics.unsupported == UNSUPPORTED_SKIP || rs->error.present)
+		return;
+	results_set_error(&rs->error, RESULTS_ERROR_METRIC_UNSUPPORTED, why, NULL, 0);
+	rs->error.has_metric = true;
+	rs->error.metric = ph->metrics[0];
+}
+
+/* The backend on each side of a unit, or the metric unsupported there. */
 static void describe_counter(struct bench_run *br, struct unit *u, const struct phase *ph,
-			     const char *version, const char *why)
+			     const struct counter_choice *c)
 {
 	struct results_command *rc = &br->rb->commands[u->index];
 	size_t k;
@@ -221,25 +275,18 @@ static void describe_counter(struct bench_run *br, struct unit *u, const struct 
 		struct results_side *rs = side == HEAD ? &rc->head : &rc->base;
 		if (!u->sides[side])
 			continue;
+		if (!c->version) {
+			unsupported(br, rs, ph, c->why);
+			continue;
+		}
 		for (k = 0; k < ph->n; k++) {
 			struct results_metric *rm = &rs->metrics[ph->metrics[k]];
-			if (version) {
-				if (ph->perf)
-					rm->source = RESULTS_SOURCE_PERF_EVENT;
-				results_set_str(&rm->counter_backend,
-						ph->perf ? "perf" : "valgrind");
-				results_set_str(&rm->counter_version, version);
-				results_set_str(&rm->counter_event, ph->events[k]);
-				continue;
-			}
-			rm->status = STATUS_UNSUPPORTED;
-			results_set_str(&rm->reason, why);
+			if (c->perf)
+				rm->source = RESULTS_SOURCE_PERF_EVENT;
+			results_set_str(&rm->counter_backend, c->name);
+			results_set_str(&rm->counter_version, c->version);
+			results_set_str(&rm->counter_event, c->event[k]);
 		}
-		if (version || br->b->metrics.unsupported == UNSUPPORTED_SKIP || rs->error.present)
-			continue;
-		results_set_error(&rs->error, RESULTS_ERROR_METRIC_UNSUPPORTED, why, NULL, 0);
-		rs->error.has_metric = true;
-		rs->error.metric = ph->metrics[0];
 	}
 }
 
@@ -250,25 +297,6 @@ static void phase_failed(struct results_side *rs, const struct phase *ph, const 
 
 	for (k = 0; k < ph->n; k++)
 		count_failed(rs, ph->metrics[k], why);
-}
-
-/* Reads one run's counts from its out files into the side. */
-static int read_counts(const char *dir, const struct phase *ph, struct results_side *rs,
-		       struct err *err)
-{
-	struct valgrind_counts vc = { 0, 0, 0, 0 }; /* the readers add to it */
-
-	if (ph->tool == VALGRIND_CACHEGRIND) {
-		if (valgrind_read_instructions(dir, &vc, err) < 0)
-			return -1;
-		results_add_sample(rs, METRIC_INSTRUCTIONS, (double)vc.instructions);
-		return 0;
-	}
-	if (valgrind_read_heap(dir, &vc, err) < 0)
-		return -1;
-	results_add_sample(rs, METRIC_ALLOCATIONS, (double)vc.blocks);
-	results_add_sample(rs, METRIC_ALLOCATED_BYTES, (double)vc.bytes);
-	return 0;
 }
 
 static size_t vec_bytes(char *const *v)
@@ -346,40 +374,74 @@ static int counted_vars(const struct side *s, struct vars *v, char **root, struc
 	return 0;
 }
 
-/* One counted run's request: the command wrapped in valgrind, its out files
- * in `dir`, its environment padded, its timeout stretched. */
-static void counted_request(const struct bench_run *br, const struct side *s, const struct unit *u,
-			    const struct prepared *p, char **argv, char **envp, char *stderr_path,
-			    struct run_request *req)
+/* The counts of one counted run into the side. */
+static void add_counts(struct results_side *rs, const struct phase *ph, const uint64_t counts[2])
 {
-	*req = p->req;
-	req->argv = argv;
-	req->envp = envp;
-	req->timeout_ns = u->cmd->exec.timeout_ns * COUNTED_SLOWDOWN;
-	req->stdin_path = s->stdin_path;
-	req->stdout_path = NULL;
-	req->stderr_path = stderr_path;
-	req->terminal = br->b->terminal;
+	size_t k;
+
+	for (k = 0; k < ph->n; k++)
+		results_add_sample(rs, ph->metrics[k], (double)counts[k]);
 }
 
-/* Runs the command once under the phase's tool and adds its counts, summed
- * over its processes, to the side. A failure is the metrics' (exit 6);
- * ERR_INTERRUPTED stops the phase. */
+/* Runs the command once with the chosen backend (valgrind's out files in
+ * `dir`, the environment padded by `pad` bytes under valgrind) and adds its
+ * counts, summed over its processes, to the side. A failure is the metrics'
+ * (exit 6); ERR_INTERRUPTED stops the phase. */
+static int count_run(struct bench_run *br, struct unit *u, struct results_side *rs,
+		     const struct prepared *p, const struct phase *ph,
+		     const struct counter_choice *c, size_t pad, const char *dir)
+{
+	struct runner *r = br->r;
+	struct run_request req = p->req;
+	struct count_request cr = {
+		.run = &req,
+		.what = ph->what,
+		.perf = c->perf,
+		.dir = dir,
+		.exit_codes = u->cmd->exit_codes,
+		.n_exit_codes = u->cmd->exit_code_count,
+	};
+	struct err err = ERR_INIT;
+	struct strbuf why;
+	uint64_t counts[2];
+	char **envp = c->perf ? NULL : padded_env(p->envp, pad);
+	int rc, ret = 0;
+
+	if (envp)
+		req.envp = envp;
+	strbuf_init(&why, 0);
+	rc = r->m.count(r->m.ctx, &cr, counts, &why, &err);
+	if (rc < 0 && rc != ERR_METRIC && rc != ERR_INTERRUPTED)
+		phase_failed(rs, ph, err.msg); /* the measurer itself */
+	else if (rc == ERR_INTERRUPTED || r->interrupted)
+		ret = ERR_INTERRUPTED;
+	else if (rc == ERR_METRIC)
+		phase_failed(rs, ph, why.buf);
+	else
+		add_counts(rs, ph, counts);
+	strbuf_release(&why);
+	if (envp)
+		free(envp[vec_len(envp) - 1]);
+	free(envp);
+	return ret;
+}
+
+/* One counted run of a unit on one side: prepare_each, a fresh directory
+ * for valgrind's out files, the command as the side runs it through the
+ * counted root (counted_vars), then count_run. */
 static int count_once(struct bench_run *br, struct unit *u, int side, size_t pad,
-		      const struct phase *ph)
+		      const struct phase *ph, const struct counter_choice *c)
 {
 	struct runner *r = br->r;
 	struct side *s = br->sides[side];
 	struct results_command *rc = &br->rb->commands[u->index];
 	struct results_side *rs = side == HEAD ? &rc->head : &rc->base;
 	struct err err = ERR_INIT;
-	struct run_request req;
-	struct run_result res;
 	struct prepared p;
 	struct vars v;
 	char *dir = xasprintf("%s/counts-%zu", s->priv, u->index);
 	char *stderr_path = xasprintf("%s/stderr-%zu", s->priv, u->index);
-	char **argv = NULL, **envp = NULL, *root;
+	char *root;
 	int ret = 0;
 
 	memset(&p, 0, sizeof(p));
@@ -396,37 +458,12 @@ static int count_once(struct bench_run *br, struct unit *u, int side, size_t pad
 		phase_failed(rs, ph, err.msg);
 		goto done;
 	}
-	if (ph->perf) {
-		counted_request(br, s, u, &p, p.argv, p.envp, stderr_path, &req);
-		req.timeout_ns = u->cmd->exec.timeout_ns;
-		perf_request_instructions(&req);
-	} else {
-		argv = valgrind_argv(COUNTED_VALGRIND, ph->tool, dir, (const char *const *)p.argv);
-		envp = padded_env(p.envp, pad);
-		counted_request(br, s, u, &p, argv, envp, stderr_path, &req);
-	}
-	if (r->m.run(r->m.ctx, &req, 1, &res, &err) < 0) {
-		phase_failed(rs, ph, err.msg);
-	} else if (res.status == RUN_INTERRUPTED || r->interrupted) {
-		ret = ERR_INTERRUPTED;
-	} else if (res.status != RUN_EXITED || !rounds_exit_ok(u->cmd, res.code)) {
-		struct strbuf why;
-		strbuf_init(&why, 0);
-		strbuf_adds(&why, ph->perf ? "counting instructions, the command "
-					   : "under valgrind, the command ");
-		run_result_describe(&req, &res, &why);
-		phase_failed(rs, ph, why.buf);
-		strbuf_release(&why);
-	} else if (ph->perf) {
-		counted_add_run(br, u, side, &res);
-	} else if (read_counts(dir, ph, rs, &err) < 0) {
-		phase_failed(rs, ph, err.msg);
-	}
+	p.req.stdin_path = s->stdin_path;
+	p.req.stdout_path = NULL;
+	p.req.stderr_path = stderr_path;
+	p.req.terminal = br->b->terminal;
+	ret = count_run(br, u, rs, &p, ph, c, pad, dir);
 done:
-	if (envp)
-		free(envp[vec_len(envp) - 1]);
-	free(envp);
-	valgrind_argv_free(argv);
 	exec_release(&p);
 	fsio_remove_tree(dir, &err);
 	unlink(stderr_path);
@@ -479,10 +516,24 @@ static size_t counted_runs(const struct bench_run *br, const struct unit *u, int
 	return (side == HEAD ? &rc->head : &rc->base)->metrics[m].n_samples;
 }
 
+static double timed_median_ns(const struct bench_run *br, const struct unit *u);
+
+/* Whether what is left of the whole time budget holds one more counted run
+ * of the unit at the least (valgrind's start and 20 times its timed median):
+ * a run that cannot end within it only overruns it. */
+static bool run_fits(const struct bench_run *br, const struct unit *u)
+{
+	uint64_t left = engine_budget_left_ns(br);
+
+	return left == UINT64_MAX ||
+	       (double)left >=
+		       (double)COUNTER_START_NS + COUNTER_SLOWDOWN_LOW * timed_median_ns(br, u);
+}
+
 /* Runs of one unit in coin-flipped base/head pairs until each counting side
  * has `want`. */
 static int count_to(struct bench_run *br, struct unit *u, size_t want, const size_t pad[2],
-		    const struct phase *ph)
+		    const struct phase *ph, const struct counter_choice *c)
 {
 	enum metric m = ph->metrics[0];
 	int order[2], i, rc;
@@ -495,14 +546,60 @@ static int count_to(struct bench_run *br, struct unit *u, size_t want, const siz
 			if (!counting(br, u, order[i], m) ||
 			    counted_runs(br, u, order[i], m) >= want)
 				continue;
+			/* the whole time budget ends the phase between runs */
+			if (!c->perf && !run_fits(br, u)) {
+				br->counts_cut = true;
+				return 0;
+			}
 			ran = true;
-			if ((rc = count_once(br, u, order[i], pad[order[i]], ph)) < 0)
+			engine_progress(br->r, "%s › %s: counting %s under %s, %s run %zu of %zu",
+					br->b->name, u->cmd->name, ph->label, c->name,
+					side_name(order[i]), counted_runs(br, u, order[i], m) + 1,
+					want);
+			if ((rc = count_once(br, u, order[i], pad[order[i]], ph, c)) < 0)
 				return rc;
 		}
 		if (!ran)
 			break;
 	}
 	return br->r->interrupted ? ERR_INTERRUPTED : 0;
+}
+
+/* DHAT sees allocations through a library it preloads into each process;
+ * a statically linked program (measure/elf.h) gets none, and would count 0
+ * allocations however many it makes: unmeasurable, never a measured 0. The
+ * program the command starts is checked (as a run finds it: the child's PATH,
+ * its cwd); what a shell or another dynamic program starts is not
+ * (docs/configuration.md, "Counts"). */
+static void refuse_static(struct bench_run *br, struct unit *u, const struct phase *ph)
+{
+	struct results_command *rc = &br->rb->commands[u->index];
+	int side;
+
+	for (side = HEAD; side <= BASE; side++) {
+		struct results_side *rs = side == HEAD ? &rc->head : &rc->base;
+		struct err err = ERR_INIT;
+		struct prepared p;
+		struct vars v;
+		bool is_static = false;
+		char *root, *program = NULL, *why;
+		if (!counting(br, u, side, ph->metrics[0]))
+			continue;
+		memset(&p, 0, sizeof(p));
+		if (counted_vars(br->sides[side], &v, &root, &err) == 0 &&
+		    exec_prepare(&u->cmd->exec, &v, root, &br->r->hidden, &p, &err) == 0 &&
+		    (program = run_request_program(&p.req)) != NULL &&
+		    elf_is_static(program, &is_static, &err) == 0 && is_static) {
+			why = xasprintf("\"%s\" is statically linked: valgrind's DHAT cannot see "
+					"its allocations",
+					p.argv[0]);
+			unsupported(br, rs, ph, why);
+			free(why);
+		}
+		free(program);
+		exec_release(&p);
+		free(root);
+	}
 }
 
 /* What the counts rule wants next for one count of a compared unit: runs
@@ -526,7 +623,7 @@ static unsigned more_wanted(const struct bench_run *br, const struct unit *u, en
 	in.n_head = h->n_samples;
 	in.base = bv;
 	in.n_base = b->n_samples;
-	in.max_percent = regression_tolerance(&br->b->regression, m)->max_percent;
+	in.max_fraction = plan_tolerance(br->pb, m)->max_fraction;
 	counts_compare(m, &in, true, &cmp, &more);
 	free(hv);
 	free(bv);
@@ -535,21 +632,21 @@ static unsigned more_wanted(const struct bench_run *br, const struct unit *u, en
 
 /* Picks the backend a command asks for, once per backend and phase (a
  * command may set its own: docs/configuration.md, "Metrics"). */
-static void pick_for(struct count_picks *pk, const struct phase *ph, enum counter_backend want)
+static const struct counter_choice *pick_for(const struct runner *r, struct count_picks *pk,
+					     const struct phase *ph, enum counter_backend want)
 {
 	if (!pk->done[want])
-		pick_backend(want, ph, &pk->version[want], &pk->why[want], &pk->perf[want]);
+		choose(r, want, ph, &pk->choice[want]);
 	pk->done[want] = true;
+	return &pk->choice[want];
 }
 
 static void picks_release(struct count_picks *pk)
 {
 	size_t k;
 
-	for (k = 0; k < COUNT_BACKENDS; k++) {
-		free(pk->version[k]);
-		free(pk->why[k]);
-	}
+	for (k = 0; k < COUNT_BACKENDS; k++)
+		counter_choice_release(&pk->choice[k]);
 	memset(pk, 0, sizeof(*pk));
 }
 
@@ -564,31 +661,32 @@ static int run_phase(struct bench_run *br, const struct phase *ph)
 	memset(&local, 0, sizeof(local));
 	if (ph->metrics[0] == METRIC_INSTRUCTIONS)
 		pk = &br->picks; /* chosen before the timed runs */
-	for (i = 0; i < br->n_units; i++) {
-		const struct command *c = br->units[i].cmd;
-		if (!command_measures(c, ph->metrics[0]))
-			continue;
-		pick_for(pk, ph, c->metrics.backend);
-		describe_counter(br, &br->units[i], pk->perf[c->metrics.backend] ? &perf_phase : ph,
-				 pk->version[c->metrics.backend], pk->why[c->metrics.backend]);
-	}
+	for (i = 0; i < br->n_units; i++)
+		if (command_measures(br->units[i].cmd, ph->metrics[0]))
+			describe_counter(br, &br->units[i], ph,
+					 pick_for(br->r, pk, ph, br->units[i].pc->backend));
 	for (i = 0; i < br->n_units && rc == 0; i++) {
 		struct unit *u = &br->units[i];
-		enum counter_backend want_backend = u->cmd->metrics.backend;
-		const struct phase *uph = pk->perf[want_backend] ? &perf_phase : ph;
-		size_t want = u->cmd->metrics.count_runs;
-		if (u->failed || !command_measures(u->cmd, ph->metrics[0]) ||
-		    !pk->version[want_backend])
+		const struct counter_choice *c = &pk->choice[u->pc->backend];
+		size_t want = u->pc->count_runs;
+		if (u->failed || !command_measures(u->cmd, ph->metrics[0]) || !c->version)
 			continue;
-		if (!uph->perf) {
-			engine_progress(br->r, "%s › %s: counting %s under valgrind", br->b->name,
-					u->cmd->name, uph->what);
+		if (ph->what == COUNT_ALLOCATIONS) /* DHAT's */
+			refuse_static(br, u, ph);
+		if (!c->perf && !run_fits(br, u)) {
+			br->counts_cut = true; /* the whole time budget is spent */
+			continue;
+		}
+		if (!c->perf) {
+			engine_log(br->r, "%s › %s: counting %s under valgrind, %zu run%s per side",
+				   br->b->name, u->cmd->name, ph->label, want,
+				   want == 1 ? "" : "s");
 			pads(br, u, pad);
 		}
-		while (rc == 0 && want) {
-			rc = count_to(br, u, want, pad, uph);
-			for (want = 0, k = 0; rc == 0 && k < uph->n; k++) {
-				unsigned more = more_wanted(br, u, uph->metrics[k]);
+		while (rc == 0 && want && !br->counts_cut) {
+			rc = count_to(br, u, want, pad, ph, c);
+			for (want = 0, k = 0; rc == 0 && k < ph->n; k++) {
+				unsigned more = more_wanted(br, u, ph->metrics[k]);
 				want = more > want ? more : want;
 			}
 		}
@@ -603,7 +701,7 @@ void counted_choose(struct bench_run *br)
 
 	for (i = 0; i < br->n_units; i++)
 		if (command_measures(br->units[i].cmd, METRIC_INSTRUCTIONS))
-			pick_for(&br->picks, &phases[0], br->units[i].cmd->metrics.backend);
+			pick_for(br->r, &br->picks, &phases[0], br->units[i].pc->backend);
 }
 
 void counted_release(struct bench_run *br)
@@ -614,7 +712,7 @@ void counted_release(struct bench_run *br)
 bool counted_by_perf(const struct bench_run *br, const struct unit *u)
 {
 	return command_measures(u->cmd, METRIC_INSTRUCTIONS) &&
-	       br->picks.perf[u->cmd->metrics.backend];
+	       br->picks.choice[u->pc->backend].perf;
 }
 
 void counted_add_run(struct bench_run *br, struct unit *u, int side, const struct run_result *res)
@@ -627,10 +725,112 @@ void counted_add_run(struct bench_run *br, struct unit *u, int side, const struc
 	rs->metrics[METRIC_INSTRUCTIONS].source = RESULTS_SOURCE_PERF_EVENT;
 	if (rs->metrics[METRIC_INSTRUCTIONS].status == STATUS_FAILED)
 		return; /* one failed run already made the metric's error */
-	if (perf_run_instructions(res, &n, &err) < 0)
+	if (counter_timed_count(res, &n, &err) < 0)
 		count_failed(rs, METRIC_INSTRUCTIONS, err.msg);
 	else
 		results_add_sample(rs, METRIC_INSTRUCTIONS, (double)n);
+}
+
+/* The valgrind runs one unit will make at least: each phase's `runs` per
+ * counted side. */
+static unsigned planned_runs(const struct bench_run *br, const struct unit *u)
+{
+	unsigned sides = u->compared ? 2 : 1, runs = 0;
+
+	if (u->failed)
+		return 0;
+	if (command_measures(u->cmd, METRIC_INSTRUCTIONS) && !counted_by_perf(br, u) &&
+	    br->picks.choice[u->pc->backend].version)
+		runs += u->pc->count_runs * sides;
+	if (command_measures(u->cmd, METRIC_ALLOCATIONS))
+		runs += u->pc->count_runs * sides;
+	return runs;
+}
+
+/* A unit's timed median latency: the larger of its sides', in ns. */
+static double timed_median_ns(const struct bench_run *br, const struct unit *u)
+{
+	const struct results_command *rc = &br->rb->commands[u->index];
+	const struct results_metric *lat[2] = { &rc->head.metrics[METRIC_LATENCY],
+						&rc->base.metrics[METRIC_LATENCY] };
+	double m = 0;
+	int side;
+
+	for (side = HEAD; side <= BASE; side++)
+		if (u->sides[side] && lat[side]->n_samples) {
+			double x = stats_median(lat[side]->samples, lat[side]->n_samples);
+			m = x > m ? x : m;
+		}
+	return m;
+}
+
+uint64_t counted_estimate_ns(const struct bench_run *br, unsigned slowdown, unsigned *runs)
+{
+	double total = 0;
+	unsigned n = 0;
+	size_t i;
+
+	for (i = 0; i < br->n_units; i++) {
+		unsigned k = planned_runs(br, &br->units[i]);
+		n += k;
+		total += (double)k *
+			 ((double)COUNTER_START_NS + timed_median_ns(br, &br->units[i]) * slowdown);
+	}
+	if (runs)
+		*runs = n;
+	return total < (double)UINT64_MAX ? (uint64_t)total : UINT64_MAX;
+}
+
+/* "4.5 s", "45 s" or "2.5 min". */
+static void add_duration(struct strbuf *sb, uint64_t ns)
+{
+	double s = (double)ns / 1e9;
+
+	if (s < 10)
+		strbuf_addf(sb, "%.1f s", s);
+	else if (s < 120)
+		strbuf_addf(sb, "%.0f s", s);
+	else
+		strbuf_addf(sb, "%.1f min", s / 60);
+}
+
+/* Before the counted runs: what they will cost at the least, in the logs,
+ * and a warning naming the benchmark when that may not fit what is left of
+ * the comparison's time budget (docs/comparison.md, "Time budgets"). */
+static void announce(struct bench_run *br)
+{
+	uint64_t low, high, left = engine_budget_left_ns(br);
+	unsigned runs;
+	struct strbuf sb;
+
+	low = counted_estimate_ns(br, COUNTER_SLOWDOWN_LOW, &runs);
+	high = counted_estimate_ns(br, COUNTER_SLOWDOWN_HIGH, NULL);
+	if (!runs || !high)
+		return;
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "%s: %u counted run%s under valgrind next, about ", br->b->name, runs,
+		    runs == 1 ? "" : "s");
+	add_duration(&sb, low);
+	strbuf_adds(&sb, " to ");
+	add_duration(&sb, high);
+	strbuf_addf(&sb, " (valgrind's start and %d to %d times the timed runs)",
+		    COUNTER_SLOWDOWN_LOW, COUNTER_SLOWDOWN_HIGH);
+	engine_log(br->r, "%s", sb.buf);
+	if (left != UINT64_MAX && high > left) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb,
+			    "%s: its counted runs may not fit the comparison's time budget: %u "
+			    "run%s under valgrind, about ",
+			    br->b->name, runs, runs == 1 ? "" : "s");
+		add_duration(&sb, low);
+		strbuf_adds(&sb, " to ");
+		add_duration(&sb, high);
+		strbuf_adds(&sb, ", and ");
+		add_duration(&sb, left);
+		strbuf_adds(&sb, " of max_total_time is left; they stop when it is spent");
+		engine_warn(br->r, "%s", sb.buf);
+	}
+	strbuf_release(&sb);
 }
 
 int counted_run(struct bench_run *br)
@@ -638,6 +838,7 @@ int counted_run(struct bench_run *br)
 	size_t i;
 	int rc = 0;
 
+	announce(br);
 	for (i = 0; i < ARRAY_SIZE(phases) && rc == 0; i++)
 		if (benchmark_measures(br->b, phases[i].metrics[0])) /* any of its commands */
 			rc = run_phase(br, &phases[i]);

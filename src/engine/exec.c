@@ -4,6 +4,7 @@
 #include "engine/exec.h"
 
 #include "common/alloc.h"
+#include "common/fsio.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -115,8 +116,7 @@ static void env_set(char ***envp, size_t *n, const char *name, const char *value
 	(*envp)[*n] = NULL;
 }
 
-static int build_env(const struct exec *x, const struct vars *vars, const struct hidden_env *hidden,
-		     struct prepared *p, struct err *err)
+char **exec_scrubbed_env(const struct hidden_env *hidden)
 {
 	size_t n = 0, i;
 	char **env = xcalloc(1, sizeof(*env));
@@ -128,7 +128,17 @@ static int build_env(const struct exec *x, const struct vars *vars, const struct
 		env[n++] = xstrdup(environ[i]);
 		env[n] = NULL;
 	}
-	p->envp = env;
+	return env;
+}
+
+static int build_env(const struct exec *x, const struct vars *vars, const struct hidden_env *hidden,
+		     struct prepared *p, struct err *err)
+{
+	size_t n = 0, i;
+
+	p->envp = exec_scrubbed_env(hidden);
+	while (p->envp[n])
+		n++;
 	for (i = 0; i < x->env_count; i++) {
 		char *v = expand(x->env[i].value, vars, false, err);
 		if (!v)
@@ -212,6 +222,11 @@ static void free_vec(char **v)
 	free(v);
 }
 
+void exec_env_free(char **envp)
+{
+	free_vec(envp);
+}
+
 void exec_release(struct prepared *p)
 {
 	size_t i;
@@ -251,7 +266,10 @@ void exec_stderr_tail(const char *path, size_t cap, const struct prepared *p, st
 	ssize_t n;
 	off_t from;
 	size_t i;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct err err = ERR_INIT;
+	/* The measured command can put a FIFO in its stderr file's place:
+	 * opened without blocking, and only when regular. */
+	int fd = fsio_open_regular(path, &err);
 
 	if (fd < 0)
 		return;

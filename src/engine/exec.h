@@ -41,6 +41,13 @@ int exec_prepare(const struct exec *x, const struct vars *vars, const char *root
 		 const struct hidden_env *hidden, struct prepared *out, struct err *err);
 void exec_release(struct prepared *p);
 
+/* himorime's environment less the names no child may see: the environment
+ * of a helper program himorime runs itself, such as `valgrind --version`,
+ * as of the measured commands. A NULL-terminated heap vector for
+ * exec_env_free. */
+char **exec_scrubbed_env(const struct hidden_env *hidden);
+void exec_env_free(char **envp);
+
 /* Sets name=value in the prepared environment unless the exec's own `env`
  * sets name (the suite's word wins). */
 void exec_default_env(struct prepared *p, const struct exec *x, const char *name,

@@ -153,6 +153,20 @@ static void finish_budgets(struct results_command *rc, const struct command *c,
 	}
 }
 
+/* Why the rounds stopped before a comparison was final. */
+static enum judge_stop stop_reason(const struct bench_run *br)
+{
+	switch (br->ran_out) {
+	case RESULTS_TIME_BUDGET_MAX_TIME:
+		return JUDGE_STOP_TIME_BUDGET;
+	case RESULTS_TIME_BUDGET_MAX_TOTAL_TIME:
+		return JUDGE_STOP_TOTAL_TIME_BUDGET;
+	case RESULTS_TIME_BUDGET_NONE:
+		break;
+	}
+	return JUDGE_STOP_DECIDED;
+}
+
 static void finish_comparisons(struct bench_run *br, struct unit *u, struct results_command *rc)
 {
 	int m;
@@ -164,9 +178,7 @@ static void finish_comparisons(struct bench_run *br, struct unit *u, struct resu
 		if (!u->judged[m])
 			continue;
 		if (!u->cmp[m].final)
-			judge_finish(&u->in[m],
-				     br->time_ran_out ? JUDGE_STOP_TIME_BUDGET : JUDGE_STOP_DECIDED,
-				     &u->cmp[m]);
+			judge_finish(&u->in[m], stop_reason(br), &u->cmp[m]);
 		results_add_comparison(rc, &u->cmp[m]);
 	}
 	if (benchmark_measures(br->b, METRIC_THROUGHPUT) && u->judged[METRIC_LATENCY]) {

@@ -294,7 +294,7 @@ static void fit_visit(struct results_suite *s, const char *key, const size_t *me
 
 void runner_growth(struct results_suite *s, const struct suite *suite, bool compare)
 {
-	struct growth_ctx c = { suite, compare };
+	struct growth_ctx c = { .suite = suite, .compare = compare };
 
 	runner_each_series(s, fit_visit, &c);
 }

@@ -13,6 +13,7 @@
 #include "engine/runner.h"
 #include "engine/schedule.h"
 #include "judge/judge.h"
+#include "measure/counter.h"
 #include "measure/measure.h"
 #include "results/results.h"
 #include "suite/suite.h"
@@ -33,13 +34,21 @@ struct kept_build {
 	char *build_dir, *artifact;
 };
 
+/* A comparison's whole time budget (runner_budget_start). */
+struct time_budget {
+	uint64_t total_ns; /* 0: none */
+	uint64_t spent_ns; /* by the benchmarks measured since it started */
+	size_t left;	   /* compared benchmarks still to come */
+};
+
 struct runner {
 	struct runner_options o;
+	const struct plan *plan; /* the settings of everything it runs */
 	struct hidden_env hidden;
 	struct runner_measurer m;
 	struct measurer *owned; /* runner_new's real measurer, behind m */
 	volatile sig_atomic_t interrupted;
-	uint64_t deadline_ns; /* --max-time, on CLOCK_MONOTONIC; 0: none */
+	struct time_budget budget;
 	struct kept_build *kept;
 	size_t n_kept;
 };
@@ -61,8 +70,9 @@ struct side {
 struct unit {
 	size_t index; /* into benchmark->commands and the results benchmark */
 	const struct command *cmd;
-	bool sides[2]; /* which sides run */
-	bool compared; /* base and head are paired and judged */
+	const struct plan_command *pc; /* its settings */
+	bool sides[2];		       /* which sides run */
+	bool compared;		       /* base and head are paired and judged */
 	bool failed;
 	bool done; /* compared: every gated metric final */
 	struct warmup_auto warm[2];
@@ -76,38 +86,53 @@ struct unit {
 	bool judged[METRIC__COUNT];
 };
 
-/* The backends picked for one count (counted.c), once for each backend a
- * command asks for: the backend's version, or why there is none. */
+/* The backends the measurer chose for one count (counted.c), once for each
+ * backend a command asks for (the plan's): the one that counts and its
+ * version, or why there is none. */
 #define COUNT_BACKENDS (COUNTER_VALGRIND + 1)
 struct count_picks {
 	bool done[COUNT_BACKENDS];
-	bool perf[COUNT_BACKENDS]; /* counted by perf during the timed runs */
-	char *version[COUNT_BACKENDS], *why[COUNT_BACKENDS];
+	struct counter_choice choice[COUNT_BACKENDS];
 };
 
 struct bench_run {
 	struct runner *r;
 	const struct suite *suite;
 	const struct benchmark *b;
+	const struct plan_benchmark *pb; /* its settings */
 	struct results_benchmark *rb;
 	struct side *sides[2];
 	bool compare;
 	struct unit *units;
 	size_t n_units;
 	struct rng order;
-	struct judge_plan plan;
+	const struct judge_plan *looks; /* compared: the plan's */
 	unsigned next_look;
-	bool time_ran_out;
-	uint64_t judging_ns; /* spent in the looks while measuring rounds */
+	/* Time budgets (docs/comparison.md, "Time budgets"), on the runner's
+	 * clock (engine_clock_ns): the rounds stop once limit_ns have passed
+	 * since started_ns (less the counted runs' reserve when the limit is
+	 * the benchmark's share of the whole budget), which `limit` names. */
+	uint64_t started_ns;
+	bool has_limit;
+	uint64_t limit_ns;
+	enum results_time_budget limit;
+	enum results_time_budget ran_out; /* the budget that stopped its rounds, if any */
+	bool counts_cut;		  /* the whole budget stopped its counted runs */
+	uint64_t judging_ns;		  /* spent in the looks while measuring rounds */
 	/* instructions, chosen before the first run (counted_choose) for each
 	 * backend a command asks for: counted by perf during the timed runs,
 	 * or by valgrind after them. */
 	struct count_picks picks;
 };
 
-/* runner.c */
-uint64_t engine_now_ns(void); /* CLOCK_MONOTONIC */
-/* Adds the time since `since_ns` (engine_now_ns) to a phase of
+/* progress.c: the clock of budgets, the phases, and lines for the user */
+/* The clock of time budgets: the measurer's, or CLOCK_MONOTONIC. */
+uint64_t engine_clock_ns(const struct runner *r);
+/* A line for logs without a terminal through the options' look_line ("work:
+ * look 2 of 9 ..."), and a warning through the options' warning. */
+void engine_log(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void engine_warn(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Adds the time since `since_ns` (clock_monotonic_ns) to a phase of
  * doc->timings; returns now, the start of the next phase. */
 uint64_t engine_phase(struct results *doc, enum results_phase p, uint64_t since_ns);
 /* A progress line through the options' callback, if any. */
@@ -157,6 +182,21 @@ bool rounds_exit_ok(const struct command *c, int code);
 /* Points the judge's inputs of a compared unit at its samples so far. */
 void rounds_point_inputs(struct bench_run *br, struct unit *u);
 
+/* timebudget.c: the time budgets of docs/comparison.md, "Time budgets" */
+/* Time left of the whole budget while benchmark br runs; UINT64_MAX
+ * without one. */
+uint64_t engine_budget_left_ns(const struct bench_run *br);
+/* Starts a benchmark's clock and picks the limit of its rounds, in a
+ * comparison: its max_time, or its share of the whole budget if smaller. */
+void budget_begin(struct bench_run *br);
+/* Adds the benchmark's time to what the whole budget has spent. */
+void budget_end(struct bench_run *br);
+/* After a round: whether the rounds' limit is reached (then br->ran_out
+ * names it). */
+bool budget_rounds_over(struct bench_run *br);
+/* " or 150 s" after a cap of pairs, when the rounds have a limit. */
+void budget_describe_limit(const struct bench_run *br, struct strbuf *sb);
+
 /* counted.c: the counts of docs/comparison.md, "Deciding on counts" */
 /* Chooses how instructions are counted, before the first run: perf when
  * the backend allows it and the counter counts here (docs/comparison.md,
@@ -176,6 +216,11 @@ void counted_measure(struct bench_run *br, struct unit *u);
 int counted_run(struct bench_run *br);
 /* Appends the comparison of each count both sides of unit u measured. */
 void counted_compare(const struct bench_run *br, const struct unit *u, struct results_command *rc);
+/* The valgrind runs the counted phase will make at least (each count's
+ * `runs` per side) and their cost: valgrind's start and `slowdown` times
+ * the timed median latency of each command (docs/comparison.md, "Time
+ * budgets"); 0 when none is planned. */
+uint64_t counted_estimate_ns(const struct bench_run *br, unsigned slowdown, unsigned *runs);
 
 /* finish.c */
 /* How each metric of command c is measured, and which it does not ask for. */

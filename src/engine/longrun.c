@@ -8,7 +8,7 @@
  * at most that. The stop rule gave every size that looked like fitting those
  * runs (schedule.h); this names the case that was the long run, whose
  * trends (finish.c) are the drift check. Works on the results document and
- * the suite, like growth.c.
+ * the plan.
  */
 #include "engine/runner.h"
 
@@ -39,38 +39,40 @@ static bool fit_long_run(const struct results_benchmark *b, unsigned runs)
 }
 
 /* The long run's length, as the engine's stop rule lengthens it
- * (stop_rule_long_run): 30 runs, or the runs asked for if more, where
- * `--runs` (runs, when not 0) wins over the benchmark's. */
-static unsigned long_runs(const struct benchmark *model, unsigned runs)
+ * (stop_rule_long_run): 30 runs, or the runs the plan gives the case if
+ * more. */
+static unsigned long_runs(const struct plan_benchmark *pb)
 {
-	unsigned asked = runs ? runs : model ? model->runs : 0;
+	unsigned asked = pb ? pb->runs : 0;
 
 	return asked > SUITE_LONG_RUN_RUNS ? asked : SUITE_LONG_RUN_RUNS;
 }
 
-struct long_run_ctx {
-	const struct suite *suite;
-	unsigned runs;
-};
-
 /* Marks the long runs of one series, the cases members[0..n) of s. */
-static void mark_series(struct results_suite *s, const struct long_run_ctx *ctx,
-			const size_t *members, size_t n)
+static void mark_series(struct results_suite *s, const struct plan_suite *ps, const size_t *members,
+			size_t n)
 {
-	struct results_benchmark *largest = NULL;
+	struct results_benchmark *largest = NULL, *biggest = NULL;
+	bool declared = false;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		struct results_benchmark *b = &s->benchmarks[members[i]];
-		const struct benchmark *model = runner_model_of(ctx->suite, b->name);
-		if (model && model->long_run)
+		const struct plan_benchmark *pb = plan_benchmark_named(ps, b->name);
+		if (pb && pb->b->long_run) {
 			b->long_run = RESULTS_LONG_RUN_DECLARED;
-		if (fit_long_run(b, long_runs(model, ctx->runs)) &&
-		    (!largest || b->size > largest->size))
+			declared = true;
+		}
+		if (fit_long_run(b, long_runs(pb)) && (!largest || b->size > largest->size))
 			largest = b;
+		if (!b->error.present && b->n_commands && (!biggest || b->size > biggest->size))
+			biggest = b;
 	}
 	if (largest && largest->long_run == RESULTS_LONG_RUN_NONE)
 		largest->long_run = RESULTS_LONG_RUN_LARGEST;
+	/* no drift check at all: the largest size says why not */
+	if (!largest && !declared && biggest)
+		biggest->long_run = RESULTS_LONG_RUN_NOT_CHECKED;
 }
 
 static void mark_visit(struct results_suite *s, const char *key, const size_t *members, size_t n,
@@ -80,9 +82,7 @@ static void mark_visit(struct results_suite *s, const char *key, const size_t *m
 	mark_series(s, ctx, members, n);
 }
 
-void runner_long_run(struct results_suite *s, const struct suite *suite, unsigned runs)
+void runner_long_run(struct results_suite *s, const struct plan_suite *ps)
 {
-	struct long_run_ctx ctx = { suite, runs };
-
-	runner_each_series(s, mark_visit, &ctx);
+	runner_each_series(s, mark_visit, ps);
 }

@@ -8,8 +8,8 @@
 #include "engine/internal.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/fsio.h"
-#include "measure/perf.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -262,7 +262,7 @@ static int run_once(struct bench_run *br, struct unit *u, int side, bool warmup,
 	if (br->b->terminal)
 		exec_default_env(&p, &c->exec, "TERM", "dumb");
 	if (!warmup && counted_by_perf(br, u))
-		perf_request_instructions(&p.req);
+		counter_timed_request(&p.req);
 	n = r->m.run(r->m.ctx, &p.req, runs, res, &err);
 	if (n < 0) {
 		fail_unit(br, u, side, RESULTS_ERROR_INTERNAL, err.msg, NULL, 0);
@@ -305,7 +305,7 @@ static int run_turn(struct bench_run *br, struct unit *u, bool warmup)
 			return rc;
 		if (warmup && !u->failed) {
 			u->warmups[side]++;
-			if (br->b->warmup.kind == WARMUP_AUTO && !br->r->o.has_warmup)
+			if (br->pb->warmup.kind == WARMUP_AUTO)
 				warmup_auto_feed(&u->warm[side], wall);
 		}
 	}
@@ -350,7 +350,7 @@ int rounds_warm_up(struct bench_run *br)
 	unsigned i, rounds;
 	int rc;
 
-	if (b->warmup.kind == WARMUP_AUTO && !br->r->o.has_warmup) {
+	if (br->pb->warmup.kind == WARMUP_AUTO) {
 		for (;;) {
 			bool any = false;
 			size_t k;
@@ -364,7 +364,7 @@ int rounds_warm_up(struct bench_run *br)
 				return rc;
 		}
 	}
-	rounds = br->r->o.has_warmup ? br->r->o.warmup : b->warmup.count;
+	rounds = br->pb->warmup.count;
 	for (i = 0; i < rounds; i++) {
 		engine_progress(br->r, "%s: warmup %u of %u", b->name, i + 1, rounds);
 		rc = round_of(br, true, NULL);
@@ -380,10 +380,10 @@ int rounds_warm_up(struct bench_run *br)
  * run (which only ever asks for more). */
 static void plain_rule(const struct bench_run *br, struct stop_rule *rule)
 {
-	rule->runs = br->r->o.has_runs ? br->r->o.runs : br->b->runs;
-	rule->min_runs = br->b->min_runs;
-	rule->max_runs = br->b->max_runs;
-	rule->min_time_ns = br->b->min_time_ns;
+	rule->runs = br->pb->runs;
+	rule->min_runs = br->pb->min_runs;
+	rule->max_runs = br->pb->max_runs;
+	rule->min_time_ns = br->pb->min_time_ns;
 }
 
 static bool plain_done(struct bench_run *br)
@@ -508,10 +508,9 @@ static void log_look(const struct bench_run *br, unsigned pairs)
 		return;
 	strbuf_init(&sb, 0);
 	strbuf_addf(&sb, "%s: look %u of %u at %u pairs, cap %u pairs", br->b->name,
-		    (unsigned)br->next_look + 1, br->plan.n_looks, pairs,
-		    br->plan.looks[br->plan.n_looks - 1]);
-	if (r->o.max_time_ns)
-		strbuf_addf(&sb, " or --max-time %.0f s", (double)r->o.max_time_ns / 1e9);
+		    (unsigned)br->next_look + 1, br->looks->n_looks, pairs,
+		    br->looks->looks[br->looks->n_looks - 1]);
+	budget_describe_limit(br, &sb);
 	r->o.look_line(r->o.progress_ctx, sb.buf);
 	strbuf_release(&sb);
 }
@@ -524,8 +523,8 @@ static void log_look(const struct bench_run *br, unsigned pairs)
 static bool compare_done(struct bench_run *br, unsigned pairs)
 {
 	bool all_final = true;
-	bool look = br->next_look < br->plan.n_looks && pairs == br->plan.looks[br->next_look];
-	uint64_t t = engine_now_ns();
+	bool look = br->next_look < br->looks->n_looks && pairs == br->looks->looks[br->next_look];
+	uint64_t t = clock_monotonic_ns();
 	size_t i;
 	int m;
 
@@ -538,20 +537,34 @@ static bool compare_done(struct bench_run *br, unsigned pairs)
 		rounds_point_inputs(br, u);
 		for (m = 0; m < METRIC__COUNT && look; m++)
 			if (u->judged[m])
-				judge_look(&br->plan, &u->in[m], br->next_look, &u->cmp[m]);
+				judge_look(br->looks, &u->in[m], br->next_look, &u->cmp[m]);
 		u->done = !unit_open(u);
 		all_final &= u->done;
 	}
 	if (look)
 		br->next_look++;
-	br->judging_ns += engine_now_ns() - t;
-	if (br->next_look >= br->plan.n_looks)
+	br->judging_ns += clock_monotonic_ns() - t;
+	if (br->next_look >= br->looks->n_looks || all_final)
 		return true;
-	if (br->r->deadline_ns && engine_now_ns() >= br->r->deadline_ns) {
-		br->time_ran_out = true;
-		return true;
+	return budget_rounds_over(br);
+}
+
+/* "work: round 12", and in a comparison its caps: "work: round 12, cap 252
+ * pairs or 150 s". */
+static void progress_round(struct bench_run *br, unsigned round)
+{
+	struct strbuf sb;
+
+	if (!br->r->o.progress)
+		return;
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "%s: round %u", br->b->name, round);
+	if (br->compare) {
+		strbuf_addf(&sb, ", cap %u pairs", br->looks->looks[br->looks->n_looks - 1]);
+		budget_describe_limit(br, &sb);
 	}
-	return all_final;
+	engine_progress(br->r, "%s", sb.buf);
+	strbuf_release(&sb);
 }
 
 static bool any_plain_units(const struct bench_run *br)
@@ -585,8 +598,11 @@ int rounds_measure(struct bench_run *br)
 			return rc;
 		round += made ? made : 1;
 		br->rb->rounds = round;
-		engine_progress(br->r, "%s: round %u", br->b->name, round);
+		progress_round(br, round);
 		cmp_done = !br->compare || compare_done(br, round);
+		/* a time budget stops the commands a comparison does not pair too */
+		if (br->ran_out)
+			return 0;
 		plain_stop = !any_plain_units(br) || plain_done(br);
 		if (br->compare && cmp_done && (!any_plain_units(br) || plain_stop))
 			return 0;
@@ -594,7 +610,7 @@ int rounds_measure(struct bench_run *br)
 			return 0;
 		/* In a comparison, head-only commands follow the pairs' rounds but
 		 * never beyond the largest look. */
-		if (br->compare && round >= br->plan.looks[br->plan.n_looks - 1])
+		if (br->compare && round >= br->looks->looks[br->looks->n_looks - 1])
 			return 0;
 	}
 }

@@ -14,6 +14,7 @@
 #include "engine/internal.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/rng.h"
 #include "measure/sysinfo.h"
 
@@ -39,34 +40,52 @@ static const char *real_fallback_reason(const void *ctx)
 	return measurer_fallback_reason(ctx);
 }
 
-void runner_new_with(const struct runner_options *o, const struct runner_measurer *m,
-		     struct runner **out)
+static void real_choose(void *ctx, enum counter_backend want, enum count_what what,
+			char *const *envp, struct counter_choice *out)
+{
+	counter_choose(ctx, want, what, envp, out);
+}
+
+static int real_count(void *ctx, const struct count_request *req, uint64_t counts[2],
+		      struct strbuf *why, struct err *err)
+{
+	return counter_run(ctx, req, counts, why, err);
+}
+
+void runner_new_with(const struct runner_options *o, const struct plan *p,
+		     const struct runner_measurer *m, struct runner **out)
 {
 	struct runner *r = xcalloc(1, sizeof(*r));
 
 	r->o = *o;
+	r->plan = p;
 	r->hidden.names = o->hidden_env;
 	r->hidden.count = o->hidden_env_count;
 	r->m = *m;
-	if (o->max_time_ns)
-		r->deadline_ns = engine_now_ns() + o->max_time_ns;
 	*out = r;
 }
 
-int runner_new(const struct runner_options *o, struct runner **out, struct err *err)
+int runner_new(const struct runner_options *o, const struct plan *p, struct runner **out,
+	       struct err *err)
 {
 	struct measurer_options mo = MEASURER_OPTIONS_INIT;
-	struct runner_measurer m = { real_run, real_cancel, real_fallback_reason, NULL };
+	struct runner_measurer m = {
+		.run = real_run,
+		.cancel = real_cancel,
+		.fallback_reason = real_fallback_reason,
+		.choose = real_choose,
+		.count = real_count,
+	};
 	struct measurer *owned;
 	int rc;
 
-	mo.spawner_path = o->spawner_path;
-	mo.use_spawner = o->use_spawner && o->spawner_path;
+	mo.spawner_path = p->spawner;
+	mo.use_spawner = p->spawner != NULL;
 	rc = measurer_new(&mo, &owned, err);
 	if (rc < 0)
 		return rc;
 	m.ctx = owned;
-	runner_new_with(o, &m, out);
+	runner_new_with(o, p, &m, out);
 	(*out)->owned = owned;
 	return 0;
 }
@@ -103,18 +122,6 @@ static enum result_state worst(enum result_state a, enum result_state b)
 	return a > b ? a : b;
 }
 
-static bool compared_command(const struct benchmark *b, const char *name)
-{
-	size_t i;
-
-	if (b->regression.command_count == 0)
-		return true;
-	for (i = 0; i < b->regression.command_count; i++)
-		if (!strcmp(b->regression.commands[i], name))
-			return true;
-	return false;
-}
-
 static void setup_judging(struct bench_run *br, struct unit *u)
 {
 	const struct benchmark *b = br->b;
@@ -123,41 +130,24 @@ static void setup_judging(struct bench_run *br, struct unit *u)
 
 	for (k = 0; k < ARRAY_SIZE(compared); k++) {
 		enum metric m = compared[k];
-		const struct tolerance *t = regression_tolerance(&b->regression, m);
+		const struct tolerance *t = plan_tolerance(br->pb, m);
 		struct judge_metric_input *in = &u->in[m];
 		if (!benchmark_measures(b, m) || !t)
 			continue;
 		judge_input_init(in, m);
-		in->tol.max_percent = t->max_percent;
+		in->tol.max_fraction = t->max_fraction;
 		in->tol.has_min_difference = t->has_min_difference;
 		in->tol.min_difference = t->min_difference;
 		in->tol.gate = t->gate;
 		in->tol.statistic = t->statistic;
-		in->max_cv = b->regression.max_cv;
+		in->max_cv = br->pb->max_cv;
 		in->seed = br->r->o.seed;
 		in->benchmark = b->name;
 		in->command = u->cmd->name;
 		u->judged[m] = true;
 		rounds_point_inputs(br, u);
-		judge_begin(&br->plan, in, &u->cmp[m]);
+		judge_begin(br->looks, in, &u->cmp[m]);
 	}
-}
-
-int runner_plan_looks(const struct runner_options *o, const struct benchmark *b,
-		      struct judge_plan *plan, struct err *err)
-{
-	struct judge_settings s = JUDGE_SETTINGS_INIT;
-
-	s.confidence = o->confidence > 0 ? o->confidence : b->regression.confidence;
-	s.min_samples = b->regression.min_samples;
-	s.max_runs = b->max_runs_set ? b->max_runs : SUITE_COMPARE_MAX_PAIRS;
-	s.runs = o->has_runs ? o->runs : b->runs;
-	return judge_plan_init(plan, &s, err);
-}
-
-static int plan_looks(struct bench_run *br, struct err *err)
-{
-	return runner_plan_looks(&br->r->o, br->b, &br->plan, err);
 }
 
 static void units_init(struct bench_run *br)
@@ -175,8 +165,9 @@ static void units_init(struct bench_run *br)
 
 		u->index = i;
 		u->cmd = c;
+		u->pc = &br->pb->commands[i];
 		u->sides[HEAD] = true;
-		u->compared = br->compare && compared_command(b, c->name);
+		u->compared = u->pc->compared;
 		u->sides[BASE] = u->compared;
 		warmup_auto_init(&u->warm[HEAD]);
 		warmup_auto_init(&u->warm[BASE]);
@@ -184,6 +175,7 @@ static void units_init(struct bench_run *br)
 		suite_exec_text(&c->exec, &text);
 		rc = results_add_command(br->rb, c->name, text.buf);
 		strbuf_release(&text);
+		rc->line = c->pos.line; /* for annotations on the suite file */
 		rc->base.present = u->compared;
 		finish_describe_metrics(c, &rc->head);
 		if (u->compared)
@@ -270,8 +262,10 @@ static void add_case(struct results_benchmark *rb, const struct benchmark *b)
 }
 
 static void bench_begin(struct bench_run *br, struct runner *r, const struct suite *suite,
-			const struct benchmark *b, struct side *sides[2], struct results_suite *rs)
+			const struct plan_benchmark *pb, struct side *sides[2],
+			struct results_suite *rs)
 {
+	const struct benchmark *b = pb->b;
 	char *stream;
 	size_t i;
 
@@ -279,10 +273,13 @@ static void bench_begin(struct bench_run *br, struct runner *r, const struct sui
 	br->r = r;
 	br->suite = suite;
 	br->b = b;
+	br->pb = pb;
+	br->looks = &pb->looks;
 	br->sides[HEAD] = sides[HEAD];
 	br->sides[BASE] = sides[BASE];
-	br->compare = sides[BASE] != NULL;
+	br->compare = pb->compared;
 	br->rb = results_add_benchmark(rs, b->name);
+	br->rb->line = b->pos.line;
 	add_case(br->rb, b);
 	results_set_str(&br->rb->description, b->description);
 	results_set_str(&br->rb->baseline, b->baseline);
@@ -327,6 +324,9 @@ static void finish_benchmark(struct bench_run *br, int rc)
 	size_t i;
 
 	br->rb->result = RESULT_PASS;
+	br->rb->time_budget_ran_out = br->ran_out      ? br->ran_out
+				      : br->counts_cut ? RESULTS_TIME_BUDGET_MAX_TOTAL_TIME
+						       : RESULTS_TIME_BUDGET_NONE;
 	for (i = 0; i < br->n_units; i++) {
 		finish_unit(br, &br->units[i]);
 		br->rb->result = worst(br->rb->result, br->rb->commands[i].result);
@@ -340,22 +340,18 @@ static void finish_benchmark(struct bench_run *br, int rc)
 	}
 }
 
-static int run_benchmark(struct runner *r, const struct suite *suite, const struct benchmark *b,
-			 struct side *sides[2], struct results_suite *rs, struct results *doc,
-			 struct err *err)
+static int run_benchmark(struct runner *r, const struct suite *suite,
+			 const struct plan_benchmark *pb, struct side *sides[2],
+			 struct results_suite *rs, struct results *doc, struct err *err)
 {
 	struct bench_run br;
 	struct sysinfo_sample before;
-	uint64_t t = engine_now_ns();
+	uint64_t t = clock_monotonic_ns();
 	size_t i;
 	int side, rc = 0;
 
-	bench_begin(&br, r, suite, b, sides, rs);
-	if (br.compare && plan_looks(&br, err) < 0) {
-		results_set_error(&br.rb->error, RESULTS_ERROR_INTERNAL, err->msg, NULL, 0);
-		br.rb->result = RESULT_ERROR;
-		return 0;
-	}
+	bench_begin(&br, r, suite, pb, sides, rs);
+	budget_begin(&br);
 	units_init(&br);
 	for (i = 0; i < br.n_units; i++)
 		if (br.units[i].compared)
@@ -381,6 +377,7 @@ static int run_benchmark(struct runner *r, const struct suite *suite, const stru
 	for (side = HEAD; side <= BASE; side++)
 		side_cleanup(&br, side);
 	t = engine_phase(doc, RESULTS_PHASE_CLEANUP, t);
+	budget_end(&br);
 	finish_benchmark(&br, rc);
 	note_noise(doc, &before);
 	counted_release(&br);
@@ -393,19 +390,19 @@ static int run_benchmark(struct runner *r, const struct suite *suite, const stru
 
 /* ---- a suite ------------------------------------------------------------- */
 
-/* Records the selected benchmarks of `s` from index `from` on as never
+/* Records the selected benchmarks of ps from index `from` on as never
  * started: an interrupt came first. They have no commands. */
-static void not_started(const struct suite *s, const bool *selected, size_t from,
-			struct results_suite *rs)
+static void not_started(const struct plan_suite *ps, size_t from, struct results_suite *rs)
 {
 	size_t i;
 
-	for (i = from; i < s->benchmark_count; i++) {
+	for (i = from; i < ps->n_benchmarks; i++) {
 		struct results_benchmark *rb;
-		if (!selected[i])
+		if (!ps->benchmarks[i].selected)
 			continue;
-		rb = results_add_benchmark(rs, s->benchmarks[i].name);
-		add_case(rb, &s->benchmarks[i]);
+		rb = results_add_benchmark(rs, ps->benchmarks[i].b->name);
+		rb->line = ps->benchmarks[i].b->pos.line;
+		add_case(rb, ps->benchmarks[i].b);
 		results_set_error(&rb->error, RESULTS_ERROR_INTERRUPTED, RESULTS_NOT_STARTED, NULL,
 				  0);
 		rb->result = RESULT_ERROR;
@@ -413,20 +410,22 @@ static void not_started(const struct suite *s, const bool *selected, size_t from
 	}
 }
 
-void runner_not_started(const struct suite *s, const bool *selected, struct results *doc)
+void runner_not_started(const struct plan_suite *ps, struct results *doc)
 {
-	struct results_suite *rs = results_add_suite(doc, s->name);
+	struct results_suite *rs = results_add_suite(doc, ps->suite->name);
 
-	results_set_str(&rs->description, s->description);
-	results_set_str(&rs->file, s->path);
-	not_started(s, selected, 0, rs);
+	results_set_str(&rs->description, ps->suite->description);
+	results_set_str(&rs->file, ps->suite->path);
+	rs->error_conclusion_neutral = ps->suite->error_conclusion_neutral;
+	not_started(ps, 0, rs);
 }
 
-int runner_run_suite(struct runner *r, const struct suite *s, const bool *selected,
+int runner_run_suite(struct runner *r, const struct plan_suite *ps,
 		     const struct runner_roots *roots, struct results *doc, struct err *err)
 {
+	const struct suite *s = ps->suite;
 	struct side head, base;
-	struct side *sides[2] = { &head, roots->base ? &base : NULL };
+	struct side *sides[2] = { &head, ps->compared ? &base : NULL };
 	struct results_suite *rs = results_add_suite(doc, s->name);
 	size_t i, next = 0;
 	int rc;
@@ -439,31 +438,33 @@ int runner_run_suite(struct runner *r, const struct suite *s, const bool *select
 	base.head_root = head.head_root;
 	results_set_str(&rs->description, s->description);
 	results_set_str(&rs->file, s->path);
+	rs->error_conclusion_neutral = s->error_conclusion_neutral;
 	rs->result = RESULT_PASS;
 
 	rc = side_build_all(r, s, sides, roots, doc, rs, err);
 	if (rc < 0 || rs->result == RESULT_ERROR)
 		goto done;
-	for (i = 0; i < s->benchmark_count && rc == 0; i++) {
-		if (!selected[i])
+	for (i = 0; i < ps->n_benchmarks && rc == 0; i++) {
+		const struct plan_benchmark *pb = &ps->benchmarks[i];
+		if (!pb->selected)
 			continue;
-		if (doc->mode == RESULTS_MODE_COMPARE && s->benchmarks[i].no_compare) {
-			results_add_not_compared(rs, s->benchmarks[i].name, NOT_COMPARED_REASON);
+		if (pb->left_out) {
+			results_add_not_compared(rs, pb->b->name, NOT_COMPARED_REASON);
 			continue;
 		}
-		rc = run_benchmark(r, s, &s->benchmarks[i], sides, rs, doc, err);
+		rc = run_benchmark(r, s, pb, sides, rs, doc, err);
 		rs->result = worst(rs->result, rs->benchmarks[rs->n_benchmarks - 1].result);
 		next = i + 1;
 	}
 	if (rc == 0)
-		runner_geometric_mean(rs, roots->base != NULL);
+		runner_geometric_mean(rs, ps->compared);
 	if (rc == 0)
-		runner_growth(rs, s, roots->base != NULL);
+		runner_growth(rs, s, ps->compared);
 	if (rc == 0)
-		runner_long_run(rs, s, r->o.has_runs ? r->o.runs : 0);
+		runner_long_run(rs, ps);
 done:
 	if (rc == ERR_INTERRUPTED)
-		not_started(s, selected, next, rs);
+		not_started(ps, next, rs);
 	side_release_build(&head);
 	side_release_build(&base);
 	if (rc == ERR_INTERRUPTED) {

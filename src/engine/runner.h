@@ -15,11 +15,14 @@
  * only compares), and names the environment variables that
  * children must never see.
  *
+ * What it runs, and with which settings, is a plan (plan/plan.h): the runner
+ * reads nothing of a suite's settings or of the command line but through it.
+ *
  *     struct runner_options o = RUNNER_OPTIONS_INIT;
- *     o.seed = seed; o.spawner_path = path;
- *     runner_new(&o, &r, &err);
- *     struct runner_roots roots = { head_root, base_root, NULL, NULL, NULL };
- *     runner_run_suite(r, suite, selected, &roots, doc, &err);
+ *     o.seed = seed;
+ *     runner_new(&o, plan, &r, &err);
+ *     struct runner_roots roots = { .head = head_root, .base = base_root };
+ *     runner_run_suite(r, &plan->suites[i], &roots, doc, &err);
  *     outcome = runner_summarize(doc, fail_on_inconclusive);
  *     runner_free(r);
  */
@@ -29,6 +32,8 @@
 #include "common/err.h"
 #include "common/strbuf.h"
 #include "judge/judge.h"
+#include "measure/counter.h"
+#include "plan/plan.h"
 #include "results/results.h"
 #include "suite/suite.h"
 
@@ -61,20 +66,25 @@ struct runner_measurer {
 	 * NULL. */
 	const char *(*fallback_reason)(const void *ctx);
 	void *ctx;
+	/* The clock time budgets are read from, in ns (docs/comparison.md,
+	 * "Time budgets"); NULL: CLOCK_MONOTONIC. A scripted measurer whose
+	 * runs take no real time keeps its own, advanced by its runs. */
+	uint64_t (*now_ns)(void *ctx);
+	/* Counting (measure/counter.h, whose counter_choose and counter_run
+	 * these follow): which backend counts `what` for a command that asks
+	 * for `want` (envp: the environment measured commands get), and one
+	 * counted run with it. NULL: nothing is counted here, and a count a
+	 * suite asks for is unsupported. */
+	void (*choose)(void *ctx, enum counter_backend want, enum count_what what,
+		       char *const *envp, struct counter_choice *out);
+	int (*count)(void *ctx, const struct count_request *req, uint64_t counts[2],
+		     struct strbuf *why, struct err *err);
 };
 
+/* What is not a setting (settings are the plan's): the seed, what children
+ * must not see, and where the lines the engine has to say go. */
 struct runner_options {
 	uint64_t seed;
-	bool has_runs; /* --runs: exact runs (pairs when comparing) */
-	unsigned runs;
-	bool has_warmup; /* --warmup: warmup rounds */
-	unsigned warmup;
-	uint64_t max_time_ns; /* --max-time: bounds a comparison's rounds; 0: none */
-	/* Plans every comparison at this confidence instead of the suite's
-	 * (bisect: alpha / ceil(log2 N) per step); 0: the suite's. */
-	double confidence;
-	const char *spawner_path;
-	bool use_spawner;
 	/* Environment variables no child may see (the token, GIT_DIR, ...). */
 	const char *const *hidden_env;
 	size_t hidden_env_count;
@@ -85,9 +95,6 @@ struct runner_options {
 	 * none. Both take progress_ctx. */
 	void (*look_line)(void *ctx, const char *line);
 	void *progress_ctx;
-	/* Keeps byte-identical builds of the two sides as two files instead of
-	 * one (calibrate: as a real change would have them). */
-	bool separate_artifacts;
 	/* A line when a build starts ("jq: build (head) started") and when it
 	 * ends, with its duration ("jq: build (head) finished in 41.2 s"), and
 	 * while it runs, every build_tick_ns (0: never), its last line of
@@ -96,26 +103,36 @@ struct runner_options {
 	 * while the caller's thread waits for the build. */
 	void (*build_line)(void *ctx, const char *line);
 	uint64_t build_tick_ns;
+	/* A warning to show whatever the terminal ("work: its counted runs may
+	 * not fit the comparison's time budget: ..."); NULL: none. Takes
+	 * progress_ctx. */
+	void (*warning)(void *ctx, const char *line);
 };
 
 #define RUNNER_OPTIONS_INIT                                                                        \
 	{                                                                                          \
-		0, false, 0, false, 0, 0, 0, NULL, true, NULL, 0, NULL, NULL, NULL, false, NULL, 0 \
+		.seed = 0                                                                          \
 	}
 
-/* The looks a comparison of benchmark b will make with these options
- * (docs/comparison.md): ERR_INVALID when its last look could never give an
- * interval, or runs or max_runs is below min_samples. Comparing commands
- * check every benchmark with it before anything runs. */
-int runner_plan_looks(const struct runner_options *o, const struct benchmark *b,
-		      struct judge_plan *plan, struct err *err);
-
-int runner_new(const struct runner_options *o, struct runner **out, struct err *err);
+/* A runner of plan p (which it borrows: p must outlive it), measuring with
+ * measure/'s measurer: through the spawner when the plan says so. */
+int runner_new(const struct runner_options *o, const struct plan *p, struct runner **out,
+	       struct err *err);
 /* A runner that measures with m, which it borrows: m and its context must
  * outlive the runner. */
-void runner_new_with(const struct runner_options *o, const struct runner_measurer *m,
-		     struct runner **out);
+void runner_new_with(const struct runner_options *o, const struct plan *p,
+		     const struct runner_measurer *m, struct runner **out);
 void runner_free(struct runner *r);
+/*
+ * Starts the time budget of one comparison (docs/comparison.md, "Time
+ * budgets"): total_ns for the measuring of the `benchmarks` compared
+ * benchmarks that follow (builds are not counted), shared as they start:
+ * each gets an even share of what is left, so that time one leaves unused
+ * goes to the ones after it, and time one overran (a long setup, counted
+ * runs) is taken from them. Its rounds stop when its share is spent, its
+ * counted runs when the whole is. total_ns 0: no budget (plain runs).
+ */
+void runner_budget_start(struct runner *r, uint64_t total_ns, size_t benchmarks);
 /* Why commands are started from himorime itself rather than the spawner, or
  * NULL. The CLI says it once. */
 const char *runner_fallback_reason(const struct runner *r);
@@ -142,19 +159,21 @@ struct runner_roots {
 };
 
 /*
- * Measures the benchmarks of `s` for which selected[i] is true into a new
- * suite of `doc`, adding the wall time of each phase to doc->timings.
+ * Measures the selected benchmarks of suite ps of the runner's plan into a
+ * new suite of `doc`, adding the wall time of each phase to doc->timings:
+ * head against base when the plan compares the suite (roots->base is then
+ * its directory in the base's tree), else head alone.
  * Commands that fail are recorded in the document, not returned as errors:
  * the return is 0, or ERR_INTERRUPTED, or ERR_EXEC for a failure of himorime
  * itself (no spawner and no fallback, a temporary directory that cannot be
  * made).
  */
-int runner_run_suite(struct runner *r, const struct suite *s, const bool *selected,
+int runner_run_suite(struct runner *r, const struct plan_suite *ps,
 		     const struct runner_roots *roots, struct results *doc, struct err *err);
 
-/* Adds `s` to doc with every selected benchmark never started: the run was
- * interrupted before the suite's turn. */
-void runner_not_started(const struct suite *s, const bool *selected, struct results *doc);
+/* Adds suite ps to doc with every selected benchmark never started: the run
+ * was interrupted before the suite's turn. */
+void runner_not_started(const struct plan_suite *ps, struct results *doc);
 
 /* Fills the last suite's geometric mean: head/base latency ratios when
  * comparing, else medians relative to the baseline or the fastest. */
@@ -167,8 +186,8 @@ void runner_geometric_mean(struct results_suite *s, bool compare);
 void runner_growth(struct results_suite *s, const struct suite *suite, bool compare);
 /* Names the long runs of the last suite's series of sizes, their drift
  * check (engine/longrun.c): the size `long_run` declares, and the largest
- * whose long run fit in 60 s; runs is --runs, or 0. */
-void runner_long_run(struct results_suite *s, const struct suite *suite, unsigned runs);
+ * whose long run fit in 60 s at the runs the plan gives each case. */
+void runner_long_run(struct results_suite *s, const struct plan_suite *ps);
 /* Calls visit once per series of sizes of the last suite (the cases that
  * differ only in their size): its key, the case's label without its size
  * ("scan[mode=a]"), and its cases' indices in s->benchmarks, in order. */
@@ -190,6 +209,24 @@ enum runner_outcome {
 	OUTCOME_METRIC_FAILED, /* a metric could not be measured */
 	OUTCOME_NOT_RUN,       /* something could not run, or the run was interrupted */
 };
+
+/* What the commands report, decided by the judge (verdicts.c). */
+/* A pull request labelled to accept a known regression (the plan's accept
+ * policy, docs/github-actions.md): its regressions are still reported,
+ * marked accepted, and no longer fail the job; commands, benchmarks and
+ * suites tell the same story. */
+void runner_accept_regressions(struct results *doc);
+/* The worst result of every suite: the verdict a CI step reports. */
+enum result_state runner_worst_result(const struct results *doc);
+/* A bisect step's comparison about metric m: what each suite, benchmark
+ * and command says (*findings, free()d by the caller, pointing into doc),
+ * and the outcome of the step (judge_bisect_step). */
+enum step_outcome runner_bisect_step(const struct results *doc, enum metric m,
+				     struct step_finding **findings, size_t *n);
+/* Records that doc is a calibration of plan p (docs/reports.md), with the
+ * smallest slowdown each compared metric could show at its benchmark's cap
+ * of pairs. */
+void runner_calibration(struct results *doc, const struct plan *p);
 
 /* Counts results into doc->summary and returns the worst outcome. The exit
  * code in the summary is the CLI's to set. */

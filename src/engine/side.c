@@ -10,6 +10,7 @@
 #include "engine/internal.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/fsio.h"
 #include "suite/recipes.h"
 
@@ -101,7 +102,8 @@ int side_run_hooks(struct runner *r, const struct exec *hooks, size_t n, const s
 
 		strbuf_init(&why, 0);
 		strbuf_init(&tail, 0);
-		rc = run_step(r, &hooks[i], s, &(struct step_io){ NULL, NULL }, &why, &tail);
+		rc = run_step(r, &hooks[i], s, &(struct step_io){ .out = NULL, .err = NULL }, &why,
+			      &tail);
 		if (rc < 0 && !e->present) {
 			char *msg = xasprintf("%s[%zu] %s", what, i, why.buf);
 			results_set_error(e,
@@ -256,7 +258,7 @@ static void file_first_line(const char *path, struct strbuf *line)
 static int probe_one(struct runner *r, const struct tool_version *t, struct side *head,
 		     struct strbuf *line, struct strbuf *why, struct strbuf *tail)
 {
-	struct env_var lc = { "LC_ALL", "C" };
+	struct env_var lc = { .name = "LC_ALL", .value = "C" };
 	struct exec x = {
 		.kind = EXEC_ARGV,
 		.argv = t->argv,
@@ -267,7 +269,7 @@ static int probe_one(struct runner *r, const struct tool_version *t, struct side
 	};
 	char *out = xasprintf("%s/version-out", head->build_dir);
 	char *err = xasprintf("%s/version-err", head->build_dir);
-	int rc = run_step(r, &x, head, &(struct step_io){ out, err }, why, tail);
+	int rc = run_step(r, &x, head, &(struct step_io){ .out = out, .err = err }, why, tail);
 
 	if (rc == 0)
 		file_first_line(out, line);
@@ -364,7 +366,8 @@ static int run_build_step(struct runner *r, const struct suite *suite, struct si
 	char *out = watched ? xasprintf("%s/build-stdout", s->build_dir) : NULL;
 	char *err = watched ? xasprintf("%s/build-stderr", s->build_dir) : NULL;
 	struct watch *w = watch_start(r, label, out, err);
-	int rc = run_step(r, &suite->build, s, &(struct step_io){ out, err }, why, tail);
+	int rc = run_step(r, &suite->build, s, &(struct step_io){ .out = out, .err = err }, why,
+			  tail);
 	struct stat st;
 
 	watch_stop(w);
@@ -398,9 +401,9 @@ static int build(struct runner *r, const struct suite *suite, struct side *s, in
 	engine_build_line(r, "%s started", label);
 	strbuf_init(&why, 0);
 	strbuf_init(&tail, 0);
-	t = engine_now_ns();
+	t = clock_monotonic_ns();
 	rc = run_build_step(r, suite, s, label, &why, &tail);
-	t = engine_now_ns() - t;
+	t = clock_monotonic_ns() - t;
 	if (rc == 0)
 		engine_build_line(r, "%s finished in %.1f s", label, (double)t / 1e9);
 	else
@@ -530,11 +533,11 @@ int side_build_all(struct runner *r, const struct suite *suite, struct side *sid
 		   struct err *err)
 {
 	struct side *head = sides[HEAD], *base = sides[BASE];
-	bool keep = base && suite->has_build && roots->base_tree && !r->o.separate_artifacts;
+	bool keep = base && suite->has_build && roots->base_tree && !r->plan->separate_artifacts;
 	bool same = keep && roots->head_tree && !strcmp(roots->head_tree, roots->base_tree);
 	char *key = keep ? kept_key(suite, base, roots->base_tree) : NULL;
 	bool reused = false;
-	uint64_t t = engine_now_ns();
+	uint64_t t = clock_monotonic_ns();
 	int rc = open_build(head, suite, err);
 
 	if (rc == 0 && base)
@@ -562,7 +565,7 @@ int side_build_all(struct runner *r, const struct suite *suite, struct side *sid
 		free(head->artifact);
 		head->artifact = xstrdup(base->artifact);
 		rs->shared_artifact = true;
-	} else if (base && suite->has_build && !r->o.separate_artifacts) {
+	} else if (base && suite->has_build && !r->plan->separate_artifacts) {
 		rs->shared_artifact = share_artifact(head, base);
 	}
 	return 0;

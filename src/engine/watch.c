@@ -12,6 +12,7 @@
 #include "engine/internal.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/strbuf.h"
 
 #include <fcntl.h>
@@ -123,13 +124,13 @@ static void *watch_main(void *arg)
 		struct timespec until = at_ns(next);
 		if (pthread_cond_timedwait(&w->wake, &w->lock, &until) == 0 || w->stop)
 			continue;
-		if (engine_now_ns() < next)
+		if (clock_monotonic_ns() < next)
 			continue;
 		pthread_mutex_unlock(&w->lock);
-		tick(w, engine_now_ns());
+		tick(w, clock_monotonic_ns());
 		next += w->r->o.build_tick_ns;
-		if (next <= engine_now_ns()) /* a tick that took longer than a tick */
-			next = engine_now_ns() + w->r->o.build_tick_ns;
+		if (next <= clock_monotonic_ns()) /* a tick that took longer than a tick */
+			next = clock_monotonic_ns() + w->r->o.build_tick_ns;
 		pthread_mutex_lock(&w->lock);
 	}
 	pthread_mutex_unlock(&w->lock);
@@ -180,7 +181,7 @@ struct watch *watch_start(struct runner *r, const char *label, const char *out, 
 	w->label = xstrdup(label);
 	w->paths[0] = out ? xstrdup(out) : NULL;
 	w->paths[1] = err ? xstrdup(err) : NULL;
-	w->started_ns = engine_now_ns();
+	w->started_ns = clock_monotonic_ns();
 	/* The thread inherits this mask: every signal blocked there. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);

@@ -1,15 +1,21 @@
 /*
- * libcurl, opened the first time a GitHub client is made rather than linked
- * into himorime. Only publishing talks to GitHub, and loading Debian's
- * libcurl with what its build links in (GnuTLS, p11-kit, Kerberos, LDAP,
- * RTMP, ...) cost every himorime process about 3.6 MiB of resident memory at
- * start, whether it published or not (docs/performance.md, "himorime's own
- * memory"). git keeps libcurl out of its main program for the same reason.
+ * libcurl, loaded by the commands that publish rather than linked into
+ * himorime. Only publishing talks to GitHub, and loading Debian's libcurl with
+ * what its build links in (GnuTLS, p11-kit, Kerberos, LDAP, RTMP, ...) cost
+ * every himorime process about 3.6 MiB of resident memory at start, whether
+ * it published or not (docs/performance.md, "himorime's own memory"). git
+ * keeps libcurl out of its main program for the same reason.
  *
- * The headers are pkg-config's libcurl as before, and the Makefile passes the
- * SONAME of the library pkg-config names (HIMORIME_CURL_SONAME), so the
- * library opened is the one the headers describe. Each entry below has the
- * type of the header's own prototype.
+ * It is loaded when such a command starts, before any build, hook or
+ * command of the suite runs, never later (docs/github-actions.md, "Threat
+ * model"): the pull request's code runs as the same user, and the dynamic
+ * loader searches LD_LIBRARY_PATH, which it read when himorime started and
+ * which may name a directory that code can fill, or (an empty or relative
+ * element) the working directory, the checkout. So libcurl is opened by the
+ * absolute path the Makefile knows (HIMORIME_CURL_PATH: pkg-config's libdir
+ * and the library's SONAME, so the library is the one the headers describe),
+ * with / as the working directory while the loader finds its dependencies.
+ * Each entry below has the type of the header's own prototype.
  */
 #ifndef HIMORIME_GITHUB_CURL_API_H
 #define HIMORIME_GITHUB_CURL_API_H
@@ -41,10 +47,19 @@ struct curl_api {
 #undef CURL_API_MEMBER
 };
 
-/* *out: the functions above, from the library opened on the first call;
- * later calls give the same table. ERR_EXEC ("github: cannot load
- * libcurl.so.4: <why>") when the library cannot be opened or lacks one of
- * them; nothing is left open then. */
+/* Loads HIMORIME_CURL_PATH and runs curl_global_init, once; a failure is
+ * kept for curl_api_load to report (publishing fails then, exit 4, and the
+ * measurement stands). Call it when a command that publishes starts. */
+void curl_api_preload(void);
+
+/* *out: the functions curl_api_preload loaded; its error (ERR_EXEC,
+ * "github: cannot load /usr/lib/x86_64-linux-gnu/libcurl.so.4: <why>") when
+ * it could not; ERR_INTERNAL when it was never called: nothing is loaded
+ * late. */
 int curl_api_load(const struct curl_api **out, struct err *err);
+
+/* The loading itself, for the library at `path` (absolute): ERR_EXEC when it
+ * cannot be opened or lacks one of the functions, nothing left open then. */
+int curl_api_open(const char *path, struct curl_api *out, struct err *err);
 
 #endif

@@ -59,6 +59,11 @@ void github_response_release(struct github_response *resp)
 	resp->rate_limited = 0;
 }
 
+void github_http_preload(void)
+{
+	curl_api_preload();
+}
+
 const char *github_http_pick_token(const char *github_token, const char *input_token)
 {
 	if (github_token && *github_token)
@@ -293,20 +298,20 @@ static const char *reason(long status)
 		long status;
 		const char *text;
 	} table[] = {
-		{ 400, "Bad Request" },
-		{ 401, "Unauthorized" },
-		{ 403, "Forbidden" },
-		{ 404, "Not Found" },
-		{ 405, "Method Not Allowed" },
-		{ 409, "Conflict" },
-		{ 410, "Gone" },
-		{ 413, "Payload Too Large" },
-		{ 422, "Unprocessable Entity" },
-		{ 429, "Too Many Requests" },
-		{ 500, "Internal Server Error" },
-		{ 502, "Bad Gateway" },
-		{ 503, "Service Unavailable" },
-		{ 504, "Gateway Timeout" },
+		{ .status = 400, .text = "Bad Request" },
+		{ .status = 401, .text = "Unauthorized" },
+		{ .status = 403, .text = "Forbidden" },
+		{ .status = 404, .text = "Not Found" },
+		{ .status = 405, .text = "Method Not Allowed" },
+		{ .status = 409, .text = "Conflict" },
+		{ .status = 410, .text = "Gone" },
+		{ .status = 413, .text = "Payload Too Large" },
+		{ .status = 422, .text = "Unprocessable Entity" },
+		{ .status = 429, .text = "Too Many Requests" },
+		{ .status = 500, .text = "Internal Server Error" },
+		{ .status = 502, .text = "Bad Gateway" },
+		{ .status = 503, .text = "Service Unavailable" },
+		{ .status = 504, .text = "Gateway Timeout" },
 	};
 	size_t i;
 
@@ -397,7 +402,8 @@ static int contains_nocase(const char *hay, const char *needle)
 
 static void sleep_ns(uint64_t ns)
 {
-	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000u),
+			       .tv_nsec = (long)(ns % 1000000000u) };
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
@@ -533,6 +539,9 @@ int github_http_request(struct github_http *http, const char *method, const char
 
 		tries++;
 		cc = attempt(http, method, url, json_body, &a, &resp->status);
+		/* Whether the last answer is a rate limit, answer by answer: a 429
+		 * before a plain 403 must not make that 403 look like one. */
+		resp->rate_limited = 0;
 		if (cc == CURLE_OK && resp->status >= 200 && resp->status < 300)
 			break;
 		if (a.oversized)
@@ -562,10 +571,8 @@ int github_http_request(struct github_http *http, const char *method, const char
 		body_message(&resp->body, msg, sizeof(msg));
 		rc = err_set(err, ERR_EXEC, "github: %s %s: %ld %s%s%s", method, path, resp->status,
 			     reason(resp->status), msg[0] ? ": " : "", msg);
-	} else {
-		resp->rate_limited = 0;
-		if (a.link.len)
-			resp->next_path = next_path(http, a.link.buf);
+	} else if (a.link.len) {
+		resp->next_path = next_path(http, a.link.buf);
 	}
 done:
 	free(url);

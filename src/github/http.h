@@ -42,9 +42,10 @@ struct github_http_options {
 
 #define GITHUB_HTTP_OPTIONS_INIT                                                                   \
 	{                                                                                          \
-		NULL, NULL, 4, UINT64_C(60000000000), UINT64_C(120000000000),                      \
-			UINT64_C(1000000000), UINT64_C(10000000000), UINT64_C(60000000000),        \
-			GITHUB_BODY_MAX_BYTES                                                      \
+		.api_url = NULL, .token = NULL, .max_tries = 4,                                    \
+		.max_wait_ns = UINT64_C(60000000000), .max_total_wait_ns = UINT64_C(120000000000), \
+		.backoff_ns = UINT64_C(1000000000), .connect_timeout_ns = UINT64_C(10000000000),   \
+		.total_timeout_ns = UINT64_C(60000000000), .max_body_bytes = GITHUB_BODY_MAX_BYTES \
 	}
 
 /* One completed exchange. `status` is 0 when no response arrived at all. */
@@ -54,6 +55,11 @@ struct github_response {
 	char *next_path;  /* the rel="next" link as a path under the base URL, or NULL */
 	int rate_limited; /* the last answer was a (primary or secondary) rate limit */
 };
+
+/* Loads libcurl now (github/curl_api.h): a command that will publish calls
+ * it first, before anything of the suite runs; a client made later uses what
+ * this loaded and never loads a library itself. */
+void github_http_preload(void);
 
 void github_response_init(struct github_response *resp);
 void github_response_release(struct github_response *resp);

@@ -461,7 +461,7 @@ static int converge(struct github_http *http, const struct github_publish_option
 		    const struct identity *id, const char *marker,
 		    struct github_publish_result *result, struct err *err)
 {
-	struct id_list ours = { NULL, 0, 0 };
+	struct id_list ours = { .ids = NULL, .nr = 0, .alloc = 0 };
 	struct github_response resp;
 	uint64_t keep;
 	size_t i;
@@ -505,7 +505,7 @@ static int publish_comment(struct github_http *http, const struct github_publish
 			   const char *body, struct github_publish_result *result, struct err *err)
 {
 	struct identity id;
-	struct id_list ours = { NULL, 0, 0 };
+	struct id_list ours = { .ids = NULL, .nr = 0, .alloc = 0 };
 	struct strbuf marker;
 	uint64_t target;
 	long status = 0;

@@ -64,7 +64,9 @@ struct github_publish_options {
 
 #define GITHUB_PUBLISH_OPTIONS_INIT                                                                \
 	{                                                                                          \
-		NULL, 0, "default", NULL, NULL, GITHUB_STATE_ERROR, NULL, NULL, NULL, NULL         \
+		.repository = NULL, .pr_number = 0, .selection = "default", .body = NULL,          \
+		.sha = NULL, .state = GITHUB_STATE_ERROR, .description = NULL, .target_url = NULL, \
+		.login = NULL, .dry_run = NULL                                                     \
 	}
 
 struct github_publish_result {

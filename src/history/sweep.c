@@ -43,6 +43,10 @@ void sweep_settings_hash(const struct sweep_settings *s, char out[SWEEP_HASH_HEX
 		strbuf_addf(&sb, "warmup=%u\n", s->warmup);
 	if (s->max_time_ns)
 		strbuf_addf(&sb, "max_time_ns=%llu\n", (unsigned long long)s->max_time_ns);
+	/* only when given: histories kept before it existed keep their hash */
+	if (s->max_total_time_ns)
+		strbuf_addf(&sb, "max_total_time_ns=%llu\n",
+			    (unsigned long long)s->max_total_time_ns);
 	for (i = 0; i < s->n_selected; i++)
 		strbuf_addf(&sb, "benchmark=%s\n", s->selected[i]);
 	sweep_hash(sb.buf, sb.len, out);
@@ -341,7 +345,7 @@ static struct sweep_series *find_series(struct sweep_series_list *l, const char 
 	s->command = command;
 	s->reference = reference;
 	s->metric = m;
-	s->max_percent = -1;
+	s->max_fraction = -1;
 	return s;
 }
 
@@ -411,8 +415,8 @@ static void add_point(struct sweep_series *s, const struct sweep_point *p,
 	}
 	s->points = xgrow(s->points, &s->alloc_points, s->n_points + 1, sizeof(*s->points));
 	s->points[s->n_points++] = *p;
-	if (cmp && s->max_percent < 0) {
-		s->max_percent = cmp->max_percent;
+	if (cmp && s->max_fraction < 0) {
+		s->max_fraction = cmp->max_fraction;
 		s->confidence = cmp->confidence;
 	}
 }
@@ -562,8 +566,8 @@ static int find_changes(struct sweep_series *s, struct err *err)
 		y[n] = log(s->points[i].ratio);
 		at[n++] = i;
 	}
-	if (s->max_percent >= 0)
-		cs.max_percent = s->max_percent;
+	if (s->max_fraction >= 0)
+		cs.max_fraction = s->max_fraction;
 	if (s->confidence > 0 && s->confidence < 1)
 		cs.confidence = s->confidence;
 	rc = stats_change_points(y, n, &cs, &cp, &n_cp, err);

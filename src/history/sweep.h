@@ -43,6 +43,7 @@ struct sweep_settings {
 	bool has_warmup;
 	unsigned warmup;
 	uint64_t max_time_ns;
+	uint64_t max_total_time_ns; /* --max-total-time; 0: not given */
 	/* Selected benchmarks as "suite-name/benchmark-name", in suite order. */
 	const char *const *selected;
 	size_t n_selected;
@@ -98,7 +99,7 @@ struct sweep_series {
 	const char *suite, *benchmark, *command; /* lent */
 	const char *reference;			 /* the reference commit */
 	enum metric metric;
-	double max_percent; /* tolerance as a fraction */
+	double max_fraction; /* tolerance as a fraction */
 	double confidence;
 	struct sweep_point *points; /* oldest first */
 	size_t n_points, alloc_points;

@@ -108,7 +108,7 @@ static void zero_base(struct counts_decision *out)
 static void quiet(const struct counts_input *in, size_t runs, double margin,
 		  struct counts_decision *out)
 {
-	double e = out->change, t = in->max_percent, bound = in->noise_bound;
+	double e = out->change, t = in->max_fraction, bound = in->noise_bound;
 
 	if (e - margin > t && e > bound)
 		out->verdict = VERDICT_REGRESSION;
@@ -163,7 +163,7 @@ void counts_decide(const struct counts_input *in, struct counts_decision *out)
 static void seen(const struct counts_input *in, const struct counts_decision *d, double margin,
 		 struct comparison *out)
 {
-	double least = in->max_percent + margin;
+	double least = in->max_fraction + margin;
 
 	if (!d->has_change || d->spread > in->noise_bound)
 		return;
@@ -193,9 +193,9 @@ void counts_compare(enum metric m, const struct counts_input *in, bool gate, str
 	out->ci_high_percent = 100 * (d.change + margin);
 	out->confidence = 1;
 	out->pairs = (unsigned)(in->n_base < in->n_head ? in->n_base : in->n_head);
-	out->max_percent = in->max_percent;
-	out->band_low_percent = -100 * in->max_percent;
-	out->band_high_percent = 100 * in->max_percent;
+	out->max_fraction = in->max_fraction;
+	out->band_low_percent = -100 * in->max_fraction;
+	out->band_high_percent = 100 * in->max_fraction;
 	out->verdict = d.verdict;
 	memcpy(out->reason, d.reason, sizeof(out->reason));
 	out->gate = gate;

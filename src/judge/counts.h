@@ -23,7 +23,6 @@
 #include <stdint.h>
 
 /* The defaults of docs/comparison.md, "Deciding on counts". */
-#define COUNTS_DEFAULT_MAX_PERCENT 0.01	 /* 1% */
 #define COUNTS_DEFAULT_NOISE_BOUND 0.001 /* 0.1% */
 #define COUNTS_DEFAULT_RUNS	   3
 #define COUNTS_DEFAULT_RUNS_CAP	   9
@@ -32,15 +31,15 @@
 struct counts_input {
 	const uint64_t *base, *head; /* one count per run, in any order */
 	size_t n_base, n_head;	     /* at least 1 each */
-	double max_percent;	     /* tolerance, a fraction: 0.01 = 1%; >= 0 */
+	double max_fraction;	     /* tolerance, a fraction: 0.01 = 1%; >= 0 */
 	double noise_bound;	     /* largest spread of a quiet side, a fraction */
 	unsigned runs_cap;	     /* most runs per side */
 };
 
 #define COUNTS_INPUT_INIT                                                                          \
 	{                                                                                          \
-		NULL, NULL, 0, 0, COUNTS_DEFAULT_MAX_PERCENT, COUNTS_DEFAULT_NOISE_BOUND,          \
-			COUNTS_DEFAULT_RUNS_CAP                                                    \
+		.max_fraction = TOLERANCE_DEFAULT_FRACTION_COUNTS,                                 \
+		.noise_bound = COUNTS_DEFAULT_NOISE_BOUND, .runs_cap = COUNTS_DEFAULT_RUNS_CAP     \
 	}
 
 struct counts_decision {

@@ -23,13 +23,17 @@
 
 static const unsigned schedule[JUDGE_SCHEDULE_LOOKS] = { 10, 15, 22, 33, 50, 75, 112, 168, 252 };
 
-#define REASON_STRADDLES "the interval still straddles the tolerance after %zu pair%s"
-#define REASON_TIME	 "the time budget ran out after %zu pair%s"
-#define REASON_NOISY	 "measurements are noisier than max_cv"
-#define REASON_ZERO	 "the base measurement is zero"
-#define REASON_FLOOR	 "the peak RSS is at or below the measurement floor"
-#define REASON_FLOORS	 "the peak RSS is at or below the measurement floor on both sides"
-#define REASON_NO_PAIRS	 "no successful samples"
+#define REASON_STRADDLES  "the interval still straddles the tolerance after %zu pair%s"
+#define REASON_TIME	  "the time budget ran out after %zu pair%s"
+#define REASON_TOTAL_TIME "the comparison's time budget ran out after %zu pair%s"
+#define REASON_HAIR                                                                                \
+	"within the tolerance but for a hair: the interval %+.2f%% … %+.2f%% lies within the "   \
+	"band widened by a tenth (%+.2f%% … %+.2f%%)"
+#define REASON_NOISY	"measurements are noisier than max_cv"
+#define REASON_ZERO	"the base measurement is zero"
+#define REASON_FLOOR	"the peak RSS is at or below the measurement floor"
+#define REASON_FLOORS	"the peak RSS is at or below the measurement floor on both sides"
+#define REASON_NO_PAIRS "no successful samples"
 #define REASON_GATED_DONE                                                                          \
 	"the interval still straddles the tolerance after %zu pairs, when the command's gated "    \
 	"metrics were decided"
@@ -85,6 +89,7 @@ int judge_plan_init(struct judge_plan *plan, const struct judge_settings *s, str
 	if (last == 0)
 		return err_set(err, ERR_INVALID, "%s must be at least 1",
 			       s->runs ? "runs" : "max_runs");
+	plan->runs_fixed = s->runs != 0;
 	plan->confidence = s->confidence;
 	plan->alpha = 1.0 - s->confidence;
 	plan->n_looks = plan_looks(s, last, plan->looks);
@@ -140,10 +145,11 @@ void judge_input_init(struct judge_metric_input *in, enum metric m)
 {
 	memset(in, 0, sizeof(*in));
 	in->metric = m;
-	in->tol.max_percent = m == METRIC_PEAK_RSS ? 0.10 : 0.05;
+	in->tol.max_fraction =
+		m == METRIC_PEAK_RSS ? TOLERANCE_DEFAULT_FRACTION_RSS : TOLERANCE_DEFAULT_FRACTION;
 	in->tol.gate = true;
 	in->tol.statistic = SIDE_MEDIAN;
-	in->max_cv = 0.5;
+	in->max_cv = TOLERANCE_DEFAULT_MAX_CV;
 	in->resolution = 1.0;
 	switch (m) {
 	case METRIC_CPU_USER:
@@ -177,7 +183,8 @@ void judge_begin(const struct judge_plan *plan, const struct judge_metric_input 
 	out->statistic_shown = in->tol.statistic;
 	out->confidence = plan->confidence;
 	out->looks_planned = plan->n_looks;
-	out->max_percent = in->tol.max_percent;
+	out->runs_fixed = plan->runs_fixed;
+	out->max_fraction = in->tol.max_fraction;
 	out->has_min_difference = in->tol.has_min_difference;
 	out->min_difference = in->tol.min_difference;
 	out->gate = in->tol.gate;
@@ -280,7 +287,7 @@ static void side_release(struct side *sd)
 /* The practical band in log-ratio units (docs/comparison.md, "The tolerance band"). */
 static void band(const struct judge_tolerance *tol, double base_median, double *dn, double *up)
 {
-	double mp = tol->max_percent;
+	double mp = tol->max_fraction;
 
 	*up = log1p(mp);
 	*dn = mp >= 1.0 ? -INFINITY : log1p(-mp);
@@ -379,17 +386,32 @@ static bool halves_agree(const double *r, size_t n, enum verdict v, double dn, d
 	return side_of(first.estimate, dn, up) == v && side_of(second.estimate, dn, up) == v;
 }
 
-static enum verdict interval_verdict(double low, double high, double dn, double up, bool *decided)
+/* The verdict of an interval against the band [dn, up] (docs/comparison.md,
+ * "The tolerance band"); *hair when it passes only within the hair. */
+static enum verdict interval_verdict(double low, double high, double dn, double up, bool *decided,
+				     bool *hair)
 {
 	*decided = true;
+	*hair = false;
 	if (low > up)
 		return VERDICT_REGRESSION;
 	if (high < dn)
 		return VERDICT_IMPROVED;
 	if (dn <= low && high <= up)
 		return VERDICT_PASS;
+	if (dn * (1.0 + JUDGE_HAIR) <= low && high <= up * (1.0 + JUDGE_HAIR)) {
+		*hair = true;
+		return VERDICT_PASS;
+	}
 	*decided = false;
 	return VERDICT_INCONCLUSIVE;
+}
+
+static void hair_reason(struct comparison *out, double dn, double up)
+{
+	set_reason(out, REASON_HAIR, out->ci_low_percent, out->ci_high_percent,
+		   isinf(dn) ? -100.0 : expm1(dn * (1.0 + JUDGE_HAIR)) * 100.0,
+		   expm1(up * (1.0 + JUDGE_HAIR)) * 100.0);
 }
 
 /* A verdict that survives a side at its floor: only a regression from a base
@@ -449,10 +471,10 @@ bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *
 		struct comparison *out)
 {
 	size_t n = look < plan->n_looks ? plan->looks[look] : 0;
-	struct side b = { 0 }, h = { 0 };
+	struct side b = { .x = NULL }, h = { .x = NULL };
 	struct signrank_interval iv;
 	double dn, up, *r = NULL;
-	bool decided, noisy, floor_ok, last = look + 1 == plan->n_looks;
+	bool decided, hair = false, noisy, floor_ok, last = look + 1 == plan->n_looks;
 	enum verdict v;
 
 	if (!look_reached(plan, in, look, out))
@@ -485,13 +507,15 @@ bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *
 	log_ratios(in, b.x, h.x, n, r);
 	signrank_interval(r, n, plan->k[look], &iv);
 	fill_interval(out, &iv);
-	v = iv.has_interval ? interval_verdict(iv.low, iv.high, dn, up, &decided)
+	v = iv.has_interval ? interval_verdict(iv.low, iv.high, dn, up, &decided, &hair)
 			    : (decided = false, VERDICT_INCONCLUSIVE);
 	out->noisy = noisy = too_noisy(in, &b, &h);
 	floor_ok = survives_floor(v, &b, &h);
 	if (decided && floor_ok && (!noisy || halves_agree(r, n, v, dn, up))) {
 		out->verdict = v;
 		out->final = true;
+		if (hair)
+			hair_reason(out, dn, up);
 	} else if ((decided && !floor_ok) || last) {
 		/* held back by the floor, which more pairs do not lift, or out of
 		 * looks; a noisy runner whose halves disagree gets the next look */
@@ -551,6 +575,9 @@ void judge_finish(const struct judge_metric_input *in, enum judge_stop why, stru
 	case JUDGE_STOP_TIME_BUDGET:
 		set_reason(out, REASON_TIME, in->n, plural(in->n));
 		break;
+	case JUDGE_STOP_TOTAL_TIME_BUDGET:
+		set_reason(out, REASON_TOTAL_TIME, in->n, plural(in->n));
+		break;
 	case JUDGE_STOP_DECIDED:
 		if (in->n == 0)
 			set_reason(out, REASON_NO_PAIRS);
@@ -595,7 +622,7 @@ void judge_derive_throughput(const struct comparison *latency, const struct judg
 	out->accepted = false;
 	out->has_min_difference = false;
 	out->min_difference = 0.0;
-	out->max_percent = latency->max_percent / (1.0 + latency->max_percent);
+	out->max_fraction = latency->max_fraction / (1.0 + latency->max_fraction);
 	if (!(work->base_min == work->base_max && work->head_min == work->head_max &&
 	      work->base_min == work->head_min && work->base_min > 0.0)) {
 		out->verdict = VERDICT_SKIPPED;

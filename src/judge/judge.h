@@ -48,10 +48,11 @@ struct judge_settings {
 
 #define JUDGE_SETTINGS_INIT                                                                        \
 	{                                                                                          \
-		0.99, 10, 252, 0                                                                   \
+		.confidence = 0.99, .min_samples = 10, .max_runs = 252, .runs = 0                  \
 	}
 
 struct judge_plan {
+	bool runs_fixed; /* `runs` set: one look at that many pairs */
 	double confidence;
 	double alpha;			 /* 1 - confidence */
 	double a;			 /* per look: alpha / n_looks */
@@ -75,7 +76,7 @@ double judge_bisect_confidence(double confidence, unsigned candidates);
 
 /* Per-metric tolerance (`regression.<metric>`). */
 struct judge_tolerance {
-	double max_percent; /* fraction: 0.05 = 5%; >= 0 */
+	double max_fraction; /* fraction: 0.05 = 5%; >= 0 */
 	bool has_min_difference;
 	double min_difference; /* canonical unit */
 	bool gate;
@@ -144,14 +145,27 @@ struct judge_interval {
 void judge_interval_at(const struct judge_plan *plan, const struct judge_metric_input *in,
 		       unsigned look, struct judge_interval *out);
 
-/* Why rounds stopped before a comparison was final. */ /* Why rounds stopped before a comparison
-							   was final. */
+
+/*
+ * The hair (docs/comparison.md, "The tolerance band"): an interval that lies
+ * within the band widened by a tenth of it on each side (in log-ratio units:
+ * [1.1 dn, 1.1 up]) is a pass, so that a metric sitting on its tolerance
+ * stops instead of running to the cap. It never makes a regression or an
+ * improvement, so the false-alarm bound is untouched; a pass then says "no
+ * change beyond the tolerance and its hair".
+ */
+#define JUDGE_HAIR 0.1
+
+/* Why rounds stopped before a comparison was final. */
 enum judge_stop {
-	JUDGE_STOP_TIME_BUDGET, /* "the time budget ran out after N pairs" */
-	JUDGE_STOP_DECIDED,	/* every gated metric of the command decided: "the
-				 * interval still straddles the tolerance after N
-				 * pairs" and, for an ungated metric, ", when the
-				 * command's gated metrics were decided" */
+	JUDGE_STOP_TIME_BUDGET,	      /* its benchmark's max_time: "the time budget ran out
+				       * after N pairs" */
+	JUDGE_STOP_TOTAL_TIME_BUDGET, /* the comparison's max_total_time: "the comparison's
+				       * time budget ran out after N pairs" */
+	JUDGE_STOP_DECIDED,	      /* every gated metric of the command decided: "the
+				       * interval still straddles the tolerance after N
+				       * pairs" and, for an ungated metric, ", when the
+				       * command's gated metrics were decided" */
 };
 
 /* Settles a comparison that is not final after in->n pairs (the last
@@ -238,5 +252,32 @@ bool judge_detectable_change(const struct comparison *c, unsigned pairs, double 
 /* Geometric mean of head/base latency ratios; ERR_INVALID when n is 0 or a
  * ratio is not a positive finite number. */
 int judge_geometric_mean(const double *ratios, size_t n, double *out, struct err *err);
+
+/* ---- What the commands report (verdicts.c) ---------------------------- */
+
+/* The worst of n results, RESULT_PASS for none: a benchmark's from its
+ * commands', a suite's from its benchmarks', the whole document's from its
+ * suites'. */
+enum result_state judge_worst(const enum result_state *results, size_t n);
+
+/* A command of a pull request labelled to accept a known regression
+ * (docs/github-actions.md): every regression among cmp is marked accepted
+ * (it stays in the report), and the command's result, when it was a
+ * regression, is judged again without them; returns the result. */
+enum result_state judge_accept(struct comparison *cmp, size_t n_cmp,
+			       const struct budget_result *budgets, size_t n_budgets,
+			       enum result_state result);
+/* A benchmark's or suite's result once its children accepted their
+ * regressions: a regression becomes the worst of its children's results
+ * again; anything else (an error of its own) stays. */
+enum result_state judge_accepted_parent(enum result_state parent, enum result_state worst_child);
+
+/* What one step of bisect makes of its candidate (docs/sweeps.md,
+ * "Bisect"), from the step's findings in their order: bad when a command
+ * regressed in the metric searched, else failed when something could not
+ * run, else inconclusive when a comparison neither passed nor improved,
+ * else good. A suite that failed makes the step fail even after a regression
+ * of an earlier suite. */
+enum step_outcome judge_bisect_step(const struct step_finding *findings, size_t n);
 
 #endif

@@ -35,8 +35,30 @@ struct layout {
 	unsigned sh_type, sh_flags, sh_offset, sh_size, word;
 };
 
-static const struct layout layout32 = { 52, 0x20, 0x2E, 0x30, 40, 4, 8, 0x10, 0x14, 4 };
-static const struct layout layout64 = { 64, 0x28, 0x3A, 0x3C, 64, 4, 8, 0x18, 0x20, 8 };
+static const struct layout layout32 = {
+	.header_bytes = 52,
+	.shoff = 0x20,
+	.shentsize = 0x2E,
+	.shnum = 0x30,
+	.entry_bytes = 40,
+	.sh_type = 4,
+	.sh_flags = 8,
+	.sh_offset = 0x10,
+	.sh_size = 0x14,
+	.word = 4,
+};
+static const struct layout layout64 = {
+	.header_bytes = 64,
+	.shoff = 0x28,
+	.shentsize = 0x3A,
+	.shnum = 0x3C,
+	.entry_bytes = 64,
+	.sh_type = 4,
+	.sh_flags = 8,
+	.sh_offset = 0x18,
+	.sh_size = 0x20,
+	.word = 8,
+};
 
 static bool read_at(const struct source *src, uint64_t off, void *dst, size_t n)
 {
@@ -159,17 +181,93 @@ static int parse(const struct source *src, struct elf_sizes *out)
 	return 0;
 }
 
+/* ---- how the program starts ------------------------------------------- */
+
+#define PT_INTERP_   3
+#define SEGMENTS_MAX (1u << 16) /* more program headers than this is refused */
+
+/* Whether a program header names an interpreter (the dynamic loader):
+ * *is_static stays true when none does. A file with no program headers (an
+ * object, not a program) is not static. */
+static int linking(const struct source *src, bool *is_static)
+{
+	/* e_phoff, e_phentsize, e_phnum, the entry's size, for 32 and 64 bits */
+	static const unsigned at[2][4] = { { 0x1C, 0x2A, 0x2C, 32 }, { 0x20, 0x36, 0x38, 56 } };
+	struct elf_sizes id;
+	unsigned char h[ELF_HEADER_BYTES], ph[4];
+	const unsigned *l;
+	uint64_t off, size, count, i;
+	int rc;
+
+	*is_static = false;
+	memset(&id, 0, sizeof(id));
+	if ((rc = identify(src, &id)) != 0)
+		return rc < 0 ? rc : 0;
+	l = at[id.bits == 64];
+	if (!read_at(src, 0, h, id.bits == 64 ? 64 : 52))
+		return malformed(src, "the ELF header is truncated");
+	off = get(h + l[0], id.bits / 8, id.big_endian);
+	size = get(h + l[1], 2, id.big_endian);
+	count = get(h + l[2], 2, id.big_endian);
+	if (count == 0)
+		return 0;
+	if (size < l[3] || count > SEGMENTS_MAX || off > src->len ||
+	    count > (src->len - off) / size)
+		return malformed(src, "program headers run past the end of the file");
+	for (i = 0; i < count; i++) {
+		if (!read_at(src, off + i * size, ph, sizeof(ph)))
+			return err_set(src->err, ERR_METRIC, "cannot read \"%s\": %s", src->name,
+				       errno ? strerror(errno) : "short read");
+		if (get(ph, 4, id.big_endian) == PT_INTERP_)
+			return 0;
+	}
+	*is_static = true;
+	return 0;
+}
+
+int elf_static_parse(const char *name, const unsigned char *buf, size_t len, bool *is_static,
+		     struct err *err)
+{
+	struct source src = { .name = name, .fd = -1, .buf = buf, .len = len, .err = err };
+
+	return linking(&src, is_static);
+}
+
+int elf_is_static(const char *path, bool *is_static, struct err *err)
+{
+	struct source src = { .name = path, .fd = -1, .buf = NULL, .len = 0, .err = err };
+	struct stat st;
+	int rc;
+
+	*is_static = false;
+	src.fd = fsio_open_regular(path, err);
+	if (src.fd < 0) {
+		err->code = ERR_METRIC;
+		return ERR_METRIC;
+	}
+	if (fstat(src.fd, &st) != 0) {
+		rc = err_set(err, ERR_METRIC, "cannot read \"%s\": %s", path, strerror(errno));
+		goto done;
+	}
+	src.len = (uint64_t)st.st_size;
+	errno = 0;
+	rc = linking(&src, is_static);
+done:
+	close(src.fd);
+	return rc;
+}
+
 int elf_sizes_parse(const char *name, const unsigned char *buf, size_t len, struct elf_sizes *out,
 		    struct err *err)
 {
-	struct source src = { name, -1, buf, len, err };
+	struct source src = { .name = name, .fd = -1, .buf = buf, .len = len, .err = err };
 
 	return parse(&src, out);
 }
 
 int elf_sizes_read(const char *path, struct elf_sizes *out, struct err *err)
 {
-	struct source src = { path, -1, NULL, 0, err };
+	struct source src = { .name = path, .fd = -1, .buf = NULL, .len = 0, .err = err };
 	struct stat st;
 	int rc;
 

@@ -8,6 +8,9 @@
  *
  *     struct elf_sizes s;
  *     if (elf_sizes_read("build/tool", &s, &err) == 0 && s.is_elf) use s.text;
+ *
+ * The program headers tell whether a program is statically linked
+ * (elf_is_static), for the counts that need a preloaded library.
  */
 #ifndef HIMORIME_MEASURE_ELF_H
 #define HIMORIME_MEASURE_ELF_H
@@ -36,5 +39,14 @@ int elf_sizes_read(const char *path, struct elf_sizes *out, struct err *err);
 /* The same for a file's whole content in memory; `name` is for messages. */
 int elf_sizes_parse(const char *name, const unsigned char *buf, size_t len, struct elf_sizes *out,
 		    struct err *err);
+
+/* Whether the file at path is a program the dynamic loader does not start:
+ * an ELF file with program headers, none of them PT_INTERP. Such a program
+ * (static, or static-pie) gets nothing preloaded, so valgrind's DHAT cannot
+ * see its malloc. *is_static is false for a dynamic program, an object file
+ * and a file that is not ELF (a script); errors as for elf_sizes_read. */
+int elf_is_static(const char *path, bool *is_static, struct err *err);
+int elf_static_parse(const char *name, const unsigned char *buf, size_t len, bool *is_static,
+		     struct err *err);
 
 #endif

@@ -11,6 +11,7 @@
 #include "measure/valgrind.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/fsio.h"
 
 #include <dirent.h>
@@ -21,10 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 #define DHAT_MAX_BYTES (512u << 20) /* a DHAT file larger than this is refused */
 #define DHAT_MAX_DEPTH 32
@@ -40,7 +40,7 @@ char **valgrind_argv(const char *valgrind, enum valgrind_tool tool, const char *
 
 	while (argv[n])
 		n++;
-	out = xcalloc(n + 7, sizeof(*out));
+	out = xcalloc(n + 9, sizeof(*out));
 	out[k++] = xstrdup(valgrind);
 	switch (tool) {
 	case VALGRIND_CACHEGRIND:
@@ -54,7 +54,11 @@ char **valgrind_argv(const char *valgrind, enum valgrind_tool tool, const char *
 		break;
 	}
 	out[k++] = xstrdup("--trace-children=yes");
+	/* No gdbserver: its FIFOs in TMPDIR outlive a valgrind that is killed
+	 * (a timeout, an interrupt). */
+	out[k++] = xstrdup("--vgdb=no");
 	out[k++] = xasprintf("--log-file=%s/log.%%p", out_dir);
+	out[k++] = xstrdup("--"); /* an argv[0] like "-x" is the command */
 	for (i = 0; i < n; i++)
 		out[k++] = xstrdup(argv[i]);
 	out[k] = NULL;
@@ -74,24 +78,54 @@ void valgrind_argv_free(char **argv)
 
 /* ---- out files -------------------------------------------------------- */
 
+/* The out files lie in a directory the measured code can write: it may put
+ * a FIFO, a link to /dev/zero or a huge file there. Each is read under the
+ * caps of fsio_capped_open (a regular file, not followed through a link, at
+ * most this large), all of one run's within COUNT_READ_NS; lines are read
+ * into a bounded buffer. */
+#define CACHEGRIND_MAX_BYTES ((size_t)1 << 30)
+#define COUNT_MAX_FILES	     100000
+#define COUNT_READ_NS	     (60 * (uint64_t)1000000000)
+
 /* Calls fn on every file of dir whose name starts with prefix. */
 static int each_file(const char *dir, const char *prefix, const char *tool,
-		     int (*fn)(const char *path, struct valgrind_counts *out, struct err *err),
+		     int (*fn)(const char *path, uint64_t deadline_ns, struct valgrind_counts *out,
+			       struct err *err),
 		     struct valgrind_counts *out, struct err *err)
 {
-	DIR *d = opendir(dir);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	uint64_t deadline_ns = clock_monotonic_ns() + COUNT_READ_NS;
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	struct dirent *e;
 	unsigned files = 0;
 	char *path;
 	int rc = 0;
 
-	if (!d)
-		return err_set(err, ERR_METRIC, "cannot read \"%s\": %s", dir, strerror(errno));
+	if (!d) {
+		int error = errno;
+		struct stat st;
+		if (fd >= 0)
+			close(fd);
+		/* O_NOFOLLOW with O_DIRECTORY: a link is ENOTDIR */
+		if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
+			return err_set(err, ERR_METRIC, "cannot read \"%s\": a symbolic link", dir);
+		return err_set(err, ERR_METRIC, "cannot read \"%s\": %s", dir, strerror(error));
+	}
 	while (rc == 0 && (e = readdir(d)) != NULL) {
+		if (clock_monotonic_ns() > deadline_ns) {
+			rc = err_set(err, ERR_METRIC,
+				     "cannot read \"%s\": took longer than the time allowed", dir);
+			break;
+		}
 		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
 			continue;
+		if (files == COUNT_MAX_FILES) {
+			rc = err_set(err, ERR_METRIC, "%s wrote more than %d files in \"%s\"", tool,
+				     COUNT_MAX_FILES, dir);
+			break;
+		}
 		path = xasprintf("%s/%s", dir, e->d_name);
-		rc = fn(path, out, err);
+		rc = fn(path, deadline_ns, out, err);
 		free(path);
 		files++;
 	}
@@ -150,39 +184,135 @@ static bool summary_value(const char *s, int index, uint64_t *v)
 	}
 }
 
-static int read_cachegrind(const char *path, struct valgrind_counts *out, struct err *err)
-{
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0, lineno = 0;
-	int ir = -1, rc = 0;
-	bool found = false;
-	uint64_t v;
+/* cachegrind's file, line by line: only "events:" (which column is Ir) and
+ * the first "summary:" matter. A line is kept up to CG_LINE_MAX bytes; a
+ * longer one (a command line of many arguments) is skipped unless it is one
+ * of those two. */
+#define CG_LINE_MAX 4096
 
-	if (!f)
-		return err_set(err, ERR_METRIC, "cannot read \"%s\": %s", path, strerror(errno));
-	while (!found && getline(&line, &cap, f) > 0) {
-		lineno++;
-		if (strncmp(line, "events:", 7) == 0)
-			ir = ir_index(line + 7);
-		if (strncmp(line, "summary:", 8) != 0)
-			continue;
-		if (ir < 0 || !summary_value(line + 8, ir, &v) ||
-		    __builtin_add_overflow(out->instructions, v, &out->instructions)) {
-			rc = err_set(err, ERR_METRIC,
-				     "\"%s\":%zu: malformed cachegrind summary (no Ir count)", path,
-				     lineno);
-			goto done;
+struct cg_scan {
+	const char *name;
+	char line[CG_LINE_MAX + 1];
+	size_t len, lineno;
+	bool cut, found;
+	int ir;
+	uint64_t instructions;
+	struct err *err;
+};
+
+static int cg_line(struct cg_scan *s)
+{
+	bool events, summary;
+
+	s->line[s->len] = '\0';
+	s->lineno++;
+	events = strncmp(s->line, "events:", 7) == 0;
+	summary = strncmp(s->line, "summary:", 8) == 0;
+	if (s->cut && (events || summary))
+		return err_set(
+			s->err, ERR_METRIC,
+			"\"%s\":%zu: malformed cachegrind file (a line longer than %d bytes)",
+			s->name, s->lineno, CG_LINE_MAX);
+	if (events)
+		s->ir = ir_index(s->line + 7);
+	if (!summary)
+		return 0;
+	if (s->ir < 0 || !summary_value(s->line + 8, s->ir, &s->instructions))
+		return err_set(s->err, ERR_METRIC,
+			       "\"%s\":%zu: malformed cachegrind summary (no Ir count)", s->name,
+			       s->lineno);
+	s->found = true;
+	return 0;
+}
+
+/* Feeds bytes; stops (still 0) once the summary is found. */
+static int cg_feed(struct cg_scan *s, const char *p, size_t n)
+{
+	while (n && !s->found) {
+		const char *nl = memchr(p, '\n', n);
+		size_t take = nl ? (size_t)(nl - p) : n, keep = take;
+		int rc;
+
+		if (keep > CG_LINE_MAX - s->len) {
+			keep = CG_LINE_MAX - s->len;
+			s->cut = true;
 		}
-		found = true;
+		memcpy(s->line + s->len, p, keep);
+		s->len += keep;
+		p += take;
+		n -= take;
+		if (!nl)
+			break;
+		if ((rc = cg_line(s)) != 0)
+			return rc;
+		s->len = 0;
+		s->cut = false;
+		p++;
+		n--;
 	}
-	if (!found)
-		rc = err_set(err, ERR_METRIC,
-			     "\"%s\": no summary line (the process did not finish under valgrind)",
-			     path);
-done:
-	free(line);
-	fclose(f);
+	return 0;
+}
+
+/* The end of the file: a last line without a line break, then the total. */
+static int cg_end(struct cg_scan *s, struct valgrind_counts *out)
+{
+	int rc = s->found || !s->len ? 0 : cg_line(s);
+
+	if (rc)
+		return rc;
+	if (!s->found)
+		return err_set(
+			s->err, ERR_METRIC,
+			"\"%s\": no summary line (the process did not finish under valgrind)",
+			s->name);
+	if (__builtin_add_overflow(out->instructions, s->instructions, &out->instructions))
+		return err_set(s->err, ERR_METRIC,
+			       "\"%s\": malformed cachegrind summary (the total overflows)",
+			       s->name);
+	return 0;
+}
+
+static struct cg_scan *cg_new(const char *name, struct err *err)
+{
+	struct cg_scan *s = xcalloc(1, sizeof(*s));
+
+	s->name = name;
+	s->ir = -1;
+	s->err = err;
+	return s;
+}
+
+int valgrind_parse_cachegrind(const char *name, const char *text, size_t len,
+			      struct valgrind_counts *out, struct err *err)
+{
+	struct cg_scan *s = cg_new(name, err);
+	int rc = cg_feed(s, text, len);
+
+	if (rc == 0)
+		rc = cg_end(s, out);
+	free(s);
+	return rc;
+}
+
+static int read_cachegrind(const char *path, uint64_t deadline_ns, struct valgrind_counts *out,
+			   struct err *err)
+{
+	struct cg_scan *s = cg_new(path, err);
+	struct fsio_capped f;
+	char chunk[65536];
+	long n = 0;
+	int rc = fsio_capped_open(&f, path, CACHEGRIND_MAX_BYTES, deadline_ns, err);
+
+	while (rc == 0 && !s->found && (n = fsio_capped_read(&f, chunk, sizeof(chunk), err)) > 0)
+		rc = cg_feed(s, chunk, (size_t)n);
+	if (rc == 0 && n < 0)
+		rc = ERR_EXEC;
+	if (rc == 0)
+		rc = cg_end(s, out);
+	fsio_capped_close(&f);
+	free(s);
+	if (rc) /* an out file that cannot be read: unmeasurable */
+		err->code = rc = ERR_METRIC;
 	return rc;
 }
 
@@ -369,7 +499,14 @@ static int value(struct scan *s, enum where where)
 int valgrind_parse_dhat(const char *name, const char *json, size_t len, struct valgrind_counts *out,
 			struct err *err)
 {
-	struct scan s = { name, json, json, json + len, 0, false, out, err };
+	struct scan s = {
+		.name = name,
+		.p = json,
+		.start = json,
+		.end = json + len,
+		.out = out,
+		.err = err,
+	};
 	int rc = value(&s, AT_ROOT);
 
 	if (rc != 0)
@@ -382,11 +519,12 @@ int valgrind_parse_dhat(const char *name, const char *json, size_t len, struct v
 	return 0;
 }
 
-static int read_dhat(const char *path, struct valgrind_counts *out, struct err *err)
+static int read_dhat(const char *path, uint64_t deadline_ns, struct valgrind_counts *out,
+		     struct err *err)
 {
 	char *json = NULL;
 	size_t len = 0;
-	int rc = fsio_read_file(path, DHAT_MAX_BYTES, &json, &len, err);
+	int rc = fsio_capped_read_all(path, DHAT_MAX_BYTES, deadline_ns, &json, &len, err);
 
 	if (rc != 0) {
 		err->code = ERR_METRIC; /* an out file that cannot be read: unmeasurable */
@@ -428,7 +566,7 @@ static bool parse_version(const char *text, struct strbuf *out)
 	return true;
 }
 
-int valgrind_version(const char *valgrind, struct strbuf *out, struct err *err)
+int valgrind_version(const char *valgrind, char *const *envp, struct strbuf *out, struct err *err)
 {
 	posix_spawn_file_actions_t fa;
 	char *argv[] = { (char *)valgrind, (char *)"--version", NULL };
@@ -441,7 +579,7 @@ int valgrind_version(const char *valgrind, struct strbuf *out, struct err *err)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
 	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-	e = posix_spawnp(&pid, valgrind, &fa, NULL, argv, environ);
+	e = posix_spawn(&pid, valgrind, &fa, NULL, argv, envp);
 	posix_spawn_file_actions_destroy(&fa);
 	close(fds[1]);
 	if (e != 0) {

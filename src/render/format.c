@@ -41,10 +41,10 @@ static void scaled(struct strbuf *sb, double v, const struct scale *s, size_t n)
 void fmt_duration(struct strbuf *sb, double ns)
 {
 	static const struct scale s[] = {
-		{ 1, " ns" },
-		{ 1e3, " µs" },
-		{ 1e6, " ms" },
-		{ 1e9, " s" },
+		{ .factor = 1, .suffix = " ns" },
+		{ .factor = 1e3, .suffix = " µs" },
+		{ .factor = 1e6, .suffix = " ms" },
+		{ .factor = 1e9, .suffix = " s" },
 	};
 	/* nothing at all is a count, not a measurement to three digits */
 	if (ns == 0) {
@@ -57,11 +57,11 @@ void fmt_duration(struct strbuf *sb, double ns)
 void fmt_bytes(struct strbuf *sb, double bytes)
 {
 	static const struct scale s[] = {
-		{ 1, " B" },
-		{ 1024.0, " KiB" },
-		{ 1024.0 * 1024, " MiB" },
-		{ 1024.0 * 1024 * 1024, " GiB" },
-		{ 1024.0 * 1024 * 1024 * 1024, " TiB" },
+		{ .factor = 1, .suffix = " B" },
+		{ .factor = 1024.0, .suffix = " KiB" },
+		{ .factor = 1024.0 * 1024, .suffix = " MiB" },
+		{ .factor = 1024.0 * 1024 * 1024, .suffix = " GiB" },
+		{ .factor = 1024.0 * 1024 * 1024 * 1024, .suffix = " TiB" },
 	};
 	if (fabs(bytes) < 1024) {
 		strbuf_addf(sb, "%.0f B", bytes);
@@ -73,7 +73,9 @@ void fmt_bytes(struct strbuf *sb, double bytes)
 void fmt_count(struct strbuf *sb, double n, const char *what)
 {
 	static const struct scale s[] = {
-		{ 1, "" }, { 1e3, " k" }, { 1e6, " M" }, { 1e9, " G" }, { 1e12, " T" },
+		{ .factor = 1, .suffix = "" },	    { .factor = 1e3, .suffix = " k" },
+		{ .factor = 1e6, .suffix = " M" },  { .factor = 1e9, .suffix = " G" },
+		{ .factor = 1e12, .suffix = " T" },
 	};
 	size_t len = strlen(what);
 
@@ -93,17 +95,17 @@ void fmt_count(struct strbuf *sb, double n, const char *what)
 void fmt_rate(struct strbuf *sb, double per_s, const char *unit)
 {
 	static const struct scale bytes[] = {
-		{ 1, " B/s" },
-		{ 1024.0, " KiB/s" },
-		{ 1024.0 * 1024, " MiB/s" },
-		{ 1024.0 * 1024 * 1024, " GiB/s" },
-		{ 1024.0 * 1024 * 1024 * 1024, " TiB/s" },
+		{ .factor = 1, .suffix = " B/s" },
+		{ .factor = 1024.0, .suffix = " KiB/s" },
+		{ .factor = 1024.0 * 1024, .suffix = " MiB/s" },
+		{ .factor = 1024.0 * 1024 * 1024, .suffix = " GiB/s" },
+		{ .factor = 1024.0 * 1024 * 1024 * 1024, .suffix = " TiB/s" },
 	};
 	static const struct scale other[] = {
-		{ 1, "" },
-		{ 1e3, "k" },
-		{ 1e6, "M" },
-		{ 1e9, "G" },
+		{ .factor = 1, .suffix = "" },
+		{ .factor = 1e3, .suffix = "k" },
+		{ .factor = 1e6, .suffix = "M" },
+		{ .factor = 1e9, .suffix = "G" },
 	};
 
 	if (!unit || !strcmp(unit, "bytes")) {

@@ -8,6 +8,7 @@
 #include "common/alloc.h"
 #include "render/escape.h"
 #include "render/format.h"
+#include "render/table.h"
 #include "results/jsonw.h"
 
 #include <math.h>
@@ -21,26 +22,28 @@
 
 /* The terminal table's colours, as the report table's (render_table.c):
  * only around whole cells, so that the text without them is the same. */
-#define ANSI_RESET  "\x1b[0m"
 #define ANSI_RED    "\x1b[31m"
 #define ANSI_GREEN  "\x1b[32m"
 #define ANSI_YELLOW "\x1b[33m"
-#define ANSI_DIM    "\x1b[2m"
 
-static const char *const format_names[] = {
-	[HISTORY_TABLE] = "table", [HISTORY_MARKDOWN] = "markdown", [HISTORY_CSV] = "csv",
-	[HISTORY_JSON] = "json",   [HISTORY_HTML] = "html",
-};
-
-int history_format_from_name(const char *name, enum history_format *out)
+int history_format_from_name(const char *name, enum render_format *out)
 {
-	size_t i;
+	enum render_format f;
 
-	for (i = 0; i < ARRAY_SIZE(format_names); i++)
-		if (!strcmp(name, format_names[i])) {
-			*out = (enum history_format)i;
-			return 0;
-		}
+	if (render_format_from_name(name, &f) < 0)
+		return -1;
+	switch (f) {
+	case RENDER_TABLE:
+	case RENDER_MARKDOWN:
+	case RENDER_CSV:
+	case RENDER_JSON:
+	case RENDER_HTML:
+		*out = f;
+		return 0;
+	case RENDER_SAMPLES_CSV:
+	case RENDER_GITHUB:
+		break;
+	}
 	return -1;
 }
 
@@ -103,7 +106,7 @@ static void title(struct strbuf *sb, const struct sweep_series *s)
 	strbuf_addf(sb, "%s › %s › %s: %s relative to ", str(s->suite), str(s->benchmark),
 		    str(s->command), metric_info(s->metric)->name);
 	short_sha(sb, s->reference);
-	strbuf_addf(sb, " (tolerance %.1f%%)", s->max_percent * 100);
+	strbuf_addf(sb, " (tolerance %.1f%%)", s->max_fraction * 100);
 }
 
 /* A subject in a terminal cell: control characters become spaces. */
@@ -188,15 +191,6 @@ static const char *verdict_text(const struct sweep_point *p)
 
 /* ---- table ---------------------------------------------------------------- */
 
-static void pad(struct strbuf *sb, const char *text, size_t width)
-{
-	size_t w = fmt_width(text);
-
-	strbuf_adds(sb, text);
-	while (w++ < width)
-		strbuf_addch(sb, ' ');
-}
-
 enum { TABLE_COLS = 7 };
 
 /* Column c of point `at` in the terminal table. */
@@ -210,7 +204,7 @@ static void table_cell(struct strbuf *sb, const struct sweep_series *s, size_t a
 		short_sha(sb, p->sha);
 		break;
 	case 1:
-		printable(sb, p->subject);
+		strbuf_adds(sb, str(p->subject));
 		break;
 	case 2:
 		value_text(sb, s->metric, p->value, p->has_value);
@@ -260,66 +254,37 @@ static const char *cell_colour(const struct sweep_series *s, size_t at, size_t c
 	return NULL;
 }
 
-/* Prints rows of cells padded to `width`, trailing spaces cut; frees them.
- * With colour, the header is dim and the cells cell_colour names take it. */
-static void table_lines(struct strbuf *out, const struct sweep_series *s, char ***cells,
-			size_t rows, const size_t *width, bool colour)
-{
-	size_t i, c;
-
-	for (i = 0; i < rows; i++) {
-		size_t len = out->len;
-		if (colour && i == 0)
-			strbuf_adds(out, ANSI_DIM);
-		for (c = 0; c < TABLE_COLS; c++) {
-			const char *col = colour && i ? cell_colour(s, s->n_points - i, c) : NULL;
-			if (col && *cells[i][c]) {
-				strbuf_addf(out, "%s%s" ANSI_RESET, col, cells[i][c]);
-				pad(out, "",
-				    c + 1 < TABLE_COLS && width[c] > fmt_width(cells[i][c])
-					    ? width[c] - fmt_width(cells[i][c])
-					    : 0);
-			} else {
-				pad(out, cells[i][c], c + 1 < TABLE_COLS ? width[c] : 0);
-			}
-			if (c + 1 < TABLE_COLS)
-				strbuf_adds(out, "  ");
-			free(cells[i][c]);
-		}
-		while (out->len > len && out->buf[out->len - 1] == ' ')
-			strbuf_setlen(out, out->len - 1);
-		if (colour && i == 0)
-			strbuf_adds(out, ANSI_RESET);
-		strbuf_addch(out, '\n');
-		free(cells[i]);
-	}
-	free(cells);
-}
-
+/* The points newest first, in the terminal table of table.h; with colour,
+ * the header is dim and the cells cell_colour names take it. */
 static void table_series(struct strbuf *out, const struct sweep_series *s, bool colour)
 {
-	static const char *const head[] = { "COMMIT",		"SUBJECT", "VALUE", "REFERENCE",
-					    "RATIO [INTERVAL]", "VERDICT", "" };
-	char ***cells = xcalloc(s->n_points + 1, sizeof(*cells));
-	size_t width[TABLE_COLS] = { 0 }, i, c;
+	static const char *const head[TABLE_COLS] = { "COMMIT",	   "SUBJECT",	       "VALUE",
+						      "REFERENCE", "RATIO [INTERVAL]", "VERDICT",
+						      "" };
+	struct strbuf cells[TABLE_COLS];
+	const char *row[TABLE_COLS];
+	struct table t;
+	size_t i, c;
 
-	for (i = 0; i <= s->n_points; i++) {
-		cells[i] = xcalloc(TABLE_COLS, sizeof(**cells));
+	table_init(&t, TABLE_COLS, head);
+	for (c = 0; c < TABLE_COLS; c++)
+		strbuf_init(&cells[c], 0);
+	for (i = s->n_points; i-- > 0;) {
 		for (c = 0; c < TABLE_COLS; c++) {
-			struct strbuf sb;
-			strbuf_init(&sb, 0);
-			if (i == 0)
-				strbuf_adds(&sb, head[c]);
-			else
-				table_cell(&sb, s, s->n_points - i, c); /* newest first */
-			cells[i][c] = strbuf_detach(&sb, NULL);
-			if (fmt_width(cells[i][c]) > width[c])
-				width[c] = fmt_width(cells[i][c]);
+			strbuf_reset(&cells[c]);
+			table_cell(&cells[c], s, i, c);
+			row[c] = cells[c].buf;
 		}
+		table_add_row(&t, row);
+		for (c = 0; c < TABLE_COLS; c++)
+			table_colour_cell(&t, c, cell_colour(s, i, c));
 	}
 	title(out, s);
 	strbuf_addch(out, '\n');
-	table_lines(out, s, cells, s->n_points + 1, width, colour);
+	if (colour)
+		table_render_colour(&t, out);
+	else
+		table_render_text(&t, out);
 	for (i = s->n_changes; i-- > 0;) {
 		change_line(out, s, &s->changes[i], printable);
 		strbuf_addch(out, '\n');
@@ -328,6 +293,9 @@ static void table_series(struct strbuf *out, const struct sweep_series *s, bool 
 	strbuf_addch(out, '\n');
 	if (!s->n_changes)
 		strbuf_adds(out, "no change point\n");
+	for (c = 0; c < TABLE_COLS; c++)
+		strbuf_release(&cells[c]);
+	table_release(&t);
 }
 
 /* ---- markdown ------------------------------------------------------------- */
@@ -350,7 +318,7 @@ static void markdown_series(struct strbuf *out, const struct sweep_series *s)
 	rnd_md_text(out, s->suite);
 	strbuf_adds(out, ", relative to `");
 	short_sha(out, s->reference);
-	strbuf_addf(out, "`, tolerance %.1f%%.\n\n", s->max_percent * 100);
+	strbuf_addf(out, "`, tolerance %.1f%%.\n\n", s->max_fraction * 100);
 	strbuf_adds(out, "| Commit | Subject | Value | Reference | Ratio [interval] | Verdict | "
 			 "Change |\n"
 			 "|---|---|---:|---:|---:|---|---|\n");
@@ -475,7 +443,7 @@ static void json_series(struct strbuf *out, const struct sweep_series *s)
 	jsonw_str(out, s->command);
 	strbuf_addf(out, ", \"metric\": \"%s\", \"reference\": ", metric_info(s->metric)->name);
 	jsonw_str(out, s->reference);
-	json_num(out, "max_fraction", true, s->max_percent);
+	json_num(out, "max_fraction", true, s->max_fraction);
 	json_num(out, "confidence", true, s->confidence);
 	strbuf_addf(out, ", \"searched\": %zu", s->searched);
 	json_num(out, "shortest_step_side", s->reach > 0, (double)s->reach);
@@ -600,33 +568,33 @@ static void html_series(struct strbuf *out, const struct sweep_series *s)
 
 /* ---- entry ----------------------------------------------------------------- */
 
-int history_render(const struct sweep_series_list *l, enum history_format f, bool colour,
+int history_render(const struct sweep_series_list *l, enum render_format f, bool colour,
 		   struct strbuf *out, struct err *err)
 {
 	size_t i;
 
-	(void)err;
 	switch (f) {
-	case HISTORY_TABLE:
+	case RENDER_TABLE:
 		for (i = 0; i < l->count; i++) {
 			if (i)
 				strbuf_addch(out, '\n');
 			table_series(out, &l->items[i], colour);
 		}
 		return 0;
-	case HISTORY_MARKDOWN:
+	case RENDER_MARKDOWN:
+	case RENDER_GITHUB:
 		strbuf_adds(out, "## himorime history\n\n");
 		for (i = 0; i < l->count; i++)
 			markdown_series(out, &l->items[i]);
 		return 0;
-	case HISTORY_CSV:
+	case RENDER_CSV:
 		strbuf_adds(out, "suite,benchmark,command,metric,commit,subject,reference,value,"
 				 "reference_value,ratio,ratio_low,ratio_high,verdict,change_point,"
 				 "change,change_low,change_high\n");
 		for (i = 0; i < l->count; i++)
 			csv_series(out, &l->items[i]);
 		return 0;
-	case HISTORY_JSON:
+	case RENDER_JSON:
 		strbuf_adds(out, "{\"series\": [");
 		for (i = 0; i < l->count; i++) {
 			strbuf_adds(out, i ? ",\n  " : "\n  ");
@@ -634,7 +602,7 @@ int history_render(const struct sweep_series_list *l, enum history_format f, boo
 		}
 		strbuf_adds(out, "]}\n");
 		return 0;
-	case HISTORY_HTML:
+	case RENDER_HTML:
 		strbuf_adds(out, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
 				 "<title>himorime history</title><style>"
 				 "body{font-family:sans-serif}table{border-collapse:collapse}"
@@ -645,6 +613,8 @@ int history_render(const struct sweep_series_list *l, enum history_format f, boo
 			html_series(out, &l->items[i]);
 		strbuf_adds(out, "</body></html>\n");
 		return 0;
+	case RENDER_SAMPLES_CSV:
+		break;
 	}
-	return err_set(err, ERR_INTERNAL, "unknown history format");
+	return err_set(err, ERR_INTERNAL, "a history has no %s rendering", render_format_name(f));
 }

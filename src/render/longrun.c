@@ -89,6 +89,16 @@ static void verdict(struct strbuf *sb, const struct results_side *side)
 void rnd_long_run_line(struct strbuf *sb, const struct results_benchmark *b,
 		       const struct results_command *c)
 {
+	if (b->long_run == RESULTS_LONG_RUN_NOT_CHECKED) {
+		/* 30: SUITE_LONG_RUN_RUNS, docs/configuration.md, "Sizes" */
+		strbuf_addf(sb,
+			    "drift not checked: no size had a long run of 30 runs within 60 s "
+			    "(size %s: %llu runs); a comparison's pairs stop where it decides: "
+			    "'himorime run' measures the long run, or name a size in long_run:",
+			    size_text(b),
+			    (unsigned long long)c->head.metrics[METRIC_LATENCY].n_samples);
+		return;
+	}
 	strbuf_addf(sb, "drift checked at size %s (%llu runs, %s): ", size_text(b),
 		    (unsigned long long)c->head.metrics[METRIC_LATENCY].n_samples,
 		    results_long_run_name(b->long_run));

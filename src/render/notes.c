@@ -116,27 +116,40 @@ struct hint {
 
 /* What a user can do about each reason the judge and the budgets give. */
 static const struct hint hints[] = {
-	{ "gated metrics were decided",
-	  "it does not gate, so it stopped with them: set regression.<metric>.gate: true to "
-	  "measure until it is decided" },
-	{ "straddles", "more pairs decide it: raise max_runs or --max-time" },
-	{ "time budget ran out", "raise --max-time or regression.max_time" },
-	{ "noisier than max_cv", "quiet the machine (fewer parallel jobs) or raise max_cv" },
-	{ "base measurement is zero",
-	  "measure a larger workload so that the base is above the metric's resolution" },
-	{ "measurement floor",
-	  "measure a larger input so that the peak RSS rises above the floor" },
-	{ "work differs", "keep the declared work constant and equal on both revisions" },
-	{ "work varies", "keep the declared work constant and equal on both revisions" },
-	{ "not measured", "enable the metric for this benchmark (metrics:)" },
+	{ .reason_part = "gated metrics were decided",
+	  .hint = "it does not gate, so it stopped with them: set regression.<metric>.gate: true "
+		  "to measure until it is decided" },
+	{ .reason_part = "straddles",
+	  .hint = "more pairs decide it: raise max_runs or --max-time" },
+	{ .reason_part = "comparison's time budget ran out",
+	  .hint = "raise --max-total-time or defaults.regression.max_total_time" },
+	{ .reason_part = "time budget ran out", .hint = "raise --max-time or regression.max_time" },
+	{ .reason_part = "noisier than max_cv",
+	  .hint = "quiet the machine (fewer parallel jobs) or raise max_cv" },
+	{ .reason_part = "base measurement is zero",
+	  .hint = "measure a larger workload so that the base is above the metric's resolution" },
+	{ .reason_part = "measurement floor",
+	  .hint = "measure a larger input so that the peak RSS rises above the floor" },
+	{ .reason_part = "work differs",
+	  .hint = "keep the declared work constant and equal on both revisions" },
+	{ .reason_part = "work varies",
+	  .hint = "keep the declared work constant and equal on both revisions" },
+	{ .reason_part = "not measured",
+	  .hint = "enable the metric for this benchmark (metrics:)" },
 };
 
-static void add_hint(struct strbuf *sb, const char *reason)
+/* The hint of a reason; runs_fixed: the pairs were fixed by `runs` (or
+ * --runs), so more come from raising it, not max_runs. */
+static void add_hint(struct strbuf *sb, const char *reason, bool runs_fixed)
 {
 	size_t i;
 
 	if (!reason)
 		return;
+	if (runs_fixed && strstr(reason, "straddles")) {
+		strbuf_adds(sb, "; more pairs decide it: raise runs (or --runs), which fixes them");
+		return;
+	}
 	for (i = 0; i < ARRAY_SIZE(hints); i++)
 		if (strstr(reason, hints[i].reason_part)) {
 			strbuf_addf(sb, "; %s", hints[i].hint);
@@ -265,7 +278,7 @@ static void comparison_notes(struct rnd_notes *notes, const char *label,
 			strbuf_addf(&sb, "%s: %s %s", label, name, verdict_name(k->verdict));
 			if (k->reason[0])
 				strbuf_addf(&sb, ": %s", k->reason);
-			add_hint(&sb, k->reason);
+			add_hint(&sb, k->reason, k->runs_fixed);
 			to_decide(&sb, k);
 			if (k->derived)
 				strbuf_adds(&sb, " (derived from latency, not gated)");
@@ -363,7 +376,7 @@ static void budget_notes(struct rnd_notes *notes, const char *label,
 			    b->result.status == BUDGET_SKIPPED ? "was skipped" : "has no data");
 		if (b->result.reason[0])
 			strbuf_addf(&sb, ": %s", b->result.reason);
-		add_hint(&sb, b->result.reason);
+		add_hint(&sb, b->result.reason, false);
 		note_add(notes, &sb, NULL);
 	}
 }

@@ -68,7 +68,8 @@ struct render_options {
 
 #define RENDER_OPTIONS_INIT                                                                        \
 	{                                                                                          \
-		false, false, NULL, NULL, 0, 2, NULL, false                                        \
+		.color = false, .comment = false, .marker = NULL, .run_url = NULL, .max_bytes = 0, \
+		.heading_level = 2, .sink = NULL, .hide_footer = false                             \
 	}
 
 /* samples-csv grows with the runs (a row per sample), so it can be written as

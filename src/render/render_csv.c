@@ -319,7 +319,7 @@ static void comparison_row(struct ctx *x, const struct comparison *k)
 		num(row, C_CI_LOW, k->ci_low_percent);
 		num(row, C_CI_HIGH, k->ci_high_percent);
 	}
-	num(row, C_MAX_PERCENT, k->max_percent * 100.0);
+	num(row, C_MAX_PERCENT, k->max_fraction * 100.0);
 	set(row, C_VERDICT, verdict_name(k->verdict));
 	set(row, C_GATE, k->gate ? "true" : "false");
 	set(row, C_REASON, k->reason);

@@ -201,46 +201,21 @@ static void run_tables(const struct rnd_rows *rows, struct strbuf *out)
 		strbuf_release(&c[k]);
 }
 
+/* Text that html_table escapes goes in as it is. */
+static void as_is(struct strbuf *sb, const char *s)
+{
+	strbuf_adds(sb, s);
+}
+
 static void budgets(const struct rnd_rows *rows, struct strbuf *out)
 {
-	static const char *cols[] = { "benchmark › command", "metric", "budget", ">actual",
-				      "result" };
 	struct table t;
-	struct strbuf label, budget, actual;
-	size_t i, j;
 
-	table_init(&t, 5, cols);
-	strbuf_init(&label, 0);
-	strbuf_init(&budget, 0);
-	strbuf_init(&actual, 0);
-	for (i = 0; i < rows->n; i++) {
-		const struct results_command *c = rows->v[i].cmd;
-		for (j = 0; j < c->n_budgets; j++) {
-			const struct results_budget *b = &c->budgets[j];
-			const char *cells[5];
-			label_of(&label, &rows->v[i]);
-			strbuf_reset(&budget);
-			strbuf_reset(&actual);
-			rnd_aggregation(&budget, &b->result.aggregation);
-			strbuf_addf(&budget, " %s", b->text ? b->text : rnd_op(b->result.op));
-			rnd_budget_actual(&actual, c, b, NULL);
-			cells[0] = label.buf;
-			cells[1] = metric_info(b->result.metric)->name;
-			cells[2] = budget.buf;
-			cells[3] = actual.buf;
-			cells[4] = b->result.status == BUDGET_FAIL
-					   ? "over budget"
-					   : budget_status_name(b->result.status);
-			table_add_row(&t, cells);
-		}
-	}
+	rnd_budget_table(rows, false, as_is, &t);
 	if (t.nrows) {
 		strbuf_adds(out, "<h2>Budgets</h2>\n");
 		html_table(&t, out);
 	}
-	strbuf_release(&label);
-	strbuf_release(&budget);
-	strbuf_release(&actual);
 	table_release(&t);
 }
 

@@ -9,6 +9,7 @@
 
 #include "render/escape.h"
 #include "render/render.h"
+#include "render/table.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -106,10 +107,9 @@ void rnd_percent(struct strbuf *sb, double pct);
 /* Which side metrics were measured anywhere, by metric. */
 bool rnd_metric_measured(const struct results *r, enum metric m);
 bool rnd_group_measured(const struct results *r, enum metric_group g);
-/* The group of each metric, and the metrics in a group, in enum order. */
-size_t rnd_group_metrics(enum metric_group g, enum metric *out, size_t cap);
-/* The same, for the counts only those that some row's side asked for: each
- * count is asked for on its own, so a table shows only those. */
+/* The metrics in a group, in enum order; for the counts only those that
+ * some row's side asked for: each count is asked for on its own, so a table
+ * shows only those. */
 size_t rnd_group_metrics_in(const struct rnd_rows *rows, enum metric_group g, enum metric *out,
 			    size_t cap);
 const char *rnd_group_title(enum metric_group g); /* "Latency", "CPU"... */
@@ -148,6 +148,13 @@ const char *rnd_metric_result(const struct results_command *c, enum metric m);
 bool rnd_cmp_is_problem(const struct comparison *k);
 /* "pass", "over budget", "skipped", "no data". */
 const char *rnd_budget_word(enum budget_status s);
+/* The budgets table every format but the terminal's shows, in t (initialised
+ * here, the caller's to release): one row per budget, or per failed and
+ * unassessed one with problems_only: "bench › command", metric, budget,
+ * actual, result. `text` puts the document's text in a cell (the Markdown
+ * cell escaper; as it is for HTML, whose table escapes). */
+void rnd_budget_table(const struct rnd_rows *rows, bool problems_only,
+		      void (*text)(struct strbuf *, const char *), struct table *t);
 
 /* The cells of one comparison row in the Markdown and HTML tables. */
 struct rnd_cmp_cells {
@@ -157,7 +164,6 @@ void rnd_cmp_cells_init(struct rnd_cmp_cells *c);
 void rnd_cmp_cells_fill(struct rnd_cmp_cells *c, const struct results_command *cmd,
 			const struct comparison *k);
 void rnd_cmp_cells_release(struct rnd_cmp_cells *c);
-bool rnd_row_is_problem(const struct rnd_row *row);
 
 /* Exact numbers as the JSON writer writes them (shortest round trip). */
 void rnd_number(struct strbuf *sb, double v);

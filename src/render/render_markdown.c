@@ -207,46 +207,15 @@ size_t rnd_md_compare_table(const struct rnd_rows *rows, int group, bool pairs, 
 
 size_t rnd_md_budget_table(const struct rnd_rows *rows, bool problems_only, struct strbuf *out)
 {
-	static const char *cols[] = { "benchmark › command", "metric", "budget", ">actual",
-				      "result" };
 	struct table t;
-	struct strbuf label, budget, actual;
-	size_t i, j, n;
+	size_t n;
 
-	table_init(&t, 5, cols);
-	strbuf_init(&label, 0);
-	strbuf_init(&budget, 0);
-	strbuf_init(&actual, 0);
-	for (i = 0; i < rows->n; i++) {
-		const struct results_command *cmd = rows->v[i].cmd;
-		for (j = 0; j < cmd->n_budgets; j++) {
-			const struct results_budget *b = &cmd->budgets[j];
-			const char *cells[5];
-			if (problems_only && b->result.status == BUDGET_PASS)
-				continue;
-			rnd_md_cell_label(&label, &rows->v[i]);
-			strbuf_reset(&budget);
-			strbuf_reset(&actual);
-			rnd_aggregation(&budget, &b->result.aggregation);
-			strbuf_adds(&budget, " ");
-			rnd_md_cell(&budget, b->text ? b->text : rnd_op(b->result.op));
-			rnd_budget_actual(&actual, cmd, b, NULL);
-			cells[0] = label.buf;
-			cells[1] = metric_info(b->result.metric)->name;
-			cells[2] = budget.buf;
-			cells[3] = actual.buf;
-			cells[4] = rnd_budget_word(b->result.status);
-			table_add_row(&t, cells);
-		}
-	}
+	rnd_budget_table(rows, problems_only, rnd_md_cell, &t);
 	n = t.nrows;
 	if (n) {
 		table_render_markdown(&t, out);
 		strbuf_addch(out, '\n');
 	}
-	strbuf_release(&label);
-	strbuf_release(&budget);
-	strbuf_release(&actual);
 	table_release(&t);
 	return n;
 }

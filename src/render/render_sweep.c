@@ -38,7 +38,7 @@ static int all_series(const struct results *r, struct sweep_series_list *out, st
 {
 	const char **sha = xcalloc(r->n_suites + 1, sizeof(*sha));
 	size_t *rank = xcalloc(r->n_suites + 1, sizeof(*rank));
-	struct sweep_order order = { sha, rank, r->n_suites };
+	struct sweep_order order = { .sha = sha, .rank = rank, .n = r->n_suites };
 	const struct results *docs[1] = { r };
 	size_t i;
 	int rc = 0;
@@ -92,10 +92,6 @@ bool rnd_sweep_handles(const struct results *r, enum render_format f)
 int rnd_sweep(const struct results *r, enum render_format f, const struct render_options *o,
 	      struct strbuf *out, struct err *err)
 {
-	enum history_format hf = f == RENDER_TABLE  ? HISTORY_TABLE
-				 : f == RENDER_CSV  ? HISTORY_CSV
-				 : f == RENDER_HTML ? HISTORY_HTML
-						    : HISTORY_MARKDOWN;
 	struct sweep_series_list l;
 	int rc;
 
@@ -103,7 +99,7 @@ int rnd_sweep(const struct results *r, enum render_format f, const struct render
 		return err->code;
 	if (f == RENDER_TABLE)
 		table_header(r, out);
-	rc = history_render(&l, hf, f == RENDER_TABLE && o->color, out, err);
+	rc = history_render(&l, f, f == RENDER_TABLE && o->color, out, err);
 	if (rc == 0 && f == RENDER_TABLE)
 		strbuf_addf(out, "\n%zu commit%s · seed %llu · exit %d\n", commits_of(r),
 			    commits_of(r) == 1 ? "" : "s", (unsigned long long)r->seed,

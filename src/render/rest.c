@@ -27,13 +27,14 @@ struct why {
 };
 
 static const struct why whys[] = {
-	{ "straddles", "the runner was too noisy to tell %s" },
-	{ "time budget ran out", "the time budget ran out before %s could be told" },
-	{ "noisier than max_cv", "the runs were noisier than max_cv" },
-	{ "within the spread", "the counts varied too much to tell %s" },
-	{ "counts vary", "the counts varied between runs" },
-	{ "noise bound", "the counts changed within their noise bound" },
-	{ NULL, "see the notes" },
+	{ .reason_part = "straddles", .words = "the runner was too noisy to tell %s" },
+	{ .reason_part = "time budget ran out",
+	  .words = "the time budget ran out before %s could be told" },
+	{ .reason_part = "noisier than max_cv", .words = "the runs were noisier than max_cv" },
+	{ .reason_part = "within the spread", .words = "the counts varied too much to tell %s" },
+	{ .reason_part = "counts vary", .words = "the counts varied between runs" },
+	{ .reason_part = "noise bound", .words = "the counts changed within their noise bound" },
+	{ .reason_part = NULL, .words = "see the notes" },
 };
 
 /* A range of percentages, lowest and highest seen; lo < 0 when none. */
@@ -102,7 +103,7 @@ static void undecided_collect(const struct rnd_rows *rows, struct undecided *u)
 				continue;
 			w = why_of(k->reason);
 			u->n[w]++;
-			span_add(&u->tolerance[w], k->max_percent * 100.0);
+			span_add(&u->tolerance[w], k->max_fraction * 100.0);
 			span_add(&u->seen, rnd_detectable_percent(k));
 		}
 	}

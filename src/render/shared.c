@@ -9,6 +9,7 @@
 #include "common/alloc.h"
 #include "render/format.h"
 #include "results/jsonw.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -254,7 +255,8 @@ bool rnd_metric_measured(const struct results *r, enum metric m)
 	return false;
 }
 
-size_t rnd_group_metrics(enum metric_group g, enum metric *out, size_t cap)
+/* The metrics of group g, in enum order. */
+static size_t group_metrics(enum metric_group g, enum metric *out, size_t cap)
 {
 	size_t n = 0;
 	int m;
@@ -268,7 +270,7 @@ size_t rnd_group_metrics(enum metric_group g, enum metric *out, size_t cap)
 size_t rnd_group_metrics_in(const struct rnd_rows *rows, enum metric_group g, enum metric *out,
 			    size_t cap)
 {
-	size_t n = rnd_group_metrics(g, out, cap), i, j, k = 0;
+	size_t n = group_metrics(g, out, cap), i, j, k = 0;
 
 	if (g != GROUP_COUNTS)
 		return n;
@@ -289,7 +291,7 @@ size_t rnd_group_metrics_in(const struct rnd_rows *rows, enum metric_group g, en
 bool rnd_group_measured(const struct results *r, enum metric_group g)
 {
 	enum metric ms[METRIC__COUNT];
-	size_t i, n = rnd_group_metrics(g, ms, METRIC__COUNT);
+	size_t i, n = group_metrics(g, ms, METRIC__COUNT);
 
 	for (i = 0; i < n; i++)
 		if (rnd_metric_measured(r, ms[i]))
@@ -314,46 +316,33 @@ const char *rnd_group_title(enum metric_group g)
 	return "?";
 }
 
-static int cmp_double(const void *a, const void *b)
+static void from_stats(const struct stats_summary *st, struct rnd_summary *out)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
+	out->count = st->count;
+	out->min = st->min;
+	out->max = st->max;
+	out->mean = st->mean;
+	out->median = st->median;
+	out->stddev = st->stddev;
 }
 
 bool rnd_summary(const struct results_metric *m, struct rnd_summary *out)
 {
-	double *v, sum = 0, sq = 0;
-	size_t i, n = m->n_samples;
+	struct stats_summary st;
 
 	memset(out, 0, sizeof(*out));
 	if (m->status != STATUS_MEASURED)
 		return false;
 	if (m->has_stats) {
-		out->count = m->stats.count;
-		out->min = m->stats.min;
-		out->max = m->stats.max;
-		out->mean = m->stats.mean;
-		out->median = m->stats.median;
-		out->stddev = m->stats.stddev;
+		from_stats(&m->stats, out);
 		return true;
 	}
-	if (!n)
+	if (!m->n_samples)
 		return false;
-	v = xcalloc(n, sizeof(*v));
-	memcpy(v, m->samples, n * sizeof(*v));
-	qsort(v, n, sizeof(*v), cmp_double);
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	out->count = n;
-	out->min = v[0];
-	out->max = v[n - 1];
-	out->mean = sum / (double)n;
-	out->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	for (i = 0; i < n; i++)
-		sq += (v[i] - out->mean) * (v[i] - out->mean);
-	out->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
-	free(v);
+	/* the figures the producer would have stored: src/stats's */
+	stats_summarize(m->samples, m->n_samples, NULL, 0, &st);
+	from_stats(&st, out);
+	stats_summary_release(&st);
 	return true;
 }
 
@@ -443,7 +432,8 @@ void rnd_cmp_value(struct strbuf *sb, const struct results_command *c, const str
 {
 	const struct results_side *side = head ? &c->head : &c->base;
 
-	if (!side->present) {
+	/* a count the time budget stopped before its first run has no value */
+	if (!side->present || (k->counts && k->pairs == 0)) {
 		strbuf_adds(sb, "—");
 		return;
 	}
@@ -499,7 +489,7 @@ void rnd_tolerance(struct strbuf *sb, const struct comparison *k)
 		return;
 	}
 	strbuf_adds(sb, "±");
-	rnd_percent(sb, k->max_percent * 100.0);
+	rnd_percent(sb, k->max_fraction * 100.0);
 	if (k->has_min_difference && k->min_difference > 0) {
 		strbuf_adds(sb, " or ");
 		fmt_metric(sb, k->metric, k->min_difference, NULL);
@@ -582,23 +572,6 @@ bool rnd_cmp_is_problem(const struct comparison *k)
 	return false;
 }
 
-bool rnd_row_is_problem(const struct rnd_row *row)
-{
-	switch (row->cmd->result) {
-	case RESULT_PASS:
-	case RESULT_NEW_SUITE:
-	case RESULT_IMPROVED:
-		return false;
-	case RESULT_INCONCLUSIVE:
-	case RESULT_OVER_BUDGET:
-	case RESULT_REGRESSION:
-	case RESULT_METRIC_ERROR:
-	case RESULT_ERROR:
-		return true;
-	}
-	return true;
-}
-
 void rnd_number(struct strbuf *sb, double v)
 {
 	jsonw_number_text(sb, v);
@@ -615,6 +588,45 @@ void rnd_aggregation(struct strbuf *sb, const struct aggregation *a)
 const char *rnd_op(enum bound_op op)
 {
 	return bound_op_name(op);
+}
+
+void rnd_budget_table(const struct rnd_rows *rows, bool problems_only,
+		      void (*text)(struct strbuf *, const char *), struct table *t)
+{
+	static const char *const cols[] = { "benchmark › command", "metric", "budget", ">actual",
+					    "result" };
+	struct strbuf label = STRBUF_INIT, budget = STRBUF_INIT, actual = STRBUF_INIT;
+	size_t i, j;
+
+	table_init(t, ARRAY_SIZE(cols), cols);
+	for (i = 0; i < rows->n; i++) {
+		const struct results_command *cmd = rows->v[i].cmd;
+		for (j = 0; j < cmd->n_budgets; j++) {
+			const struct results_budget *b = &cmd->budgets[j];
+			const char *cells[ARRAY_SIZE(cols)];
+			if (problems_only && b->result.status == BUDGET_PASS)
+				continue;
+			strbuf_reset(&label);
+			strbuf_reset(&budget);
+			strbuf_reset(&actual);
+			text(&label, rnd_str(rows->v[i].bench->name));
+			strbuf_adds(&label, " › ");
+			text(&label, rnd_str(cmd->name));
+			rnd_aggregation(&budget, &b->result.aggregation);
+			strbuf_addch(&budget, ' ');
+			text(&budget, b->text ? b->text : rnd_op(b->result.op));
+			rnd_budget_actual(&actual, cmd, b, NULL);
+			cells[0] = label.buf;
+			cells[1] = metric_info(b->result.metric)->name;
+			cells[2] = budget.buf;
+			cells[3] = actual.buf;
+			cells[4] = rnd_budget_word(b->result.status);
+			table_add_row(t, cells);
+		}
+	}
+	strbuf_release(&label);
+	strbuf_release(&budget);
+	strbuf_release(&actual);
 }
 
 const char *rnd_budget_word(enum budget_status s)

@@ -7,11 +7,15 @@
 #include "render/escape.h"
 #include "render/format.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/banned.h"
+
+#define ANSI_RESET "\x1b[0m"
+#define ANSI_DIM   "\x1b[2m"
 
 void table_init(struct table *t, size_t ncols, const char *const *columns)
 {
@@ -41,6 +45,7 @@ void table_release(struct table *t)
 	free(t->header);
 	free(t->align);
 	free(t->cells);
+	free(t->colour);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -49,9 +54,18 @@ void table_add_row(struct table *t, const char *const *cells)
 	size_t i;
 
 	t->cells = xgrow(t->cells, &t->alloc, (t->nrows + 1) * t->ncols, sizeof(*t->cells));
-	for (i = 0; i < t->ncols; i++)
+	t->colour = xrealloc(t->colour, t->alloc * sizeof(*t->colour));
+	for (i = 0; i < t->ncols; i++) {
 		t->cells[t->nrows * t->ncols + i] = xstrdup(cells[i] ? cells[i] : "");
+		t->colour[t->nrows * t->ncols + i] = NULL;
+	}
 	t->nrows++;
+}
+
+void table_colour_cell(struct table *t, size_t col, const char *ansi)
+{
+	assert(t->nrows && col < t->ncols);
+	t->colour[(t->nrows - 1) * t->ncols + col] = ansi;
 }
 
 void table_add_rowf(struct table *t, const char *fmt, ...)
@@ -98,27 +112,39 @@ static void add_printable(struct strbuf *out, const char *s)
 	}
 }
 
+/* One line: the cells padded to their columns, each in its colour (colour
+ * may be NULL), trailing blanks cut; the whole line in `line_colour`. */
 static void text_row(const struct table *t, const size_t *width, char *const *row,
-		     struct strbuf *out)
+		     const char *const *colour, const char *line_colour, struct strbuf *out)
 {
-	size_t i, start = out->len;
+	size_t i, start;
 
+	if (line_colour)
+		strbuf_adds(out, line_colour);
+	start = out->len;
 	for (i = 0; i < t->ncols; i++) {
 		size_t w = fmt_width(row[i]);
+		const char *c = colour && *row[i] ? colour[i] : NULL;
 		if (i)
 			strbuf_adds(out, "  ");
 		if (t->align[i] == ALIGN_RIGHT)
 			pad(out, width[i] - w);
+		if (c)
+			strbuf_adds(out, c);
 		add_printable(out, row[i]);
+		if (c)
+			strbuf_adds(out, ANSI_RESET);
 		if (t->align[i] == ALIGN_LEFT && i + 1 < t->ncols)
 			pad(out, width[i] - w);
 	}
 	while (out->len > start && out->buf[out->len - 1] == ' ')
 		strbuf_setlen(out, out->len - 1);
+	if (line_colour)
+		strbuf_adds(out, ANSI_RESET);
 	strbuf_addch(out, '\n');
 }
 
-void table_render_text(const struct table *t, struct strbuf *out)
+static void render_text(const struct table *t, bool colour, struct strbuf *out)
 {
 	size_t *width = xcalloc(t->ncols, sizeof(*width));
 	size_t i, r;
@@ -131,10 +157,21 @@ void table_render_text(const struct table *t, struct strbuf *out)
 			if (w > width[i])
 				width[i] = w;
 		}
-	text_row(t, width, t->header, out);
+	text_row(t, width, t->header, NULL, colour ? ANSI_DIM : NULL, out);
 	for (r = 0; r < t->nrows; r++)
-		text_row(t, width, t->cells + r * t->ncols, out);
+		text_row(t, width, t->cells + r * t->ncols,
+			 colour ? t->colour + r * t->ncols : NULL, NULL, out);
 	free(width);
+}
+
+void table_render_text(const struct table *t, struct strbuf *out)
+{
+	render_text(t, false, out);
+}
+
+void table_render_colour(const struct table *t, struct strbuf *out)
+{
+	render_text(t, true, out);
 }
 
 void table_render_markdown(const struct table *t, struct strbuf *out)

@@ -174,7 +174,7 @@ static int scan(struct reader *rd, const char *data, size_t len, size_t max_valu
 int results_json_parse(const char *data, size_t len, const char *name, size_t max_values,
 		       cJSON **out, struct err *err)
 {
-	struct reader rd = { name, STRBUF_INIT, err };
+	struct reader rd = { .name = name, .path = STRBUF_INIT, .err = err };
 	const char *end = NULL;
 	cJSON *root = NULL;
 	size_t off;

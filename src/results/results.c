@@ -85,6 +85,19 @@ const char *results_phase_name(enum results_phase p)
 	return phases[p];
 }
 
+const char *results_time_budget_name(enum results_time_budget t)
+{
+	switch (t) {
+	case RESULTS_TIME_BUDGET_NONE:
+		return NULL;
+	case RESULTS_TIME_BUDGET_MAX_TIME:
+		return "max_time";
+	case RESULTS_TIME_BUDGET_MAX_TOTAL_TIME:
+		return "max_total_time";
+	}
+	return NULL;
+}
+
 const char *results_long_run_name(enum results_long_run l)
 {
 	switch (l) {
@@ -94,6 +107,8 @@ const char *results_long_run_name(enum results_long_run l)
 		return "declared";
 	case RESULTS_LONG_RUN_LARGEST:
 		return "largest within 60 s";
+	case RESULTS_LONG_RUN_NOT_CHECKED:
+		return "not checked";
 	}
 	return NULL;
 }
@@ -131,16 +146,6 @@ int results_name_index(const char *const *names, size_t n, const char *name)
 		if (!strcmp(names[i], name))
 			return (int)i;
 	return -1;
-}
-
-int results_error_kind_from_name(const char *name, enum results_error_kind *out)
-{
-	int i = results_name_index(error_kinds, ARRAY_SIZE(error_kinds), name);
-
-	if (i < 0)
-		return -1;
-	*out = (enum results_error_kind)i;
-	return 0;
 }
 
 const char *const *results_names(enum results_names_table t, size_t *n)

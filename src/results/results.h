@@ -224,6 +224,11 @@ struct results_command {
 	size_t n_comparisons, alloc_comparisons;
 	struct results_budget *budgets;
 	size_t n_budgets, alloc_budgets;
+	/* The line of the command's name in the suite file (1-based), for
+	 * annotations on it (docs/github-actions.md, "The check run"); 0 when
+	 * unknown (documents written before it, or read from one), and then
+	 * absent from the JSON. */
+	uint32_t line;
 };
 
 /* The error message of a benchmark that an interrupt kept from starting: its
@@ -242,6 +247,18 @@ enum results_long_run {
 	RESULTS_LONG_RUN_NONE,
 	RESULTS_LONG_RUN_DECLARED,
 	RESULTS_LONG_RUN_LARGEST, /* "largest within 60 s" */
+	/* "not checked": no size of its series had a long run (a comparison's
+	 * pairs stop where it decides; or no size's runs fit in 60 s), and none
+	 * is declared: the largest size says why not. */
+	RESULTS_LONG_RUN_NOT_CHECKED,
+};
+
+/* Which time budget stopped a benchmark of a comparison before its looks or
+ * its counts were done (docs/comparison.md, "Time budgets"). */
+enum results_time_budget {
+	RESULTS_TIME_BUDGET_NONE,
+	RESULTS_TIME_BUDGET_MAX_TIME,	    /* its own regression.max_time or --max-time */
+	RESULTS_TIME_BUDGET_MAX_TOTAL_TIME, /* its share of the whole comparison's */
 };
 
 struct results_benchmark {
@@ -260,10 +277,12 @@ struct results_benchmark {
 	size_t n_tags, alloc_tags;
 	char *baseline;
 	uint64_t rounds;
+	enum results_time_budget time_budget_ran_out;
 	enum result_state result;
 	struct results_error error;
 	struct results_command *commands;
 	size_t n_commands, alloc_commands;
+	uint32_t line; /* of the benchmark in the suite file; 0 unknown, as a command's */
 };
 
 struct results_ratio {
@@ -349,6 +368,11 @@ struct results_suite {
 	struct results_not_compared *not_compared;
 	size_t n_not_compared, alloc_not_compared;
 	struct results_commit commit; /* sweeps only */
+	/* The suite's report.error_conclusion is neutral: a check run whose
+	 * comparison failed to run (exit 4 or 6, no regression and no broken
+	 * budget) concludes `neutral`, not `failure` (docs/github-actions.md).
+	 * Written only when set. */
+	bool error_conclusion_neutral;
 };
 
 struct results_not_gated {
@@ -435,6 +459,9 @@ struct results {
 	struct results_environment environment;
 	struct results_git git;
 	struct results_noise noise;
+	/* A comparison's whole time budget, max_total_time (docs/comparison.md,
+	 * "Time budgets"); 0 when there was none (runs, older documents). */
+	uint64_t max_total_time_ns;
 	struct results_suite *suites;
 	size_t n_suites, alloc_suites;
 	struct results_summary summary;
@@ -486,12 +513,14 @@ const char *results_plan_name(enum results_plan p);
 const char *results_source_name(enum results_source s);
 const char *results_aggregation_name(enum results_aggregation a);
 const char *results_error_kind_name(enum results_error_kind k);
-int results_error_kind_from_name(const char *name, enum results_error_kind *out);
 const char *results_scope_name(enum metric_scope s);
 /* "load", "resolve", "materialise_head", ...: the JSON keys are these + "_ns". */
 const char *results_phase_name(enum results_phase p);
-/* "declared", "largest within 60 s"; NULL for RESULTS_LONG_RUN_NONE. */
+/* "declared", "largest within 60 s", "not checked"; NULL for
+ * RESULTS_LONG_RUN_NONE. */
 const char *results_long_run_name(enum results_long_run l);
+/* "max_time", "max_total_time"; NULL for RESULTS_TIME_BUDGET_NONE. */
+const char *results_time_budget_name(enum results_time_budget t);
 
 /* True when both documents hold exactly the same values (doubles compared
  * bit for bit). The timings are left out: they say how long this session's

@@ -145,10 +145,11 @@ static bool same_comparison(const struct comparison *a, const struct comparison 
 	       a->statistic_shown == b->statistic_shown && same_double(a->base, b->base) &&
 	       same_double(a->head, b->head) && same_double(a->confidence, b->confidence) &&
 	       a->looks_planned == b->looks_planned && a->looks_used == b->looks_used &&
-	       a->pairs == b->pairs && same_double(a->max_percent, b->max_percent) &&
+	       a->pairs == b->pairs && same_double(a->max_fraction, b->max_fraction) &&
 	       same_double(a->band_high_percent, b->band_high_percent) &&
 	       a->verdict == b->verdict && !strcmp(a->reason, b->reason) && a->gate == b->gate &&
 	       a->accepted == b->accepted && a->counts == b->counts &&
+	       a->runs_fixed == b->runs_fixed &&
 	       (!a->counts || same_double(a->spread_percent, b->spread_percent));
 }
 
@@ -177,7 +178,8 @@ static bool same_command(const struct results_command *a, const struct results_c
 	    (a->has_vs_baseline && !same_double(a->vs_baseline, b->vs_baseline)) ||
 	    a->has_vs_fastest != b->has_vs_fastest ||
 	    (a->has_vs_fastest && !same_double(a->vs_fastest, b->vs_fastest)) ||
-	    a->n_comparisons != b->n_comparisons || a->n_budgets != b->n_budgets)
+	    a->n_comparisons != b->n_comparisons || a->n_budgets != b->n_budgets ||
+	    a->line != b->line)
 		return false;
 	for (i = 0; i < a->n_comparisons; i++)
 		if (!same_comparison(&a->comparisons[i], &b->comparisons[i]))
@@ -263,8 +265,9 @@ static bool same_benchmark(const struct results_benchmark *a, const struct resul
 
 	if (!same_str(a->name, b->name) || !same_str(a->description, b->description) ||
 	    a->n_tags != b->n_tags || !same_str(a->baseline, b->baseline) ||
-	    a->rounds != b->rounds || a->result != b->result || !same_error(&a->error, &b->error) ||
-	    a->n_commands != b->n_commands)
+	    a->rounds != b->rounds || a->time_budget_ran_out != b->time_budget_ran_out ||
+	    a->result != b->result || !same_error(&a->error, &b->error) ||
+	    a->n_commands != b->n_commands || a->line != b->line)
 		return false;
 	for (i = 0; i < a->n_tags; i++)
 		if (!same_str(a->tags[i], b->tags[i]))
@@ -283,6 +286,7 @@ static bool same_suite(const struct results_suite *a, const struct results_suite
 	    !same_str(a->file, b->file) || a->result != b->result ||
 	    !same_error(&a->error, &b->error) || a->new_in_head != b->new_in_head ||
 	    a->shared_artifact != b->shared_artifact || a->n_benchmarks != b->n_benchmarks ||
+	    a->error_conclusion_neutral != b->error_conclusion_neutral ||
 	    a->has_geometric_mean != b->has_geometric_mean ||
 	    !same_str(a->geometric_mean_unavailable, b->geometric_mean_unavailable) ||
 	    a->commit.present != b->commit.present ||
@@ -406,7 +410,8 @@ bool results_equal(const struct results *a, const struct results *b)
 	size_t i;
 
 	if (a->mode != b->mode || !same_str(a->himorime_version, b->himorime_version) ||
-	    a->seed != b->seed || a->started_at_unix_ns != b->started_at_unix_ns ||
+	    a->seed != b->seed || a->max_total_time_ns != b->max_total_time_ns ||
+	    a->started_at_unix_ns != b->started_at_unix_ns ||
 	    a->finished_at_unix_ns != b->finished_at_unix_ns ||
 	    !same_environment(&a->environment, &b->environment) || !same_git(&a->git, &b->git) ||
 	    !same_noise(&a->noise, &b->noise) || a->n_suites != b->n_suites ||

@@ -343,8 +343,8 @@ static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, str
 	     reader_get_unsigned(rd, o, "looks_planned", &c->looks_planned) ||
 	     reader_get_unsigned(rd, o, "looks_used", &c->looks_used) ||
 	     reader_get_unsigned(rd, o, "pairs", &c->pairs) ||
-	     reader_get_num(rd, o, "max_fraction", &c->max_percent) ||
-	     check_max_percent(rd, o, c->max_percent) ||
+	     reader_get_num(rd, o, "max_fraction", &c->max_fraction) ||
+	     check_max_percent(rd, o, c->max_fraction) ||
 	     reader_get_opt_num(rd, o, "min_difference", &c->has_min_difference,
 				&c->min_difference) ||
 	     reader_get_opt_num(rd, o, "band_low_percent", &has, &c->band_low_percent) ||
@@ -352,7 +352,8 @@ static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, str
 	     reader_get_name(rd, o, "verdict", verdicts, n_verdicts, &verdict) ||
 	     reader_get_chars(rd, o, "reason", c->reason, sizeof(c->reason)) ||
 	     reader_get_bool(rd, o, "gate", &c->gate) ||
-	     reader_get_bool(rd, o, "accepted", &c->accepted);
+	     reader_get_bool(rd, o, "accepted", &c->accepted) ||
+	     reader_get_bool(rd, o, "runs_fixed", &c->runs_fixed);
 	c->counts = kind == 1;
 	if (!rc && c->counts)
 		rc = reader_get_num(rd, o, "spread_percent", &c->spread_percent);
@@ -453,6 +454,29 @@ static int read_result(struct reader *rd, const cJSON *o, enum result_state *out
 	return 0;
 }
 
+/* "line": where a benchmark or command was written in its suite file;
+ * absent (documents written before it) is 0, unknown. */
+static int read_line(struct reader *rd, const cJSON *o, uint32_t *out)
+{
+	uint64_t v = 0;
+	int rc = reader_get_uint_max(rd, o, "line", UINT32_MAX, &v);
+
+	*out = (uint32_t)v;
+	return rc;
+}
+
+/* "error_conclusion": "neutral" when the suite asks a check run that failed
+ * to run to conclude neutral; absent or "failure" otherwise. */
+static int read_error_conclusion(struct reader *rd, const cJSON *o, bool *neutral)
+{
+	static const char *const names[] = { "failure", "neutral" };
+	int v = 0;
+	int rc = reader_get_name(rd, o, "error_conclusion", names, 2, &v);
+
+	*neutral = v == 1;
+	return rc;
+}
+
 static int read_command(struct reader *rd, const cJSON *o, enum results_mode mode,
 			struct results_command *c)
 {
@@ -473,7 +497,7 @@ static int read_command(struct reader *rd, const cJSON *o, enum results_mode mod
 		     reader_get_opt_num(rd, rel, "vs_fastest", &c->has_vs_fastest, &c->vs_fastest);
 		reader_pop(rd, old);
 	}
-	rc = rc || read_comparisons(rd, o, mode, c) ||
+	rc = rc || read_comparisons(rd, o, mode, c) || read_line(rd, o, &c->line) ||
 	     reader_get_array(rd, o, "budgets", RESULTS_MAX_ITEMS, &budgets, &n);
 	for (b = budgets ? budgets->child : NULL; !rc && b; b = b->next, i++) {
 		size_t o2 = reader_push_key(rd, "budgets");
@@ -492,9 +516,10 @@ static int read_command(struct reader *rd, const cJSON *o, enum results_mode mod
 static int read_benchmark(struct reader *rd, const cJSON *o, enum results_mode mode,
 			  struct results_benchmark *b)
 {
+	static const char *const time_budgets[] = { "max_time", "max_total_time" };
 	const cJSON *tags = NULL, *cmds = NULL, *v;
 	size_t n, i = 0;
-	int rc;
+	int rc, time_budget = -1;
 
 	if (!cJSON_IsObject(o))
 		return reader_expected(rd, "an object", o);
@@ -513,9 +538,12 @@ static int read_benchmark(struct reader *rd, const cJSON *o, enum results_mode m
 		reader_pop(rd, o2);
 	}
 	rc = rc || reader_get_str(rd, o, "baseline", &b->baseline) ||
-	     reader_get_uint(rd, o, "rounds", &b->rounds) || read_result(rd, o, &b->result) ||
-	     read_error(rd, o, &b->error) ||
+	     reader_get_uint(rd, o, "rounds", &b->rounds) ||
+	     reader_get_name(rd, o, "time_budget_ran_out", time_budgets, 2, &time_budget) ||
+	     read_result(rd, o, &b->result) || read_error(rd, o, &b->error) ||
+	     read_line(rd, o, &b->line) ||
 	     reader_get_array(rd, o, "commands", RESULTS_MAX_ITEMS, &cmds, &n);
+	b->time_budget_ran_out = (enum results_time_budget)(time_budget + 1);
 	i = 0;
 	for (v = cmds ? cmds->child : NULL; !rc && v; v = v->next, i++) {
 		size_t o2 = reader_push_key(rd, "commands");
@@ -588,7 +616,8 @@ static int read_suite(struct reader *rd, const cJSON *o, enum results_mode mode,
 	return rc || results_read_growth(rd, o, s) || read_geometric_mean(rd, o, s) ||
 	       reader_get_str(rd, o, "geometric_mean_unavailable",
 			      &s->geometric_mean_unavailable) ||
-	       reader_commit(rd, o, &s->commit);
+	       reader_commit(rd, o, &s->commit) ||
+	       read_error_conclusion(rd, o, &s->error_conclusion_neutral);
 }
 
 static int read_root(struct reader *rd, const cJSON *root, struct results *r)
@@ -625,6 +654,7 @@ static int read_root(struct reader *rd, const cJSON *root, struct results *r)
 	     reader_get_time(rd, root, "finished_at", &r->finished_at_unix_ns) ||
 	     reader_environment(rd, root, &r->environment) || reader_git(rd, root, &r->git) ||
 	     reader_noise(rd, root, &r->noise) ||
+	     reader_get_uint(rd, root, "max_total_time_ns", &r->max_total_time_ns) ||
 	     reader_get_array(rd, root, "suites", RESULTS_MAX_ITEMS, &suites, &n);
 	for (v = suites ? suites->child : NULL; !rc && v; v = v->next, i++) {
 		size_t o2 = reader_push_key(rd, "suites");
@@ -640,7 +670,7 @@ static int read_root(struct reader *rd, const cJSON *root, struct results *r)
 int results_from_json(const char *data, size_t len, const char *name, struct results **out,
 		      struct err *err)
 {
-	struct reader rd = { name, STRBUF_INIT, err };
+	struct reader rd = { .name = name, .path = STRBUF_INIT, .err = err };
 	struct results *r = NULL;
 	cJSON *root = NULL;
 	int rc;

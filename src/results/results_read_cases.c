@@ -13,7 +13,7 @@
 
 int results_read_case(struct reader *rd, const cJSON *bo, struct results_benchmark *b)
 {
-	static const char *const long_runs[] = { "declared", "largest within 60 s" };
+	static const char *const long_runs[] = { "declared", "largest within 60 s", "not checked" };
 	const cJSON *o, *params = NULL, *v;
 	bool has_size = false;
 	int long_run = -1;
@@ -25,7 +25,7 @@ int results_read_case(struct reader *rd, const cJSON *bo, struct results_benchma
 	rc = reader_get_str(rd, o, "benchmark", &b->base_name) ||
 	     reader_get_object(rd, o, "parameters", &params) ||
 	     reader_get_opt_num(rd, o, "size", &has_size, &b->size) ||
-	     reader_get_name(rd, o, "long_run", long_runs, 2, &long_run);
+	     reader_get_name(rd, o, "long_run", long_runs, 3, &long_run);
 	b->has_size = has_size;
 	/* absent or null in documents of an older himorime: no long run */
 	b->long_run = (enum results_long_run)(long_run + 1);

@@ -407,8 +407,8 @@ static void put_comparison(struct writer *w, cJSON *obj, const struct comparison
 	/* max_percent in percent, as the suite writes it (docs/comparison.md);
 	 * max_fraction, the same tolerance as a fraction, stays for readers of
 	 * earlier documents. */
-	put_num(w, o, "max_percent", jsonw_percent(c->max_percent));
-	put_num(w, o, "max_fraction", c->max_percent);
+	put_num(w, o, "max_percent", jsonw_percent(c->max_fraction));
+	put_num(w, o, "max_fraction", c->max_fraction);
 	put_opt_num(w, o, "min_difference", c->has_min_difference, c->min_difference);
 	put_opt_num(w, o, "band_low_percent", !c->band_low_infinite, c->band_low_percent);
 	put_num(w, o, "band_high_percent", c->band_high_percent);
@@ -431,6 +431,8 @@ static void put_comparison(struct writer *w, cJSON *obj, const struct comparison
 	else
 		put_null(o, "pairs_to_decide");
 	put_bool(o, "pairs_to_decide_beyond", c->pairs_to_decide_beyond);
+	if (c->runs_fixed)
+		put_bool(o, "runs_fixed", true);
 }
 
 static void put_budget(struct writer *w, cJSON *arr, const struct results_budget *b)
@@ -488,6 +490,8 @@ static void put_command(struct writer *w, enum results_mode mode, cJSON *arr,
 	budgets = add(o, "budgets", cJSON_CreateArray());
 	for (i = 0; i < c->n_budgets; i++)
 		put_budget(w, budgets, &c->budgets[i]);
+	if (c->line)
+		put_uint(w, o, "line", c->line);
 }
 
 /* "case": the benchmark as written, the values, the size (cases only). */
@@ -596,11 +600,16 @@ static void put_benchmark(struct writer *w, enum results_mode mode, cJSON *arr,
 		cJSON_AddItemToArray(tags, str_item(w, "tags", b->tags[i]));
 	put_str(w, o, "baseline", b->baseline);
 	put_uint(w, o, "rounds", b->rounds);
+	if (b->time_budget_ran_out != RESULTS_TIME_BUDGET_NONE)
+		put_str(w, o, "time_budget_ran_out",
+			results_time_budget_name(b->time_budget_ran_out));
 	put_str(w, o, "result", result_state_name(b->result));
 	put_error(w, o, &b->error);
 	cmds = add(o, "commands", cJSON_CreateArray());
 	for (i = 0; i < b->n_commands; i++)
 		put_command(w, mode, cmds, &b->commands[i]);
+	if (b->line)
+		put_uint(w, o, "line", b->line);
 }
 
 static void put_suite(struct writer *w, enum results_mode mode, cJSON *arr,
@@ -649,6 +658,8 @@ static void put_suite(struct writer *w, enum results_mode mode, cJSON *arr,
 	} else {
 		put_null(o, "commit");
 	}
+	if (s->error_conclusion_neutral)
+		put_str(w, o, "error_conclusion", "neutral");
 }
 
 static void put_sweep(struct writer *w, cJSON *root, const struct results_sweep *s)
@@ -733,7 +744,7 @@ static void put_summary(struct writer *w, cJSON *root, const struct results_summ
 
 int results_to_json(const struct results *r, char **out, size_t *len, struct err *err)
 {
-	struct writer w = { err, 0 };
+	struct writer w = { .err = err, .rc = 0 };
 	cJSON *root = cJSON_CreateObject();
 	cJSON *suites;
 	char *text = NULL;
@@ -749,6 +760,8 @@ int results_to_json(const struct results *r, char **out, size_t *len, struct err
 	put_environment(&w, root, &r->environment);
 	put_git(&w, root, &r->git);
 	put_noise(&w, root, &r->noise);
+	if (r->max_total_time_ns)
+		put_uint(&w, root, "max_total_time_ns", r->max_total_time_ns);
 	suites = add(root, "suites", cJSON_CreateArray());
 	for (i = 0; i < r->n_suites; i++)
 		put_suite(&w, r->mode, suites, &r->suites[i]);

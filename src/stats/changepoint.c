@@ -383,7 +383,7 @@ int stats_change_points(const double *y, size_t n, const struct change_point_set
 	if (!(s->confidence > 0.0 && s->confidence < 1.0))
 		return err_set(err, ERR_INVALID, "confidence %g must be between 0 and 1",
 			       s->confidence);
-	if (s->min_segment < 1 || !(s->max_percent >= 0.0))
+	if (s->min_segment < 1 || !(s->max_fraction >= 0.0))
 		return err_set(err, ERR_INVALID,
 			       "change points need min_segment >= 1 and max_percent >= 0");
 	for (i = 0; i < n; i++)
@@ -392,8 +392,8 @@ int stats_change_points(const double *y, size_t n, const struct change_point_set
 	memset(&sr, 0, sizeof(sr));
 	sr.y = y;
 	sr.s = s;
-	sr.up = log1p(s->max_percent);
-	sr.dn = s->max_percent >= 1.0 ? -INFINITY : log1p(-s->max_percent);
+	sr.up = log1p(s->max_fraction);
+	sr.dn = s->max_fraction >= 1.0 ? -INFINITY : log1p(-s->max_fraction);
 	segment(&sr, 0, n);
 	if (sr.n_points > 1)
 		qsort(sr.points, sr.n_points, sizeof(*sr.points), cmp_point);

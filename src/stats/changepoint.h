@@ -35,9 +35,9 @@ struct change_point {
 };
 
 struct change_point_settings {
-	double max_percent; /* tolerance as a fraction, >= 0 */
-	double confidence;  /* 0 < confidence < 1 */
-	size_t min_segment; /* >= 1; sweeps use 3 (docs/sweeps.md) */
+	double max_fraction; /* tolerance as a fraction, >= 0 */
+	double confidence;   /* 0 < confidence < 1 */
+	size_t min_segment;  /* >= 1; sweeps use 3 (docs/sweeps.md) */
 };
 
 #define CHANGE_POINT_SETTINGS_INIT                                                                 \

@@ -17,7 +17,7 @@ struct arena {
 
 #define ARENA_INIT                                                                                 \
 	{                                                                                          \
-		NULL, 0                                                                            \
+		.head = NULL, .total_bytes = 0                                                     \
 	}
 
 void arena_init(struct arena *a);

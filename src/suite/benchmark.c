@@ -90,8 +90,8 @@ static const char *const benchmark_keys[] = {
 
 /* Cross-checks of the resolved run counts. runs or max_runs below
  * regression.min_samples is valid here (a run or a suite new in head measures
- * it as asked); a comparison refuses it once the revisions are known
- * (session_check_looks, docs/configuration.md). */
+ * it as asked); a comparison's plan refuses it once the revisions are known
+ * (plan_build, docs/configuration.md). */
 static void check_runs(struct loader *l, const struct resolved *r, const struct benchmark *b)
 {
 	if ((r->l.has_min_runs || r->l.has_max_runs) && b->min_runs > b->max_runs)

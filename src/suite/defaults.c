@@ -37,7 +37,7 @@ static void parse_tolerance(struct loader *l, const struct ynode *n, const char 
 					      check_found(l, v));
 			}
 		} else if (!strcmp(k, "max_percent")) {
-			t->has_max_percent = check_percent(l, v, p, 1000, &t->t.max_percent);
+			t->has_max_percent = check_percent(l, v, p, 1000, &t->t.max_fraction);
 		} else if (!strcmp(k, "min_difference")) {
 			uint64_t x;
 			bool ok = m == METRIC_PEAK_RSS ? check_size(l, v, p, &x)
@@ -83,17 +83,17 @@ static void parse_count_tolerance(struct loader *l, const struct ynode *n, const
 		const char *k = n->keys[i]->text, *p = check_child(l, path, k);
 		if (!strcmp(k, "max_percent"))
 			t->has_max_percent =
-				check_percent(l, n->items[i], p, 1000, &t->t.max_percent);
+				check_percent(l, n->items[i], p, 1000, &t->t.max_fraction);
 		else if (!strcmp(k, "gate"))
 			t->has_gate = check_bool(l, n->items[i], p, &t->t.gate);
 	}
 }
 
-static const char *const regression_keys[] = { "confidence",   "min_samples", "max_cv",
-					       "max_time",     "commands",    "latency",
-					       "cpu_total",    "peak_rss",    "artifact_size",
-					       "instructions", "allocations", "allocated_bytes",
-					       "exponent",     NULL };
+static const char *const regression_keys[] = { "confidence",	  "min_samples",    "max_cv",
+					       "max_time",	  "max_total_time", "commands",
+					       "latency",	  "cpu_total",	    "peak_rss",
+					       "artifact_size",	  "instructions",   "allocations",
+					       "allocated_bytes", "exponent",	    NULL };
 
 static void parse_regression(struct loader *l, const struct ynode *n, const char *path,
 			     bool benchmark_level, struct reg_layer *r)
@@ -115,6 +115,19 @@ static void parse_regression(struct loader *l, const struct ynode *n, const char
 			r->has_max_cv = check_number(l, v, p, 0, 10, &r->max_cv);
 		} else if (!strcmp(k, "max_time")) {
 			r->has_max_time = check_duration(l, v, p, true, &r->max_time_ns);
+		} else if (!strcmp(k, "max_total_time")) {
+			/* one budget for the whole comparison (docs/comparison.md,
+			 * "Time budgets"): nothing a benchmark could inherit */
+			if (benchmark_level) {
+				check_problem(
+					l, n->keys[i], p,
+					"set defaults.regression.max_total_time: it bounds "
+					"the whole comparison",
+					"max_total_time is only allowed in defaults.regression");
+				continue;
+			}
+			r->has_max_total_time =
+				check_duration(l, v, p, true, &r->max_total_time_ns);
 		} else if (!strcmp(k, "commands")) {
 			if (!benchmark_level) {
 				check_problem(
@@ -535,7 +548,7 @@ static void layer_tolerance(struct tolerance *t, const struct tol_layer *o)
 	if (o->has_statistic)
 		t->statistic = o->t.statistic;
 	if (o->has_max_percent)
-		t->max_percent = o->t.max_percent;
+		t->max_fraction = o->t.max_fraction;
 	if (o->has_min_difference) {
 		t->has_min_difference = true;
 		t->min_difference = o->t.min_difference;
@@ -635,14 +648,15 @@ void regression_defaults(struct regression *r)
 	memset(r, 0, sizeof(*r));
 	r->confidence = SUITE_DEFAULT_CONFIDENCE;
 	r->min_samples = SUITE_DEFAULT_MIN_SAMPLES;
-	r->max_cv = SUITE_DEFAULT_MAX_CV;
+	r->max_cv = TOLERANCE_DEFAULT_MAX_CV;
 	r->latency.statistic = r->cpu_total.statistic = r->peak_rss.statistic = SIDE_MEDIAN;
-	r->latency.max_percent = r->cpu_total.max_percent = SUITE_DEFAULT_MAX_PERCENT;
-	r->peak_rss.max_percent = SUITE_DEFAULT_MAX_PERCENT_RSS;
+	r->latency.max_fraction = r->cpu_total.max_fraction = TOLERANCE_DEFAULT_FRACTION;
+	r->peak_rss.max_fraction = TOLERANCE_DEFAULT_FRACTION_RSS;
 	r->latency.gate = r->cpu_total.gate = r->peak_rss.gate = true;
 	r->exponent_max_difference = SUITE_DEFAULT_EXPONENT_MAX_DIFF;
 	r->artifact_size.statistic = r->instructions.statistic = SIDE_MEDIAN;
-	r->artifact_size.max_percent = r->instructions.max_percent = SUITE_DEFAULT_COUNTS_PERCENT;
+	r->artifact_size.max_fraction = r->instructions.max_fraction =
+		TOLERANCE_DEFAULT_FRACTION_COUNTS;
 	r->artifact_size.gate = r->instructions.gate = true;
 	r->allocations = r->allocated_bytes = r->instructions;
 }

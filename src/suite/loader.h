@@ -35,10 +35,10 @@ struct tol_layer {
 };
 
 struct reg_layer {
-	bool has_confidence, has_min_samples, has_max_cv, has_max_time;
+	bool has_confidence, has_min_samples, has_max_cv, has_max_time, has_max_total_time;
 	double confidence, max_cv;
 	unsigned min_samples;
-	uint64_t max_time_ns;
+	uint64_t max_time_ns, max_total_time_ns;
 	const struct ynode *min_samples_node;
 	const struct ynode *commands_node;
 	const char *commands_path;

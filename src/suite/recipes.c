@@ -213,35 +213,83 @@ static char *npm_target(const char *dir, const char *text)
 }
 
 static const struct recipe recipes[] = {
-	{ "Cargo", "Cargo.toml", "cargo build --release && cp target/release/{target} ${artifact}",
-	  "PROGRAM", cargo_target },
-	{ "Go", "go.mod", "go build -o ${artifact} {target}", ".", go_target },
-	{ "CMake", "CMakeLists.txt",
-	  "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build --parallel && "
-	  "cp build/{target} ${artifact}",
-	  "PROGRAM", cmake_target },
-	{ "Meson", "meson.build",
-	  "{ test -d build || meson setup build --buildtype=release; } && meson compile -C build "
-	  "&& "
-	  "cp build/{target} ${artifact}",
-	  "PROGRAM", meson_target },
+	{
+		.system = "Cargo",
+		.marker = "Cargo.toml",
+		.command = "cargo build --release && cp target/release/{target} ${artifact}",
+		.unknown_target = "PROGRAM",
+		.target = cargo_target,
+	},
+	{
+		.system = "Go",
+		.marker = "go.mod",
+		.command = "go build -o ${artifact} {target}",
+		.unknown_target = ".",
+		.target = go_target,
+	},
+	{
+		.system = "CMake",
+		.marker = "CMakeLists.txt",
+		.command = "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build "
+			   "--parallel && cp build/{target} ${artifact}",
+		.unknown_target = "PROGRAM",
+		.target = cmake_target,
+	},
+	{
+		.system = "Meson",
+		.marker = "meson.build",
+		.command = "{ test -d build || meson setup build --buildtype=release; } && meson "
+			   "compile -C build && cp build/{target} ${artifact}",
+		.unknown_target = "PROGRAM",
+		.target = meson_target,
+	},
 	/* the base is a fresh checkout: configure is generated on both sides */
-	{ "autotools", "configure.ac",
-	  "autoreconf -fi && ./configure && make -j$(nproc) && cp {target} ${artifact}", "PROGRAM",
-	  autoconf_target },
-	{ "autotools", "configure", "./configure && make -j$(nproc) && cp {target} ${artifact}",
-	  "PROGRAM", NULL },
-	{ "make", "GNUmakefile", "make -j$(nproc) && cp {target} ${artifact}", "PROGRAM",
-	  make_target },
-	{ "make", "makefile", "make -j$(nproc) && cp {target} ${artifact}", "PROGRAM",
-	  make_target },
-	{ "make", "Makefile", "make -j$(nproc) && cp {target} ${artifact}", "PROGRAM",
-	  make_target },
+	{
+		.system = "autotools",
+		.marker = "configure.ac",
+		.command = "autoreconf -fi && ./configure && make -j$(nproc) && cp {target} "
+			   "${artifact}",
+		.unknown_target = "PROGRAM",
+		.target = autoconf_target,
+	},
+	{
+		.system = "autotools",
+		.marker = "configure",
+		.command = "./configure && make -j$(nproc) && cp {target} ${artifact}",
+		.unknown_target = "PROGRAM",
+		.target = NULL,
+	},
+	{
+		.system = "make",
+		.marker = "GNUmakefile",
+		.command = "make -j$(nproc) && cp {target} ${artifact}",
+		.unknown_target = "PROGRAM",
+		.target = make_target,
+	},
+	{
+		.system = "make",
+		.marker = "makefile",
+		.command = "make -j$(nproc) && cp {target} ${artifact}",
+		.unknown_target = "PROGRAM",
+		.target = make_target,
+	},
+	{
+		.system = "make",
+		.marker = "Makefile",
+		.command = "make -j$(nproc) && cp {target} ${artifact}",
+		.unknown_target = "PROGRAM",
+		.target = make_target,
+	},
 	/* a script, not a binary: a wrapper that runs it from the tree */
-	{ "npm", "package.json",
-	  "npm ci && npm run build --if-present && printf '#!/bin/sh\\nexec node %s \"$@\"\\n' "
-	  "\"$PWD/{target}\" > ${artifact} && chmod +x ${artifact}",
-	  "PATH/TO/CLI.js", npm_target },
+	{
+		.system = "npm",
+		.marker = "package.json",
+		.command =
+			"npm ci && npm run build --if-present && printf '#!/bin/sh\\nexec node %s "
+			"\"$@\"\\n' \"$PWD/{target}\" > ${artifact} && chmod +x ${artifact}",
+		.unknown_target = "PATH/TO/CLI.js",
+		.target = npm_target,
+	},
 };
 
 static bool is_file(const char *dir, const char *name)

@@ -192,6 +192,19 @@ static void parse_versions(struct loader *l, const struct ynode *n, const char *
 	s->versions = v;
 }
 
+/* report.error_conclusion: how a check run concludes when the comparison
+ * failed to run (docs/github-actions.md, "The check run"). */
+static void parse_error_conclusion(struct loader *l, const struct ynode *n, struct suite *s)
+{
+	const char *v = check_str(l, n, "report.error_conclusion");
+
+	if (v && !strcmp(v, "neutral"))
+		s->error_conclusion_neutral = true;
+	else if (v && strcmp(v, "failure"))
+		check_problem(l, n, "report.error_conclusion", NULL,
+			      "expected failure or neutral, got %s", check_found(l, n));
+}
+
 /* ---- the file ---- */
 
 static const char *const top_keys[] = { "version", "name",	 "description", "defaults",
@@ -240,13 +253,17 @@ static void parse_shared(struct loader *l, const struct ynode *root, struct laye
 			   &s->build);
 	}
 	if (!(v = ynode_get(root, "report")) ||
-	    !check_map(l, v, "report", "a map of outputs, versions"))
+	    !check_map(l, v, "report", "a map of outputs, versions, error_conclusion"))
 		return;
-	check_keys(l, v, "report", (const char *const[]){ "outputs", "versions", NULL }, "report");
+	check_keys(l, v, "report",
+		   (const char *const[]){ "outputs", "versions", "error_conclusion", NULL },
+		   "report");
 	if ((o = ynode_get(v, "outputs")))
 		parse_outputs(l, o, "report.outputs", s);
 	if ((o = ynode_get(v, "versions")))
 		parse_versions(l, o, "report.versions", s);
+	if ((o = ynode_get(v, "error_conclusion")))
+		parse_error_conclusion(l, o, s);
 }
 
 /* A benchmark name used twice is a problem (the name as written: the
@@ -306,6 +323,8 @@ static void parse_suite(struct loader *l, const struct ynode *root, struct suite
 	check_keys_but(l, root, "", top_keys, "x-", "the suite");
 	parse_header(l, root, s);
 	parse_shared(l, root, &defaults, s);
+	s->has_max_total_time = defaults.reg.has_max_total_time;
+	s->max_total_time_ns = defaults.reg.max_total_time_ns;
 	v = ynode_get(root, "benchmarks");
 	if (!v) {
 		check_problem(l, root, "", NULL,

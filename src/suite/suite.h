@@ -40,21 +40,21 @@
 
 /* Defaults (docs/configuration.md and docs/comparison.md win over the reference tool's where they
  * differ). */
-#define SUITE_DEFAULT_WARMUP		1
-#define SUITE_DEFAULT_MIN_RUNS		10
-#define SUITE_DEFAULT_MAX_RUNS		100
-#define SUITE_COMPARE_MAX_PAIRS		252 /* comparisons when max_runs is not set */
-#define SUITE_DEFAULT_MIN_TIME_NS	(UINT64_C(2) * 1000000000)
-#define SUITE_DEFAULT_TIMEOUT_NS	(UINT64_C(60) * 1000000000)
-#define SUITE_DEFAULT_HOOK_TIMEOUT_NS	(UINT64_C(300) * 1000000000)
-#define SUITE_DEFAULT_BUILD_TIMEOUT_NS	(UINT64_C(600) * 1000000000)
-#define SUITE_DEFAULT_CONFIDENCE	0.99
-#define SUITE_DEFAULT_MIN_SAMPLES	10
-#define SUITE_DEFAULT_MAX_CV		0.5
-#define SUITE_DEFAULT_MAX_PERCENT	0.05 /* latency, cpu_total */
-#define SUITE_DEFAULT_MAX_PERCENT_RSS	0.10
-#define SUITE_DEFAULT_COUNTS_PERCENT	0.01 /* counts: docs/comparison.md */
+#define SUITE_DEFAULT_WARMUP	       1
+#define SUITE_DEFAULT_MIN_RUNS	       10
+#define SUITE_DEFAULT_MAX_RUNS	       100
+#define SUITE_COMPARE_MAX_PAIRS	       252 /* comparisons when max_runs is not set */
+#define SUITE_DEFAULT_MIN_TIME_NS      (UINT64_C(2) * 1000000000)
+#define SUITE_DEFAULT_TIMEOUT_NS       (UINT64_C(60) * 1000000000)
+#define SUITE_DEFAULT_HOOK_TIMEOUT_NS  (UINT64_C(300) * 1000000000)
+#define SUITE_DEFAULT_BUILD_TIMEOUT_NS (UINT64_C(600) * 1000000000)
+#define SUITE_DEFAULT_CONFIDENCE       0.99
+#define SUITE_DEFAULT_MIN_SAMPLES      10
+/* the tolerances' and max_cv's: common/types.h */
 #define SUITE_DEFAULT_EXPONENT_MAX_DIFF 0.2
+/* A whole comparison's time budget (docs/comparison.md, "Time budgets"): what
+ * a CI job can give its measuring. */
+#define SUITE_DEFAULT_MAX_TOTAL_TIME_NS (UINT64_C(20) * 60 * 1000000000)
 /* The long run of a benchmark with sizes, its drift check
  * (docs/configuration.md, "Sizes"): this many runs, or `runs` if more,
  * on the `long_run` size and on the largest size whose long run fits in
@@ -143,8 +143,7 @@ struct work {
 	const char *unit; /* "operations" (value default), "bytes" (file_size) or as written */
 };
 
-/* How instructions are counted (docs/comparison.md, "Deciding on counts"). */
-enum counter_backend { COUNTER_AUTO, COUNTER_PERF, COUNTER_VALGRIND };
+/* How instructions are counted: enum counter_backend, common/types.h. */
 
 #define SUITE_DEFAULT_COUNT_RUNS 3 /* counted runs per side to start with */
 #define SUITE_MAX_COUNT_RUNS	 9 /* the counts rule's cap */
@@ -163,7 +162,7 @@ struct metrics {
 /* Per-metric comparison tolerance. */
 struct tolerance {
 	enum side_statistic statistic;
-	double max_percent; /* fraction, 0..10 */
+	double max_fraction; /* the suite's max_percent as a fraction, 0..10 */
 	bool has_min_difference;
 	double min_difference; /* ns (latency, cpu_total) or bytes (peak_rss) */
 	bool gate;
@@ -173,6 +172,8 @@ struct regression {
 	double confidence; /* 0.5..0.999 */
 	unsigned min_samples;
 	double max_cv; /* 0 disables the noise gate */
+	/* The time its rounds may take in a comparison (docs/comparison.md,
+	 * "Time budgets"); --max-time wins. */
 	bool has_max_time;
 	uint64_t max_time_ns;
 	const char *const *commands; /* names to compare; command_count 0 = all */
@@ -293,12 +294,20 @@ struct suite {
 	const char *description;
 	bool has_build;
 	struct exec build;
+	/* defaults.regression.max_total_time: the budget of a whole comparison
+	 * of this suite's benchmarks (docs/comparison.md, "Time budgets");
+	 * --max-total-time wins, SUITE_DEFAULT_MAX_TOTAL_TIME_NS when unset. */
+	bool has_max_total_time;
+	uint64_t max_total_time_ns;
 	const struct benchmark *benchmarks;
 	size_t benchmark_count;
 	const struct report_output *outputs;
 	size_t output_count;
 	const struct tool_version *versions;
 	size_t version_count;
+	/* report.error_conclusion: neutral, not failure, for the check run of
+	 * a comparison that failed to run (docs/github-actions.md). */
+	bool error_conclusion_neutral;
 	struct arena arena;
 };
 

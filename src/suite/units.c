@@ -21,27 +21,27 @@ struct unit {
 
 /* Longest names first where one is a prefix of another ("ms" before "m"). */
 static const struct unit duration_units[] = {
-	{ "ns", 1 },
-	{ "us", 1000 },
-	{ "\xc2\xb5s", 1000 }, /* µs, U+00B5 MICRO SIGN */
-	{ "\xce\xbcs", 1000 }, /* μs, U+03BC GREEK SMALL LETTER MU */
-	{ "ms", 1000000 },
-	{ "s", UNITS_NS_PER_S },
-	{ "m", 60 * UNITS_NS_PER_S },
-	{ "h", 3600 * UNITS_NS_PER_S },
+	{ .name = "ns", .scale = 1 },
+	{ .name = "us", .scale = 1000 },
+	{ .name = "\xc2\xb5s", .scale = 1000 }, /* µs, U+00B5 MICRO SIGN */
+	{ .name = "\xce\xbcs", .scale = 1000 }, /* μs, U+03BC GREEK SMALL LETTER MU */
+	{ .name = "ms", .scale = 1000000 },
+	{ .name = "s", .scale = UNITS_NS_PER_S },
+	{ .name = "m", .scale = 60 * UNITS_NS_PER_S },
+	{ .name = "h", .scale = 3600 * UNITS_NS_PER_S },
 };
 
 static const struct unit size_units[] = {
-	{ "B", 1 },
-	{ "bytes", 1 },
-	{ "KB", UINT64_C(1000) },
-	{ "MB", UINT64_C(1000000) },
-	{ "GB", UINT64_C(1000000000) },
-	{ "TB", UINT64_C(1000000000000) },
-	{ "KiB", UINT64_C(1) << 10 },
-	{ "MiB", UINT64_C(1) << 20 },
-	{ "GiB", UINT64_C(1) << 30 },
-	{ "TiB", UINT64_C(1) << 40 },
+	{ .name = "B", .scale = 1 },
+	{ .name = "bytes", .scale = 1 },
+	{ .name = "KB", .scale = UINT64_C(1000) },
+	{ .name = "MB", .scale = UINT64_C(1000000) },
+	{ .name = "GB", .scale = UINT64_C(1000000000) },
+	{ .name = "TB", .scale = UINT64_C(1000000000000) },
+	{ .name = "KiB", .scale = UINT64_C(1) << 10 },
+	{ .name = "MiB", .scale = UINT64_C(1) << 20 },
+	{ .name = "GiB", .scale = UINT64_C(1) << 30 },
+	{ .name = "TiB", .scale = UINT64_C(1) << 40 },
 };
 
 /* The unit whose name is the longest prefix of s (or, with whole, equals s). */

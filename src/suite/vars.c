@@ -15,8 +15,11 @@ struct var_name {
 };
 
 static const struct var_name names[] = {
-	{ "artifact", VAR_ARTIFACT }, { "root", VAR_ROOT }, { "head_root", VAR_HEAD_ROOT },
-	{ "workdir", VAR_WORKDIR },   { "exe", VAR_EXE },
+	{ .name = "artifact", .bit = VAR_ARTIFACT },
+	{ .name = "root", .bit = VAR_ROOT },
+	{ .name = "head_root", .bit = VAR_HEAD_ROOT },
+	{ .name = "workdir", .bit = VAR_WORKDIR },
+	{ .name = "exe", .bit = VAR_EXE },
 };
 
 static bool env_name_ok(const char *s, size_t n)

@@ -410,6 +410,14 @@ static void on_scalar(struct builder *b, const yaml_event_t *e)
 			YTREE_MAX_SCALAR_BYTES);
 		len = 0;
 		n->invalid = true;
+	} else if (memchr(e->data.scalar.value, '\0', len)) {
+		/* libyaml decodes "\0" (and "\x00", "\u0000"); every string
+		 * downstream is NUL-terminated and would end there: "/bin/tr\0ue"
+		 * would run /bin/tr. */
+		diag_at(b, n->line, n->column, NULL,
+			"a string may not hold a NUL character (\\0): it would end there");
+		len = 0;
+		n->invalid = true;
 	}
 	n->text = arena_strndup(b->arena, (const char *)e->data.scalar.value, len);
 	n->len = len;

@@ -83,7 +83,7 @@ struct vcs_walk_opts {
 };
 #define VCS_WALK_OPTS_INIT                                                                         \
 	{                                                                                          \
-		false, 1                                                                           \
+		.first_parent = false, .every = 1                                                  \
 	}
 /* Commits of `range` ("A..B", or "B" for all of B's history) oldest first, in
  * topological order. With every=N the tip is always kept. */

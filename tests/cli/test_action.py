@@ -445,7 +445,7 @@ class ActionTest(TempDirTest):
         self.assertEqual(self.inputs(), {
             "mode": "measure", "artifact": "himorime-report",
             "suite": "himorime.yaml", "against": "", "github-token": "${{ github.token }}",
-            "comment": "true", "fail-on-inconclusive": "false",
+            "comment": "true", "verdict-as": "both", "fail-on-inconclusive": "false",
             "accept-label": "himorime:accept", "args": ""})
         outputs = re.findall(r"(?m)^  ([a-z-]+):\n(?:    .*\n)*?    value: (.*)$",
                              self.text.split("\noutputs:\n")[1].split("\nruns:\n")[0])
@@ -487,11 +487,11 @@ class ActionTest(TempDirTest):
         # no cache in a pull request's scope, which its measured code can write
         self.assertEqual(runs["publish", "pull_request"], common + [
             "Build himorime", "Put himorime on the PATH", "Download the report of this run",
-            "Post the comment and the status"])
+            "Post the comment, the check run and the status"])
         self.assertEqual(runs["publish", "workflow_run"], common + [
             "Restore the himorime build", "Build himorime", "Save the himorime build",
             "Put himorime on the PATH", "Download the report of the measuring run",
-            "Post the comment and the status"])
+            "Post the comment, the check run and the status"])
 
     def test_build_is_cached_by_source_hash_and_os(self):
         uses = [(step_field(s, "uses") or "").split("@")[0] for s in self.steps]
@@ -571,12 +571,18 @@ class ActionTest(TempDirTest):
                          sorted(f"${{{{ inputs.{n} }}}}" for n in self.inputs()
                                 if n not in ("github-token", "artifact")))
 
-    def run_valgrind_step(self, listed, valgrind_installed):
+    def run_valgrind_step(self, listed, valgrind_installed, trusted_dir=False):
         """The valgrind step's script with a PATH of fakes: himorime prints
-        `listed` for `list --format json`, apt-get records its arguments."""
-        fake = os.path.join(self.tmp, "fakebin")
-        shutil.rmtree(fake, True)
-        os.makedirs(fake)
+        `listed` for `list --format json`, apt-get records its arguments.
+        The fakes sit under /tmp, where himorime refuses a valgrind, unless
+        trusted_dir puts them in the build directory instead."""
+        if trusted_dir:
+            fake = tempfile.mkdtemp(prefix="fakebin-", dir=os.path.dirname(HIMORIME))
+            self.addCleanup(shutil.rmtree, fake, True)
+        else:
+            fake = os.path.join(self.tmp, "fakebin")
+            shutil.rmtree(fake, True)
+            os.makedirs(fake)
         for tool in ("cat", "env", "grep", "id"):
             os.symlink(shutil.which(tool), os.path.join(fake, tool))
         calls = os.path.join(self.tmp, "apt-calls")
@@ -587,7 +593,8 @@ class ActionTest(TempDirTest):
         if valgrind_installed:
             scripts["valgrind"] = "#!/bin/sh\nexit 0\n"
         for name, text in scripts.items():
-            self.write(os.path.join("fakebin", name), text)
+            with open(os.path.join(fake, name), "w") as f:
+                f.write(text)
             os.chmod(os.path.join(fake, name), 0o755)
         temp = os.path.join(self.tmp, "runner")
         os.makedirs(os.path.join(temp, "himorime", "bin"), exist_ok=True)
@@ -608,7 +615,11 @@ class ActionTest(TempDirTest):
         self.assertEqual(self.run_valgrind_step(counting, False),
                          "update -qq\ninstall -y -qq --no-install-recommends valgrind\n")
         self.assertEqual(self.run_valgrind_step(plain, False), "")
-        self.assertEqual(self.run_valgrind_step(counting, True), "")
+        self.assertEqual(self.run_valgrind_step(counting, True, trusted_dir=True), "")
+        # a valgrind only in a place the measured code can write is one
+        # himorime refuses: the system's is installed
+        self.assertEqual(self.run_valgrind_step(counting, True),
+                         "update -qq\ninstall -y -qq --no-install-recommends valgrind\n")
         self.assertEqual(self.run_valgrind_step('"metrics": {"cpu": false, "allocations": true}',
                                                 False),
                          "update -qq\ninstall -y -qq --no-install-recommends valgrind\n")
@@ -677,7 +688,8 @@ class ActionTest(TempDirTest):
         proc, called, out = self.run_ci()
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(called, {"argv": ["ci", "--comment", "false", "--accept-label",
-                                           "himorime:accept", "--", "himorime.yaml"],
+                                           "himorime:accept", "--verdict-as", "both", "--",
+                                           "himorime.yaml"],
                                   "token": ""})
         self.assertEqual(out, "")
 
@@ -685,28 +697,30 @@ class ActionTest(TempDirTest):
         proc, called, _ = self.run_ci({"mode": "measure-and-publish"})
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(called, {"argv": ["ci", "--comment", "true", "--accept-label",
-                                           "himorime:accept", "--", "himorime.yaml"],
+                                           "himorime:accept", "--verdict-as", "both", "--",
+                                           "himorime.yaml"],
                                   "token": "tok"})
         proc, called, _ = self.run_ci({"mode": "measure-and-publish", "comment": "false"})
         self.assertEqual(called, {"argv": ["ci", "--comment", "false", "--accept-label",
-                                           "himorime:accept", "--", "himorime.yaml"],
+                                           "himorime:accept", "--verdict-as", "both", "--",
+                                           "himorime.yaml"],
                                   "token": ""})
 
     def test_every_input_becomes_a_flag(self):
         proc, called, _ = self.run_ci({"suite": "bench/himorime.yaml", "against": "origin/main",
                                        "comment": "false", "fail-on-inconclusive": "true",
-                                       "accept-label": "perf ok",
+                                       "accept-label": "perf ok", "verdict-as": "check",
                                        "mode": "measure-and-publish"})
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(called["argv"], [
-            "ci", "--comment", "false", "--accept-label", "perf ok", "--against", "origin/main",
-            "--fail-on-inconclusive", "--", "bench/himorime.yaml"])
+            "ci", "--comment", "false", "--accept-label", "perf ok", "--verdict-as", "check",
+            "--against", "origin/main", "--fail-on-inconclusive", "--", "bench/himorime.yaml"])
 
     def test_args_are_split_without_globbing_or_evaluation(self):
         args = "--format json\n--output $RUNNER_TEMP/r.json  *.yaml $(touch pwned) `id` 'a b' ;x"
         proc, called, _ = self.run_ci({"args": args, "suite": "-x"})
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(called["argv"][5:], [
+        self.assertEqual(called["argv"][7:], [
             "--format", "json", "--output", "$RUNNER_TEMP/r.json", "*.yaml", "$(touch",
             "pwned)", "`id`", "'a", "b'", ";x", "--", "-x"])
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "work", "pwned")))
@@ -715,9 +729,9 @@ class ActionTest(TempDirTest):
         proc, called, _ = self.run_ci({"comment": "maybe; rm -rf /", "against": "--help",
                                        "mode": "measure-and-publish"})
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(called["argv"][:7], ["ci", "--comment", "maybe; rm -rf /",
+        self.assertEqual(called["argv"][:9], ["ci", "--comment", "maybe; rm -rf /",
                                               "--accept-label", "himorime:accept",
-                                              "--against", "--help"])
+                                              "--verdict-as", "both", "--against", "--help"])
 
     def test_bad_fail_on_inconclusive_exits_3_without_running(self):
         proc, called, out = self.run_ci({"fail-on-inconclusive": "yes"})
@@ -759,7 +773,8 @@ class BenchmarkWorkflowTest(unittest.TestCase):
         self.assertEqual(sorted(self.jobs), ["measure", "publish"])
         self.assertEqual(job_map(self.jobs["measure"], "permissions"), {"contents": "read"})
         self.assertEqual(job_map(self.jobs["publish"], "permissions"), {
-            "contents": "read", "pull-requests": "write", "statuses": "write"})
+            "contents": "read", "pull-requests": "write", "statuses": "write",
+            "checks": "write"})
 
     def test_measure_job_has_no_token_and_uploads(self):
         job = self.jobs["measure"]
@@ -808,7 +823,7 @@ class CommentWorkflowTest(unittest.TestCase):
         self.assertEqual(top_map(self.text, "permissions"), {"": "{}"})
         self.assertEqual(job_map(self.jobs["comment"], "permissions"), {
             "actions": "read", "contents": "read", "pull-requests": "write",
-            "statuses": "write"})
+            "statuses": "write", "checks": "write"})
 
     def test_for_forks_only(self):
         self.assertIn("    if: >-\n"

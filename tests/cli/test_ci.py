@@ -8,7 +8,7 @@ import sys
 import time
 import unittest
 
-from harness import ROOT, TempDirTest, run
+from harness import HIMORIME, ROOT, TempDirTest, run
 
 SERVER = os.path.join(ROOT, "tests", "github", "server.py")
 TOKEN = "ghs_citesttoken0123456789"
@@ -170,6 +170,56 @@ class CiFixture(TempDirTest):
             json.dump(doc, f)
 
 
+# A library of a given name whose constructor writes where it was loaded
+# from: if the dynamic loader ever takes it, the marker says so.
+FAKE_LIBRARY = r"""#include <dlfcn.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+static void hit(void) __attribute__((constructor));
+static void hit(void)
+{
+	Dl_info info;
+	int fd = open(MARKER, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd >= 0 && dladdr((void *)hit, &info) && info.dli_fname) {
+		write(fd, info.dli_fname, strlen(info.dli_fname));
+		write(fd, "\n", 1);
+	}
+	if (fd >= 0)
+		close(fd);
+}
+"""
+
+
+def library_names(path):
+    """The names `ldd path` lists, as the dynamic loader looks them up."""
+    out = subprocess.run(["ldd", path], check=True, capture_output=True, text=True).stdout
+    return [line.split()[0] for line in out.splitlines() if "=>" in line]
+
+
+def plant_libraries(directory):
+    """Fills directory with a fake of libcurl.so.4 and of every library it
+    pulls in that himorime does not load itself when it starts; returns the
+    path of the marker file a fake writes when it is loaded."""
+    os.makedirs(directory, exist_ok=True)
+    libdir = subprocess.run(["pkg-config", "--variable=libdir", "libcurl"], check=True,
+                            capture_output=True, text=True).stdout.strip()
+    own = set(library_names(HIMORIME))
+    names = ["libcurl.so.4"] + [n for n in library_names(os.path.join(libdir, "libcurl.so.4"))
+                                if n not in own]
+    marker = os.path.join(os.path.dirname(directory), "loaded-" + os.path.basename(directory))
+    src = os.path.join(directory, ".fake.c")
+    obj = os.path.join(directory, ".fake.o")
+    with open(src, "w") as f:
+        f.write(FAKE_LIBRARY)
+    subprocess.run(["cc", "-D_GNU_SOURCE", "-fPIC", "-c", "-DMARKER=\"%s\"" % marker, "-o", obj, src], check=True)
+    for name in names:
+        subprocess.run(["cc", "-shared", "-Wl,-soname," + name, "-o",
+                        os.path.join(directory, name), obj], check=True)
+    assert len(names) > 10, names
+    return marker
+
+
 class CiTest(CiFixture):
     def test_ci__regression_comments_sets_status_and_fails(self):
         res = self.ci(code=1)
@@ -200,6 +250,106 @@ class CiTest(CiFixture):
         # the commit of the event, for `comment` to check the artifact against
         self.assertEqual((doc["git"]["head_sha"], doc["git"]["status_sha"]), (self.head, self.head))
         self.assertTrue(res.err.endswith("himorime: exit 1: 1 regression\n"), res.err)
+
+    def test_ci__libraries_planted_after_start_are_never_loaded(self):
+        # A setup hook fills a directory on LD_LIBRARY_PATH, which the
+        # dynamic loader read when himorime started, with libraries of
+        # libcurl's names: libcurl was loaded before anything of the suite
+        # ran, so none of them is ever loaded, and the comment is posted.
+        fakes = os.path.join(self.tmp, "fakes")
+        marker = plant_libraries(fakes)
+        libs = os.path.join(self.tmp, "libs")
+        os.makedirs(libs)
+        self.write("repo/himorime.yaml", SUITE.replace("ENVFILE", self.envfile).replace(
+            "    warmup: 0\n",
+            '    warmup: 0\n    setup:\n      - {command: "cp %s/* %s/", shell: true}\n'
+            % (fakes, libs)))
+        res = run(["ci", "--quiet", "--seed", "5"], cwd=self.repo,
+                  env=dict(self.ci_env(self.event()), LD_LIBRARY_PATH=libs))
+        self.assertExit(res, 1)
+        self.assertIn("libcurl.so.4", os.listdir(libs))
+        self.assertFalse(os.path.exists(marker), open(marker).read()
+                         if os.path.exists(marker) else "")
+        self.assertEqual(len(self.our_comments()), 1)
+        self.assertEqual(self.server.log()["statuses"][0]["state"], "failure")
+
+    def test_ci__a_fifo_as_github_output_is_refused_not_waited_on(self):
+        # The runner's files lie where the measured code can write: a FIFO
+        # put in GITHUB_OUTPUT's place (no reader) would block the append
+        # for ever. It is refused with a warning; the exit code is the gate's.
+        env = self.ci_env(self.event())
+        os.mkfifo(self.outputs)
+        res = run(["ci", "--quiet", "--seed", "5", "--comment", "false"], cwd=self.repo, env=env,
+                  timeout=60)
+        self.assertExit(res, 1)
+        warning = ('himorime: warning: cannot append to "%s": not a regular file (a FIFO)\n'
+                   % self.outputs)
+        self.assertIn(warning, res.err)
+        self.assertEqual(res.err.count(warning), 1, res.err)
+        self.assertTrue(res.err.endswith("himorime: exit 1: 1 regression\n"), res.err)
+        self.assertTrue(os.path.getsize(self.summary) > 0)
+
+    def test_ci__step_summary_is_cut_at_1_mib_with_a_note(self):
+        # GitHub shows 1 MiB of a step's summary, what earlier steps wrote
+        # included: ci's summary fills what is left, cut at a line with a note.
+        env = self.ci_env(self.event())
+        earlier = ("x" * 99 + "\n") * 10465  # 2,076 bytes short of 1 MiB
+        with open(self.summary, "w") as f:
+            f.write(earlier)
+        res = run(["ci", "--quiet", "--seed", "5", "--comment", "false"], cwd=self.repo, env=env,
+                  timeout=300)
+        self.assertExit(res, 1)
+        with open(self.summary, encoding="utf-8") as f:
+            text = f.read()
+        self.assertLessEqual(os.path.getsize(self.summary), 1 << 20)
+        self.assertTrue(text.startswith(earlier))
+        note = "\n… cut: the step summary is limited to 1 MiB\n"
+        self.assertTrue(text.endswith(note), text[-300:])
+        ours = text[len(earlier):-len(note)]
+        self.assertIn("himorime", ours)
+        self.assertTrue(ours.endswith("\n"), ours)
+
+    def test_ci__a_fifo_as_step_summary_is_an_error_not_a_wait(self):
+        env = self.ci_env(self.event())
+        os.mkfifo(self.summary)
+        res = run(["ci", "--quiet", "--seed", "5", "--comment", "false"], cwd=self.repo, env=env,
+                  timeout=60)
+        self.assertExit(res, 4)
+        self.assertIn('cannot append to "%s": not a regular file (a FIFO)' % self.summary,
+                      res.err)
+        self.assertRegex(open(self.outputs).read(), r"exit-code<<ghadelimiter_\S+\n4\n")
+
+    def loaded_by_himorime(self, args, extra_env):
+        """The files the dynamic loader opened for himorime itself (not its
+        children) while it ran args: LD_DEBUG=files writes them to
+        <prefix>.<pid>."""
+        prefix = os.path.join(self.tmp, "ld")
+        env = dict(os.environ, NO_COLOR="1", LD_DEBUG="files", LD_DEBUG_OUTPUT=prefix)
+        env.update(extra_env)
+        p = subprocess.Popen([HIMORIME] + args, cwd=self.repo, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        p.communicate(timeout=120)
+        with open("%s.%d" % (prefix, p.pid)) as f:
+            return p.returncode, f.read()
+
+    def test_ci__only_a_command_that_publishes_loads_libcurl(self):
+        # docs/performance.md: libcurl costs every process that loads it
+        # about 3.6 MiB; run, compare and a ci that will send nothing never
+        # load it. One that publishes loads it (the check can fail).
+        env = self.ci_env(self.event())
+        local = {"GITHUB_ACTIONS": "", "GITHUB_TOKEN": "", "GITHUB_REPOSITORY": ""}
+        for args, extra in ((["compare", "--quiet", "--against", "HEAD~1"], {}),
+                            (["ci", "--quiet", "--seed", "5", "--comment", "false"], {}),
+                            (["ci", "--quiet", "--seed", "5", "--against", "HEAD~1"], local)):
+            code, loaded = self.loaded_by_himorime(args, dict(env, **extra))
+            self.assertEqual(code, 1, args)
+            self.assertIn("libgit2", loaded)
+            self.assertNotIn("libcurl", loaded, args)
+        code, loaded = self.loaded_by_himorime(["ci", "--quiet", "--seed", "5"], env)
+        self.assertEqual(code, 1)
+        self.assertIn("calling init: %s/libcurl.so.4" % subprocess.run(
+            ["pkg-config", "--variable=libdir", "libcurl"], capture_output=True,
+            text=True).stdout.strip(), loaded)
 
     def test_ci__suite_missing_in_base_is_new_not_a_pass(self):
         self.base = self.head
@@ -309,7 +459,7 @@ class CiTest(CiFixture):
         res = self.ci(code=4)  # 4 > 1: a job whose gate could not report is not green
         self.assertIn("422", res.err)
         self.assertTrue(res.err.endswith(
-            "himorime: exit 4: the comment or status could not be published\n"), res.err)
+            "himorime: exit 4: the comment, check run or status could not be published\n"), res.err)
         self.assertTrue(os.path.exists(os.path.join(self.tmp, "himorime-report.json")))
 
     def test_ci__pull_request_target_is_refused(self):
@@ -383,33 +533,48 @@ class CiTest(CiFixture):
         self.assertEqual(st[0]["sha"], self.head)
         self.assertEqual(st[0]["state"], "failure")
 
-    def test_comment__without_libcurl_is_exit_4_after_checking_the_report(self):
-        # libcurl is opened when the first request is due (src/github/curl_api.h):
-        # a library that cannot be opened is a clear error, the same exit as
-        # any failure to publish, and nothing reaches the API.
+    def test_comment__libraries_in_ld_library_path_are_never_loaded(self):
+        # libcurl is loaded by its absolute path, and the dynamic loader
+        # searches himorime's DT_RPATH before LD_LIBRARY_PATH for its
+        # dependencies (src/github/curl_api.h): a directory of libraries of
+        # those names on LD_LIBRARY_PATH is never read.
         report, env = self.saved_report()
         libs = os.path.join(self.tmp, "libs")
-        os.makedirs(libs)
-        open(os.path.join(libs, "libcurl.so.4"), "w").close()
+        marker = plant_libraries(libs)
         res = run(["comment", report], cwd=self.tmp, env=dict(env, LD_LIBRARY_PATH=libs))
-        self.assertExit(res, 4)
-        self.assertEqual(res.err,
-                         "himorime: error: github: cannot load libcurl.so.4: "
-                         "%s/libcurl.so.4: file too short [HMR4001]\n"
-                         "himorime: exit 4: the comment or status could not be published\n"
-                         % libs)
-        # a library by that name that lacks a function himorime calls
-        source = os.path.join(self.tmp, "half.c")
-        with open(source, "w") as f:
-            f.write("int curl_global_init(long flags) { return (int)flags; }\n")
-        subprocess.run(["cc", "-shared", "-fPIC", "-Wl,-soname,libcurl.so.4", "-o",
-                        os.path.join(libs, "libcurl.so.4"), source], check=True)
-        res = run(["comment", report], cwd=self.tmp, env=dict(env, LD_LIBRARY_PATH=libs))
-        self.assertExit(res, 4)
-        self.assertTrue(res.err.startswith(
-            "himorime: error: github: cannot load libcurl.so.4: it has no curl_global_cleanup "
-            "[HMR4001]\n"), res.err)
-        self.assertEqual(self.server.log()["requests"], [])
+        self.assertExit(res, 0)
+        self.assertFalse(os.path.exists(marker), open(marker).read()
+                         if os.path.exists(marker) else "")
+        self.assertEqual(len(self.our_comments()), 1)
+
+    def test_comment__an_empty_ld_library_path_element_never_reaches_the_checkout(self):
+        # An empty element names the working directory, where a pull request
+        # can commit a libcurl.so.4 of its own: no code of it ever runs.
+        report, env = self.saved_report()
+        here = os.path.join(self.tmp, "checkout")
+        marker = plant_libraries(here)
+        res = run(["comment", report], cwd=here,
+                  env=dict(env, LD_LIBRARY_PATH=os.path.join(self.tmp, "none") + ":"))
+        self.assertExit(res, 0)
+        self.assertFalse(os.path.exists(marker), open(marker).read()
+                         if os.path.exists(marker) else "")
+        self.assertEqual(len(self.our_comments()), 1)
+
+    def test_comment__a_rate_limit_then_the_installation_tokens_403_still_posts(self):
+        # GET /user answers 429 once (retried), then the 403 an installation
+        # token always gets there: that 403 is not a rate limit, so the
+        # identity is the Actions bot and the comment is posted.
+        report, env = self.saved_report()
+        self.server.scenario({"tokens": {TOKEN: None}, "faults": [
+            {"method": "GET", "path": "/user", "count": 1, "status": 429,
+             "headers": {"retry-after": "0"}, "body": {"message": "slow down"}}]})
+        res = run(["comment", report], cwd=self.tmp, env=env)
+        self.assertExit(res, 0)
+        users = [r for r in self.server.log()["requests"] if r["path"] == "/user"]
+        self.assertEqual(len(users), 2)
+        self.assertEqual(len(self.our_comments()), 1)
+        self.assertEqual(self.our_comments()[0]["user"]["login"], "github-actions[bot]")
+        self.assertEqual(self.server.log()["statuses"][0]["state"], "failure")
 
     def test_comment__refuses_a_report_of_another_commit(self):
         # Issue 27: an artifact about another commit (a stale run, another

@@ -261,6 +261,49 @@ benchmarks:
                                   "himorime: exit 2: 1 problem in the comparison settings\n")
         self.assertEqual(res.out, "")
 
+    def test_compare__suite_from_head_or_base_with_runs_below_min_samples_is_a_suite_error(self):
+        # a base without the suite, and a suite whose runs cannot give an interval
+        self.git("rm", "-q", "himorime.yaml")
+        self.git("commit", "-qm", "a release without the suite")
+        self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "runs: 5"))
+        self.git("add", "-A")
+        self.git("commit", "-qm", "the suite again, with runs: 5")
+        message = ("himorime.yaml:6:5: benchmarks[0]: runs 5 cannot give a 99% confidence "
+                   "interval: it needs at least 8 pairs")
+        res = self.compare("--against", "HEAD~1", "--suite-from", "head", code=2)
+        self.assertEqual(res.err, message + "\nhimorime: exit 2: 1 problem in the comparison "
+                                            "settings\n")
+        self.assertEqual(res.out, "")
+        # the base revision's copy with runs: 5, the working tree's fine
+        self.write("repo/himorime.yaml", SUITE)
+        self.git("commit", "-qam", "runs: 12")
+        res = self.compare("--against", "HEAD~1", "--suite-from", "base", code=2)
+        self.assertEqual(res.err, message + " (in the base revision's copy, --suite-from base)\n"
+                                            "himorime: exit 2: 1 problem in the comparison "
+                                            "settings\n")
+
+    def test_compare__max_time_stops_the_rounds_with_time_budget_ran_out(self):
+        adaptive = SUITE.replace("runs: 12", "max_runs: 22")
+        for suite in (adaptive.replace("{max_cv: 0}", "{max_cv: 0, max_time: 1ms}"),
+                      adaptive.replace("benchmarks:", "defaults:\n  regression: {max_time: 1ms}\n"
+                                                      "benchmarks:")):
+            self.write("repo/himorime.yaml", suite)
+            res = self.compare("--against", "HEAD", code=0)
+            doc, c, v = self.verdicts(res)
+            b = doc["suites"][0]["benchmarks"][0]
+            self.assertEqual((b["rounds"], b["time_budget_ran_out"]), (1, "max_time"))
+            self.assertEqual((c["head"]["count"], c["base"]["count"]), (1, 1))
+            for k in c["comparisons"].values():
+                self.assertEqual((k["verdict"], k["reason"]),
+                                 ("inconclusive", "the time budget ran out after 1 pair"))
+        # --max-time wins over the suite's, and the look lines show the cap
+        self.write("repo/himorime.yaml", adaptive.replace("max_runs: 22", "max_runs: 10")
+                   .replace("{max_cv: 0}", "{max_cv: 0, max_time: 1ms}"))
+        res = self.compare("--against", "HEAD", "--max-time", "150s", code=0)
+        self.assertEqual(json.loads(res.out)["suites"][0]["benchmarks"][0]["rounds"], 10)
+        self.assertRegex(res.err, r"(?m)^himorime: work: look 1 of 1 at 10 pairs, cap 10 pairs or "
+                                  r"150 s, \d+\.\d s elapsed\n")
+
     def test_compare__runs_flag_below_min_samples_is_a_usage_error(self):
         res = self.compare("--against", "HEAD", "--runs", "5", code=3)
         self.assertIn("--runs 5: ", res.err)
@@ -417,6 +460,37 @@ benchmarks:
                                r"grows between runs")
         self.assertNotIn("(base): peak_rss keeps growing", text)
 
+    def test_compare__the_drift_check_runs_or_says_why_not(self):
+        sized = """version: "1"
+name: cmp
+benchmarks:
+  - name: pack
+    sizes: [1k, 2k]
+    runs: 10
+    warmup: 0
+    # neither the timings nor the growth are what this looks at
+    regression: {max_cv: 0, latency: {gate: false}, exponent: {max_difference: 10}}
+    commands:
+      cat: {command: "head -c ${size} /dev/zero > /dev/null", shell: true}
+"""
+        self.write("repo/himorime.yaml", sized)
+        self.git("commit", "-qam", "sizes")
+        # 10 pairs per size: no long run of 30 runs, and the report says so
+        doc, _, _ = self.verdicts(self.compare("--against", "HEAD", code=0))
+        cases = {b["name"]: b["case"]["long_run"] for b in doc["suites"][0]["benchmarks"]}
+        self.assertEqual(cases, {"pack[size=1k]": None, "pack[size=2k]": "not checked"})
+        self.assertIn("\nDrift check (long run)\n  pack › cat: drift not checked: no size had a "
+                      "long run of 30 runs within 60 s (size 2k: 10 runs); a comparison's pairs "
+                      "stop where it decides: 'himorime run' measures the long run, or name a "
+                      "size in long_run:\n", self.render(doc))
+        # a declared long run is checked on the pairs there are
+        self.write("repo/himorime.yaml", sized.replace("    runs: 10", "    runs: 10\n"
+                                                       "    long_run: 2k"))
+        doc, _, _ = self.verdicts(self.compare("--against", "HEAD", code=0))
+        # (what it finds with 10 runs on a busy machine varies: not what this checks)
+        self.assertIn("\n  pack › cat: drift checked at size 2k (10 runs, declared): ",
+                      self.render(doc))
+
     def render(self, doc):
         path = os.path.join(self.tmp, "saved.json")
         with open(path, "w") as f:
@@ -428,19 +502,20 @@ benchmarks:
         self.program(3)
         res = self.compare("--against", "HEAD", code=1)
         json.loads(res.out)  # stdout is the report alone
+        # the whole comparison's default budget, 20 minutes, is the cap in time
         self.assertRegex(res.err, r"\Ahimorime: cmp: build \(head\) started\n"
                                   r"himorime: cmp: build \(head\) finished in \d+\.\d s\n"
                                   r"himorime: cmp: build \(base\) started\n"
                                   r"himorime: cmp: build \(base\) finished in \d+\.\d s\n"
-                                  r"himorime: work: look 1 of 1 at 12 pairs, cap 12 pairs, "
-                                  r"\d+\.\d s elapsed\n")
+                                  r"himorime: work: look 1 of 1 at 12 pairs, cap 12 pairs or "
+                                  r"1200 s, \d+\.\d s elapsed\n")
         res = self.compare("--against", "HEAD", "--max-time", "10m", "--quiet", code=1)
         self.assertEqual(res.err, "himorime: exit 1: 1 regression\n")
         self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "max_runs: 15"))
         res = self.compare("--against", "HEAD", "--max-time", "10m", code=1)
         looks = [l for l in res.err.splitlines() if " look " in l]
         self.assertRegex(looks[0], r"^himorime: work: look 1 of 2 at 10 pairs, cap 15 pairs or "
-                                   r"--max-time 600 s, \d+\.\d s elapsed$")
+                                   r"600 s, \d+\.\d s elapsed$")
 
     def test_compare__interrupt_removes_the_base_tree(self):
         self.write("repo/himorime.yaml", SUITE.replace("runs: 12", "runs: 100000")

@@ -277,6 +277,85 @@ class InstructionsTest(GitRepoTest):
                                 r"instructions +\+1\.0% +exact +±0\.5% +±0\.5% +3 +regression\n")
         self.assertIn("instructions counted by valgrind", table)
 
+    def budget_cut(self, *args):
+        """A comparison whose whole time budget (1 ms) is spent after its first
+        round: the counted runs are announced, warned about and never start."""
+        res = self.run_h(["compare", "--against", "HEAD", "--seed", "3", "--format", "json",
+                          *args], cwd=self.repo, timeout=600)
+        self.assertExit(res, 0)
+        doc = json.loads(res.out)
+        b = doc["suites"][0]["benchmarks"][0]
+        k = b["commands"][0]["comparisons"]
+        self.assertEqual(doc["max_total_time_ns"], 1000000)
+        self.assertEqual((b["rounds"], b["time_budget_ran_out"]), (1, "max_total_time"))
+        self.assertEqual((k["latency"]["verdict"], k["latency"]["reason"]),
+                         ("inconclusive", "the comparison's time budget ran out after 1 pair"))
+        self.assertEqual((k["instructions"]["verdict"], k["instructions"]["pairs"],
+                          k["instructions"]["change_percent"], k["instructions"]["reason"]),
+                         ("inconclusive", 0, None,
+                          "the comparison's time budget ran out after 0 counted runs per side"))
+        self.assertNotIn("samples", b["commands"][0]["head"]["metrics"].get("instructions", {}))
+        self.assertRegex(res.err, r"\nhimorime: warning: tool: its counted runs may not fit the "
+                                  r"comparison's time budget: 6 runs under valgrind, about "
+                                  r"\d\.\d s to \d\.\d s, and 0\.0 s of max_total_time is left; "
+                                  r"they stop when it is spent\n")
+        self.assertNotIn("tool › tool: counting", res.err)
+        return res
+
+    def test_counts__the_comparisons_time_budget_stops_the_counted_runs(self):
+        self.budget_cut("--max-total-time", "1ms")
+        # the suite's defaults.regression.max_total_time does the same, and the
+        # flag wins over it
+        self.write("repo/himorime.yaml", INSTRUCTIONS_SUITE.replace(
+            "benchmarks:", "defaults:\n  regression: {max_total_time: 1ms}\nbenchmarks:"))
+        res = self.budget_cut()
+        table = self.run_h(["report", "--no-color", self.write("report.json", res.out)])
+        self.assertIn("  - tool › tool: instructions inconclusive: the comparison's time budget "
+                      "ran out after 0 counted runs per side; raise --max-total-time or "
+                      "defaults.regression.max_total_time\n", table.out)
+        # undecided: no claim of an exact change
+        self.assertRegex(table.out, r"\ntool +tool +— +— +— +— +±0\.5% +0 +inconclusive\n")
+        res = self.run_h(["compare", "--against", "HEAD", "--seed", "3", "--format", "json",
+                          "--max-total-time", "1h"], cwd=self.repo, timeout=600)
+        self.assertExit(res, 0)
+        b = json.loads(res.out)["suites"][0]["benchmarks"][0]
+        self.assertEqual((b["rounds"], "time_budget_ran_out" in b), (10, False))
+        self.assertEqual(b["commands"][0]["comparisons"]["instructions"]["verdict"], "pass")
+        self.assertRegex(res.err, r"himorime: tool: 6 counted runs under valgrind next, about "
+                                  r"\d+\.\d s to \d+\.\d s \(valgrind's start and 20 to 50 times "
+                                  r"the timed runs\), \d+\.\d s elapsed\n"
+                                  r"himorime: tool › tool: counting instructions under valgrind, "
+                                  r"3 runs per side, \d+\.\d s elapsed\n")
+
+    def test_counts__counted_runs_cut_short_by_the_time_budget_decide_nothing(self):
+        """Counted runs that take over a second each (only they see
+        HIMORIME_COUNT_PAD) against a 3.5 s budget: at most three of the six
+        start, one per side at the least, and what they counted, equal as it
+        is, is no verdict: the rule never decides on fewer runs than it
+        asks for."""
+        self.write("repo/himorime.yaml", """version: "1"
+name: ins
+benchmarks:
+  - name: tool
+    runs: 10
+    metrics: {instructions: {backend: valgrind}}
+    regression: {max_cv: 0, latency: {gate: false}}
+    commands:
+      tool:
+        command: 'if [ -n "$${HIMORIME_COUNT_PAD+x}" ]; then sleep 1; fi'
+        shell: true
+""")
+        res = self.run_h(["compare", "--against", "HEAD", "--seed", "3", "--format", "json",
+                          "--max-total-time", "3500ms"], cwd=self.repo, timeout=600)
+        self.assertExit(res, 0)
+        b = json.loads(res.out)["suites"][0]["benchmarks"][0]
+        k = b["commands"][0]["comparisons"]["instructions"]
+        self.assertEqual((b["time_budget_ran_out"], k["verdict"]),
+                         ("max_total_time", "inconclusive"))
+        self.assertLessEqual(k["pairs"], 1)
+        self.assertEqual(k["reason"], "the comparison's time budget ran out after %d counted "
+                                      "run%s per side" % (k["pairs"], "" if k["pairs"] == 1 else "s"))
+
     def test_counts__identical_commits_pass_on_instructions(self):
         # A program that prints the path it reads: its count grows with the
         # path's length, and head (the working tree) and base (a checkout)
@@ -522,6 +601,54 @@ class AllocationsTest(GitRepoTest):
         for name in ("allocations", "allocated_bytes"):
             k = c["comparisons"][name]
             self.assertEqual((k["verdict"], k["change_percent"], k["pairs"]), ("pass", 0, 3))
+
+
+class StaticAllocationsTest(GitRepoTest):
+    """DHAT counts allocations through a library preloaded into each process:
+    a statically linked program gets none, so its allocations are unmeasurable
+    (unsupported, exit 6 under `metrics.unsupported: fail`), never a measured
+    0 that every comparison would pass."""
+
+    def setUp(self):
+        super().setUp()
+        self.write("repo/work.c", ALLOC.replace("FACTOR", "100"))
+
+    def suite(self, static, policy=""):
+        self.write("repo/himorime.yaml", INSTRUCTIONS_SUITE.replace(
+            "metrics: {instructions: true}", "metrics: {allocations: true%s}" % policy).replace(
+            "instructions: {max_percent: 0.5%}", "allocations: {max_percent: 5%}").replace(
+            "-O1", "-O0, -static" if static else "-O0"))
+
+    def test_counts__a_static_programs_allocations_are_unmeasurable(self):
+        self.suite(static=True)
+        res = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo, timeout=600)
+        self.assertExit(res, 6)
+        c = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]
+        artifact = c["head"]["metrics"]["allocations"]["reason"].split('"')[1]
+        why = ('"%s" is statically linked: valgrind\'s DHAT cannot see its allocations'
+               % artifact)
+        self.assertTrue(artifact.endswith("/artifact"), artifact)
+        self.assertEqual(c["result"], "metric_error")
+        for name in ("allocations", "allocated_bytes"):
+            m = c["head"]["metrics"][name]
+            self.assertEqual((m["status"], m["reason"], m["samples"]),
+                             ("unsupported", why, []))
+            self.assertIsNone(m["counter"])  # nothing was counted
+        self.assertEqual((c["head"]["error"]["kind"], c["head"]["error"]["metric"],
+                          c["head"]["error"]["message"]),
+                         ("metric_unsupported", "allocations", why))
+        # under `unsupported: skip`, a note; the dynamic build is measured
+        self.suite(static=True, policy=", unsupported: skip")
+        res = self.run_h(["run", "--seed", "3"], cwd=self.repo, timeout=600)
+        self.assertExit(res, 0)
+        self.assertIn("tool › tool: allocations is not supported here: \"", res.out)
+        self.suite(static=False)
+        res = self.run_h(["run", "--format", "json", "--seed", "3"], cwd=self.repo, timeout=600)
+        self.assertExit(res, 0)
+        m = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]["head"][
+            "metrics"]["allocations"]
+        self.assertEqual((m["status"], len(m["samples"])), ("measured", 3))
+        self.assertGreaterEqual(m["samples"][0], 100 * 10)
 
 
 # One benchmark, two commands: only `counted` asks for instructions

@@ -201,14 +201,19 @@ class ReportTest(TempDirTest):
             (["--format", "markdown", "--output", "x.md", "--section", "Perf!", "a.json"],
              'invalid section name "Perf!": expected lower-case letters, digits and dashes, '
              "starting with a letter or digit"),
+            # flags are parsed from the command table for every command alike,
+            # with the hint every command's bad flag gets
             (["--frobnicate", "a.json"], 'unknown flag "--frobnicate" for "report" '
-             "(see 'himorime help report')"),
+             "(see 'himorime help report') [HMR3001]\n"
+             "  hint: run 'himorime help report' for its flags"),
         ]
         for args, message in cases:
             with self.subTest(args=args):
                 res = self.report(*args)
                 self.assertExit(res, 3)
-                self.assertEqual(res.err, f"himorime: error: {message} [HMR3001]\n" + usage)
+                if "\n" not in message:
+                    message += " [HMR3001]"
+                self.assertEqual(res.err, f"himorime: error: {message}\n" + usage)
 
     def test_report__output_that_is_the_input_is_refused(self):
         src = os.path.join(REPORTS, "v1-minimal.json")

@@ -4,6 +4,7 @@ text cannot issue workflow commands, special files and signals cannot hang
 himorime or leave anything behind."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -213,6 +214,28 @@ benchmarks:
         self.assertEqual(b["result"], "error")
 
 
+class StderrFileTest(PrivateTmpTest):
+    """A failing command's stderr tail is read from a file the command can
+    replace: a FIFO put in its place is skipped, never waited on."""
+
+    def test_security__a_fifo_in_place_of_a_commands_stderr_is_not_waited_on(self):
+        path = self.write("himorime.yaml", suite("""
+benchmarks:
+  - name: b
+    runs: 3
+    commands:
+      c:
+        command: 'f=$(readlink /proc/self/fd/2); rm "$f"; mkfifo "$f"; exit 3'
+        shell: true
+"""))
+        res = self.run_h(["run", "--format", "json", path], timeout=30)
+        self.assertExit(res, 4)
+        c = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]
+        self.assertEqual((c["result"], c["head"]["error"]["message"]),
+                         ("error", "exited with code 3"))
+        self.assertTrue(res.err.endswith("himorime: exit 4: 1 command failed\n"), res.err)
+
+
 class SignalTest(PrivateTmpTest):
     """Item 6: SIGINT, SIGTERM, SIGHUP and SIGQUIT stop a run (the tree is
     killed, cleanup runs); a reader that goes away (SIGPIPE, EPIPE) ends it
@@ -350,3 +373,181 @@ benchmarks:
             self.assertExit(res, 2)
             self.assertIn(f'benchmarks[0].commands.c.stdout: expected "discard" or a file '
                           f'inside ${{workdir}}, got "{value}" [HMR2001]\n', res.err)
+
+
+class CountFilesTest(PrivateTmpTest):
+    """Issue 27, item 3: valgrind's out files lie in a directory the measured
+    code can write. What it plants there (a FIFO, a link to /dev/zero) is an
+    error of that run's counts (exit 6), at once: no wait, no memory growth."""
+
+    def plant(self, how):
+        # In counted runs ${root} is <private directory>/root, and the out
+        # files of command k go to <private directory>/counts-k.
+        path = self.write("himorime.yaml", suite(f"""
+benchmarks:
+  - name: b
+    runs: 3
+    metrics: {{instructions: {{backend: valgrind}}}}
+    commands:
+      c:
+        command: 'd=$(dirname ${{root}}); for c in "$d"/counts-*; do if [ -d "$c" ]; then {how} "$c/cg.zz"; fi; done'
+        shell: true
+"""))
+        res = self.run_h(["run", "--format", "json", "--seed", "1", path], timeout=60)
+        self.assertExit(res, 6)
+        c = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]
+        m = c["head"]["metrics"]["instructions"]
+        self.assertEqual((c["result"], m["status"], m["samples"]), ("metric_error", "failed", []))
+        return m["reason"]
+
+    def test_security__a_fifo_among_the_counts_is_an_error_not_a_wait(self):
+        self.assertRegex(self.plant("mkfifo"), r'^cannot read "/\S+/counts-0/cg\.zz": not a '
+                                               r'regular file \(a FIFO\)$')
+
+    def test_security__sigterm_stops_the_counted_runs_at_once(self):
+        # The counted run plants a FIFO among its out files and then waits:
+        # SIGTERM ends the run (exit 4, interrupted) without reading anything,
+        # and leaves no process or directory behind.
+        marker = os.path.join(self.tmp, "counting")
+        path = self.write("himorime.yaml", suite(f"""
+benchmarks:
+  - name: b
+    runs: 3
+    metrics: {{instructions: {{backend: valgrind}}}}
+    commands:
+      c:
+        command: 'd=$(dirname ${{root}}); for c in "$d"/counts-*; do if [ -d "$c" ]; then mkfifo "$c/cg.zz"; touch {marker}; sleep 60; fi; done'
+        shell: true
+"""))
+        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
+        env.pop("GITHUB_ACTIONS", None)
+        p = subprocess.Popen([HIMORIME, "run", "--format", "json", path], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while not os.path.exists(marker):
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.05)
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 4, err)
+        self.assertTrue(json.loads(out)["summary"]["interrupted"])
+        self.assertTrue(err.endswith("himorime: exit 4: interrupted, 1 benchmark could not "
+                                     "run\n"), err)
+        # nothing of valgrind's either (its gdbserver FIFOs: --vgdb=no)
+
+    def test_security__a_link_to_dev_zero_among_the_counts_is_not_followed(self):
+        self.assertRegex(self.plant("ln -s /dev/zero"), r'^cannot read "/\S+/counts-0/cg\.zz": '
+                                                        r'a symbolic link$')
+
+
+# A `valgrind` the pull request plants first on PATH: it records that it ran
+# and with what environment, then hands over to the real one.
+FAKE_VALGRIND = """#!/bin/sh
+env > "{marker}"
+exec /usr/bin/valgrind "$@"
+"""
+
+
+class HelperProgramTest(PrivateTmpTest):
+    """Issue 27, item 2: valgrind is found once at start, only where the
+    measured code cannot write, and runs with the environment the measured
+    commands get; `--` ends its options."""
+
+    def setUp(self):
+        super().setUp()
+        self.bin = os.path.join(self.tmp, "bin")
+        os.makedirs(self.bin)
+        self.marker = os.path.join(self.tmp, "fake-ran")
+        self.fake = self.write("fake-valgrind", FAKE_VALGRIND.format(marker=self.marker))
+        os.chmod(self.fake, 0o755)
+        self.version = subprocess.run(["/usr/bin/valgrind", "--version"], capture_output=True,
+                                      text=True).stdout.strip()[len("valgrind-"):]
+
+    def counts(self, body):
+        path = self.write("himorime.yaml", suite(body))
+        env = {"PATH": self.bin + ":" + os.environ["PATH"], "GITHUB_OUTPUT": "sentinel-output",
+               "GITHUB_TOKEN": "sentinel-token"}
+        res = self.run_h(["run", "--format", "json", "--seed", "1", path], env=env, timeout=120)
+        self.assertExit(res, 0)
+        self.assertFalse(os.path.exists(self.marker),
+                         open(self.marker).read() if os.path.exists(self.marker) else "")
+        m = json.loads(res.out)["suites"][0]["benchmarks"][0]["commands"][0]["head"][
+            "metrics"]["instructions"]
+        self.assertEqual((m["status"], len(m["samples"]), m["counter"]["version"]),
+                         ("measured", 3, self.version))
+        return m
+
+    def test_security__a_valgrind_planted_before_start_never_runs(self):
+        subprocess.run(["cp", self.fake, os.path.join(self.bin, "valgrind")], check=True)
+        self.counts("""
+benchmarks:
+  - name: b
+    runs: 3
+    metrics: {instructions: {backend: valgrind}}
+    commands:
+      c: {command: [/bin/true]}
+""")
+
+    def test_security__a_valgrind_planted_by_the_build_never_runs(self):
+        self.counts(f"""
+build:
+  command: "cp {self.fake} {self.bin}/valgrind && cp /bin/true ${{artifact}}"
+  shell: true
+benchmarks:
+  - name: b
+    runs: 3
+    metrics: {{instructions: {{backend: valgrind}}}}
+    commands:
+      c: {{command: ["${{artifact}}"]}}
+""")
+        self.assertTrue(os.path.exists(os.path.join(self.bin, "valgrind")))
+
+    def test_security__a_command_named_like_an_option_is_counted(self):
+        subprocess.run(["cp", "/bin/true", os.path.join(self.bin, "-true")], check=True)
+        m = self.counts("""
+benchmarks:
+  - name: b
+    runs: 3
+    metrics: {instructions: {backend: valgrind}}
+    commands:
+      c: {command: [-true]}
+""")
+        self.assertGreater(m["samples"][0], 1000)
+
+
+class ActionsListingTest(PrivateTmpTest):
+    """Issue 27, item 5: in Actions, `list` and `validate` quote what they
+    print (names, file names and commands come from the pull request's
+    suite): no line of it can become a workflow command."""
+
+    QUOTED = r"\A::stop-commands::([0-9a-f]{32})\n(.*)::\1::\n\Z"
+
+    def setUp(self):
+        super().setUp()
+        self.dir = os.path.join(self.tmp, "suites")
+        self.write("suites/x\n::warning::named.himorime.yaml", suite("""
+benchmarks:
+  - name: b
+    commands:
+      a: {command: "echo a\\n::warning::injected", shell: true}
+"""))
+
+    def test_security__list_quotes_what_it_prints_in_actions(self):
+        for fmt in ("text", "json"):
+            res = self.run_h(["list", "--format", fmt, self.dir], env={"GITHUB_ACTIONS": "true"})
+            self.assertExit(res, 0)
+            m = re.match(self.QUOTED, res.out, re.S)
+            self.assertIsNotNone(m, res.out)
+            plain = self.run_h(["list", "--format", fmt, self.dir])
+            self.assertEqual(m.group(2), plain.out)
+        text = self.run_h(["list", self.dir]).out
+        self.assertIn("\techo a\n::warning::injected\n", text)
+
+    def test_security__validate_quotes_what_it_prints_in_actions(self):
+        res = self.run_h(["validate", self.dir], env={"GITHUB_ACTIONS": "true"})
+        self.assertExit(res, 0)
+        m = re.match(self.QUOTED, res.out, re.S)
+        self.assertIsNotNone(m, res.out)
+        self.assertEqual(m.group(2), "%s/x\n::warning::named.himorime.yaml: ok (1 benchmark, "
+                                     "1 command)\n" % self.dir)
+        self.assertEqual(self.run_h(["validate", self.dir]).out, m.group(2))

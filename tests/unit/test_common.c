@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/fsio.h"
 #include "common/metric.h"
 #include "common/rng.h"
@@ -17,6 +18,7 @@
 #include "common/types.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +80,58 @@ static void test_common__strbuf_detach_of_empty(void **state)
 	assert_string_equal(s, "");
 	assert_int_equal(len, 0);
 	free(s);
+}
+
+/* An empty strbuf is "", never NULL, however it became empty: declared with
+ * STRBUF_INIT, released, reset or detached. Its string is the shared empty
+ * one, which nothing writes to or frees. */
+static void test_common__strbuf_empty_is_never_null(void **state)
+{
+	struct strbuf sb = STRBUF_INIT, capped;
+	size_t len = 99;
+	char *s;
+
+	(void)state;
+	assert_non_null(sb.buf);
+	assert_string_equal(sb.buf, "");
+	assert_int_equal(sb.len, 0);
+	assert_ptr_equal(sb.buf, strbuf_empty);
+	strbuf_reset(&sb);
+	strbuf_setlen(&sb, 5);
+	assert_string_equal(sb.buf, "");
+	assert_int_equal(sb.len, 0);
+	strbuf_release(&sb); /* nothing to free: the shared "" stays */
+	assert_ptr_equal(sb.buf, strbuf_empty);
+	s = strbuf_detach(&sb, &len);
+	assert_ptr_not_equal(s, strbuf_empty); /* the caller's to free */
+	assert_string_equal(s, "");
+	assert_int_equal(len, 0);
+	free(s);
+	assert_ptr_equal(sb.buf, strbuf_empty);
+	assert_int_equal(strbuf_adds(&sb, "abc"), 0);
+	assert_ptr_not_equal(sb.buf, strbuf_empty);
+	strbuf_reset(&sb);
+	assert_string_equal(sb.buf, "");
+	s = strbuf_detach(&sb, NULL);
+	assert_string_equal(s, "");
+	free(s);
+	assert_ptr_equal(sb.buf, strbuf_empty);
+	assert_int_equal(strbuf_addf(&sb, "%d", 7), 0);
+	strbuf_release(&sb);
+	assert_ptr_equal(sb.buf, strbuf_empty);
+	assert_string_equal(strbuf_empty, "");
+	/* release and detach keep the cap */
+	strbuf_init(&capped, 3);
+	assert_int_equal(strbuf_adds(&capped, "abc"), 0);
+	strbuf_release(&capped);
+	assert_int_equal(capped.cap, 3);
+	assert_int_equal(strbuf_adds(&capped, "abcd"), -1);
+	assert_ptr_equal(capped.buf, strbuf_empty);
+	assert_int_equal(strbuf_adds(&capped, "ab"), 0);
+	free(strbuf_detach(&capped, NULL));
+	assert_int_equal(capped.cap, 3);
+	assert_int_equal(strbuf_adds(&capped, "abcd"), -1);
+	assert_string_equal(capped.buf, "");
 }
 
 static void test_common__rng_is_reproducible(void **state)
@@ -185,6 +239,81 @@ static void test_common__read_file_refuses_special_files(void **state)
 	assert_int_equal(fsio_read_file("/dev/zero", 100, &data, NULL, &err), ERR_EXEC);
 	assert_string_equal(err.msg,
 			    "cannot read \"/dev/zero\": not a regular file (a character device)");
+	assert_int_equal(fsio_remove_tree(dir, &err), 0);
+	free(fifo);
+	free(dir);
+}
+
+/* Capped reads (files the measured code can write): the time allowed, the
+ * size and a file that grows past it after the open. */
+static void test_common__capped_read_keeps_its_caps(void **state)
+{
+	struct err err = ERR_INIT;
+	struct fsio_capped f;
+	char *dir, *path, *data = NULL, *want, buf[16];
+	size_t len;
+	int fd;
+
+	(void)state;
+	assert_int_equal(fsio_mkdtemp("himorime-test-", &dir, &err), 0);
+	path = xasprintf("%s/f", dir);
+	assert_int_equal(fsio_write_atomic(path, "0123456789", 10, &err), 0);
+	assert_int_equal(fsio_capped_read_all(path, 10, clock_monotonic_ns() + 1000000000u, &data,
+					      &len, &err),
+			 0);
+	assert_int_equal(len, 10);
+	assert_string_equal(data, "0123456789");
+	free(data);
+	/* the deadline has passed: nothing more is read */
+	assert_int_equal(fsio_capped_read_all(path, 10, 0, &data, &len, &err), ERR_EXEC);
+	want = xasprintf("cannot read \"%s\": took longer than the time allowed", path);
+	assert_string_equal(err.msg, want);
+	free(want);
+	assert_int_equal(fsio_capped_read_all(path, 9, clock_monotonic_ns() + 1000000000u, &data,
+					      &len, &err),
+			 ERR_EXEC);
+	want = xasprintf("cannot read \"%s\": larger than 9 bytes", path);
+	assert_string_equal(err.msg, want);
+	free(want);
+	/* grown after the open: the cap still holds */
+	assert_int_equal(fsio_capped_open(&f, path, 10, clock_monotonic_ns() + 1000000000u, &err),
+			 0);
+	fd = open(path, O_WRONLY | O_APPEND);
+	assert_int_equal(write(fd, "abc", 3), 3);
+	close(fd);
+	assert_int_equal(fsio_capped_read(&f, buf, sizeof(buf), &err), ERR_EXEC);
+	want = xasprintf("cannot read \"%s\": larger than 10 bytes", path);
+	assert_string_equal(err.msg, want);
+	free(want);
+	fsio_capped_close(&f);
+	fsio_capped_close(&f); /* twice is harmless */
+	assert_int_equal(fsio_remove_tree(dir, &err), 0);
+	free(path);
+	free(dir);
+}
+
+/* Appending (the step summary, GITHUB_OUTPUT) never waits on a FIFO. */
+static void test_common__append_refuses_a_fifo(void **state)
+{
+	struct err err = ERR_INIT;
+	char *dir, *fifo, *want;
+	int reader;
+
+	(void)state;
+	assert_int_equal(fsio_mkdtemp("himorime-test-", &dir, &err), 0);
+	fifo = xasprintf("%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	want = xasprintf("cannot append to \"%s\": not a regular file (a FIFO)", fifo);
+	/* no reader: a blocking open would wait for one */
+	assert_int_equal(fsio_append(fifo, "x", 1, &err), ERR_EXEC);
+	assert_string_equal(err.msg, want);
+	/* a reader: the open succeeds, the check refuses */
+	reader = open(fifo, O_RDONLY | O_NONBLOCK);
+	assert_true(reader >= 0);
+	assert_int_equal(fsio_append(fifo, "x", 1, &err), ERR_EXEC);
+	assert_string_equal(err.msg, want);
+	close(reader);
+	free(want);
 	assert_int_equal(fsio_remove_tree(dir, &err), 0);
 	free(fifo);
 	free(dir);
@@ -487,12 +616,15 @@ int main(void)
 		cmocka_unit_test(test_common__err_keeps_quoted_text_on_one_line),
 		cmocka_unit_test(test_common__strbuf_cap_refuses_growth),
 		cmocka_unit_test(test_common__strbuf_detach_of_empty),
+		cmocka_unit_test(test_common__strbuf_empty_is_never_null),
 		cmocka_unit_test(test_common__rng_is_reproducible),
 		cmocka_unit_test(test_common__rng_below_is_in_range_and_covers),
 		cmocka_unit_test(test_common__rng_shuffle_is_a_permutation),
 		cmocka_unit_test(test_common__fresh_seed_fits_53_bits),
 		cmocka_unit_test(test_common__atomic_write_replaces_whole_file),
 		cmocka_unit_test(test_common__read_file_refuses_special_files),
+		cmocka_unit_test(test_common__capped_read_keeps_its_caps),
+		cmocka_unit_test(test_common__append_refuses_a_fifo),
 		cmocka_unit_test(test_common__atomic_write_failure_keeps_old_file),
 		cmocka_unit_test(test_common__atomic_writer_in_steps_commits_or_keeps_the_old_file),
 		cmocka_unit_test(test_common__remove_tree_handles_read_only_dirs),

@@ -29,7 +29,7 @@ static void decide(const uint64_t *base, size_t nb, const uint64_t *head, size_t
 	in.n_base = nb;
 	in.head = head;
 	in.n_head = nh;
-	in.max_percent = max_percent;
+	in.max_fraction = max_percent;
 	counts_decide(&in, d);
 }
 
@@ -180,7 +180,7 @@ static void test_counts__compare_fills_the_report_comparison(void **state)
 	in.n_base = 3;
 	in.head = head;
 	in.n_head = 3;
-	in.max_percent = 0.0195;
+	in.max_fraction = 0.0195;
 	counts_compare(METRIC_ARTIFACT_SIZE, &in, true, &k, &more);
 	assert_true(k.counts);
 	assert_false(k.final);
@@ -207,7 +207,7 @@ static void test_counts__compare_fills_the_report_comparison(void **state)
 	in.n_base = 1;
 	in.head = size_head;
 	in.n_head = 1;
-	in.max_percent = 0.01;
+	in.max_fraction = 0.01;
 	in.runs_cap = 1;
 	counts_compare(METRIC_ARTIFACT_SIZE, &in, false, &k, &more);
 	assert_true(k.final);
@@ -239,7 +239,7 @@ static void test_counts__compare_says_what_it_could_see(void **state)
 	in.n_base = 3;
 	in.head = head;
 	in.n_head = 3;
-	in.max_percent = 0.0195;
+	in.max_fraction = 0.0195;
 	counts_compare(METRIC_INSTRUCTIONS, &in, true, &k, &more);
 	assert_true(k.has_detectable_high && k.has_detectable_low);
 	assert_close(k.detectable_high_percent, 1.95 + 100 * (500.0 / 1000250 + 500.0 / 1020250));
@@ -247,7 +247,7 @@ static void test_counts__compare_says_what_it_could_see(void **state)
 	assert_int_equal(k.pairs_to_decide, 0);
 	/* constant counts at max_percent 0: the noise bound is the least */
 	in.base = in.head = same;
-	in.max_percent = 0;
+	in.max_fraction = 0;
 	counts_compare(METRIC_INSTRUCTIONS, &in, true, &k, &more);
 	assert_int_equal(k.verdict, VERDICT_PASS);
 	assert_close(k.detectable_high_percent, 100 * COUNTS_DEFAULT_NOISE_BOUND);
@@ -439,7 +439,7 @@ static void test_counts__identical_flagged_at_most_1_percent(void **state)
 		rates(&models[i], 1, 0, c, &runs);
 		report("A/A, max_percent 0", &models[i], c, runs);
 		assert_true(c[VERDICT_REGRESSION] + c[VERDICT_IMPROVED] <= COMPARISONS / 100);
-		rates(&models[i], 1, COUNTS_DEFAULT_MAX_PERCENT, c, &runs);
+		rates(&models[i], 1, TOLERANCE_DEFAULT_FRACTION_COUNTS, c, &runs);
 		report("A/A, defaults", &models[i], c, runs);
 		assert_true(c[VERDICT_REGRESSION] + c[VERDICT_IMPROVED] <= COMPARISONS / 100);
 	}

@@ -311,6 +311,7 @@ static void test_elf__random_damage_never_reads_past_the_end(void **state)
 	unsigned char *f, *c;
 	uint64_t shoff = 0;
 	size_t len, cut, i, k;
+	bool is_static;
 	int rc;
 
 	(void)state;
@@ -331,10 +332,60 @@ static void test_elf__random_damage_never_reads_past_the_end(void **state)
 		rc = elf_sizes_parse("copy", c, cut, &s, &err);
 		assert_true(rc == 0 ||
 			    (rc == ERR_METRIC && strstr(err.msg, "\"copy\": ") == err.msg));
+		rc = elf_static_parse("copy", c, cut, &is_static, &err);
+		assert_true(rc == 0 ||
+			    (rc == ERR_METRIC && strstr(err.msg, "\"copy\": ") == err.msg));
 		free(c);
 	}
 	free(f);
 	free(file);
+}
+
+/* A program the dynamic loader does not start (no PT_INTERP) is static:
+ * DHAT cannot see its malloc. Dynamic programs, objects and scripts are not;
+ * program headers past the end are refused. */
+static void test_elf__static_programs_are_told_apart(void **state)
+{
+	char *dyn = build("dyn", "-pie", NULL), *sta = build("static", "-static", NULL);
+	char *spie = build("static-pie", "-static-pie", NULL), *obj = build("obj.o", "-c", NULL);
+	char *script = path_of("script.sh"), *missing = path_of("none"), *want;
+	struct err err = ERR_INIT;
+	unsigned char *f;
+	bool is_static = true;
+	uint64_t phoff = 0;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(elf_is_static(dyn, &is_static, &err), 0);
+	assert_false(is_static);
+	assert_int_equal(elf_is_static(sta, &is_static, &err), 0);
+	assert_true(is_static);
+	assert_int_equal(elf_is_static(spie, &is_static, &err), 0);
+	assert_true(is_static);
+	assert_int_equal(elf_is_static(obj, &is_static, &err), 0);
+	assert_false(is_static);
+	assert_int_equal(fsio_write_atomic(script, "#!/bin/sh\n", 10, &err), 0);
+	assert_int_equal(elf_is_static(script, &is_static, &err), 0);
+	assert_false(is_static);
+	assert_int_equal(elf_is_static(missing, &is_static, &err), ERR_METRIC);
+	want = xasprintf("cannot read \"%s\": No such file or directory", missing);
+	assert_string_equal(err.msg, want);
+	free(want);
+	f = load(sta, &len);
+	memcpy(&phoff, f + 0x20, 8);
+	assert_int_equal(elf_static_parse("copy", f, (size_t)phoff + 8, &is_static, &err),
+			 ERR_METRIC);
+	assert_string_equal(err.msg, "\"copy\": malformed ELF file: program headers run past "
+				     "the end of the file");
+	assert_int_equal(elf_static_parse("copy", f, 40, &is_static, &err), ERR_METRIC);
+	assert_string_equal(err.msg, "\"copy\": malformed ELF file: the ELF header is truncated");
+	free(f);
+	free(dyn);
+	free(sta);
+	free(spie);
+	free(obj);
+	free(script);
+	free(missing);
 }
 
 int main(void)
@@ -346,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_elf__truncated_copies_are_refused),
 		cmocka_unit_test(test_elf__corrupt_copies_are_refused),
 		cmocka_unit_test(test_elf__random_damage_never_reads_past_the_end),
+		cmocka_unit_test(test_elf__static_programs_are_told_apart),
 	};
 
 	return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);

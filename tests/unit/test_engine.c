@@ -22,7 +22,10 @@
 #include "common/err.h"
 #include "common/fsio.h"
 #include "engine/runner.h"
+#include "common/strbuf.h"
 #include "judge/judge.h"
+#include "measure/counter.h"
+#include "plan/plan.h"
 #include "results/results.h"
 #include "spawner/run.h"
 #include "suite/suite.h"
@@ -68,18 +71,55 @@ struct fake {
 	/* The runs asked for by each call, in order (the first MAX_CALLS). */
 	unsigned batches[MAX_CALLS];
 	size_t calls;
+	/* The time budgets' clock: each run advances it by its wall time, and
+	 * nothing else does (docs/comparison.md, "Time budgets"). */
+	uint64_t clock_ns;
+	/* --max-time, and the whole budget runner_budget_start() gets for
+	 * `budget_benchmarks` benchmarks; 0: none. */
+	uint64_t max_time_ns, total_ns;
+	size_t budget_benchmarks;
+	/* Counting (measure/counter.h): the version of the backend that counts
+	 * (NULL: none, with count_why), perf when count_perf (instructions
+	 * only), and run i of a command's counts on one side, in its timed runs
+	 * (perf) or in counted runs; allocated bytes are 10 times the blocks.
+	 * Each counted run advances the clock by count_ns; the one count_fail_at
+	 * (1-based) of all of them fails with count_fail_why. */
+	const char *count_version, *count_why;
+	bool count_perf;
+	uint64_t (*counts)(const char *command, bool head, size_t i);
+	uint64_t count_ns;
+	size_t count_fail_at;
+	const char *count_fail_why;
+	/* What the engine asked: the backends and counts, the counted runs
+	 * per command and side. */
+	enum counter_backend wanted[4];
+	enum count_what what[4];
+	size_t n_chosen;
+	size_t counted[MAX_COMMANDS][2], n_counted;
 };
 
-static size_t *run_counter(struct fake *f, const char *name, bool head)
+/* The index of a command's name among those seen, added when new. */
+static size_t name_index(struct fake *f, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < f->n_names; i++)
 		if (!strcmp(f->names[i], name))
-			return &f->runs[i][head ? 0 : 1];
+			return i;
 	assert_true(f->n_names < MAX_COMMANDS);
 	snprintf(f->names[f->n_names], sizeof(f->names[0]), "%s", name);
-	return &f->runs[f->n_names++][head ? 0 : 1];
+	return f->n_names++;
+}
+
+static size_t *run_counter(struct fake *f, const char *name, bool head)
+{
+	return &f->runs[name_index(f, name)][head ? 0 : 1];
+}
+
+/* Counted runs of `name` on one side so far. */
+static size_t *counted_of(struct fake *f, const char *name, bool head)
+{
+	return &f->counted[name_index(f, name)][head ? 0 : 1];
 }
 
 /* Runs of `name` on one side, warmups included. */
@@ -130,6 +170,11 @@ static int fake_run_one(void *ctx, const struct run_request *req, struct run_res
 		write_stderr(req->stderr_path, f->fail_stderr);
 	}
 	res->wall_ns = f->wall(name, head, *n);
+	f->clock_ns += res->wall_ns;
+	if (req->count) { /* perf counts the timed runs */
+		res->count_status = COUNT_OK;
+		res->count = f->counts(name, head, *n);
+	}
 	res->user_ns = f->cpu ? f->cpu(name, head, *n) : res->wall_ns / 2;
 	(*n)++;
 	return 0;
@@ -163,7 +208,79 @@ static const char *fake_fallback_reason(const void *ctx)
 	return NULL;
 }
 
+static uint64_t fake_now(void *ctx)
+{
+	return ((struct fake *)ctx)->clock_ns;
+}
+
+static void fake_choose(void *ctx, enum counter_backend want, enum count_what what,
+			char *const *envp, struct counter_choice *out)
+{
+	static const char *const events[2][2] = { { "Ir", NULL }, { "tbk", "tb" } };
+	struct fake *f = ctx;
+
+	(void)envp;
+	assert_true(f->n_chosen < 4);
+	f->wanted[f->n_chosen] = want;
+	f->what[f->n_chosen++] = what;
+	memset(out, 0, sizeof(*out));
+	if (!f->count_version) {
+		out->why = xstrdup(f->count_why);
+		return;
+	}
+	out->version = xstrdup(f->count_version);
+	out->perf = f->count_perf && what == COUNT_INSTRUCTIONS;
+	out->name = out->perf ? "perf" : "valgrind";
+	out->event[0] = out->perf ? "instructions:u" : events[what][0];
+	out->event[1] = out->perf ? NULL : events[what][1];
+}
+
+/* A counted run: its command and side from the counted root it runs in, a
+ * link to the side's root. */
+static int fake_count(void *ctx, const struct count_request *req, uint64_t counts[2],
+		      struct strbuf *why, struct err *err)
+{
+	struct fake *f = ctx;
+	const char *name = req->run->argv[0];
+	char root[512];
+	ssize_t len = readlink(req->run->cwd, root, sizeof(root) - 1);
+	bool head;
+	size_t *n;
+
+	(void)err;
+	assert_true(len > 0);
+	root[len] = '\0';
+	head = !strcmp(root, HEAD_ROOT);
+	assert_true(head || !strcmp(root, BASE_ROOT));
+	f->clock_ns += f->count_ns;
+	if (++f->n_counted == f->count_fail_at) {
+		strbuf_adds(why, f->count_fail_why);
+		return ERR_METRIC;
+	}
+	n = counted_of(f, name, head);
+	counts[0] = f->counts(name, head, (*n)++);
+	counts[1] = 10 * counts[0];
+	return 0;
+}
+
 /* ---- running a suite ---------------------------------------------------- */
+
+/* The plan of suite s for a run or a comparison, with --max-time max_time_ns
+ * (0: none). */
+static struct plan *plan_of(const struct suite *s, const bool *selected, bool compare,
+			    uint64_t max_time_ns)
+{
+	struct plan_flags pf = PLAN_FLAGS_INIT;
+	struct plan_input in = { .suite = s, .selected = selected, .compared = compare };
+	struct plan_problems pr = PLAN_PROBLEMS_INIT;
+	struct plan *p = NULL;
+
+	pf.verb = compare ? PLAN_COMPARE : PLAN_RUN;
+	pf.max_time_ns = max_time_ns;
+	if (plan_build(&pf, &in, 1, &p, &pr) < 0)
+		fail_msg("plan: %s", pr.v[0].text);
+	return p;
+}
 
 struct outcome {
 	int rc;
@@ -175,10 +292,19 @@ struct outcome {
 static void run_suite(struct fake *f, const char *yaml, bool compare, struct outcome *out)
 {
 	struct runner_options o = RUNNER_OPTIONS_INIT;
-	struct runner_measurer m = { fake_run, fake_cancel, fake_fallback_reason, f };
+	struct runner_measurer m = {
+		.run = fake_run,
+		.cancel = fake_cancel,
+		.fallback_reason = fake_fallback_reason,
+		.ctx = f,
+		.now_ns = fake_now,
+		.choose = fake_choose,
+		.count = fake_count,
+	};
 	struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
 	struct suite_diags diags;
 	struct suite *s = NULL;
+	struct plan *plan;
 	struct err err = ERR_INIT;
 	char *dir = NULL, *path;
 	bool selected[8];
@@ -196,15 +322,18 @@ static void run_suite(struct fake *f, const char *yaml, bool compare, struct out
 	o.seed = 42;
 	memset(out, 0, sizeof(*out));
 	out->err = (struct err)ERR_INIT;
+	plan = plan_of(s, selected, compare, f->max_time_ns);
 	if (compare)
-		assert_int_equal(runner_plan_looks(&o, &s->benchmarks[0], &out->plan, &err), 0);
-	runner_new_with(&o, &m, &f->runner);
+		out->plan = plan->suites[0].benchmarks[0].looks;
+	runner_new_with(&o, plan, &m, &f->runner);
+	runner_budget_start(f->runner, f->total_ns, f->budget_benchmarks);
 	out->doc = results_new(compare ? RESULTS_MODE_COMPARE : RESULTS_MODE_RUN);
 	roots.head = HEAD_ROOT;
 	roots.base = compare ? BASE_ROOT : NULL;
-	out->rc = runner_run_suite(f->runner, s, selected, &roots, out->doc, &out->err);
+	out->rc = runner_run_suite(f->runner, &plan->suites[0], &roots, out->doc, &out->err);
 	runner_free(f->runner);
 	f->runner = NULL;
+	plan_free(plan);
 	suite_free(s);
 	suite_diags_release(&diags);
 	unlink(path);
@@ -712,6 +841,117 @@ static void test_engine__ungated_metric_stops_with_the_gated_one(void **state)
 	results_free(o.doc);
 }
 
+/* ---- time budgets (docs/comparison.md, "Time budgets") -------------------- */
+
+/* Head alternately 13 ms and 7 ms against base's 10 ms: +26% and -36% in
+ * log ratio, an interval across the band at every look, and 40 ms of the
+ * fake clock every two pairs. */
+static uint64_t alternating_ms(const char *command, bool head, size_t i)
+{
+	(void)command;
+	if (!head)
+		return 10 * MS;
+	return i % 2 ? 7 * MS : 13 * MS;
+}
+
+/* A comparison of one undecided command with these settings, which a time
+ * budget stopped after `pairs` pairs, the last look at `look`. */
+static void assert_stopped_by_time(struct fake *f, const char *extra, size_t pairs, unsigned look,
+				   const char *reason, enum results_time_budget which)
+{
+	struct outcome o;
+	const struct comparison *c;
+
+	compare_one_tool(f, extra, &o);
+	assert_pairs_run(f, &o, pairs);
+	c = comparison_of(command(&o, 0, 0), METRIC_LATENCY);
+	assert_int_equal(c->verdict, VERDICT_INCONCLUSIVE);
+	assert_int_equal(c->looks_used, look);
+	assert_string_equal(c->reason, reason);
+	assert_int_equal(bench(&o, 0)->time_budget_ran_out, which);
+	assert_int_equal(command(&o, 0, 0)->result, RESULT_INCONCLUSIVE);
+	results_free(o.doc);
+}
+
+static void test_engine__max_time_stops_the_rounds_at_every_level(void **state)
+{
+	struct fake bench_level = { .wall = alternating_ms };
+	struct fake defaults_level = { .wall = alternating_ms };
+	struct fake flag = { .wall = alternating_ms, .max_time_ns = 200 * MS };
+	struct fake none = { .wall = alternating_ms };
+	struct outcome o;
+	char *yaml;
+
+	(void)state;
+	/* 400 ms are 20 pairs: the look at 15 was the last one made */
+	assert_stopped_by_time(&bench_level, "    regression: {max_time: 400ms}\n", 20, 2,
+			       "the time budget ran out after 20 pairs",
+			       RESULTS_TIME_BUDGET_MAX_TIME);
+	yaml = xasprintf("version: \"1\"\nname: cmp\ndefaults:\n  regression: {max_time: 400ms}\n"
+			 "benchmarks:\n  - name: b\n    warmup: 0\n"
+			 "    commands:\n      tool: {command: [tool]}\n");
+	run_suite(&defaults_level, yaml, true, &o);
+	free(yaml);
+	assert_pairs_run(&defaults_level, &o, 20);
+	assert_string_equal(comparison_of(command(&o, 0, 0), METRIC_LATENCY)->reason,
+			    "the time budget ran out after 20 pairs");
+	results_free(o.doc);
+	/* --max-time wins over the suite's: 200 ms are 10 pairs, the first look */
+	assert_stopped_by_time(&flag, "    regression: {max_time: 400ms}\n", 10, 1,
+			       "the time budget ran out after 10 pairs",
+			       RESULTS_TIME_BUDGET_MAX_TIME);
+	/* without one, the looks run out */
+	assert_stopped_by_time(&none, "    max_runs: 33\n", 33, 4,
+			       "the interval still straddles the tolerance after 33 pairs",
+			       RESULTS_TIME_BUDGET_NONE);
+}
+
+/* slow: head 12 ms against 10 ms, decided at 15 pairs (330 ms of the fake
+ * clock); anything else alternating_ms. */
+static uint64_t one_slow_then_undecided(const char *command, bool head, size_t i)
+{
+	return strcmp(command, "slow") ? alternating_ms(command, head, i)
+				       : head_20_percent_slower(command, head, i);
+}
+
+static void test_engine__the_whole_budget_is_shared_by_what_is_left(void **state)
+{
+	struct fake f = { .wall = one_slow_then_undecided,
+			  .total_ns = 1200 * MS,
+			  .budget_benchmarks = 3 };
+	struct outcome o;
+	const struct comparison *c;
+	size_t i;
+
+	(void)state;
+	run_suite(&f,
+		  "version: \"1\"\nname: cmp\ndefaults: {warmup: 0}\nbenchmarks:\n"
+		  "  - name: a\n    commands:\n      slow: {command: [slow]}\n"
+		  "  - name: b\n    commands:\n      tool: {command: [tool]}\n"
+		  "  - name: c\n    commands:\n      tool: {command: [tool]}\n",
+		  true, &o);
+	assert_int_equal(o.rc, 0);
+	/* a's share is 400 ms; it decides at 15 pairs, 330 ms */
+	assert_int_equal(bench(&o, 0)->rounds, 15);
+	assert_int_equal(bench(&o, 0)->time_budget_ran_out, RESULTS_TIME_BUDGET_NONE);
+	assert_int_equal(comparison_of(command(&o, 0, 0), METRIC_LATENCY)->verdict,
+			 VERDICT_REGRESSION);
+	/* b shares the 870 ms left with c: 435 ms, reached at 22 pairs (440
+	 * ms); c then gets the 430 ms left, 22 pairs again */
+	for (i = 1; i <= 2; i++) {
+		assert_int_equal(bench(&o, i)->rounds, 22);
+		assert_int_equal(bench(&o, i)->time_budget_ran_out,
+				 RESULTS_TIME_BUDGET_MAX_TOTAL_TIME);
+		c = comparison_of(command(&o, i, 0), METRIC_LATENCY);
+		assert_int_equal(c->verdict, VERDICT_INCONCLUSIVE);
+		assert_int_equal(c->looks_used, 3);
+		assert_string_equal(c->reason,
+				    "the comparison's time budget ran out after 22 pairs");
+	}
+	assert_int_equal(f.clock_ns, 1210 * MS);
+	results_free(o.doc);
+}
+
 /* ---- failures, interrupts, budgets ---------------------------------------- */
 
 static void test_engine__failing_command_stops_and_is_an_error(void **state)
@@ -795,7 +1035,13 @@ static void test_engine__one_tree_builds_once_and_a_base_build_is_kept(void **st
 {
 	struct fake f = { .wall = steady_10ms };
 	struct runner_options o = RUNNER_OPTIONS_INIT;
-	struct runner_measurer m = { fake_run, fake_cancel, fake_fallback_reason, &f };
+	struct runner_measurer m = {
+		.run = fake_run,
+		.cancel = fake_cancel,
+		.fallback_reason = fake_fallback_reason,
+		.ctx = &f,
+		.now_ns = fake_now,
+	};
 	struct runner_roots roots = { HEAD_ROOT, BASE_ROOT, NULL, "tree-2", "tree-1" };
 	struct suite_diags diags;
 	struct suite *s = NULL;
@@ -806,6 +1052,7 @@ static void test_engine__one_tree_builds_once_and_a_base_build_is_kept(void **st
 			   "benchmarks:\n  - name: one\n    runs: 10\n    commands:\n"
 			   "      one: {command: [run, \"${artifact}\"]}\n";
 	bool selected[1] = { true };
+	struct plan *plan;
 
 	(void)state;
 	assert_int_equal(fsio_mkdtemp("himorime-engine-", &dir, &err), 0);
@@ -815,20 +1062,21 @@ static void test_engine__one_tree_builds_once_and_a_base_build_is_kept(void **st
 	if (suite_load(path, &s, &diags, &err) < 0)
 		fail_msg("suite: %s", err.msg);
 	o.seed = 42;
-	runner_new_with(&o, &m, &f.runner);
+	plan = plan_of(s, selected, true, 0);
+	runner_new_with(&o, plan, &m, &f.runner);
 	/* two trees: both built */
-	assert_int_equal(runner_run_suite(f.runner, s, selected, &roots, doc, &err), 0);
+	assert_int_equal(runner_run_suite(f.runner, &plan->suites[0], &roots, doc, &err), 0);
 	assert_int_equal(runs_of(&f, "touch", true), 1);
 	assert_int_equal(runs_of(&f, "touch", false), 1);
 	assert_string_not_equal(f.last_arg[0], f.last_arg[1]);
 	/* the same base tree again: only head is built */
 	roots.head_tree = "tree-3";
-	assert_int_equal(runner_run_suite(f.runner, s, selected, &roots, doc, &err), 0);
+	assert_int_equal(runner_run_suite(f.runner, &plan->suites[0], &roots, doc, &err), 0);
 	assert_int_equal(runs_of(&f, "touch", true), 2);
 	assert_int_equal(runs_of(&f, "touch", false), 1);
 	/* head is the base's tree: nothing is built, both run the kept artifact */
 	roots.head_tree = "tree-1";
-	assert_int_equal(runner_run_suite(f.runner, s, selected, &roots, doc, &err), 0);
+	assert_int_equal(runner_run_suite(f.runner, &plan->suites[0], &roots, doc, &err), 0);
 	assert_int_equal(runs_of(&f, "touch", true), 2);
 	assert_int_equal(runs_of(&f, "touch", false), 1);
 	assert_string_equal(f.last_arg[0], f.last_arg[1]);
@@ -843,12 +1091,253 @@ static void test_engine__one_tree_builds_once_and_a_base_build_is_kept(void **st
 	assert_int_equal(access(kept, F_OK), -1);
 	free(kept);
 	results_free(doc);
+	plan_free(plan);
 	suite_free(s);
 	suite_diags_release(&diags);
 	unlink(path);
 	assert_int_equal(rmdir(dir), 0);
 	free(path);
 	free(dir);
+}
+
+/* ---- counted runs --------------------------------------------------------- */
+
+/* Instructions: base 1,000,000 on every run, head 3% more. */
+static uint64_t instructions_3_percent_more(const char *command, bool head, size_t i)
+{
+	(void)command;
+	(void)i;
+	return head ? 1030000 : 1000000;
+}
+
+static uint64_t instructions_steady(const char *command, bool head, size_t i)
+{
+	(void)command;
+	(void)head;
+	(void)i;
+	return 1000000;
+}
+
+/* Both sides alternate 0.5% either side of 1,000,000: a spread of 1%, ten
+ * times the noise bound of docs/comparison.md, "Deciding on counts". */
+static uint64_t instructions_noisy(const char *command, bool head, size_t i)
+{
+	(void)command;
+	(void)head;
+	return i % 2 ? 1005000 : 995000;
+}
+
+static const struct results_metric *head_metric(const struct outcome *o, enum metric m)
+{
+	return &command(o, 0, 0)->head.metrics[m];
+}
+
+/* The counted runs the measurer makes through the seam: `runs` (3) per side
+ * of constant counts, decided by the counts rule, and the backend the
+ * measurer chose named in the report. */
+static void test_engine__counted_runs_decide_instructions_by_the_counts_rule(void **state)
+{
+	struct fake f = { .wall = steady_10ms,
+			  .count_version = "3.19.0",
+			  .counts = instructions_3_percent_more };
+	const struct results_metric *m;
+	const struct comparison *c;
+	struct outcome o;
+
+	(void)state;
+	compare_one_tool(&f, "    runs: 10\n    metrics: {instructions: true}\n", &o);
+	assert_int_equal(f.n_chosen, 1);
+	assert_int_equal(f.wanted[0], COUNTER_AUTO);
+	assert_int_equal(f.what[0], COUNT_INSTRUCTIONS);
+	assert_int_equal(*counted_of(&f, "tool", true), 3);
+	assert_int_equal(*counted_of(&f, "tool", false), 3);
+	c = comparison_of(command(&o, 0, 0), METRIC_INSTRUCTIONS);
+	assert_true(c->counts);
+	assert_int_equal(c->verdict, VERDICT_REGRESSION);
+	assert_true(c->final);
+	assert_int_equal(c->pairs, 3);
+	assert_true(fabs(c->change_percent - 3.0) < 1e-9);
+	m = head_metric(&o, METRIC_INSTRUCTIONS);
+	assert_int_equal(m->status, STATUS_MEASURED);
+	assert_int_equal(m->n_samples, 3);
+	assert_string_equal(m->counter_backend, "valgrind");
+	assert_string_equal(m->counter_version, "3.19.0");
+	assert_string_equal(m->counter_event, "Ir");
+	assert_int_equal(command(&o, 0, 0)->result, RESULT_REGRESSION);
+	results_free(o.doc);
+}
+
+/* Counts that spread beyond the noise bound ask for two more runs per side
+ * at a time, up to the rule's cap of 9, and stay inconclusive. */
+static void test_engine__noisy_counts_ask_for_more_counted_runs_up_to_the_cap(void **state)
+{
+	struct fake f = { .wall = steady_10ms,
+			  .count_version = "3.19.0",
+			  .counts = instructions_noisy };
+	const struct comparison *c;
+	struct outcome o;
+
+	(void)state;
+	compare_one_tool(&f, "    runs: 10\n    metrics: {instructions: true}\n", &o);
+	assert_int_equal(*counted_of(&f, "tool", true), 9);
+	assert_int_equal(*counted_of(&f, "tool", false), 9);
+	c = comparison_of(command(&o, 0, 0), METRIC_INSTRUCTIONS);
+	assert_int_equal(c->pairs, 9);
+	assert_int_equal(c->verdict, VERDICT_INCONCLUSIVE);
+	assert_true(c->final);
+	results_free(o.doc);
+}
+
+/* With perf the timed runs count: no counted run is made when they are
+ * `runs` or more, and the report names perf's event. */
+static void test_engine__perf_counts_the_timed_runs_and_no_counted_run_is_made(void **state)
+{
+	struct fake f = { .wall = steady_10ms,
+			  .count_version = "6.1.0",
+			  .count_perf = true,
+			  .counts = instructions_steady };
+	const struct results_metric *m;
+	const struct comparison *c;
+	struct outcome o;
+
+	(void)state;
+	compare_one_tool(&f, "    runs: 10\n    metrics: {instructions: true}\n", &o);
+	assert_int_equal(f.n_counted, 0);
+	c = comparison_of(command(&o, 0, 0), METRIC_INSTRUCTIONS);
+	assert_int_equal(c->pairs, 10);
+	assert_int_equal(c->verdict, VERDICT_PASS);
+	m = head_metric(&o, METRIC_INSTRUCTIONS);
+	assert_int_equal(m->n_samples, 10);
+	assert_int_equal(m->source, RESULTS_SOURCE_PERF_EVENT);
+	assert_string_equal(m->counter_backend, "perf");
+	assert_string_equal(m->counter_version, "6.1.0");
+	assert_string_equal(m->counter_event, "instructions:u");
+	results_free(o.doc);
+}
+
+/* No backend counts here: the count is unsupported with the measurer's
+ * reason, an error of the side under `unsupported: fail` (exit 6), a note
+ * under skip. */
+static void test_engine__a_count_no_backend_can_make_is_unsupported(void **state)
+{
+	static const char why[] = "no backend: no counter here; valgrind is not available";
+	struct fake f = { .wall = steady_10ms, .count_why = why, .counts = instructions_steady };
+	const struct results_metric *m;
+	struct outcome o;
+
+	(void)state;
+	compare_one_tool(&f, "    runs: 10\n    metrics: {instructions: true}\n", &o);
+	assert_int_equal(f.n_counted, 0);
+	m = head_metric(&o, METRIC_INSTRUCTIONS);
+	assert_int_equal(m->status, STATUS_UNSUPPORTED);
+	assert_string_equal(m->reason, why);
+	assert_null(m->counter_backend);
+	assert_int_equal(command(&o, 0, 0)->head.error.kind, RESULTS_ERROR_METRIC_UNSUPPORTED);
+	assert_string_equal(command(&o, 0, 0)->head.error.message, why);
+	assert_int_equal(command(&o, 0, 0)->result, RESULT_METRIC_ERROR);
+	assert_int_equal(runner_summarize(o.doc, false), OUTCOME_METRIC_FAILED);
+	results_free(o.doc);
+	compare_one_tool(&f, "    runs: 10\n    metrics: {instructions: true, unsupported: skip}\n",
+			 &o);
+	assert_int_equal(head_metric(&o, METRIC_INSTRUCTIONS)->status, STATUS_UNSUPPORTED);
+	assert_false(command(&o, 0, 0)->head.error.present);
+	assert_int_equal(command(&o, 0, 0)->result, RESULT_PASS);
+	results_free(o.doc);
+}
+
+/* The backend a command asks for is what the measurer is asked for, per
+ * count: allocations too, which give blocks and bytes. */
+static void test_engine__the_measurer_is_asked_for_the_commands_own_backend(void **state)
+{
+	struct fake f = { .wall = steady_10ms,
+			  .count_version = "3.19.0",
+			  .counts = instructions_steady };
+	const struct results_metric *bytes;
+	struct outcome o;
+	char *yaml = xasprintf("version: \"1\"\nname: cmp\nbenchmarks:\n  - name: b\n"
+			       "    warmup: 0\n    runs: 10\n"
+			       "    metrics: {instructions: true, allocations: true}\n"
+			       "    commands:\n      tool:\n        command: [tool]\n"
+			       "        metrics: {instructions: {backend: valgrind}}\n");
+
+	(void)state;
+	run_suite(&f, yaml, true, &o);
+	free(yaml);
+	assert_int_equal(o.rc, 0);
+	assert_int_equal(f.n_chosen, 2);
+	assert_int_equal(f.wanted[0], COUNTER_VALGRIND);
+	assert_int_equal(f.what[0], COUNT_INSTRUCTIONS);
+	assert_int_equal(f.wanted[1], COUNTER_VALGRIND);
+	assert_int_equal(f.what[1], COUNT_ALLOCATIONS);
+	/* each phase: 3 counted runs per side */
+	assert_int_equal(*counted_of(&f, "tool", true), 6);
+	bytes = head_metric(&o, METRIC_ALLOCATED_BYTES);
+	assert_int_equal(bytes->n_samples, 3);
+	assert_true(bytes->samples[0] == 10000000);
+	assert_string_equal(bytes->counter_event, "tb");
+	assert_string_equal(head_metric(&o, METRIC_ALLOCATIONS)->counter_event, "tbk");
+	assert_int_equal(comparison_of(command(&o, 0, 0), METRIC_ALLOCATED_BYTES)->verdict,
+			 VERDICT_PASS);
+	results_free(o.doc);
+}
+
+/* A counted run that fails is its side's metric error, with the measurer's
+ * reason; the other side counts on. */
+static void test_engine__a_failed_counted_run_is_the_metric_error_of_its_side(void **state)
+{
+	static const char why[] = "under valgrind, the command exited with code 3";
+	struct fake f = { .wall = steady_10ms,
+			  .count_version = "3.19.0",
+			  .counts = instructions_steady,
+			  .count_fail_at = 2,
+			  .count_fail_why = why };
+	const struct results_command *c;
+	const struct results_side *failed, *other;
+	struct outcome o;
+
+	(void)state;
+	compare_one_tool(&f, "    runs: 10\n    metrics: {instructions: true}\n", &o);
+	c = command(&o, 0, 0);
+	/* the second counted run is the first round's second side */
+	failed = c->head.metrics[METRIC_INSTRUCTIONS].status == STATUS_FAILED ? &c->head : &c->base;
+	other = failed == &c->head ? &c->base : &c->head;
+	assert_int_equal(failed->metrics[METRIC_INSTRUCTIONS].status, STATUS_FAILED);
+	assert_string_equal(failed->metrics[METRIC_INSTRUCTIONS].reason, why);
+	assert_int_equal(failed->metrics[METRIC_INSTRUCTIONS].n_samples, 0);
+	assert_int_equal(failed->error.kind, RESULTS_ERROR_METRIC_COLLECTION_FAILED);
+	assert_string_equal(failed->error.message, why);
+	assert_int_equal(other->metrics[METRIC_INSTRUCTIONS].status, STATUS_MEASURED);
+	assert_int_equal(other->metrics[METRIC_INSTRUCTIONS].n_samples, 3);
+	assert_int_equal(c->result, RESULT_METRIC_ERROR);
+	results_free(o.doc);
+}
+
+/* The whole time budget stops counted runs between runs: a run must fit in
+ * what is left (valgrind's start and 20 times the timed median), and a count
+ * cut short is inconclusive, never decided on fewer runs. */
+static void test_engine__the_whole_budget_cuts_counted_runs_short(void **state)
+{
+	struct fake f = { .wall = steady_10ms,
+			  .count_version = "3.19.0",
+			  .counts = instructions_steady,
+			  .count_ns = 20 * UINT64_C(1000000000),
+			  .total_ns = 30 * UINT64_C(1000000000),
+			  .budget_benchmarks = 1 };
+	const struct comparison *c;
+	struct outcome o;
+
+	(void)state;
+	compare_one_tool(&f, "    runs: 10\n    metrics: {instructions: true}\n", &o);
+	/* 0.2 s of rounds, then one run per side: 40.2 s, over the 30 s */
+	assert_int_equal(f.n_counted, 2);
+	c = comparison_of(command(&o, 0, 0), METRIC_INSTRUCTIONS);
+	assert_int_equal(c->verdict, VERDICT_INCONCLUSIVE);
+	assert_string_equal(c->reason,
+			    "the comparison's time budget ran out after 1 counted run per side");
+	assert_int_equal(bench(&o, 0)->time_budget_ran_out, RESULTS_TIME_BUDGET_MAX_TOTAL_TIME);
+	/* the timed comparison was decided before the budget ran out */
+	assert_int_equal(comparison_of(command(&o, 0, 0), METRIC_LATENCY)->verdict, VERDICT_PASS);
+	results_free(o.doc);
 }
 
 /* ---- build lines ---------------------------------------------------------- */
@@ -923,7 +1412,10 @@ static void test_engine__a_build_says_when_it_starts_ends_and_what_it_printed(vo
 {
 	struct fake f = { .wall = steady_10ms };
 	struct runner_options o = RUNNER_OPTIONS_INIT;
-	struct runner_measurer m = { ticking_build, fake_cancel, fake_fallback_reason, &f };
+	struct runner_measurer m = { .run = ticking_build,
+				     .cancel = fake_cancel,
+				     .fallback_reason = fake_fallback_reason,
+				     .ctx = &f };
 	struct runner_roots roots = { HEAD_ROOT, NULL, NULL, NULL, NULL };
 	struct suite_diags diags;
 	struct suite *s = NULL;
@@ -935,6 +1427,7 @@ static void test_engine__a_build_says_when_it_starts_ends_and_what_it_printed(vo
 		"benchmarks:\n  - name: one\n    runs: 3\n    commands:\n"
 		"      one: {command: [run, \"${artifact}\"]}\n";
 	bool selected[1] = { true };
+	struct plan *plan;
 	size_t i;
 
 	(void)state;
@@ -946,9 +1439,11 @@ static void test_engine__a_build_says_when_it_starts_ends_and_what_it_printed(vo
 		fail_msg("suite: %s", err.msg);
 	o.build_line = collect_line;
 	o.build_tick_ns = 20 * MS;
-	runner_new_with(&o, &m, &f.runner);
-	assert_int_equal(runner_run_suite(f.runner, s, selected, &roots, doc, &err), 0);
+	plan = plan_of(s, selected, false, 0);
+	runner_new_with(&o, plan, &m, &f.runner);
+	assert_int_equal(runner_run_suite(f.runner, &plan->suites[0], &roots, doc, &err), 0);
 	runner_free(f.runner);
+	plan_free(plan);
 	assert_int_equal(doc->suites[0].result, RESULT_PASS);
 	assert_true(seen.n >= 4);
 	assert_string_equal(seen.lines[0], "b: build (head) started");
@@ -1019,10 +1514,20 @@ int main(void)
 		cmocka_unit_test(test_engine__undecided_at_the_last_look_is_inconclusive),
 		cmocka_unit_test(test_engine__ungated_metric_decided_before_the_gated_one),
 		cmocka_unit_test(test_engine__ungated_metric_stops_with_the_gated_one),
+		cmocka_unit_test(test_engine__max_time_stops_the_rounds_at_every_level),
+		cmocka_unit_test(test_engine__the_whole_budget_is_shared_by_what_is_left),
 		cmocka_unit_test(test_engine__failing_command_stops_and_is_an_error),
 		cmocka_unit_test(test_engine__interrupt_stops_the_run_and_marks_the_rest),
 		cmocka_unit_test(test_engine__budgets_pass_and_fail),
 		cmocka_unit_test(test_engine__a_build_says_when_it_starts_ends_and_what_it_printed),
+		cmocka_unit_test(test_engine__counted_runs_decide_instructions_by_the_counts_rule),
+		cmocka_unit_test(test_engine__noisy_counts_ask_for_more_counted_runs_up_to_the_cap),
+		cmocka_unit_test(
+			test_engine__perf_counts_the_timed_runs_and_no_counted_run_is_made),
+		cmocka_unit_test(test_engine__a_count_no_backend_can_make_is_unsupported),
+		cmocka_unit_test(test_engine__the_measurer_is_asked_for_the_commands_own_backend),
+		cmocka_unit_test(test_engine__a_failed_counted_run_is_the_metric_error_of_its_side),
+		cmocka_unit_test(test_engine__the_whole_budget_cuts_counted_runs_short),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

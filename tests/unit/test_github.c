@@ -15,6 +15,7 @@
 #include "common/alloc.h"
 #include "common/fsio.h"
 #include "common/strbuf.h"
+#include "github/curl_api.h"
 #include "github/event.h"
 #include "github/http.h"
 #include "github/publish.h"
@@ -60,6 +61,8 @@ static int server_start(void **state)
 	char *port_path;
 	int i;
 
+	/* as a command that publishes does, first */
+	github_http_preload();
 	assert_int_equal(fsio_mkdtemp("himorime-gh-", &s->dir, &err), 0);
 	s->pid = fork();
 	assert_true(s->pid >= 0);
@@ -1029,6 +1032,42 @@ static void test_github__rate_limit_headers_are_honoured(void **state)
 	}
 }
 
+/* The library is opened by the path given: one that is not a library, or
+ * lacks a function himorime calls, is refused by name, and the working
+ * directory is the same afterwards. */
+static void test_github__libcurl_is_loaded_by_path_or_refused(void **state)
+{
+	struct server *s = *state;
+	char *empty = xasprintf("%s/libcurl.so.4", s->dir), *src = xasprintf("%s/half.c", s->dir);
+	char *half = xasprintf("%s/half.so", s->dir), *cmd, *want, *before, *after;
+	static const char text[] = "int curl_global_init(long flags) { return (int)flags; }\n";
+	struct curl_api api;
+	struct err err = ERR_INIT;
+
+	(void)state;
+	before = getcwd(NULL, 0);
+	assert_int_equal(fsio_write_atomic(empty, "", 0, &err), 0);
+	assert_int_equal(curl_api_open(empty, &api, &err), ERR_EXEC);
+	want = xasprintf("github: cannot load %s: %s: file too short", empty, empty);
+	assert_string_equal(err.msg, want);
+	free(want);
+	assert_int_equal(fsio_write_atomic(src, text, strlen(text), &err), 0);
+	cmd = xasprintf("cc -shared -fPIC -o '%s' '%s'", half, src);
+	assert_int_equal(WEXITSTATUS(system(cmd)), 0);
+	assert_int_equal(curl_api_open(half, &api, &err), ERR_EXEC);
+	want = xasprintf("github: cannot load %s: it has no curl_global_cleanup", half);
+	assert_string_equal(err.msg, want);
+	after = getcwd(NULL, 0);
+	assert_string_equal(before, after);
+	free(want);
+	free(cmd);
+	free(before);
+	free(after);
+	free(half);
+	free(src);
+	free(empty);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1058,6 +1097,7 @@ int main(void)
 		cmocka_unit_test(test_github__workflow_run_fork_finds_pull_request),
 		cmocka_unit_test(test_github__fork_pull_request_found_among_open_ones),
 		cmocka_unit_test(test_github__unreachable_server_is_an_error_after_tries),
+		cmocka_unit_test(test_github__libcurl_is_loaded_by_path_or_refused),
 	};
 	return cmocka_run_group_tests(tests, server_start, server_stop);
 }

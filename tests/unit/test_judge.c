@@ -472,6 +472,85 @@ static void test_judge__time_budget_keeps_last_look(void **state)
 	free(f);
 }
 
+/* Peak RSS around 50 MiB, head 10.2% above base with seeded lognormal-like
+ * noise of sigma per pair (a sum of 12 uniforms). */
+static void fill_hair(struct fixture *f, size_t n, double sigma, uint64_t seed)
+{
+	struct rng rng;
+	size_t j;
+	int k;
+
+	judge_input_init(&f->in, METRIC_PEAK_RSS);
+	rng_init(&rng, seed, "hair");
+	for (j = 0; j < n; j++) {
+		double g = -6.0;
+		for (k = 0; k < 12; k++)
+			g += rng_uniform(&rng);
+		f->base[j] = 50.0 * 1048576.0 * (1.0 + 0.05 * (rng_uniform(&rng) - 0.5));
+		f->head[j] = f->base[j] * 1.102 * exp(sigma * g);
+	}
+	f->in.base = f->base;
+	f->in.head = f->head;
+	f->in.n = n;
+	f->in.seed = 42;
+	f->in.benchmark = "bench";
+	f->in.command = "cmd";
+}
+
+/* Issue 28's example: peak RSS +10.2% (+9.4…+11.0) against ±10% straddles
+ * the band's edge, and would run to the cap; within a tenth of the band it
+ * is a pass (docs/comparison.md, "The tolerance band"). */
+static void test_judge__an_interval_within_a_hair_of_the_tolerance_passes(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	(void)state;
+	fill_hair(f, 50, 0.018, 52);
+	one_look(f, 50);
+	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
+	/* +10.2% (+9.4…+11.0) */
+	assert_near(f->cmp.change_percent, 10.2117, 1e-4);
+	assert_near(f->cmp.ci_low_percent, 9.4345, 1e-4);
+	assert_near(f->cmp.ci_high_percent, 10.9974, 1e-4);
+	assert_near(f->cmp.band_high_percent, 10.0, 1e-12); /* the band reported is the tolerance */
+	assert_int_equal(f->cmp.verdict, VERDICT_PASS);
+	assert_true(f->cmp.final);
+	assert_string_equal(f->cmp.reason,
+			    "within the tolerance but for a hair: the interval +9.43% … +11.00% "
+			    "lies within the band widened by a tenth (-10.94% … +11.05%)");
+	/* wider than the hair: still undecided */
+	fill_hair(f, 50, 0.025, 7);
+	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
+	assert_near(f->cmp.ci_high_percent, 11.5235, 1e-4);
+	assert_int_equal(f->cmp.verdict, VERDICT_INCONCLUSIVE);
+	assert_string_equal(f->cmp.reason,
+			    "the interval still straddles the tolerance after 50 pairs");
+	/* at max_percent 0 the hair is 0: no pass but an exact one */
+	fill(f, METRIC_LATENCY, 50, 0.1, 1.0, 0.02);
+	f->in.tol.max_fraction = 0;
+	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
+	assert_int_equal(f->cmp.verdict, VERDICT_INCONCLUSIVE);
+	free(f);
+}
+
+static void test_judge__comparison_time_budget_has_its_own_reason(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	(void)state;
+	fill(f, METRIC_LATENCY, 40, 0.1, 1.05, 0.05);
+	default_looks(f);
+	judge_compare(&f->plan, &f->in, JUDGE_STOP_TOTAL_TIME_BUDGET, &f->cmp);
+	assert_int_equal(f->cmp.verdict, VERDICT_INCONCLUSIVE);
+	assert_string_equal(f->cmp.reason, "the comparison's time budget ran out after 40 pairs");
+	assert_int_equal(f->cmp.looks_used, 4);
+	assert_false(f->cmp.runs_fixed);
+	one_look(f, 40);
+	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
+	assert_true(f->cmp.runs_fixed);
+	free(f);
+}
+
 static void test_judge__min_difference_widens_band(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -497,7 +576,7 @@ static void test_judge__min_difference_widens_band(void **state)
 
 	/* max_percent 0 and no min_difference: only an exact zero passes. */
 	f->in.tol.has_min_difference = false;
-	f->in.tol.max_percent = 0.0;
+	f->in.tol.max_fraction = 0.0;
 	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
 	assert_near(f->cmp.band_high_percent, 0.0, 0.0);
 	assert_int_equal(f->cmp.verdict, VERDICT_REGRESSION);
@@ -976,7 +1055,7 @@ static void test_judge__floor_makes_other_verdicts_inconclusive(void **state)
 	fill_rss(f, 40, 1.9, 2.4, 2.0);
 	for (j = 0; j < 40; j++) /* +20% +-30% against a 20% band: undecided */
 		f->head[j] = 1024.0 * floor(2.4 * 1024.0 * (1.0 + 0.3 * wobble(j, 59)));
-	f->in.tol.max_percent = 0.2;
+	f->in.tol.max_fraction = 0.2;
 	default_looks(f);
 	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
 	assert_int_equal(f->cmp.looks_used, 4);
@@ -1023,7 +1102,7 @@ static void test_judge__throughput_derived_from_latency(void **state)
 	assert_near(t.ci_low_percent, -20.0, 1e-9);
 	assert_near(t.base, 1e8, 1e-3); /* 1e6 bytes per 10 ms */
 	assert_near(t.head, 8e7, 1e-3);
-	assert_near(t.max_percent, 0.05 / 1.05, 1e-15);
+	assert_near(t.max_fraction, 0.05 / 1.05, 1e-15);
 	assert_near(t.band_low_percent, 100.0 / 1.05 - 100.0, 1e-9);
 	assert_near(t.band_high_percent, 100.0 / 0.95 - 100.0, 1e-9);
 
@@ -1054,11 +1133,11 @@ static void test_judge__only_three_metrics_are_compared(void **state)
 	assert_false(judge_metric_compared(METRIC_THROUGHPUT));
 	assert_false(judge_metric_compared(METRIC_CPU_USER));
 	judge_input_init(&in, METRIC_CPU_TOTAL);
-	assert_near(in.tol.max_percent, 0.05, 0.0);
+	assert_near(in.tol.max_fraction, 0.05, 0.0);
 	assert_near(in.resolution, 1000.0, 0.0);
 	assert_true(in.discrete);
 	judge_input_init(&in, METRIC_PEAK_RSS);
-	assert_near(in.tol.max_percent, 0.10, 0.0);
+	assert_near(in.tol.max_fraction, 0.10, 0.0);
 	assert_near(in.resolution, 1024.0, 0.0);
 	judge_input_init(&in, METRIC_LATENCY);
 	assert_false(in.discrete);
@@ -1184,6 +1263,108 @@ static void test_judge__command_result_is_worst_gated_state(void **state)
 	assert_int_equal(judge_command_result(c, 3, b, 2), RESULT_INCONCLUSIVE);
 }
 
+/* The worst of a level's results rolls up; none is a pass. */
+static void test_judge__worst_result_rolls_up(void **state)
+{
+	const enum result_state v[] = { RESULT_IMPROVED, RESULT_REGRESSION, RESULT_INCONCLUSIVE };
+
+	(void)state;
+	assert_int_equal(judge_worst(v, 3), RESULT_REGRESSION);
+	assert_int_equal(judge_worst(v, 1), RESULT_IMPROVED);
+	assert_int_equal(judge_worst(NULL, 0), RESULT_PASS);
+}
+
+/* The accept label: every regression is marked accepted and stays; a
+ * command that was a regression is judged again without them, down to its
+ * budgets and its other verdicts; one that was not keeps its result. */
+static void test_judge__accepting_marks_regressions_and_judges_again(void **state)
+{
+	struct comparison c[3];
+	struct budget_result b[1];
+
+	(void)state;
+	memset(c, 0, sizeof(c));
+	memset(b, 0, sizeof(b));
+	c[0].gate = c[1].gate = c[2].gate = true;
+	c[0].verdict = VERDICT_REGRESSION;
+	c[1].verdict = VERDICT_IMPROVED;
+	c[2].verdict = VERDICT_REGRESSION;
+	c[2].gate = false;
+	assert_int_equal(judge_accept(c, 3, NULL, 0, RESULT_REGRESSION), RESULT_IMPROVED);
+	assert_true(c[0].accepted);
+	assert_false(c[1].accepted);
+	assert_true(c[2].accepted); /* shown as accepted, gated or not */
+	assert_int_equal(c[0].verdict, VERDICT_REGRESSION);
+	/* a broken budget is not accepted */
+	c[0].accepted = c[2].accepted = false;
+	b[0].status = BUDGET_FAIL;
+	assert_int_equal(judge_accept(c, 3, b, 1, RESULT_REGRESSION), RESULT_OVER_BUDGET);
+	/* a command that was no regression (an error of its own) keeps it */
+	c[0].accepted = c[2].accepted = false;
+	assert_int_equal(judge_accept(c, 3, NULL, 0, RESULT_ERROR), RESULT_ERROR);
+	assert_true(c[0].accepted);
+	/* nothing to accept: the result as it was */
+	c[0].verdict = c[2].verdict = VERDICT_PASS;
+	c[0].accepted = c[2].accepted = false;
+	assert_int_equal(judge_accept(c, 3, NULL, 0, RESULT_REGRESSION), RESULT_REGRESSION);
+	assert_false(c[0].accepted);
+}
+
+/* A benchmark or suite that was a regression takes its children's worst
+ * once they accepted theirs; anything else of its own stays. */
+static void test_judge__an_accepted_parent_takes_its_childrens_worst(void **state)
+{
+	(void)state;
+	assert_int_equal(judge_accepted_parent(RESULT_REGRESSION, RESULT_PASS), RESULT_PASS);
+	assert_int_equal(judge_accepted_parent(RESULT_REGRESSION, RESULT_OVER_BUDGET),
+			 RESULT_OVER_BUDGET);
+	assert_int_equal(judge_accepted_parent(RESULT_ERROR, RESULT_PASS), RESULT_ERROR);
+	assert_int_equal(judge_accepted_parent(RESULT_INCONCLUSIVE, RESULT_PASS),
+			 RESULT_INCONCLUSIVE);
+}
+
+/* A bisect step: bad on a regression, whatever else; else failed when
+ * something could not run; else inconclusive unless every comparison passed
+ * or improved; a command that does not compare the metric says nothing. */
+static void test_judge__a_bisect_step_from_its_findings(void **state)
+{
+	struct comparison pass, regression, inconclusive, improved;
+	struct step_finding f[4];
+
+	(void)state;
+	memset(f, 0, sizeof(f));
+	memset(&pass, 0, sizeof(pass));
+	regression = improved = inconclusive = pass;
+	pass.verdict = VERDICT_PASS;
+	improved.verdict = VERDICT_IMPROVED;
+	regression.verdict = VERDICT_REGRESSION;
+	inconclusive.verdict = VERDICT_INCONCLUSIVE;
+	assert_int_equal(judge_bisect_step(f, 0), STEP_GOOD);
+	f[0] = (struct step_finding){ .kind = STEP_COMPARED, .cmp = &pass };
+	f[1] = (struct step_finding){ .kind = STEP_COMPARED, .cmp = &improved };
+	f[2] = (struct step_finding){ .kind = STEP_NOT_COMPARED };
+	assert_int_equal(judge_bisect_step(f, 3), STEP_GOOD);
+	f[2] = (struct step_finding){ .kind = STEP_COMPARED, .cmp = &inconclusive };
+	assert_int_equal(judge_bisect_step(f, 3), STEP_INCONCLUSIVE);
+	f[1] = (struct step_finding){ .kind = STEP_NOT_MEASURED };
+	assert_int_equal(judge_bisect_step(f, 3), STEP_FAILED);
+	f[3] = (struct step_finding){ .kind = STEP_COMPARED, .cmp = &regression };
+	assert_int_equal(judge_bisect_step(f, 4), STEP_BAD);
+	/* a command or benchmark that failed after a regression: still bad */
+	f[0] = (struct step_finding){ .kind = STEP_COMPARED, .cmp = &regression };
+	f[1] = (struct step_finding){ .kind = STEP_COMMAND_FAILED };
+	f[2] = (struct step_finding){ .kind = STEP_BENCHMARK_FAILED };
+	assert_int_equal(judge_bisect_step(f, 3), STEP_BAD);
+	/* a suite that failed: the step failed, unless a later regression */
+	f[2] = (struct step_finding){ .kind = STEP_SUITE_FAILED };
+	assert_int_equal(judge_bisect_step(f, 3), STEP_FAILED);
+	assert_int_equal(judge_bisect_step(f, 4), STEP_BAD);
+	assert_string_equal(step_outcome_name(STEP_GOOD), "good");
+	assert_string_equal(step_outcome_name(STEP_BAD), "bad");
+	assert_string_equal(step_outcome_name(STEP_INCONCLUSIVE), "inconclusive");
+	assert_string_equal(step_outcome_name(STEP_FAILED), "failed");
+}
+
 static void test_judge__fail_on_inconclusive(void **state)
 {
 	(void)state;
@@ -1274,6 +1455,8 @@ int main(void)
 		cmocka_unit_test(test_judge__first_decisive_look_is_final),
 		cmocka_unit_test(test_judge__look_beyond_the_pairs_is_not_made),
 		cmocka_unit_test(test_judge__time_budget_keeps_last_look),
+		cmocka_unit_test(test_judge__an_interval_within_a_hair_of_the_tolerance_passes),
+		cmocka_unit_test(test_judge__comparison_time_budget_has_its_own_reason),
 		cmocka_unit_test(test_judge__min_difference_widens_band),
 		cmocka_unit_test(test_judge__noise_gate_keeps_agreeing_halves),
 		cmocka_unit_test(test_judge__noise_gate_hides_disagreeing_halves),
@@ -1296,6 +1479,10 @@ int main(void)
 		cmocka_unit_test(test_judge__budget_at_floor),
 		cmocka_unit_test(test_judge__command_result_is_worst_gated_state),
 		cmocka_unit_test(test_judge__fail_on_inconclusive),
+		cmocka_unit_test(test_judge__worst_result_rolls_up),
+		cmocka_unit_test(test_judge__accepting_marks_regressions_and_judges_again),
+		cmocka_unit_test(test_judge__an_accepted_parent_takes_its_childrens_worst),
+		cmocka_unit_test(test_judge__a_bisect_step_from_its_findings),
 		cmocka_unit_test(test_judge__bisect_confidence_splits_alpha),
 		cmocka_unit_test(test_judge__geometric_mean),
 		cmocka_unit_test(test_judge__detectable_change_from_an_a_a_interval),

@@ -18,6 +18,7 @@
 #include "common/fsio.h"
 #include "engine/runner.h"
 #include "engine/schedule.h"
+#include "plan/plan.h"
 #include "results/results.h"
 #include "spawner/run.h"
 #include "suite/suite.h"
@@ -92,7 +93,12 @@ static const char *fake_fallback_reason(const void *ctx)
 static struct results *run_suite(struct fake *f, const char *yaml)
 {
 	struct runner_options o = RUNNER_OPTIONS_INIT;
-	struct runner_measurer m = { fake_run, fake_cancel, fake_fallback_reason, f };
+	struct runner_measurer m = {
+		.run = fake_run,
+		.cancel = fake_cancel,
+		.fallback_reason = fake_fallback_reason,
+		.ctx = f,
+	};
 	struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
 	struct suite_diags diags;
 	struct suite *s = NULL;
@@ -101,6 +107,10 @@ static struct results *run_suite(struct fake *f, const char *yaml)
 	struct err err = ERR_INIT;
 	char *dir = NULL, *path;
 	bool selected[3] = { true, true, true };
+	struct plan_flags pf = PLAN_FLAGS_INIT;
+	struct plan_input in = { .selected = selected };
+	struct plan_problems pr = PLAN_PROBLEMS_INIT;
+	struct plan *plan = NULL;
 
 	assert_int_equal(fsio_mkdtemp("himorime-longrun-", &dir, &err), 0);
 	path = xasprintf("%s/himorime.yaml", dir);
@@ -110,11 +120,14 @@ static struct results *run_suite(struct fake *f, const char *yaml)
 		fail_msg("suite: %s", err.msg);
 	assert_int_equal(s->benchmark_count, 3);
 	o.seed = 42;
-	runner_new_with(&o, &m, &r);
+	in.suite = s;
+	assert_int_equal(plan_build(&pf, &in, 1, &plan, &pr), 0);
+	runner_new_with(&o, plan, &m, &r);
 	doc = results_new(RESULTS_MODE_RUN);
 	roots.head = ROOT;
-	assert_int_equal(runner_run_suite(r, s, selected, &roots, doc, &err), 0);
+	assert_int_equal(runner_run_suite(r, &plan->suites[0], &roots, doc, &err), 0);
 	runner_free(r);
+	plan_free(plan);
 	suite_free(s);
 	suite_diags_release(&diags);
 	unlink(path);

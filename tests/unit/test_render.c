@@ -169,6 +169,47 @@ static void test_render__table_shows_floor_and_notes(void **state)
 	results_free(r);
 }
 
+/* Issue 28: "raise max_runs" is not said where `runs` fixed the pairs, and
+ * the whole comparison's time budget has its own hint. */
+static void test_render__hints_match_the_settings(void **state)
+{
+	struct results *r = load("v1-pr");
+	struct comparison *k = NULL;
+	size_t b, c, i;
+	char *t;
+
+	(void)state;
+	for (b = 0; b < r->suites[0].n_benchmarks; b++)
+		for (c = 0; c < r->suites[0].benchmarks[b].n_commands; c++)
+			for (i = 0; i < r->suites[0].benchmarks[b].commands[c].n_comparisons; i++) {
+				struct comparison *x =
+					&r->suites[0].benchmarks[b].commands[c].comparisons[i];
+				if (strstr(x->reason, "straddles"))
+					k = x;
+			}
+	assert_non_null(k);
+	k->runs_fixed = true;
+	t = render(r, RENDER_TABLE, NULL);
+	assert_non_null(strstr(t, "startup › cli: latency inconclusive: the interval still "
+				  "straddles the tolerance after 50 pairs; more pairs decide it: "
+				  "raise runs (or --runs), which fixes them\n"));
+	assert_null(strstr(t, "raise max_runs"));
+	free(t);
+	snprintf(k->reason, sizeof(k->reason),
+		 "the comparison's time budget ran out after 3 pairs");
+	t = render(r, RENDER_TABLE, NULL);
+	assert_non_null(strstr(t, "startup › cli: latency inconclusive: the comparison's time "
+				  "budget ran out after 3 pairs; raise --max-total-time or "
+				  "defaults.regression.max_total_time\n"));
+	free(t);
+	snprintf(k->reason, sizeof(k->reason), "the time budget ran out after 3 pairs");
+	t = render(r, RENDER_TABLE, NULL);
+	assert_non_null(strstr(t, "startup › cli: latency inconclusive: the time budget ran out "
+				  "after 3 pairs; raise --max-time or regression.max_time\n"));
+	free(t);
+	results_free(r);
+}
+
 static size_t count(const char *s, const char *needle)
 {
 	size_t n = 0;
@@ -364,6 +405,68 @@ static struct results *run_with_percentile_budget(size_t runs, double p)
 	results_set_str(&r->himorime_version, "0.1.0");
 	free(v);
 	return r;
+}
+
+/* A document with samples and no stored statistics (an older writer) shows
+ * the figures a producer stores, computed by src/stats: the same text as
+ * the document that has them. */
+static void test_render__samples_without_stats_show_what_stats_would_store(void **state)
+{
+	static const double ms[] = { 1, 2, 3, 10, 4.5 };
+	struct results *docs[2];
+	char *text[2];
+	size_t i, k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		struct results_suite *s;
+		struct results_command *c;
+		docs[k] = results_new(RESULTS_MODE_RUN);
+		s = results_add_suite(docs[k], "s");
+		c = results_add_command(results_add_benchmark(s, "b"), "c", "c");
+		c->head.present = true;
+		c->head.count = ARRAY_SIZE(ms);
+		for (i = 0; i < ARRAY_SIZE(ms); i++)
+			results_add_sample(&c->head, METRIC_LATENCY, ms[i] * 1e6);
+		if (k) {
+			struct stats_summary st;
+			stats_summarize(c->head.metrics[METRIC_LATENCY].samples, ARRAY_SIZE(ms),
+					NULL, 0, &st);
+			results_set_stats(&c->head, METRIC_LATENCY, &st);
+			stats_summary_release(&st);
+		}
+		results_set_str(&docs[k]->himorime_version, "0.1.0");
+		text[k] = render(docs[k], RENDER_MARKDOWN, NULL);
+	}
+	assert_string_equal(text[0], text[1]);
+	/* median 3 ms, mean 4.1 ms, sample stddev 3.54 ms */
+	assert_non_null(strstr(text[0], "3.00 ms"));
+	assert_non_null(strstr(text[0], "3.54 ms"));
+	for (k = 0; k < 2; k++) {
+		free(text[k]);
+		results_free(docs[k]);
+	}
+}
+
+/* The budgets table is one walk for Markdown and HTML: the same words, such
+ * as "no data" for a budget with nothing to judge (HTML said "no_data"). */
+static void test_render__budget_tables_say_the_same_in_markdown_and_html(void **state)
+{
+	struct results *r = run_with_percentile_budget(20, 50);
+	struct results_budget *b = &r->suites[0].benchmarks[0].commands[0].budgets[0];
+	char *md, *html;
+
+	(void)state;
+	b->result.status = BUDGET_NO_DATA;
+	md = render(r, RENDER_MARKDOWN, NULL);
+	html = render(r, RENDER_HTML, NULL);
+	assert_non_null(strstr(md, "| b › c | latency | p50 &lt;= 1000s | 10.5 ms | no data |\n"));
+	assert_non_null(strstr(html, "<tr><td>b › c</td><td>latency</td><td>p50 &lt;= 1000s</td>"
+				     "<td class=\"num\">10.5 ms</td><td>no data</td></tr>\n"));
+	assert_null(strstr(html, "no_data"));
+	free(md);
+	free(html);
+	results_free(r);
 }
 
 static void test_render__percentile_is_reported_only_with_ten_runs_above_it(void **state)
@@ -664,7 +767,7 @@ static struct results *hostile(size_t ncommands)
 		cmp.looks_planned = 9;
 		cmp.looks_used = 1;
 		cmp.pairs = 10;
-		cmp.max_percent = 0.05;
+		cmp.max_fraction = 0.05;
 		cmp.band_low_percent = -5;
 		cmp.band_high_percent = 5;
 		/* what it could see, as the judge says it: 1.05 * 1.125 / 1.10 - 1
@@ -1034,7 +1137,7 @@ static void test_render__history_markdown_escapes_commit_subjects(void **state)
 		.command = "c",
 		.reference = "rrrrrrrrrrrrrrrr",
 		.metric = METRIC_LATENCY,
-		.max_percent = 0.05,
+		.max_fraction = 0.05,
 		.confidence = 0.99,
 		.points = points,
 		.n_points = 2,
@@ -1050,7 +1153,7 @@ static void test_render__history_markdown_escapes_commit_subjects(void **state)
 
 	(void)state;
 	strbuf_init(&out, 0);
-	assert_int_equal(history_render(&l, HISTORY_MARKDOWN, false, &out, &err), 0);
+	assert_int_equal(history_render(&l, RENDER_MARKDOWN, false, &out, &err), 0);
 	assert_string_equal(
 		out.buf,
 		"## himorime history\n\n"
@@ -1078,6 +1181,7 @@ int main(void)
 		cmocka_unit_test(test_render__format_names),
 		cmocka_unit_test(test_render__colour_only_when_asked),
 		cmocka_unit_test(test_render__table_shows_floor_and_notes),
+		cmocka_unit_test(test_render__hints_match_the_settings),
 		cmocka_unit_test(test_render__throughput_is_derived_and_never_gated),
 		cmocka_unit_test(test_render__table_shows_pairs_per_verdict),
 		cmocka_unit_test(test_render__noisy_verdict_has_a_note),
@@ -1090,6 +1194,8 @@ int main(void)
 		cmocka_unit_test(test_render__json_refuses_values_it_cannot_write),
 		cmocka_unit_test(test_render__github_cap_cuts_visibly),
 		cmocka_unit_test(test_render__comment_shows_problems_and_counts_the_rest),
+		cmocka_unit_test(test_render__samples_without_stats_show_what_stats_would_store),
+		cmocka_unit_test(test_render__budget_tables_say_the_same_in_markdown_and_html),
 		cmocka_unit_test(test_render__percentile_is_reported_only_with_ten_runs_above_it),
 		cmocka_unit_test(test_render__large_case_plan_is_shown_in_every_format),
 		cmocka_unit_test(test_render__counts_tables_say_runs_not_pairs),

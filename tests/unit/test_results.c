@@ -210,7 +210,7 @@ static struct results *make_compare(void)
 	cmp.looks_planned = 9;
 	cmp.looks_used = 3;
 	cmp.pairs = 22;
-	cmp.max_percent = 0.05;
+	cmp.max_fraction = 0.05;
 	cmp.has_min_difference = true;
 	cmp.min_difference = 1000000;
 	cmp.band_low_percent = -5;
@@ -459,7 +459,7 @@ static void test_results__counts_round_trip(void **state)
 	cmp.ci_low_percent = cmp.ci_high_percent = cmp.change_percent;
 	cmp.confidence = 1;
 	cmp.pairs = 1;
-	cmp.max_percent = 0.01;
+	cmp.max_fraction = 0.01;
 	cmp.band_low_percent = -1;
 	cmp.band_high_percent = 1;
 	cmp.verdict = VERDICT_REGRESSION;
@@ -972,6 +972,49 @@ static void test_results__what_a_comparison_could_see_round_trips(void **state)
 	results_free(r);
 }
 
+/* The suite lines of benchmarks and commands and the suite's
+ * error_conclusion (for the check run) are written only when set, come back,
+ * and are checked when read. */
+static void test_results__suite_lines_and_error_conclusion(void **state)
+{
+	struct results *r = make_compare(), *back;
+	char *plain = to_json(r), *text, *at, *bad;
+
+	(void)state;
+	assert_null(strstr(plain, "\"line\""));
+	assert_null(strstr(plain, "error_conclusion"));
+	r->suites[0].benchmarks[0].line = 7;
+	r->suites[0].benchmarks[0].commands[0].line = 12;
+	r->suites[0].error_conclusion_neutral = true;
+	text = to_json(r);
+	assert_non_null(strstr(text, "\"line\":\t12\n"));
+	assert_non_null(strstr(text, "\"line\":\t7\n"));
+	assert_non_null(strstr(text, "\"error_conclusion\":\t\"neutral\"\n"));
+	check_round_trip(r);
+	back = from_json(text);
+	r->suites[0].benchmarks[0].commands[0].line = 13;
+	assert_false(results_equal(r, back));
+	results_free(back);
+	at = strstr(text, "\"line\":\t12");
+	bad = xasprintf("%.*s\"line\":\t-1%s", (int)(at - text), text,
+			at + strlen("\"line\":\t12"));
+	check_bad(
+		bad, strlen(bad),
+		"report.json: $.suites[0].benchmarks[0].commands[0].line: expected an integer from "
+		"0 to 4294967295, got -1");
+	free(bad);
+	at = strstr(text, "\"error_conclusion\":\t\"neutral\"");
+	bad = xasprintf("%.*s\"error_conclusion\":\t\"maybe\"%s", (int)(at - text), text,
+			at + strlen("\"error_conclusion\":\t\"neutral\""));
+	check_bad(bad, strlen(bad),
+		  "report.json: $.suites[0].error_conclusion: expected \"failure\" or \"neutral\", "
+		  "got \"maybe\"");
+	free(bad);
+	free(text);
+	free(plain);
+	results_free(r);
+}
+
 static void test_results__hostile_inputs_are_refused(void **state)
 {
 	size_t i;
@@ -1201,6 +1244,7 @@ int main(void)
 		cmocka_unit_test(test_results__run_round_trips),
 		cmocka_unit_test(test_results__compare_round_trips),
 		cmocka_unit_test(test_results__status_sha_only_when_set),
+		cmocka_unit_test(test_results__suite_lines_and_error_conclusion),
 		cmocka_unit_test(test_results__timings_round_trip),
 		cmocka_unit_test(test_results__counts_round_trip),
 		cmocka_unit_test(test_results__fixture_counts),

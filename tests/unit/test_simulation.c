@@ -198,7 +198,7 @@ static void run_scenario(const struct scenario *s, struct tally *t)
 			simulate_latency(seed, s->change, base, head);
 		judge_input_init(&in, s->metric);
 		if (s->max_percent >= 0.0)
-			in.tol.max_percent = s->max_percent;
+			in.tol.max_fraction = s->max_percent;
 		in.base = base;
 		in.head = head;
 		in.n = PAIRS;

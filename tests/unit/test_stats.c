@@ -767,7 +767,7 @@ static void test_stats__change_point_at_a_step(void **state)
 	free(p);
 
 	/* The same step inside a 35% tolerance is not a change point. */
-	s.max_percent = 0.35;
+	s.max_fraction = 0.35;
 	assert_int_equal(stats_change_points(y, 20, &s, &p, &n, &err), 0);
 	assert_int_equal(n, 0);
 	assert_null(p);
@@ -814,7 +814,7 @@ static void test_stats__change_point_when_the_best_piece_mixes_two_steps(void **
 	size_t n, i;
 
 	(void)state;
-	s.max_percent = 0.04;
+	s.max_fraction = 0.04;
 	for (i = 0; i < 22; i++)
 		y[i] = log(r[i]);
 	assert_int_equal(stats_change_points(y, 22, &s, &p, &n, &err), 0);

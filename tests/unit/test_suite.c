@@ -283,10 +283,10 @@ static void test_suite__load_model(void **state)
 	assert_true(benchmark_measures(&s->benchmarks[0], METRIC_PEAK_RSS));
 	assert_false(benchmark_measures(&s->benchmarks[0], METRIC_CPU_TOTAL));
 	assert_true(s->benchmarks[0].regression.confidence == 0.99);
-	assert_true(s->benchmarks[0].regression.latency.max_percent == 0.05);
-	assert_true(s->benchmarks[0].regression.peak_rss.max_percent == 0.10);
+	assert_true(s->benchmarks[0].regression.latency.max_fraction == 0.05);
+	assert_true(s->benchmarks[0].regression.peak_rss.max_fraction == 0.10);
 	assert_false(benchmark_measures(&s->benchmarks[0], METRIC_ARTIFACT_SIZE));
-	assert_true(s->benchmarks[0].regression.artifact_size.max_percent == 0.01);
+	assert_true(s->benchmarks[0].regression.artifact_size.max_fraction == 0.01);
 	assert_true(s->benchmarks[0].regression.artifact_size.gate);
 	assert_ptr_equal(regression_tolerance(&s->benchmarks[0].regression, METRIC_ARTIFACT_SIZE),
 			 &s->benchmarks[0].regression.artifact_size);
@@ -332,10 +332,10 @@ static void test_suite__artifact_size_layers(void **state)
 	suite_diags_init(&diags);
 	assert_int_equal(suite_load(path, &s, &diags, &err), 0);
 	assert_true(benchmark_measures(&s->benchmarks[0], METRIC_ARTIFACT_SIZE));
-	assert_true(s->benchmarks[0].regression.artifact_size.max_percent == 0.02);
+	assert_true(s->benchmarks[0].regression.artifact_size.max_fraction == 0.02);
 	assert_false(s->benchmarks[0].regression.artifact_size.gate);
 	assert_false(benchmark_measures(&s->benchmarks[1], METRIC_ARTIFACT_SIZE));
-	assert_true(s->benchmarks[1].regression.artifact_size.max_percent == 0);
+	assert_true(s->benchmarks[1].regression.artifact_size.max_fraction == 0);
 	c = &s->benchmarks[0].commands[0];
 	assert_int_equal(c->budget_count, 2);
 	assert_int_equal(c->budgets[0].metric, METRIC_ARTIFACT_SIZE);
@@ -376,7 +376,7 @@ static void test_suite__instructions_layer(void **state)
 	assert_true(benchmark_measures(b, METRIC_INSTRUCTIONS));
 	assert_int_equal(b->metrics.backend, COUNTER_VALGRIND);
 	assert_int_equal(b->metrics.count_runs, 5);
-	assert_true(b->regression.instructions.max_percent == 0.005);
+	assert_true(b->regression.instructions.max_fraction == 0.005);
 	assert_true(b->regression.instructions.gate);
 	assert_int_equal(b->commands[0].budgets[0].metric, METRIC_INSTRUCTIONS);
 	assert_true(b->commands[0].budgets[0].limit == 2e9);
@@ -388,8 +388,8 @@ static void test_suite__instructions_layer(void **state)
 	assert_false(benchmark_measures(&s->benchmarks[0], METRIC_ALLOCATIONS));
 	assert_true(benchmark_measures(&s->benchmarks[2], METRIC_ALLOCATIONS));
 	assert_true(benchmark_measures(&s->benchmarks[2], METRIC_ALLOCATED_BYTES));
-	assert_true(s->benchmarks[2].regression.allocations.max_percent == 0.1);
-	assert_true(s->benchmarks[2].regression.allocated_bytes.max_percent == 0.01);
+	assert_true(s->benchmarks[2].regression.allocations.max_fraction == 0.1);
+	assert_true(s->benchmarks[2].regression.allocated_bytes.max_fraction == 0.01);
 	assert_ptr_equal(regression_tolerance(&s->benchmarks[2].regression, METRIC_ALLOCATED_BYTES),
 			 &s->benchmarks[2].regression.allocated_bytes);
 	suite_free(s);
@@ -628,11 +628,11 @@ static void test_suite__load_expands_parameters(void **state)
 	assert_string_equal(b->commands[0].exec.argv[2], "d x");
 	assert_string_equal(b->commands[1].exec.shell, "x 'd x' ${root}");
 	assert_string_equal(b->commands[0].exec.env[0].value, "1");
-	assert_true(b->regression.latency.max_percent == 0.05);
+	assert_true(b->regression.latency.max_fraction == 0.05);
 	assert_int_equal(b->commands[0].budget_count, 1);
 	assert_int_equal(b->commands[0].budgets[0].aggregation.kind, AGG_MEAN);
 	b = &s->benchmarks[2];
-	assert_true(b->regression.latency.max_percent == 0.20);
+	assert_true(b->regression.latency.max_fraction == 0.20);
 	assert_int_equal(b->commands[0].budget_count, 1);
 	assert_int_equal(b->commands[0].budgets[0].aggregation.kind, AGG_PERCENTILE);
 	assert_int_equal(b->commands[0].budgets[0].pos.line, 10);

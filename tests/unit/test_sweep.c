@@ -71,7 +71,7 @@ static struct results *sweep_doc(unsigned from, unsigned to, double (*ratio)(uns
 		cmp.ci_low_percent = cmp.change_percent - 1;
 		cmp.ci_high_percent = cmp.change_percent + 1;
 		cmp.confidence = 0.99;
-		cmp.max_percent = 0.05;
+		cmp.max_fraction = 0.05;
 		cmp.verdict = ratio(i) > 1.05 ? VERDICT_REGRESSION : VERDICT_PASS;
 		results_add_comparison(c, &cmp);
 	}
@@ -266,7 +266,7 @@ static void test_sweep__series_keeps_the_later_measurement_of_a_commit(void **st
 	results_free(b);
 }
 
-static void render(const struct results *doc, enum history_format f, struct strbuf *out)
+static void render(const struct results *doc, enum render_format f, struct strbuf *out)
 {
 	const struct results *docs[1] = { doc };
 	struct sweep_series_list l;
@@ -282,12 +282,12 @@ static void test_history__renders_exact_text(void **state)
 {
 	struct results *doc = sweep_doc(4, 8, flat, "00000000000000bb");
 	struct strbuf out;
-	enum history_format f;
+	enum render_format f;
 	const char *want;
 
 	(void)state;
 	strbuf_init(&out, 0);
-	render(doc, HISTORY_TABLE, &out);
+	render(doc, RENDER_TABLE, &out);
 	assert_string_equal(
 		out.buf,
 		"sw › work › run: latency relative to 111111111111 (tolerance 5.0%)\n"
@@ -300,7 +300,7 @@ static void test_history__renders_exact_text(void **state)
 		"that takes at least 16; each commit's verdict against the reference "
 		"is in VERDICT\n"
 		"no change point\n");
-	render(doc, HISTORY_CSV, &out);
+	render(doc, RENDER_CSV, &out);
 	assert_string_equal(
 		out.buf,
 		"suite,benchmark,command,metric,commit,subject,reference,value,reference_value,"
@@ -313,7 +313,7 @@ static void test_history__renders_exact_text(void **state)
 		",2000000,2000000,1,0.99,1.01,pass,,,,\n"
 		"sw,work,run,latency,a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4,c4," REF
 		",2024000,2000000,1.012,1.002,1.022,pass,,,,\n");
-	render(doc, HISTORY_JSON, &out);
+	render(doc, RENDER_JSON, &out);
 	want = "{\"series\": [\n  {\"suite\": \"sw\", \"benchmark\": \"work\", \"command\": "
 	       "\"run\", \"metric\": \"latency\", \"reference\": \"" REF "\", \"max_fraction\": "
 	       "0.05, \"confidence\": 0.99, \"searched\": 4, \"shortest_step_side\": null, "
@@ -327,14 +327,17 @@ static void test_history__renders_exact_text(void **state)
 	assert_non_null(strstr(out.buf, "\"ratio_high\": 1.026, \"verdict\": \"pass\", "
 					"\"error\": null},\n    {\"commit\": \"a6a6"));
 	assert_non_null(strstr(out.buf, "\"changes\": []}]}\n"));
-	render(doc, HISTORY_MARKDOWN, &out);
+	render(doc, RENDER_MARKDOWN, &out);
 	assert_non_null(strstr(out.buf, "| `a7a7a7a7a7a7` | c7 | 2.03 ms | 2.00 ms | "
 					"1.016 [1.006, 1.026] | pass |  |\n"));
-	render(doc, HISTORY_HTML, &out);
+	render(doc, RENDER_HTML, &out);
 	assert_non_null(strstr(out.buf, "<polyline"));
 	assert_int_equal(history_format_from_name("markdown", &f), 0);
-	assert_int_equal(f, HISTORY_MARKDOWN);
+	assert_int_equal(f, RENDER_MARKDOWN);
 	assert_int_equal(history_format_from_name("yaml", &f), -1);
+	/* render's formats that a history has no rendering of */
+	assert_int_equal(history_format_from_name("github", &f), -1);
+	assert_int_equal(history_format_from_name("samples-csv", &f), -1);
 	strbuf_release(&out);
 	results_free(doc);
 }
@@ -347,7 +350,7 @@ static void test_history__a_short_sweep_says_what_it_cannot_see(void **state)
 
 	(void)state;
 	strbuf_init(&out, 0);
-	render(doc, HISTORY_TABLE, &out);
+	render(doc, RENDER_TABLE, &out);
 	assert_non_null(strstr(out.buf, "  regression\n"));
 	assert_non_null(strstr(out.buf, "\nno step can be called in 8 commits with a ratio at 99% "
 					"confidence: that takes at least 16; each commit's verdict "
@@ -365,7 +368,7 @@ static void test_history__the_ends_of_a_sweep_say_they_cannot_be_judged(void **s
 
 	(void)state;
 	strbuf_init(&out, 0);
-	render(doc, HISTORY_TABLE, &out);
+	render(doc, RENDER_TABLE, &out);
 	assert_non_null(strstr(out.buf,
 			       "\na step needs at least 6 commits on each side at 99% "
 			       "confidence: the oldest 6 (a0a0a0a0a0a0, a1a1a1a1a1a1, "
@@ -374,7 +377,7 @@ static void test_history__the_ends_of_a_sweep_say_they_cannot_be_judged(void **s
 			       "b2b2b2b2b2b2, b3b3b3b3b3b3) cannot be judged for a step; their "
 			       "verdicts against the reference are in VERDICT\n"));
 	assert_non_null(strstr(out.buf, "first bad aaaaaaaaaaaa \"c10\"\n"));
-	render(doc, HISTORY_HTML, &out);
+	render(doc, RENDER_HTML, &out);
 	assert_non_null(strstr(out.buf, "<th>Verdict</th>"));
 	assert_non_null(strstr(out.buf, "<p>a step needs at least 6 commits on each side"));
 	strbuf_release(&out);
@@ -412,7 +415,7 @@ static void test_history__a_commit_whose_build_or_setup_failed_shows_in_the_tren
 				  NULL, 0);
 	}
 	strbuf_init(&out, 0);
-	render(doc, HISTORY_TABLE, &out);
+	render(doc, RENDER_TABLE, &out);
 	assert_non_null(strstr(out.buf,
 			       "VERDICT\n"
 			       "a9a9a9a9a9a9  c9 build  -        -          -                "
@@ -422,15 +425,15 @@ static void test_history__a_commit_whose_build_or_setup_failed_shows_in_the_tren
 			       "a7a7a7a7a7a7  c7        2.03 ms"));
 	/* the search sees the four measured commits only */
 	assert_non_null(strstr(out.buf, "no step can be called in 4 commits"));
-	render(doc, HISTORY_MARKDOWN, &out);
+	render(doc, RENDER_MARKDOWN, &out);
 	assert_non_null(strstr(out.buf,
 			       "| `a9a9a9a9a9a9` | c9 build | - | - | - | - | build (head): "
 			       "exited with code 3 |\n| `a8a8a8a8a8a8` | c8 setup | - | - | "
 			       "- | - | setup \"make\" failed |\n"));
-	render(doc, HISTORY_CSV, &out);
+	render(doc, RENDER_CSV, &out);
 	assert_non_null(strstr(out.buf, ",a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9,c9 build," REF
 					",,,,,,,,,,\n"));
-	render(doc, HISTORY_JSON, &out);
+	render(doc, RENDER_JSON, &out);
 	assert_non_null(strstr(out.buf, "\"verdict\": null, \"error\": \"build (head): exited with "
 					"code 3\"}"));
 	strbuf_release(&out);
@@ -450,8 +453,8 @@ static void test_history__colour_only_when_asked(void **state)
 	strbuf_init(&plain, 0);
 	strbuf_init(&coloured, 0);
 	assert_int_equal(sweep_series_build(docs, 1, METRIC_LATENCY, NULL, &l, &err), 0);
-	assert_int_equal(history_render(&l, HISTORY_TABLE, false, &plain, &err), 0);
-	assert_int_equal(history_render(&l, HISTORY_TABLE, true, &coloured, &err), 0);
+	assert_int_equal(history_render(&l, RENDER_TABLE, false, &plain, &err), 0);
+	assert_int_equal(history_render(&l, RENDER_TABLE, true, &coloured, &err), 0);
 	assert_null(strchr(plain.buf, '\x1b'));
 	assert_non_null(strstr(coloured.buf, "\x1b[2mCOMMIT"));
 	assert_non_null(strstr(coloured.buf, "\x1b[31mregression\x1b[0m"));
@@ -471,7 +474,7 @@ static void test_history__colour_only_when_asked(void **state)
 	assert_string_equal(coloured.buf, plain.buf);
 	/* Other formats never colour. */
 	strbuf_reset(&coloured);
-	assert_int_equal(history_render(&l, HISTORY_MARKDOWN, true, &coloured, &err), 0);
+	assert_int_equal(history_render(&l, RENDER_MARKDOWN, true, &coloured, &err), 0);
 	assert_null(strchr(coloured.buf, '\x1b'));
 	sweep_series_release(&l);
 	strbuf_release(&plain);

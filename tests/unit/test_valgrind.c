@@ -15,10 +15,12 @@
 #include "common/alloc.h"
 #include "common/fsio.h"
 #include "common/strbuf.h"
+#include "measure/helper.h"
 #include "measure/valgrind.h"
 
 #include "scratch.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,18 +103,22 @@ static void test_valgrind__argv(void **state)
 	assert_string_equal(a[2], "--cache-sim=no");
 	assert_string_equal(a[3], "--cachegrind-out-file=/t/d/cg.%p");
 	assert_string_equal(a[4], "--trace-children=yes");
-	assert_string_equal(a[5], "--log-file=/t/d/log.%p");
-	assert_string_equal(a[6], "./prog");
-	assert_string_equal(a[7], "-x");
-	assert_null(a[8]);
+	assert_string_equal(a[5], "--vgdb=no");
+	assert_string_equal(a[6], "--log-file=/t/d/log.%p");
+	assert_string_equal(a[7], "--");
+	assert_string_equal(a[8], "./prog");
+	assert_string_equal(a[9], "-x");
+	assert_null(a[10]);
 	valgrind_argv_free(a);
-	a = valgrind_argv("valgrind", VALGRIND_DHAT, "/t/d", cmd);
+	a = valgrind_argv("/usr/bin/valgrind", VALGRIND_DHAT, "/t/d", cmd);
 	assert_string_equal(a[1], "--tool=dhat");
 	assert_string_equal(a[2], "--dhat-out-file=/t/d/dh.%p");
 	assert_string_equal(a[3], "--trace-children=yes");
-	assert_string_equal(a[4], "--log-file=/t/d/log.%p");
-	assert_string_equal(a[5], "./prog");
-	assert_null(a[7]);
+	assert_string_equal(a[4], "--vgdb=no");
+	assert_string_equal(a[5], "--log-file=/t/d/log.%p");
+	assert_string_equal(a[6], "--");
+	assert_string_equal(a[7], "./prog");
+	assert_null(a[9]);
 	valgrind_argv_free(a);
 	valgrind_argv_free(NULL);
 }
@@ -246,6 +252,128 @@ static void test_valgrind__cachegrind_files_summed_and_refused(void **state)
 	free(empty);
 }
 
+/* The out files lie where the measured code can write: a FIFO, a link (to
+ * /dev/zero), a huge file or a linked directory there is an error of that
+ * run, at once, never a wait or unbounded memory. */
+static void test_valgrind__special_out_files_are_refused(void **state)
+{
+	static const char *const prefixes[] = { "cg.9", "dh.9" };
+	char *dir = fresh_dir("special"), *path = xasprintf("%s/cg.9", dir), *link, *want;
+	struct valgrind_counts c = { 0 };
+	struct err err = ERR_INIT;
+	size_t i;
+	int fd;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		free(path);
+		path = xasprintf("%s/%s", dir, prefixes[i]);
+		assert_int_equal(mkfifo(path, 0600), 0);
+		assert_int_equal(i ? valgrind_read_heap(dir, &c, &err)
+				   : valgrind_read_instructions(dir, &c, &err),
+				 ERR_METRIC);
+		want = xasprintf("cannot read \"%s\": not a regular file (a FIFO)", path);
+		assert_string_equal(err.msg, want);
+		free(want);
+		assert_int_equal(unlink(path), 0);
+		assert_int_equal(symlink("/dev/zero", path), 0);
+		assert_int_equal(i ? valgrind_read_heap(dir, &c, &err)
+				   : valgrind_read_instructions(dir, &c, &err),
+				 ERR_METRIC);
+		want = xasprintf("cannot read \"%s\": a symbolic link", path);
+		assert_string_equal(err.msg, want);
+		free(want);
+		assert_int_equal(unlink(path), 0);
+		/* a sparse file: its size is refused before anything is read */
+		fd = open(path, O_WRONLY | O_CREAT, 0600);
+		assert_true(fd >= 0);
+		assert_int_equal(ftruncate(fd, (off_t)1 << 31), 0);
+		close(fd);
+		assert_int_equal(i ? valgrind_read_heap(dir, &c, &err)
+				   : valgrind_read_instructions(dir, &c, &err),
+				 ERR_METRIC);
+		want = xasprintf("cannot read \"%s\": larger than %u bytes", path,
+				 i ? 512u << 20 : 1u << 30);
+		assert_string_equal(err.msg, want);
+		free(want);
+		assert_int_equal(unlink(path), 0);
+	}
+	link = xasprintf("%s/linked", scratch_dir);
+	assert_int_equal(symlink(dir, link), 0);
+	assert_int_equal(valgrind_read_instructions(link, &c, &err), ERR_METRIC);
+	want = xasprintf("cannot read \"%s\": a symbolic link", link);
+	assert_string_equal(err.msg, want);
+	free(want);
+	free(link);
+	free(path);
+	free(dir);
+}
+
+/* Lines are read into a bounded buffer: a long command line is skipped, a
+ * long events or summary line is an error; the last line may lack its
+ * line break. */
+static void test_valgrind__cachegrind_lines_are_bounded(void **state)
+{
+	struct strbuf text = STRBUF_INIT;
+	char *dir;
+	struct valgrind_counts c = { 0 };
+	struct err err = ERR_INIT;
+	size_t i;
+
+	(void)state;
+	strbuf_adds(&text, "desc: x\ncmd: ./a");
+	for (i = 0; i < 100000; i++)
+		strbuf_adds(&text, " arg");
+	strbuf_adds(&text, "\nevents: Ir\nsummary: 7");
+	assert_int_equal(valgrind_parse_cachegrind("cg.1", text.buf, text.len, &c, &err), 0);
+	assert_int_equal(c.instructions, 7);
+	/* the same from a file, read in chunks that cut the long line */
+	dir = fresh_dir("long");
+	free(write_file(dir, "cg.1", text.buf));
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(valgrind_read_instructions(dir, &c, &err), 0);
+	assert_int_equal(c.instructions, 7);
+	free(dir);
+	strbuf_reset(&text);
+	strbuf_adds(&text, "events: Ir\nsummary: 1");
+	for (i = 0; i < 5000; i++)
+		strbuf_adds(&text, " 1");
+	strbuf_addch(&text, '\n');
+	assert_int_equal(valgrind_parse_cachegrind("cg.1", text.buf, text.len, &c, &err),
+			 ERR_METRIC);
+	assert_string_equal(err.msg, "\"cg.1\":2: malformed cachegrind file (a line longer "
+				     "than 4096 bytes)");
+	assert_int_equal(valgrind_parse_cachegrind("cg.1", "events: Ir\n", 11, &c, &err),
+			 ERR_METRIC);
+	assert_string_equal(err.msg, "\"cg.1\": no summary line (the process did not finish "
+				     "under valgrind)");
+	strbuf_release(&text);
+}
+
+/* The files the fuzzer starts from (tests/data/counts) as valgrind 3.19
+ * writes them: the summary's Ir, the sums of every program point's tb and
+ * tbk. */
+static void test_valgrind__sample_out_files(void **state)
+{
+	struct valgrind_counts c = { 0 };
+	struct err err = ERR_INIT;
+	char *text = NULL;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(
+		fsio_read_file("tests/data/counts/cachegrind.out", 1 << 20, &text, &len, &err), 0);
+	assert_int_equal(valgrind_parse_cachegrind("cg", text, len, &c, &err), 0);
+	assert_int_equal(c.instructions, 128758);
+	free(text);
+	assert_int_equal(fsio_read_file("tests/data/counts/dhat.json", 1 << 20, &text, &len, &err),
+			 0);
+	assert_int_equal(valgrind_parse_dhat("dh", text, len, &c, &err), 0);
+	assert_int_equal(c.blocks, 201);
+	assert_int_equal(c.bytes, 22995);
+	free(text);
+}
+
 static int parse(const char *json, struct valgrind_counts *c, struct err *err)
 {
 	memset(c, 0, sizeof(*c));
@@ -336,32 +464,52 @@ static void test_valgrind__dhat_files_refused(void **state)
 	free(dir);
 }
 
+/* valgrind_version runs valgrind by its path with the environment given
+ * (the measured commands'), not himorime's own. */
 static void test_valgrind__version(void **state)
 {
-	char *out = xasprintf("%s/version", scratch_dir);
+	char *out = xasprintf("%s/version", scratch_dir), *fake = xasprintf("%s/fake", scratch_dir);
 	char *argv[] = { (char *)"sh", (char *)"-c", (char *)"valgrind --version > \"$0\"", out,
 			 NULL };
+	char *envp[] = { (char *)"ONLY=this", NULL };
+	static const char script[] = "#!/bin/sh\nenv > \"$0.env\"\necho valgrind-9.8.7\n";
 	struct strbuf v = STRBUF_INIT;
 	struct err err = ERR_INIT;
-	char *text = NULL, *want;
+	char *text = NULL, *want, *valgrind;
 	size_t len;
 
 	(void)state;
 	assert_int_equal(scratch_run(argv, NULL), 0);
 	assert_int_equal(fsio_read_file(out, 1024, &text, &len, &err), 0);
-	assert_int_equal(valgrind_version("valgrind", &v, &err), 0);
+	assert_int_equal(helper_find("valgrind", getenv("PATH"), &valgrind, &err), 0);
+	assert_int_equal(valgrind_version(valgrind, envp, &v, &err), 0);
 	want = xasprintf("valgrind-%s\n", v.buf);
 	assert_string_equal(text, want);
 	assert_true(v.len >= 4);
 	free(want);
+	free(text);
 	strbuf_reset(&v);
-	assert_int_equal(valgrind_version("/nonexistent/valgrind", &v, &err), ERR_METRIC);
+	assert_int_equal(fsio_write_atomic(fake, script, strlen(script), &err), 0);
+	assert_int_equal(chmod(fake, 0755), 0);
+	assert_int_equal(valgrind_version(fake, envp, &v, &err), 0);
+	assert_string_equal(v.buf, "9.8.7");
+	want = xasprintf("%s.env", fake);
+	assert_int_equal(fsio_read_file(want, 1024, &text, &len, &err), 0);
+	/* what sh adds itself, and ONLY: nothing of himorime's environment */
+	assert_non_null(strstr(text, "ONLY=this\n"));
+	assert_null(strstr(text, "HOME="));
+	assert_null(strstr(text, "\nPATH=/"));
+	free(want);
+	strbuf_reset(&v);
+	assert_int_equal(valgrind_version("/nonexistent/valgrind", envp, &v, &err), ERR_METRIC);
 	assert_string_equal(err.msg, "valgrind is not available: cannot execute "
 				     "\"/nonexistent/valgrind\": No such file or directory");
-	assert_int_equal(valgrind_version("true", &v, &err), ERR_METRIC);
-	assert_string_equal(err.msg, "\"true --version\" did not say a valgrind version");
+	assert_int_equal(valgrind_version("/bin/true", envp, &v, &err), ERR_METRIC);
+	assert_string_equal(err.msg, "\"/bin/true --version\" did not say a valgrind version");
 	strbuf_release(&v);
+	free(valgrind);
 	free(text);
+	free(fake);
 	free(out);
 }
 
@@ -376,6 +524,9 @@ int main(void)
 		cmocka_unit_test(test_valgrind__cachegrind_files_summed_and_refused),
 		cmocka_unit_test(test_valgrind__dhat_scanner),
 		cmocka_unit_test(test_valgrind__dhat_files_refused),
+		cmocka_unit_test(test_valgrind__special_out_files_are_refused),
+		cmocka_unit_test(test_valgrind__cachegrind_lines_are_bounded),
+		cmocka_unit_test(test_valgrind__sample_out_files),
 		cmocka_unit_test(test_valgrind__version),
 	};
 

@@ -1,0 +1,194 @@
+/*
+ * What the commands report from a finished document, as the judge decides
+ * it (judge.h, "What the commands report"): the regressions a pull request's
+ * label accepts, the worst result, the outcome of a bisect step, and the
+ * figures of a calibration. The commands only print what these leave in the
+ * document or hand back.
+ */
+#include "engine/runner.h"
+
+#include "common/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/banned.h"
+
+/* A command's comparisons with the regressions accepted, and its result
+ * judged again. */
+static void accept_command(struct results_command *c)
+{
+	struct budget_result *b = xcalloc(c->n_budgets + 1, sizeof(*b));
+	size_t m;
+
+	for (m = 0; m < c->n_budgets; m++)
+		b[m] = c->budgets[m].result;
+	c->result = judge_accept(c->comparisons, c->n_comparisons, b, c->n_budgets, c->result);
+	free(b);
+}
+
+static void accept_benchmark(struct results_benchmark *b)
+{
+	enum result_state *commands = xcalloc(b->n_commands + 1, sizeof(*commands));
+	size_t k;
+
+	for (k = 0; k < b->n_commands; k++) {
+		accept_command(&b->commands[k]);
+		commands[k] = b->commands[k].result;
+	}
+	b->result = judge_accepted_parent(b->result, judge_worst(commands, b->n_commands));
+	free(commands);
+}
+
+void runner_accept_regressions(struct results *doc)
+{
+	size_t i, j;
+
+	for (i = 0; i < doc->n_suites; i++) {
+		struct results_suite *su = &doc->suites[i];
+		enum result_state *benchmarks = xcalloc(su->n_benchmarks + 1, sizeof(*benchmarks));
+		for (j = 0; j < su->n_benchmarks; j++) {
+			accept_benchmark(&su->benchmarks[j]);
+			benchmarks[j] = su->benchmarks[j].result;
+		}
+		su->result = judge_accepted_parent(su->result,
+						   judge_worst(benchmarks, su->n_benchmarks));
+		free(benchmarks);
+	}
+}
+
+enum result_state runner_worst_result(const struct results *doc)
+{
+	enum result_state *suites = xcalloc(doc->n_suites + 1, sizeof(*suites));
+	enum result_state worst;
+	size_t i;
+
+	for (i = 0; i < doc->n_suites; i++)
+		suites[i] = doc->suites[i].result;
+	worst = judge_worst(suites, doc->n_suites);
+	free(suites);
+	return worst;
+}
+
+/* ---- bisect --------------------------------------------------------------- */
+
+static struct step_finding *add_finding(struct step_finding **v, size_t *n,
+					enum step_finding_kind kind, const char *suite)
+{
+	struct step_finding *f;
+
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	f = &(*v)[(*n)++];
+	memset(f, 0, sizeof(*f));
+	f->kind = kind;
+	f->suite = suite;
+	return f;
+}
+
+/* What one command says about metric m: its comparison of it, or why
+ * there is none. */
+static void command_finding(const struct results_suite *rs, const struct results_benchmark *bm,
+			    const struct results_command *c, enum metric m, struct step_finding **v,
+			    size_t *n)
+{
+	const struct comparison *cmp = NULL;
+	struct step_finding *f;
+	size_t i;
+
+	for (i = 0; i < c->n_comparisons; i++)
+		if (c->comparisons[i].metric == m && !c->comparisons[i].derived)
+			cmp = &c->comparisons[i];
+	if (cmp)
+		f = add_finding(v, n, STEP_COMPARED, rs->name);
+	else if (c->head.error.present || c->base.error.present)
+		f = add_finding(v, n, STEP_COMMAND_FAILED, rs->name);
+	else if (c->result == RESULT_ERROR)
+		f = add_finding(v, n, STEP_NOT_MEASURED, rs->name);
+	else
+		f = add_finding(v, n, STEP_NOT_COMPARED, rs->name);
+	f->benchmark = bm->name;
+	f->command = c->name;
+	f->cmp = cmp;
+	if (f->kind == STEP_COMMAND_FAILED)
+		f->message = c->head.error.present ? c->head.error.message : c->base.error.message;
+}
+
+/* A suite's findings: its error, its benchmarks' errors, then every command. */
+static void suite_findings(const struct results_suite *rs, enum metric m, struct step_finding **v,
+			   size_t *n)
+{
+	size_t j, k;
+
+	if (rs->error.present)
+		add_finding(v, n, STEP_SUITE_FAILED, rs->name)->message = rs->error.message;
+	for (j = 0; j < rs->n_benchmarks; j++)
+		if (rs->benchmarks[j].error.present) {
+			struct step_finding *f = add_finding(v, n, STEP_BENCHMARK_FAILED, rs->name);
+			f->benchmark = rs->benchmarks[j].name;
+			f->message = rs->benchmarks[j].error.message;
+		}
+	for (j = 0; j < rs->n_benchmarks; j++)
+		for (k = 0; k < rs->benchmarks[j].n_commands; k++)
+			command_finding(rs, &rs->benchmarks[j], &rs->benchmarks[j].commands[k], m,
+					v, n);
+}
+
+enum step_outcome runner_bisect_step(const struct results *doc, enum metric m,
+				     struct step_finding **findings, size_t *n)
+{
+	size_t i;
+
+	*findings = NULL;
+	*n = 0;
+	for (i = 0; i < doc->n_suites; i++)
+		suite_findings(&doc->suites[i], m, findings, n);
+	return judge_bisect_step(*findings, *n);
+}
+
+/* ---- calibrate ------------------------------------------------------------ */
+
+static void calibrate_command(struct results *doc, const struct results_benchmark *b,
+			      const struct results_command *c, unsigned cap)
+{
+	size_t m;
+
+	for (m = 0; m < c->n_comparisons; m++) {
+		const struct comparison *cmp = &c->comparisons[m];
+		struct results_calibration_row *row;
+		double pct;
+		if (cmp->derived)
+			continue;
+		row = results_add_calibration_row(doc, b->name, c->name, cmp->metric);
+		row->max_pairs = cap;
+		row->has_detectable = judge_detectable_change(cmp, cap, &pct);
+		row->detectable_percent = row->has_detectable ? pct : 0;
+	}
+}
+
+/* The benchmark of the plan named `name`, in the first suite that has one. */
+static const struct plan_benchmark *planned(const struct plan *p, const char *name)
+{
+	const struct plan_benchmark *pb = NULL;
+	size_t k;
+
+	for (k = 0; k < p->n_suites && !pb; k++)
+		pb = plan_benchmark_named(&p->suites[k], name);
+	return pb;
+}
+
+void runner_calibration(struct results *doc, const struct plan *p)
+{
+	size_t i, j, k;
+
+	doc->calibration.present = true;
+	for (k = 0; k < p->n_suites; k++)
+		doc->calibration.separate_builds |= p->suites[k].suite->has_build;
+	for (i = 0; i < doc->n_suites; i++)
+		for (j = 0; j < doc->suites[i].n_benchmarks; j++) {
+			const struct results_benchmark *b = &doc->suites[i].benchmarks[j];
+			const struct plan_benchmark *pb = planned(p, b->name);
+			unsigned cap = pb ? pb->max_pairs : SUITE_COMPARE_MAX_PAIRS;
+			for (k = 0; k < b->n_commands; k++)
+				calibrate_command(doc, b, &b->commands[k], cap);
+		}
+}

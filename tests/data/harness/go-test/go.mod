@@ -1,0 +1,3 @@
+module example.com/harness
+
+go 1.19
