@@ -145,7 +145,6 @@ struct judge_interval {
 void judge_interval_at(const struct judge_plan *plan, const struct judge_metric_input *in,
 		       unsigned look, struct judge_interval *out);
 
-
 /*
  * The hair (docs/comparison.md, "The tolerance band"): an interval that lies
  * within the band widened by a tenth of it on each side (in log-ratio units:
