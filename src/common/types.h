@@ -73,6 +73,11 @@ struct aggregation {
 #define TOLERANCE_DEFAULT_FRACTION_COUNTS 0.01 /* instructions, allocations, sizes */
 #define TOLERANCE_DEFAULT_MAX_CV	  0.5
 
+/* Beyond this many pairs a comparison's projection says "beyond reach"
+ * instead of a number: the change sits too close to the tolerance to be
+ * sorted at the noise observed. */
+#define COMPARISON_PAIRS_TO_DECIDE_MAX 1000000
+
 /* One compared metric of one command: every field a report's
  * comparisons carry (docs/reports.md, "Layout"). Percentages are in percent (+16.3 means
  * head is 16.3% higher); absolute amounts are in the metric's canonical unit. */
@@ -111,6 +116,23 @@ struct comparison {
 	 * confidence is 1. */
 	bool counts;
 	double spread_percent; /* the larger side's spread, percent of its median */
+	/* The noise gate's condition held at the deciding (or last) look: a
+	 * side's robust CV above max_cv with the sides' ranges overlapping. A
+	 * verdict other than inconclusive then stood because each half of the
+	 * pairs pointed the same way (docs/comparison.md, "Noise gate"). */
+	bool noisy;
+	/* What the comparison could see (docs/comparison.md, "What a comparison
+	 * could see"), in percent: the smallest slowdown its achieved interval
+	 * would have called a regression, and the smallest improvement (a
+	 * negative figure) it would have called improved; absent when there is
+	 * no interval or the band is open on that side. */
+	bool has_detectable_high, has_detectable_low;
+	double detectable_high_percent, detectable_low_percent;
+	/* An inconclusive comparison whose interval straddled the band: the
+	 * pairs that would have decided at the noise observed (0: none), or
+	 * more than COMPARISON_PAIRS_TO_DECIDE_MAX (pairs_to_decide_beyond). */
+	unsigned pairs_to_decide;
+	bool pairs_to_decide_beyond;
 	/* The benchmark's `runs` (or --runs) fixed the pairs: one look, and more
 	 * pairs come from raising runs, not max_runs. */
 	bool runs_fixed;

@@ -241,6 +241,29 @@ static void plan_note(struct rnd_notes *notes, const char *label, const char *si
 	note_add(notes, &sb, NULL);
 }
 
+/* How many pairs would have decided an inconclusive comparison at the noise
+ * observed (docs/comparison.md, "What a comparison could see"). */
+static void to_decide(struct strbuf *sb, const struct comparison *k)
+{
+	if (k->pairs_to_decide)
+		strbuf_addf(sb, "; at the noise observed, about %u pairs would decide it",
+			    k->pairs_to_decide);
+	else if (k->pairs_to_decide_beyond)
+		strbuf_addf(sb,
+			    "; at the noise observed, more than %u pairs would be needed: the "
+			    "change is about the size of the tolerance",
+			    (unsigned)COMPARISON_PAIRS_TO_DECIDE_MAX);
+}
+
+/* A verdict that stood on a noisy runner (docs/comparison.md, "Noise gate"). */
+static void noisy_note(struct strbuf *sb, const char *label, const struct comparison *k)
+{
+	strbuf_addf(sb,
+		    "%s: %s %s on a noisy runner (robust CV above max_cv): it stands because "
+		    "each half of the pairs, on its own, points the same way",
+		    label, metric_info(k->metric)->name, verdict_name(k->verdict));
+}
+
 static void comparison_notes(struct rnd_notes *notes, const char *label,
 			     const struct results_command *c)
 {
@@ -256,6 +279,7 @@ static void comparison_notes(struct rnd_notes *notes, const char *label,
 			if (k->reason[0])
 				strbuf_addf(&sb, ": %s", k->reason);
 			add_hint(&sb, k->reason, k->runs_fixed);
+			to_decide(&sb, k);
 			if (k->derived)
 				strbuf_adds(&sb, " (derived from latency, not gated)");
 			else if (!k->gate)
@@ -270,6 +294,8 @@ static void comparison_notes(struct rnd_notes *notes, const char *label,
 				    label, name,
 				    k->derived ? "derived from latency, not gated"
 					       : "not gated (gate: false)");
+		} else if (k->noisy && !k->derived) {
+			noisy_note(&sb, label, k);
 		} else {
 			strbuf_release(&sb);
 			continue;

@@ -430,7 +430,8 @@ static void growth_stat(struct ctx *x, const struct results_growth *g, const cha
 	row_emit(x->row, x->out);
 }
 
-/* One side's power law fit: cost = coefficient * size^exponent. */
+/* One side's fit: cost = constant + coefficient * size^exponent (no
+ * constant row for a plain power law). */
 static void growth_fit_rows(struct ctx *x, const struct results_growth *g, const char *side,
 			    const struct results_fit *f)
 {
@@ -442,6 +443,8 @@ static void growth_fit_rows(struct ctx *x, const struct results_growth *g, const
 		growth_stat(x, g, side, f, "exponent_high", f->exponent_high);
 	}
 	growth_stat(x, g, side, f, "coefficient", f->coefficient);
+	if (f->has_constant)
+		growth_stat(x, g, side, f, "constant", f->constant);
 	growth_stat(x, g, side, f, "r_squared", f->r_squared);
 	growth_stat(x, g, side, f, "sizes", (double)f->sizes);
 	growth_stat(x, g, side, f, "runs", (double)f->runs);

@@ -302,12 +302,16 @@ struct results_commit {
 
 /*
  * How a cost grows with input size (docs/comparison.md, "Growth with input
- * size"): the power law cost ≈ a · size^b fitted over the sizes of one
- * side (stats_power_fit), from the sizes `from` to `to` as written.
+ * size"): cost ≈ constant + coefficient · size^exponent fitted over the
+ * sizes of one side (stats_growth_fit), from the sizes `from` to `to` as
+ * written. has_constant is false with 2 sizes (a plain power law) and in
+ * documents written before the constant was fitted.
  */
 struct results_fit {
 	bool present;
 	double exponent, coefficient, r_squared;
+	bool has_constant;
+	double constant; /* the metric's canonical unit */
 	bool has_interval;
 	double exponent_low, exponent_high; /* at RESULTS_GROWTH_CONFIDENCE */
 	uint64_t sizes, runs;
@@ -317,7 +321,8 @@ struct results_fit {
 #define RESULTS_GROWTH_CONFIDENCE 0.95
 
 /* The growth of one command of a benchmark with sizes, for one metric
- * (latency, cpu_total or peak_rss above the floor). */
+ * (latency, cpu_total, peak_rss above the floor, instructions, allocations,
+ * allocated_bytes). */
 struct results_growth {
 	char *benchmark; /* the cases' label without the size: "scan" or "scan[mode=a]" */
 	char *command;

@@ -132,6 +132,15 @@ static bool same_comparison(const struct comparison *a, const struct comparison 
 	if (a->band_low_infinite != b->band_low_infinite ||
 	    (!a->band_low_infinite && !same_double(a->band_low_percent, b->band_low_percent)))
 		return false;
+	if (a->has_detectable_high != b->has_detectable_high ||
+	    (a->has_detectable_high &&
+	     !same_double(a->detectable_high_percent, b->detectable_high_percent)) ||
+	    a->has_detectable_low != b->has_detectable_low ||
+	    (a->has_detectable_low &&
+	     !same_double(a->detectable_low_percent, b->detectable_low_percent)) ||
+	    a->pairs_to_decide != b->pairs_to_decide ||
+	    a->pairs_to_decide_beyond != b->pairs_to_decide_beyond || a->noisy != b->noisy)
+		return false;
 	return a->metric == b->metric && a->derived == b->derived &&
 	       a->statistic_shown == b->statistic_shown && same_double(a->base, b->base) &&
 	       same_double(a->head, b->head) && same_double(a->confidence, b->confidence) &&
@@ -202,7 +211,8 @@ static bool same_fit(const struct results_fit *a, const struct results_fit *b)
 		return false;
 	return !a->present ||
 	       (same_double(a->exponent, b->exponent) &&
-		same_double(a->coefficient, b->coefficient) &&
+		same_double(a->coefficient, b->coefficient) && a->has_constant == b->has_constant &&
+		(!a->has_constant || same_double(a->constant, b->constant)) &&
 		same_double(a->r_squared, b->r_squared) && a->has_interval == b->has_interval &&
 		(!a->has_interval || (same_double(a->exponent_low, b->exponent_low) &&
 				      same_double(a->exponent_high, b->exponent_high))) &&

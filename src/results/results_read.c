@@ -297,6 +297,19 @@ static int check_max_percent(struct reader *rd, const cJSON *o, double fraction)
 	return rc;
 }
 
+/* What a comparison could see and whether the runner was noisy; documents
+ * written before these fields existed have none of them. */
+static int read_seen(struct reader *rd, const cJSON *o, struct comparison *c)
+{
+	return reader_get_bool(rd, o, "noisy", &c->noisy) ||
+	       reader_get_opt_num(rd, o, "detectable_high_percent", &c->has_detectable_high,
+				  &c->detectable_high_percent) ||
+	       reader_get_opt_num(rd, o, "detectable_low_percent", &c->has_detectable_low,
+				  &c->detectable_low_percent) ||
+	       reader_get_unsigned(rd, o, "pairs_to_decide", &c->pairs_to_decide) ||
+	       reader_get_bool(rd, o, "pairs_to_decide_beyond", &c->pairs_to_decide_beyond);
+}
+
 static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, struct comparison *c)
 {
 	const struct metric_info *info = metric_info(m);
@@ -344,6 +357,7 @@ static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, str
 	c->counts = kind == 1;
 	if (!rc && c->counts)
 		rc = reader_get_num(rd, o, "spread_percent", &c->spread_percent);
+	rc = rc || read_seen(rd, o, c);
 	c->band_low_infinite = !reader_field(o, "band_low_percent");
 	c->derived = derived == 0;
 	c->statistic_shown = (enum side_statistic)statistic;

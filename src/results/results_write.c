@@ -421,6 +421,16 @@ static void put_comparison(struct writer *w, cJSON *obj, const struct comparison
 	put_bool(o, "accepted", c->accepted);
 	if (c->counts)
 		put_num(w, o, "spread_percent", c->spread_percent);
+	put_bool(o, "noisy", c->noisy);
+	put_opt_num(w, o, "detectable_high_percent", c->has_detectable_high,
+		    c->detectable_high_percent);
+	put_opt_num(w, o, "detectable_low_percent", c->has_detectable_low,
+		    c->detectable_low_percent);
+	if (c->pairs_to_decide)
+		put_uint(w, o, "pairs_to_decide", c->pairs_to_decide);
+	else
+		put_null(o, "pairs_to_decide");
+	put_bool(o, "pairs_to_decide_beyond", c->pairs_to_decide_beyond);
 	if (c->runs_fixed)
 		put_bool(o, "runs_fixed", true);
 }
@@ -513,6 +523,7 @@ static void put_fit(struct writer *w, cJSON *obj, const char *key, const struct 
 	put_opt_num(w, o, "exponent_low", f->has_interval, f->exponent_low);
 	put_opt_num(w, o, "exponent_high", f->has_interval, f->exponent_high);
 	put_num(w, o, "coefficient", f->coefficient);
+	put_opt_num(w, o, "constant", f->has_constant, f->constant);
 	put_num(w, o, "r_squared", f->r_squared);
 	put_uint(w, o, "sizes", f->sizes);
 	put_uint(w, o, "runs", f->runs);
