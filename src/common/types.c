@@ -59,7 +59,7 @@ _Static_assert(ARRAY_SIZE(bound_ops) == BOUND_GE + 1, "bound table incomplete");
 static const char *const step_outcomes[] = {
 	[STEP_GOOD] = "good",
 	[STEP_BAD] = "bad",
-	[STEP_INCONCLUSIVE] = "inconclusive",
+	[STEP_UNPLACED] = "not placed",
 	[STEP_FAILED] = "failed",
 };
 _Static_assert(ARRAY_SIZE(step_outcomes) == STEP_FAILED + 1, "step table incomplete");

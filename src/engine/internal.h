@@ -51,6 +51,7 @@ struct runner {
 	struct time_budget budget;
 	struct kept_build *kept;
 	size_t n_kept;
+	struct engine_bisect *bisect; /* NULL: comparisons judged as usual */
 };
 
 /* One revision's side of a suite or benchmark. */
@@ -84,6 +85,7 @@ struct unit {
 	struct judge_metric_input in[METRIC__COUNT];
 	struct comparison cmp[METRIC__COUNT];
 	bool judged[METRIC__COUNT];
+	struct bisect_entry *bisect; /* judged by the bisect rule (bisect.c) */
 };
 
 /* The backends the measurer chose for one count (counted.c), once for each
@@ -221,6 +223,19 @@ void counted_compare(const struct bench_run *br, const struct unit *u, struct re
  * the timed median latency of each command (docs/comparison.md, "Time
  * budgets"); 0 when none is planned. */
 uint64_t counted_estimate_ns(const struct bench_run *br, unsigned slowdown, unsigned *runs);
+
+/* bisect.c: a search's comparisons, judged by the bisect rule */
+/* Before a benchmark's units: the looks of the phase (a recheck's). */
+void bisect_bench_begin(struct bench_run *br);
+/* After a compared unit's judging is set up: ties it to its command's
+ * entry, or marks it done when it takes no part. */
+void bisect_unit_begin(struct bench_run *br, struct unit *u);
+/* A round's end for a unit tied to an entry: the look when `look`;
+ * returns whether the unit is decided. */
+bool bisect_look(struct bench_run *br, struct unit *u, bool look);
+/* After the rounds: why an entry the rounds left undecided stopped. */
+void bisect_finish(struct bench_run *br);
+void bisect_free(struct runner *r);
 
 /* finish.c */
 /* How each metric of command c is measured, and which it does not ask for. */

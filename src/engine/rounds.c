@@ -535,6 +535,11 @@ static bool compare_done(struct bench_run *br, unsigned pairs)
 		if (!u->compared || !unit_active(u))
 			continue;
 		rounds_point_inputs(br, u);
+		if (u->bisect) { /* a bisect's: its own rule (bisect.c) */
+			u->done = bisect_look(br, u, look);
+			all_final &= u->done;
+			continue;
+		}
 		for (m = 0; m < METRIC__COUNT && look; m++)
 			if (u->judged[m])
 				judge_look(br->looks, &u->in[m], br->next_look, &u->cmp[m]);
