@@ -156,20 +156,22 @@ void bisect_finish(struct bench_run *br)
 		[RESULTS_TIME_BUDGET_MAX_TIME] = "the time budget",
 		[RESULTS_TIME_BUDGET_MAX_TOTAL_TIME] = "the comparison's time budget",
 	};
+	const struct engine_bisect *b = br->r->bisect;
 	const char *budget = budgets[br->ran_out];
 	size_t i;
 
-	for (i = 0; i < br->n_units && budget; i++) {
+	for (i = 0; b && budget && i < br->n_units; i++) {
 		struct bisect_entry *e = br->units[i].bisect;
-		size_t pairs = br->units[i].in[br->r->bisect->metric].n;
 		if (!e)
 			continue;
-		if (br->r->bisect->phase == RUNNER_BISECT_TARGET && !e->target.final)
+		if (b->phase == RUNNER_BISECT_TARGET && !e->target.final)
 			snprintf(e->target.reason, sizeof(e->target.reason),
-				 "%s ran out after %zu pairs", budget, pairs);
-		else if (br->r->bisect->phase != RUNNER_BISECT_TARGET && !e->step.final)
+				 "%s ran out after %zu pairs", budget,
+				 br->units[i].in[b->metric].n);
+		else if (b->phase != RUNNER_BISECT_TARGET && !e->step.final)
 			snprintf(e->step.reason, sizeof(e->step.reason),
-				 "%s ran out after %zu pairs", budget, pairs);
+				 "%s ran out after %zu pairs", budget,
+				 br->units[i].in[b->metric].n);
 	}
 }
 
