@@ -432,7 +432,7 @@ class ThreeTimesTest(RepoTest):
             # bad against good comes first: nothing to locate when it fails
             res = self.repo.run("bisect", "--good", "HEAD~2", "--bad", "HEAD",
                                 "broken.himorime.yaml", "--runs", "10", "-q", code=4)
-            self.assertTrue(res.out.endswith("bad against good: %s c%d\n  sw: build (head) "
+            self.assertTrue(res.out.endswith("bad against good: %s c%d\n  sw: build (head): "
                                              "exited with code 3\n"
                                              % (self.repo.shas[-1][:12], COMMITS - 1)), res.out)
             self.assertIn("himorime: exit 4: bad against good could not be measured", res.err)
