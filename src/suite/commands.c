@@ -6,6 +6,7 @@
  */
 #include "suite/loader.h"
 
+#include "common/alloc.h"
 #include "suite/vars.h"
 
 #include <string.h>
@@ -155,9 +156,104 @@ void parse_hooks(struct loader *l, const struct ynode *n, const char *path,
 	*count = n->count;
 }
 
-static const char *const command_keys[] = { "command", "shell",	  "cwd",    "env",
-					    "timeout", "stdout",  "stderr", "exit_codes",
-					    "budget",  "metrics", NULL };
+static const char *const command_keys[] = { "command", "shell",	  "cwd",     "env",
+					    "timeout", "stdout",  "stderr",  "exit_codes",
+					    "budget",  "metrics", "harness", NULL };
+
+static const char *const harness_keys[] = { "format", "output", NULL };
+
+/* The kinds' names as one line for messages, from the harness area's table
+ * so that a new kind is named here without an edit. */
+static const char *harness_names(struct loader *l)
+{
+	struct strbuf sb;
+	const char *s;
+	int k;
+
+	strbuf_init(&sb, 0);
+	for (k = 0; k < HARNESS__COUNT; k++)
+		strbuf_addf(&sb, "%s%s", k ? (k + 1 == HARNESS__COUNT ? " or " : ", ") : "",
+			    harness_kind_name((enum harness_kind)k));
+	s = arena_strdup(l->a, sb.buf);
+	strbuf_release(&sb);
+	return s;
+}
+
+static bool parse_harness_kind(struct loader *l, const struct ynode *n, const char *path,
+			       enum harness_kind *kind)
+{
+	const char *s = check_str(l, n, path);
+
+	if (!s)
+		return false;
+	if (harness_kind_from_name(s, kind) == 0)
+		return true;
+	check_problem(l, n, path, "see docs/configuration.md, \"Harnesses\"", "expected %s, got %s",
+		      harness_names(l), check_found(l, n));
+	return false;
+}
+
+/* harness: NAME, or {format: NAME, output: FILE} for a harness that writes
+ * its output to a file in ${workdir} (docs/configuration.md, "Harnesses"). */
+static void parse_harness(struct loader *l, const struct ynode *n, const char *path,
+			  const struct benchmark *bm, struct command *c)
+{
+	struct harness_spec *h = &c->harness;
+	const struct ynode *format, *output;
+	struct output o;
+
+	h->pos.line = n->line;
+	h->pos.column = n->column;
+	if (bm->terminal) {
+		check_problem(l, n, path, "drop terminal: true from the benchmark",
+			      "a harness cannot run in a terminal benchmark: its output would "
+			      "be the pty's");
+		return;
+	}
+	if (n->kind == YNODE_SCALAR) {
+		h->present = parse_harness_kind(l, n, path, &h->kind);
+		return;
+	}
+	if (!check_map(l, n, path, "a harness name or a map with format"))
+		return;
+	check_keys(l, n, path, harness_keys, path);
+	format = ynode_get(n, "format");
+	output = ynode_get(n, "output");
+	if (!format) {
+		check_problem(l, n, path, NULL, "expected a map with format, got no format");
+		return;
+	}
+	if (!parse_harness_kind(l, format, check_child(l, path, "format"), &h->kind))
+		return;
+	if (output) {
+		const char *op = check_child(l, path, "output");
+		if (!parse_output(l, output, op, &o))
+			return;
+		if (o.kind != OUTPUT_FILE) {
+			check_problem(l, output, op, "leave output out to read standard output",
+				      "expected a file inside ${workdir}, got %s",
+				      check_found(l, output));
+			return;
+		}
+		h->output = o.path;
+	}
+	h->present = true;
+}
+
+/* The counts measure a process, not the benchmarks inside a harness. */
+static void check_harness_metrics(struct loader *l, const struct ynode *n, const char *path,
+				  const struct command *c)
+{
+	static const enum metric counts[] = { METRIC_INSTRUCTIONS, METRIC_ALLOCATIONS,
+					      METRIC_ARTIFACT_SIZE };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(counts); i++)
+		if (command_measures(c, counts[i]))
+			check_problem(l, n, path, "measure it in a command without harness:",
+				      "metrics.%s cannot be counted for a harness's benchmarks",
+				      metric_info(counts[i])->name);
+}
 
 /* The benchmark's metrics with the command's own counts laid over
  * (docs/configuration.md, "Metrics"). */
@@ -206,10 +302,15 @@ void parse_command(struct loader *l, const struct ynode *n, const char *path,
 			continue;
 		if (!strcmp(k, "metrics"))
 			parse_command_metrics(l, v, p, &own);
+		else if (!strcmp(k, "harness"))
+			parse_harness(l, v, p, bm, c);
 		else if (strcmp(k, "command") && strcmp(k, "shell") && strcmp(k, "budget"))
 			parse_setting(l, k, v, p, false, &own);
 	}
 	resolve_metrics(l, &own, bm, c);
+	if (c->harness.present)
+		check_harness_metrics(l, ynode_get(n, "harness"), check_child(l, path, "harness"),
+				      c);
 	if ((budget = ynode_get(n, "budget"))) /* once the command's metrics are known */
 		parse_budgets(l, budget, check_child(l, path, "budget"), bm, c);
 	c->exec.cwd = own.cwd ? own.cwd : r->cwd;

@@ -24,6 +24,7 @@
 #include "common/metric.h"
 #include "common/strbuf.h"
 #include "common/types.h"
+#include "harness/harness.h" /* enum harness_kind: the names of `harness:` */
 #include "suite/arena.h"
 #include "suite/params.h"
 
@@ -207,10 +208,23 @@ struct growth_budget {
 	struct suite_pos pos;
 };
 
+/* `harness:` of a command (docs/configuration.md, "Harnesses"): the
+ * command runs an in-process benchmark harness; one of its processes is
+ * one run, and every benchmark its output reports is a case of its own. */
+struct harness_spec {
+	bool present;
+	enum harness_kind kind;
+	/* A file inside ${workdir} the command writes its output to
+	 * (relative, like stdout's), or NULL: its standard output. */
+	const char *output;
+	struct suite_pos pos; /* of the `harness` value */
+};
+
 struct command {
 	const char *name;
 	struct exec exec;
 	struct output out, err;
+	struct harness_spec harness;
 	const int *exit_codes; /* statuses counted as success */
 	size_t exit_code_count;
 	const struct budget *budgets;
