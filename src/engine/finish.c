@@ -280,7 +280,7 @@ void finish_relative(struct bench_run *br)
 
 	for (i = 0; i < rb->n_commands; i++) {
 		const struct results_metric *m = &rb->commands[i].head.metrics[METRIC_LATENCY];
-		if (!m->has_stats || m->stats.median <= 0)
+		if (!m->has_stats || m->stats.median <= 0 || rb->commands[i].harness.format)
 			continue;
 		if (fastest == 0 || m->stats.median < fastest)
 			fastest = m->stats.median;
@@ -290,7 +290,8 @@ void finish_relative(struct bench_run *br)
 	for (i = 0; i < rb->n_commands; i++) {
 		struct results_command *c = &rb->commands[i];
 		const struct results_metric *m = &c->head.metrics[METRIC_LATENCY];
-		if (!m->has_stats || m->stats.median <= 0)
+		/* a harness's time per iteration is no process's latency */
+		if (!m->has_stats || m->stats.median <= 0 || c->harness.format)
 			continue;
 		if (fastest > 0) {
 			c->has_vs_fastest = true;

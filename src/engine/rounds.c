@@ -204,10 +204,12 @@ static void record_failure(struct bench_run *br, struct unit *u, int side, const
  * Returns 0, or ERR_INTERRUPTED. */
 static int take_result(struct bench_run *br, struct unit *u, int side, bool warmup,
 		       const struct prepared *p, const struct run_result *res, double work,
-		       const char *stderr_path)
+		       const char *out_path, const char *stderr_path)
 {
 	if (res->status == RUN_EXITED && rounds_exit_ok(u->cmd, res->code)) {
-		if (!warmup)
+		if (inprocess_is(u))
+			inprocess_take(br, u, side, warmup, res, out_path, stderr_path, p);
+		else if (!warmup)
 			record(br, u, side, res, work);
 		return 0;
 	}
@@ -234,7 +236,7 @@ static int run_once(struct bench_run *br, struct unit *u, int side, bool warmup,
 	struct run_result res[RUN_MAX_BATCH];
 	struct err err = ERR_INIT;
 	struct vars v;
-	char *stdout_path = NULL, *stderr_path;
+	char *stdout_path = NULL, *stderr_path, *out_path = NULL;
 	double work = 0;
 	unsigned i;
 	int rc, n;
@@ -252,6 +254,12 @@ static int run_once(struct bench_run *br, struct unit *u, int side, bool warmup,
 	}
 	if (c->out.kind == OUTPUT_FILE)
 		stdout_path = exec_resolve_path(s->workdir, c->out.path);
+	else if (inprocess_is(u) && !c->harness.output)
+		stdout_path = inprocess_stdout_path(s, u);
+	if (inprocess_is(u)) {
+		out_path = inprocess_output_path(s, u, stdout_path);
+		inprocess_before_run(out_path);
+	}
 	p.req.stdin_path = s->stdin_path;
 	p.req.stdout_path = stdout_path;
 	p.req.stderr_path = stderr_path;
@@ -272,12 +280,13 @@ static int run_once(struct bench_run *br, struct unit *u, int side, bool warmup,
 	*made = (unsigned)n;
 	*wall_ns = res[n - 1].wall_ns;
 	for (i = 0; i < (unsigned)n && rc == 0 && !u->failed; i++)
-		rc = take_result(br, u, side, warmup, &p, &res[i], work, stderr_path);
+		rc = take_result(br, u, side, warmup, &p, &res[i], work, out_path, stderr_path);
 done:
 	exec_release(&p);
 	unlink(stderr_path);
 	free(stderr_path);
 	free(stdout_path);
+	free(out_path);
 	return rc;
 }
 
@@ -309,6 +318,7 @@ static int run_turn(struct bench_run *br, struct unit *u, bool warmup)
 				warmup_auto_feed(&u->warm[side], wall);
 		}
 	}
+	inprocess_after_turn(br, u, warmup);
 	return 0;
 }
 
@@ -446,7 +456,9 @@ static unsigned plain_batch(struct bench_run *br, struct unit **only)
 			return 1;
 		u = &br->units[i];
 	}
-	if (!u || !u->sides[HEAD] || !rounds_exit_ok(u->cmd, 0) || !u->n_runs[HEAD])
+	/* a harness's output is read after each run */
+	if (!u || !u->sides[HEAD] || !rounds_exit_ok(u->cmd, 0) || !u->n_runs[HEAD] ||
+	    inprocess_is(u))
 		return 1;
 	plain_rule(br, &rule);
 	k = stop_rule_certain_runs(&rule, (unsigned)u->n_runs[HEAD]);
@@ -498,6 +510,37 @@ static bool unit_open(const struct unit *u)
 	return any_gated ? gated_open : open;
 }
 
+/* At a look, the judge's look at each judged metric of u; u is done when
+ * none of its gated metrics is open. */
+static void look_unit(struct bench_run *br, struct unit *u, bool look)
+{
+	int m;
+
+	rounds_point_inputs(br, u);
+	for (m = 0; m < METRIC__COUNT && look; m++)
+		if (u->judged[m])
+			judge_look(br->looks, &u->in[m], br->next_look, &u->cmp[m]);
+	u->done = !unit_open(u);
+}
+
+/* The same for each compared case of a harness unit (inprocess.c), which
+ * is done when every case is decided or failed; never before its cases
+ * exist. */
+static void look_cases(struct bench_run *br, struct unit *u, bool look)
+{
+	bool open = !u->expanded;
+	size_t k;
+
+	for (k = 0; k < u->n_cases; k++) {
+		struct unit *c = &u->cases[k];
+		if (!c->compared || !unit_active(c))
+			continue;
+		look_unit(br, c, look);
+		open |= !c->done;
+	}
+	u->done = !open;
+}
+
 /* The look line of the look about to be taken at `pairs` pairs. */
 static void log_look(const struct bench_run *br, unsigned pairs)
 {
@@ -526,7 +569,6 @@ static bool compare_done(struct bench_run *br, unsigned pairs)
 	bool look = br->next_look < br->looks->n_looks && pairs == br->looks->looks[br->next_look];
 	uint64_t t = clock_monotonic_ns();
 	size_t i;
-	int m;
 
 	if (look)
 		log_look(br, pairs);
@@ -534,11 +576,10 @@ static bool compare_done(struct bench_run *br, unsigned pairs)
 		struct unit *u = &br->units[i];
 		if (!u->compared || !unit_active(u))
 			continue;
-		rounds_point_inputs(br, u);
-		for (m = 0; m < METRIC__COUNT && look; m++)
-			if (u->judged[m])
-				judge_look(br->looks, &u->in[m], br->next_look, &u->cmp[m]);
-		u->done = !unit_open(u);
+		if (inprocess_is(u))
+			look_cases(br, u, look);
+		else
+			look_unit(br, u, look);
 		all_final &= u->done;
 	}
 	if (look)

@@ -122,7 +122,7 @@ static enum result_state worst(enum result_state a, enum result_state b)
 	return a > b ? a : b;
 }
 
-static void setup_judging(struct bench_run *br, struct unit *u)
+void runner_setup_judging(struct bench_run *br, struct unit *u)
 {
 	const struct benchmark *b = br->b;
 	static const enum metric compared[] = { METRIC_LATENCY, METRIC_CPU_TOTAL, METRIC_PEAK_RSS };
@@ -134,6 +134,8 @@ static void setup_judging(struct bench_run *br, struct unit *u)
 		struct judge_metric_input *in = &u->in[m];
 		if (!benchmark_measures(b, m) || !t)
 			continue;
+		if (u->bench && m != METRIC_LATENCY) /* a harness's case: its time only */
+			continue;
 		judge_input_init(in, m);
 		in->tol.max_fraction = t->max_fraction;
 		in->tol.has_min_difference = t->has_min_difference;
@@ -143,7 +145,7 @@ static void setup_judging(struct bench_run *br, struct unit *u)
 		in->max_cv = br->pb->max_cv;
 		in->seed = br->r->o.seed;
 		in->benchmark = b->name;
-		in->command = u->cmd->name;
+		in->command = br->rb->commands[u->index].name;
 		u->judged[m] = true;
 		rounds_point_inputs(br, u);
 		judge_begin(br->looks, in, &u->cmp[m]);
@@ -190,6 +192,8 @@ static void units_release(struct bench_run *br)
 	size_t i;
 	int s;
 
+	for (i = 0; i < br->n_units; i++)
+		inprocess_release(&br->units[i]);
 	for (i = 0; i < br->n_units; i++)
 		for (s = 0; s < 2; s++) {
 			warmup_auto_release(&br->units[i].warm[s]);
@@ -325,10 +329,12 @@ static void finish_benchmark(struct bench_run *br, int rc)
 	br->rb->time_budget_ran_out = br->ran_out      ? br->ran_out
 				      : br->counts_cut ? RESULTS_TIME_BUDGET_MAX_TOTAL_TIME
 						       : RESULTS_TIME_BUDGET_NONE;
-	for (i = 0; i < br->n_units; i++) {
-		finish_unit(br, &br->units[i]);
+	for (i = 0; i < br->n_units; i++)
+		if (!inprocess_finish(br, &br->units[i]))
+			finish_unit(br, &br->units[i]);
+	inprocess_drop_rows(br);
+	for (i = 0; i < br->rb->n_commands; i++)
 		br->rb->result = worst(br->rb->result, br->rb->commands[i].result);
-	}
 	finish_relative(br);
 	if (br->rb->error.present || rc == ERR_INTERRUPTED) {
 		if (!br->rb->error.present)
@@ -352,8 +358,8 @@ static int run_benchmark(struct runner *r, const struct suite *suite,
 	budget_begin(&br);
 	units_init(&br);
 	for (i = 0; i < br.n_units; i++)
-		if (br.units[i].compared)
-			setup_judging(&br, &br.units[i]);
+		if (br.units[i].compared && !inprocess_is(&br.units[i]))
+			runner_setup_judging(&br, &br.units[i]);
 	sysinfo_sample(&before);
 	open_sides(&br, err);
 	fail_unmeasurable_units(&br);

@@ -65,6 +65,8 @@ const char *rnd_error_words(enum results_error_kind k)
 		return "a metric is not supported here";
 	case RESULTS_ERROR_METRIC_COLLECTION_FAILED:
 		return "a metric could not be collected";
+	case RESULTS_ERROR_HARNESS_OUTPUT:
+		return "the harness output failed";
 	}
 	return "error";
 }

@@ -35,6 +35,7 @@ static const char *const sources[] = {
 	[RESULTS_SOURCE_ARTIFACT_FILE] = "artifact_file",
 	[RESULTS_SOURCE_VALGRIND] = "valgrind",
 	[RESULTS_SOURCE_PERF_EVENT] = "perf_event",
+	[RESULTS_SOURCE_HARNESS] = "harness",
 };
 
 static const char *const aggregations[] = {
@@ -59,8 +60,9 @@ static const char *const error_kinds[] = {
 	[RESULTS_ERROR_INTERNAL] = "internal",
 	[RESULTS_ERROR_METRIC_UNSUPPORTED] = "metric_unsupported",
 	[RESULTS_ERROR_METRIC_COLLECTION_FAILED] = "metric_collection_failed",
+	[RESULTS_ERROR_HARNESS_OUTPUT] = "harness_output",
 };
-_Static_assert(ARRAY_SIZE(error_kinds) == RESULTS_ERROR_METRIC_COLLECTION_FAILED + 1,
+_Static_assert(ARRAY_SIZE(error_kinds) == RESULTS_ERROR_HARNESS_OUTPUT + 1,
 	       "error kind table incomplete");
 
 static const char *const phases[] = {
@@ -478,12 +480,23 @@ static void command_release(struct results_command *c)
 
 	free(c->name);
 	free(c->command);
+	free(c->harness.format);
+	free(c->harness.command);
+	free(c->harness.benchmark);
 	side_release(&c->head);
 	side_release(&c->base);
 	free(c->comparisons);
 	for (i = 0; i < c->n_budgets; i++)
 		free(c->budgets[i].text);
 	free(c->budgets);
+}
+
+void results_remove_command(struct results_benchmark *b, size_t i)
+{
+	command_release(&b->commands[i]);
+	memmove(&b->commands[i], &b->commands[i + 1],
+		(b->n_commands - i - 1) * sizeof(*b->commands));
+	b->n_commands--;
 }
 
 static void benchmark_release(struct results_benchmark *b)

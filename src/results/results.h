@@ -59,6 +59,9 @@ enum results_source {
 	RESULTS_SOURCE_ARTIFACT_FILE, /* artifact_size: the file's bytes and ELF section headers */
 	RESULTS_SOURCE_VALGRIND,      /* instructions: a separate phase of runs under valgrind */
 	RESULTS_SOURCE_PERF_EVENT,    /* instructions: the perf counter, during the timed runs */
+	/* latency of a harness benchmark: its time per iteration as the
+	 * harness reported it, in ns that need not be whole */
+	RESULTS_SOURCE_HARNESS,
 };
 
 enum results_aggregation {
@@ -84,6 +87,9 @@ enum results_error_kind {
 	RESULTS_ERROR_INTERNAL,
 	RESULTS_ERROR_METRIC_UNSUPPORTED,
 	RESULTS_ERROR_METRIC_COLLECTION_FAILED,
+	/* A harness's output that cannot be read, a benchmark missing from it
+	 * or reported failed (docs/configuration.md, "Harnesses"). */
+	RESULTS_ERROR_HARNESS_OUTPUT,
 };
 
 /* An error of a suite, benchmark or measured side; absent unless present. */
@@ -213,9 +219,18 @@ struct results_budget {
 	char *text; /* as written in the suite, e.g. "<= 50ms" */
 };
 
+/* The row of a benchmark a harness reported (docs/configuration.md,
+ * "Harnesses"): its harness ("google-benchmark"), the suite's command that
+ * ran it and its name as the harness reports it; all NULL for a command's
+ * own row. */
+struct results_harness {
+	char *format, *command, *benchmark;
+};
+
 struct results_command {
 	char *name;
 	char *command; /* as written, before ${env:...} substitution */
+	struct results_harness harness;
 	enum result_state result;
 	struct results_side head, base; /* base.present only when comparing */
 	bool has_vs_baseline, has_vs_fastest;
@@ -465,6 +480,8 @@ struct results_suite *results_add_suite(struct results *r, const char *name);
 struct results_benchmark *results_add_benchmark(struct results_suite *s, const char *name);
 struct results_command *results_add_command(struct results_benchmark *b, const char *name,
 					    const char *command);
+/* Removes and frees command i of b; the later ones move down by one. */
+void results_remove_command(struct results_benchmark *b, size_t i);
 void results_add_tool(struct results *r, const char *name, const char *version);
 void results_add_param(struct results_benchmark *b, const char *name, const char *value);
 struct results_growth *results_add_growth(struct results_suite *s, const char *benchmark,

@@ -164,8 +164,11 @@ static bool same_command(const struct results_command *a, const struct results_c
 	size_t i;
 
 	if (!same_str(a->name, b->name) || !same_str(a->command, b->command) ||
-	    a->result != b->result || !same_side(&a->head, &b->head) ||
-	    !same_side(&a->base, &b->base) || a->has_vs_baseline != b->has_vs_baseline ||
+	    !same_str(a->harness.format, b->harness.format) ||
+	    !same_str(a->harness.command, b->harness.command) ||
+	    !same_str(a->harness.benchmark, b->harness.benchmark) || a->result != b->result ||
+	    !same_side(&a->head, &b->head) || !same_side(&a->base, &b->base) ||
+	    a->has_vs_baseline != b->has_vs_baseline ||
 	    (a->has_vs_baseline && !same_double(a->vs_baseline, b->vs_baseline)) ||
 	    a->has_vs_fastest != b->has_vs_fastest ||
 	    (a->has_vs_fastest && !same_double(a->vs_fastest, b->vs_fastest)) ||

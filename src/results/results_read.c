@@ -102,10 +102,12 @@ static int read_stats(struct reader *rd, const cJSON *mo, struct results_metric 
 	return rc;
 }
 
-static int read_samples(struct reader *rd, const cJSON *mo, struct results_metric *m)
+/* source: the metric's, read before (a harness's ns need not be whole). */
+static int read_samples(struct reader *rd, const cJSON *mo, int source, struct results_metric *m)
 {
 	enum metric_unit unit = metric_info(m->metric)->unit;
-	bool whole = unit == UNIT_NS || unit == UNIT_BYTES || unit == UNIT_COUNT;
+	bool whole = (unit == UNIT_NS || unit == UNIT_BYTES || unit == UNIT_COUNT) &&
+		     source != RESULTS_SOURCE_HARNESS;
 	const cJSON *a, *v;
 	size_t old, n, i = 0;
 	int rc = reader_get_array(rd, mo, "samples", RESULTS_MAX_SAMPLES, &a, &n);
@@ -231,7 +233,7 @@ static int read_metric(struct reader *rd, const cJSON *o, struct results_metric 
 	     reader_get_name(rd, o, "process_aggregation", aggs, na, &agg) ||
 	     reader_get_name(rd, o, "status", statuses, ARRAY_SIZE(statuses), &status) ||
 	     reader_get_str(rd, o, "reason", &m->reason) || read_stats(rd, o, m) ||
-	     read_samples(rd, o, m) || read_work(rd, o, &m->work);
+	     read_samples(rd, o, source, m) || read_work(rd, o, &m->work);
 	m->source = (enum results_source)source;
 	m->process_aggregation = (enum results_aggregation)agg;
 	m->status = (enum metric_status)status;
@@ -440,6 +442,24 @@ static int read_result(struct reader *rd, const cJSON *o, enum result_state *out
 	return 0;
 }
 
+/* "harness" of a harness benchmark's row: absent on a command's own. */
+static int read_harness(struct reader *rd, const cJSON *o, struct results_harness *h)
+{
+	const cJSON *v;
+	size_t old;
+	int rc = reader_enter_object(rd, o, "harness", &v, &old);
+
+	if (rc <= 0)
+		return rc;
+	rc = reader_get_str(rd, v, "format", &h->format) ||
+	     reader_get_str(rd, v, "command", &h->command) ||
+	     reader_get_str(rd, v, "benchmark", &h->benchmark);
+	if (!rc && (!h->format || !h->command || !h->benchmark))
+		rc = reader_expected(rd, "format, command and benchmark", v);
+	reader_pop(rd, old);
+	return rc ? -1 : 0;
+}
+
 static int read_command(struct reader *rd, const cJSON *o, enum results_mode mode,
 			struct results_command *c)
 {
@@ -450,9 +470,9 @@ static int read_command(struct reader *rd, const cJSON *o, enum results_mode mod
 	if (!cJSON_IsObject(o))
 		return reader_expected(rd, "an object", o);
 	rc = reader_get_str(rd, o, "name", &c->name) ||
-	     reader_get_str(rd, o, "command", &c->command) || read_result(rd, o, &c->result) ||
-	     read_side(rd, o, "head", &c->head) || read_side(rd, o, "base", &c->base) ||
-	     reader_get_object(rd, o, "relative", &rel);
+	     reader_get_str(rd, o, "command", &c->command) || read_harness(rd, o, &c->harness) ||
+	     read_result(rd, o, &c->result) || read_side(rd, o, "head", &c->head) ||
+	     read_side(rd, o, "base", &c->base) || reader_get_object(rd, o, "relative", &rel);
 	if (!rc && rel) {
 		size_t old = reader_push_key(rd, "relative");
 		rc = reader_get_opt_num(rd, rel, "vs_baseline", &c->has_vs_baseline,

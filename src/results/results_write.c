@@ -250,10 +250,13 @@ static void put_stats(struct writer *w, cJSON *obj, const struct results_metric 
 	}
 }
 
-static bool whole_units(enum metric m)
+static bool whole_units(const struct results_metric *m)
 {
-	enum metric_unit u = metric_info(m)->unit;
+	enum metric_unit u = metric_info(m->metric)->unit;
 
+	/* a harness's time per iteration may be a fraction of a ns */
+	if (m->source == RESULTS_SOURCE_HARNESS)
+		return false;
 	return u == UNIT_NS || u == UNIT_BYTES || u == UNIT_COUNT;
 }
 
@@ -273,8 +276,8 @@ static void put_samples(struct writer *w, cJSON *obj, const struct results_metri
 	strbuf_addch(&sb, '[');
 	for (i = 0; i < m->n_samples; i++) {
 		double v = m->samples[i];
-		if (whole_units(m->metric) && !(v >= 0 && !signbit(v) && v <= RESULTS_MAX_INTEGER &&
-						v == (double)(uint64_t)v))
+		if (whole_units(m) && !(v >= 0 && !signbit(v) && v <= RESULTS_MAX_INTEGER &&
+					v == (double)(uint64_t)v))
 			fail(w, "samples", "holds a value that is not a whole number below 2^53");
 		if (i > 0)
 			strbuf_adds(&sb, ", ");
@@ -462,6 +465,12 @@ static void put_command(struct writer *w, enum results_mode mode, cJSON *arr,
 	cJSON_AddItemToArray(arr, o);
 	put_str(w, o, "name", c->name);
 	put_str(w, o, "command", c->command);
+	if (c->harness.format) {
+		cJSON *h = add(o, "harness", cJSON_CreateObject());
+		put_str(w, h, "format", c->harness.format);
+		put_str(w, h, "command", c->harness.command);
+		put_str(w, h, "benchmark", c->harness.benchmark);
+	}
 	put_str(w, o, "result", result_state_name(c->result));
 	put_side(w, o, "head", &c->head);
 	put_side(w, o, "base", &c->base);
@@ -711,7 +720,10 @@ static void put_summary(struct writer *w, cJSON *root, const struct results_summ
 	put_uint(w, o, "benchmarks", s->benchmarks);
 	put_uint(w, o, "commands", s->commands);
 	for (i = 0; i < RESULTS_RESULT_STATES; i++)
-		put_uint(w, o, result_state_name((enum result_state)i), s->results[i]);
+		/* harness benchmarks' states, written where there are some so
+		 * that a document without harnesses reads as it always has */
+		if (s->results[i] || (i != RESULT_NEW && i != RESULT_REMOVED))
+			put_uint(w, o, result_state_name((enum result_state)i), s->results[i]);
 	put_uint(w, o, "accepted_regressions", s->accepted_regressions);
 	put_bool(o, "fail_on_inconclusive", s->fail_on_inconclusive);
 	put_int(o, "exit_code", s->exit_code);

@@ -160,7 +160,7 @@ static const char *const command_keys[] = { "command", "shell",	  "cwd",     "en
 					    "timeout", "stdout",  "stderr",  "exit_codes",
 					    "budget",  "metrics", "harness", NULL };
 
-static const char *const harness_keys[] = { "format", "output", NULL };
+static const char *const harness_keys[] = { "format", "output", "metric", NULL };
 
 /* The kinds' names as one line for messages, from the harness area's table
  * so that a new kind is named here without an edit. */
@@ -199,11 +199,12 @@ static void parse_harness(struct loader *l, const struct ynode *n, const char *p
 			  const struct benchmark *bm, struct command *c)
 {
 	struct harness_spec *h = &c->harness;
-	const struct ynode *format, *output;
+	const struct ynode *format, *output, *metric;
 	struct output o;
 
 	h->pos.line = n->line;
 	h->pos.column = n->column;
+	h->metric = "time";
 	if (bm->terminal) {
 		check_problem(l, n, path, "drop terminal: true from the benchmark",
 			      "a harness cannot run in a terminal benchmark: its output would "
@@ -219,6 +220,7 @@ static void parse_harness(struct loader *l, const struct ynode *n, const char *p
 	check_keys(l, n, path, harness_keys, path);
 	format = ynode_get(n, "format");
 	output = ynode_get(n, "output");
+	metric = ynode_get(n, "metric");
 	if (!format) {
 		check_problem(l, n, path, NULL, "expected a map with format, got no format");
 		return;
@@ -236,6 +238,19 @@ static void parse_harness(struct loader *l, const struct ynode *n, const char *p
 			return;
 		}
 		h->output = o.path;
+	}
+	if (metric) {
+		const char *mp = check_child(l, path, "metric");
+		const char *s = check_str(l, metric, mp);
+		if (!s)
+			return;
+		if (!*s || strlen(s) > HARNESS_MAX_METRIC_BYTES) {
+			check_problem(l, metric, mp, NULL,
+				      "expected a metric's name of 1 to %u bytes, got %s",
+				      HARNESS_MAX_METRIC_BYTES, check_found(l, metric));
+			return;
+		}
+		h->metric = s;
 	}
 	h->present = true;
 }

@@ -217,6 +217,10 @@ struct harness_spec {
 	/* A file inside ${workdir} the command writes its output to
 	 * (relative, like stdout's), or NULL: its standard output. */
 	const char *output;
+	/* The metric each benchmark is judged on, its latency: "time" (the
+	 * harness's time per iteration), or another time it reports such as
+	 * Google Benchmark's "cpu_time". */
+	const char *metric;
 	struct suite_pos pos; /* of the `harness` value */
 };
 
