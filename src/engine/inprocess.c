@@ -20,6 +20,7 @@
 #include "common/alloc.h"
 #include "common/clock.h"
 #include "common/fsio.h"
+#include "harness/select.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -55,6 +56,53 @@ void inprocess_before_run(const char *out_path)
 	/* a run that writes nothing must not be read as the run before */
 	if (out_path)
 		unlink(out_path);
+}
+
+int inprocess_select(const struct unit *u, struct prepared *p, struct err *err)
+{
+	const struct harness_spec *h = &u->cmd->harness;
+	struct harness_selection sel = HARNESS_SELECTION_INIT;
+	int rc;
+
+	if (!inprocess_is(u) || !h->select_count)
+		return 0;
+	rc = harness_select(h->kind, h->select, h->select_count, &sel, err);
+	if (rc == 0)
+		exec_append_args(p, sel.args, sel.n_args);
+	harness_selection_release(&sel);
+	return rc;
+}
+
+/* Whether the suite's select: keeps a benchmark the harness reported:
+ * where the harness's own selection can be wider than the filters, what
+ * it ran beyond them is left out (and it costs nothing where it cannot). */
+static bool selected(const struct unit *u, const char *name)
+{
+	const struct harness_spec *h = &u->cmd->harness;
+	size_t i;
+
+	for (i = 0; i < h->select_count; i++)
+		if (harness_filter_matches(h->select[i], name))
+			return true;
+	return h->select_count == 0;
+}
+
+/* How the benchmarks were selected, for the report. */
+static void note_selection(const struct command *cmd, struct results_harness *rh)
+{
+	const struct harness_spec *h = &cmd->harness;
+	struct harness_selection sel = HARNESS_SELECTION_INIT;
+	struct err err = ERR_INIT;
+	size_t i;
+
+	for (i = 0; i < h->select_count; i++)
+		results_add_string(&rh->select, &rh->n_select, h->select[i]);
+	if (!h->select_count || harness_select(h->kind, h->select, h->select_count, &sel, &err))
+		return;
+	for (i = 0; i < sel.n_args; i++)
+		results_add_string(&rh->args, &rh->n_args, sel.args[i]);
+	rh->filtered_after = sel.after;
+	harness_selection_release(&sel);
 }
 
 /* The directory of an output file must be ${workdir} or inside it once
@@ -216,6 +264,7 @@ static void add_case(struct bench_run *br, struct unit *u, const char *name, boo
 	rc->harness.format = xstrdup(harness_kind_name(u->cmd->harness.kind));
 	rc->harness.command = xstrdup(u->cmd->name);
 	rc->harness.benchmark = xstrdup(name);
+	note_selection(u->cmd, &rc->harness);
 	rc->head.present = head;
 	rc->base.present = base;
 	inprocess_describe(c->cmd, &rc->head);
@@ -224,6 +273,9 @@ static void add_case(struct bench_run *br, struct unit *u, const char *name, boo
 		runner_setup_judging(br, c);
 }
 
+/* The cases of u: what head's first run reported, then what only base's
+ * did, each kept by the suite's select:. None is an error of the process
+ * unit (the selection matched nothing). */
 static void expand(struct bench_run *br, struct unit *u)
 {
 	const struct harness_output *h = u->first[HEAD], *b = u->first[BASE];
@@ -233,12 +285,25 @@ static void expand(struct bench_run *br, struct unit *u)
 		n += !h || !harness_output_find(h, b->benchmarks[i].name);
 	u->cases = xcalloc(n ? n : 1, sizeof(*u->cases));
 	for (i = 0; h && i < h->n_benchmarks; i++)
-		add_case(br, u, h->benchmarks[i].name, true,
-			 b && harness_output_find(b, h->benchmarks[i].name));
+		if (selected(u, h->benchmarks[i].name))
+			add_case(br, u, h->benchmarks[i].name, true,
+				 b && harness_output_find(b, h->benchmarks[i].name));
 	for (i = 0; b && i < b->n_benchmarks; i++)
-		if (!h || !harness_output_find(h, b->benchmarks[i].name))
+		if ((!h || !harness_output_find(h, b->benchmarks[i].name)) &&
+		    selected(u, b->benchmarks[i].name))
 			add_case(br, u, b->benchmarks[i].name, false, true);
-	u->expanded = true;
+	u->expanded = u->n_cases > 0;
+	if (!u->expanded) {
+		int side = h ? HEAD : BASE;
+		struct strbuf msg;
+		strbuf_init(&msg, 0);
+		run_name(&msg, side, u->first_warmup, u->first_run[side]);
+		strbuf_addf(&msg, ": select matches none of the %zu benchmarks the output reports",
+			    (h ? h : b)->n_benchmarks);
+		set_error(row_side(br, u, side), msg.buf, NULL, 0);
+		u->failed = true;
+		strbuf_release(&msg);
+	}
 }
 
 static void record_all(struct bench_run *br, struct unit *u, int side, bool warmup, uint64_t run,

@@ -245,6 +245,9 @@ char *inprocess_stdout_path(const struct side *s, const struct unit *u);
 /* The file a run's output is read from: the harness's own file in
  * ${workdir}, else stdout_path (a heap string, or NULL). */
 char *inprocess_output_path(const struct side *s, const struct unit *u, const char *stdout_path);
+/* Adds the arguments that pass the suite's select: on to the harness
+ * (harness/select.h); 0 for any other unit. */
+int inprocess_select(const struct unit *u, struct prepared *p, struct err *err);
 /* Removes the last run's output before a run. */
 void inprocess_before_run(const char *out_path);
 /* A successful run of harness unit u: its output read, parsed and recorded

@@ -248,7 +248,8 @@ static int run_once(struct bench_run *br, struct unit *u, int side, bool warmup,
 	rc = 0;
 	side_vars(s, &v);
 	stderr_path = xasprintf("%s/stderr-%zu", s->priv, u->index);
-	if (exec_prepare(&c->exec, &v, s->root, &r->hidden, &p, &err) < 0) {
+	if (exec_prepare(&c->exec, &v, s->root, &r->hidden, &p, &err) < 0 ||
+	    inprocess_select(u, &p, &err) < 0) {
 		fail_unit(br, u, side, RESULTS_ERROR_START_FAILED, err.msg, NULL, 0);
 		goto done;
 	}

@@ -483,12 +483,25 @@ static void command_release(struct results_command *c)
 	free(c->harness.format);
 	free(c->harness.command);
 	free(c->harness.benchmark);
+	for (i = 0; i < c->harness.n_select; i++)
+		free(c->harness.select[i]);
+	free(c->harness.select);
+	for (i = 0; i < c->harness.n_args; i++)
+		free(c->harness.args[i]);
+	free(c->harness.args);
 	side_release(&c->head);
 	side_release(&c->base);
 	free(c->comparisons);
 	for (i = 0; i < c->n_budgets; i++)
 		free(c->budgets[i].text);
 	free(c->budgets);
+}
+
+void results_add_string(char ***v, size_t *n, const char *s)
+{
+	/* grows one at a time: a selection is a few filters */
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = xstrdup(s);
 }
 
 void results_remove_command(struct results_benchmark *b, size_t i)

@@ -225,7 +225,17 @@ struct results_budget {
  * own row. */
 struct results_harness {
 	char *format, *command, *benchmark;
+	/* The suite's `select:` (none: every benchmark), the arguments that
+	 * passed it on to the harness, and whether the output was filtered
+	 * again after each run (docs/configuration.md, "Selecting harness
+	 * benchmarks"). */
+	char **select, **args;
+	size_t n_select, n_args;
+	bool filtered_after;
 };
+
+/* Adds a copy of s to a list of strings. */
+void results_add_string(char ***v, size_t *n, const char *s);
 
 struct results_command {
 	char *name;

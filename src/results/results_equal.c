@@ -159,6 +159,18 @@ static bool same_budget(const struct results_budget *a, const struct results_bud
 	       same_str(a->text, b->text);
 }
 
+static bool same_strs(char *const *a, size_t na, char *const *b, size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+		if (!same_str(a[i], b[i]))
+			return false;
+	return true;
+}
+
 static bool same_command(const struct results_command *a, const struct results_command *b)
 {
 	size_t i;
@@ -166,7 +178,11 @@ static bool same_command(const struct results_command *a, const struct results_c
 	if (!same_str(a->name, b->name) || !same_str(a->command, b->command) ||
 	    !same_str(a->harness.format, b->harness.format) ||
 	    !same_str(a->harness.command, b->harness.command) ||
-	    !same_str(a->harness.benchmark, b->harness.benchmark) || a->result != b->result ||
+	    !same_str(a->harness.benchmark, b->harness.benchmark) ||
+	    !same_strs(a->harness.select, a->harness.n_select, b->harness.select,
+		       b->harness.n_select) ||
+	    !same_strs(a->harness.args, a->harness.n_args, b->harness.args, b->harness.n_args) ||
+	    a->harness.filtered_after != b->harness.filtered_after || a->result != b->result ||
 	    !same_side(&a->head, &b->head) || !same_side(&a->base, &b->base) ||
 	    a->has_vs_baseline != b->has_vs_baseline ||
 	    (a->has_vs_baseline && !same_double(a->vs_baseline, b->vs_baseline)) ||

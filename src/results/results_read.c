@@ -442,6 +442,43 @@ static int read_result(struct reader *rd, const cJSON *o, enum result_state *out
 	return 0;
 }
 
+static int read_strings(struct reader *rd, const cJSON *o, const char *key, char ***v, size_t *n)
+{
+	const cJSON *a, *s;
+	size_t count, i = 0, old;
+	int rc = reader_get_array(rd, o, key, RESULTS_MAX_ITEMS, &a, &count);
+
+	old = reader_push_key(rd, key);
+	for (s = a ? a->child : NULL; !rc && s; s = s->next, i++) {
+		size_t o2 = reader_push_index(rd, i);
+		char *str = NULL;
+		rc = reader_str_value(rd, s, RESULTS_MAX_STRING_BYTES, &str);
+		if (!rc)
+			results_add_string(v, n, str);
+		free(str);
+		reader_pop(rd, o2);
+	}
+	reader_pop(rd, old);
+	return rc;
+}
+
+/* "selection" of a harness benchmark's row: absent when nothing was
+ * selected. */
+static int read_selection(struct reader *rd, const cJSON *h, struct results_harness *out)
+{
+	const cJSON *v;
+	size_t old;
+	int rc = reader_enter_object(rd, h, "selection", &v, &old);
+
+	if (rc <= 0)
+		return rc;
+	rc = read_strings(rd, v, "filters", &out->select, &out->n_select) ||
+	     read_strings(rd, v, "args", &out->args, &out->n_args) ||
+	     reader_get_bool(rd, v, "filtered_after", &out->filtered_after);
+	reader_pop(rd, old);
+	return rc ? -1 : 0;
+}
+
 /* "harness" of a harness benchmark's row: absent on a command's own. */
 static int read_harness(struct reader *rd, const cJSON *o, struct results_harness *h)
 {
@@ -456,6 +493,7 @@ static int read_harness(struct reader *rd, const cJSON *o, struct results_harnes
 	     reader_get_str(rd, v, "benchmark", &h->benchmark);
 	if (!rc && (!h->format || !h->command || !h->benchmark))
 		rc = reader_expected(rd, "format, command and benchmark", v);
+	rc = rc || read_selection(rd, v, h);
 	reader_pop(rd, old);
 	return rc ? -1 : 0;
 }

@@ -470,6 +470,17 @@ static void put_command(struct writer *w, enum results_mode mode, cJSON *arr,
 		put_str(w, h, "format", c->harness.format);
 		put_str(w, h, "command", c->harness.command);
 		put_str(w, h, "benchmark", c->harness.benchmark);
+		if (c->harness.n_select) {
+			cJSON *sel = add(h, "selection", cJSON_CreateObject());
+			cJSON *f = add(sel, "filters", cJSON_CreateArray());
+			cJSON *a = add(sel, "args", cJSON_CreateArray());
+			for (i = 0; i < c->harness.n_select; i++)
+				cJSON_AddItemToArray(f,
+						     str_item(w, "filters", c->harness.select[i]));
+			for (i = 0; i < c->harness.n_args; i++)
+				cJSON_AddItemToArray(a, str_item(w, "args", c->harness.args[i]));
+			put_bool(sel, "filtered_after", c->harness.filtered_after);
+		}
 	}
 	put_str(w, o, "result", result_state_name(c->result));
 	put_side(w, o, "head", &c->head);

@@ -7,6 +7,7 @@
 #include "suite/loader.h"
 
 #include "common/alloc.h"
+#include "harness/select.h"
 #include "suite/vars.h"
 
 #include <string.h>
@@ -160,7 +161,49 @@ static const char *const command_keys[] = { "command", "shell",	  "cwd",     "en
 					    "timeout", "stdout",  "stderr",  "exit_codes",
 					    "budget",  "metrics", "harness", NULL };
 
-static const char *const harness_keys[] = { "format", "output", "metric", NULL };
+static const char *const harness_keys[] = { "format", "output", "metric", "select", NULL };
+
+/* select: a filter or a list of them (harness/select.h), for a command
+ * written as a list: a shell string has no command line to add to. */
+static bool parse_harness_select(struct loader *l, const struct ynode *n, const char *path,
+				 const struct command *c, struct harness_spec *h)
+{
+	const struct ynode *const *items = &n;
+	const char **v;
+	size_t count = 1, i;
+
+	if (c->exec.kind == EXEC_SHELL) {
+		check_problem(l, n, path, "write the command as a list [program, arg, ...]",
+			      "select needs a command without shell: true: the selection is "
+			      "added to its arguments");
+		return false;
+	}
+	if (n->kind == YNODE_SEQ) {
+		items = (const struct ynode *const *)n->items;
+		count = n->count;
+	}
+	if (!count || count > HARNESS_MAX_FILTERS) {
+		check_problem(l, n, path, NULL, "expected 1 to %u filters, got %zu",
+			      HARNESS_MAX_FILTERS, count);
+		return false;
+	}
+	v = arena_array(l->a, count, sizeof(*v));
+	for (i = 0; i < count; i++) {
+		const char *ip = n->kind == YNODE_SEQ ? check_index(l, path, i) : path;
+		struct err err = ERR_INIT;
+		const char *s = check_str(l, items[i], ip);
+		if (!s)
+			return false;
+		if (harness_filter_check(s, &err) < 0) {
+			check_problem(l, items[i], ip, NULL, "%s", err.msg);
+			return false;
+		}
+		v[i] = s;
+	}
+	h->select = v;
+	h->select_count = count;
+	return true;
+}
 
 /* The kinds' names as one line for messages, from the harness area's table
  * so that a new kind is named here without an edit. */
@@ -221,6 +264,9 @@ static void parse_harness(struct loader *l, const struct ynode *n, const char *p
 	format = ynode_get(n, "format");
 	output = ynode_get(n, "output");
 	metric = ynode_get(n, "metric");
+	if (ynode_get(n, "select") &&
+	    !parse_harness_select(l, ynode_get(n, "select"), check_child(l, path, "select"), c, h))
+		return;
 	if (!format) {
 		check_problem(l, n, path, NULL, "expected a map with format, got no format");
 		return;

@@ -221,6 +221,10 @@ struct harness_spec {
 	 * harness's time per iteration), or another time it reports such as
 	 * Google Benchmark's "cpu_time". */
 	const char *metric;
+	/* `select:` (docs/configuration.md, "Selecting harness benchmarks"):
+	 * filters (harness/select.h), checked; none: every benchmark. */
+	const char *const *select;
+	size_t select_count;
 	struct suite_pos pos; /* of the `harness` value */
 };
 

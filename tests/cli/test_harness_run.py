@@ -109,7 +109,44 @@ class GoogleBenchmarkCompareTest(GitRepoTest):
         self.assertEqual(rows["gb › BM_Steady"]["comparisons"]["latency"]["verdict"], "pass")
 
 
+    def test_harness_run__select_is_passed_on_and_reported(self):
+        self.write("repo/bench.cc", GB_PROGRAM)
+        self.write("repo/work.h", "#define WORK 1000\n")
+        self.write("repo/himorime.yaml", GB_SUITE.replace(
+            "    commands:", "    runs: 2\n    warmup: 0\n    commands:").replace(
+            "metric: cpu_time}", "metric: cpu_time, select: [BM_W*, BM_Other/10000]}"))
+        res = self.run_h(["run", "--format", "json"], cwd=self.repo, timeout=300)
+        self.assertEqual(res.code, 0, repr(res))
+        doc = json.loads(res.out)
+        rows = commands(doc)
+        self.assertEqual(list(rows), ["gb › BM_Work", "gb › BM_Other/10000"])
+        self.assertEqual(rows["gb › BM_Work"]["harness"]["selection"], {
+            "filters": ["BM_W*", "BM_Other/10000"],
+            "args": ["--benchmark_filter=^(BM_W.*|BM_Other/10000)$"], "filtered_after": False})
+        table = self.run_h(["report", "--format", "table", self.write("r.json", res.out)],
+                           cwd=self.repo)
+        self.assertIn("  - chain › gb: harness benchmarks selected by BM_W*, BM_Other/10000: "
+                      "passed on as --benchmark_filter=^(BM_W.*|BM_Other/10000)$.\n", table.out)
+
+
 class HarnessErrorsTest(PrivateTmpTest):
+    def test_harness_run__select_filters_after_the_run_where_the_harness_cannot(self):
+        script = "; ".join("echo '%s'" % line(n, 1) for n in ("keep/a", "keep/b", "drop"))
+        res = self.run_suite("benchmarks:\n  - name: b\n    runs: 2\n    commands:\n"
+                             "      h: {command: [sh, -c, %s],\n"
+                             "          harness: {format: lines, select: keep/*}}\n"
+                             "      none: {command: [sh, -c, %s],\n"
+                             "             harness: {format: lines, select: nothing}}\n"
+                             % (json.dumps(script), json.dumps(script)))
+        self.assertEqual(res.code, 4, repr(res))
+        rows = commands(json.loads(res.out))
+        self.assertEqual(list(rows), ["none", "h › keep/a", "h › keep/b"])
+        self.assertEqual(rows["h › keep/a"]["harness"]["selection"],
+                         {"filters": ["keep/*"], "args": [], "filtered_after": True})
+        self.assertEqual(rows["none"]["head"]["error"]["message"],
+                         "head warmup 1: select matches none of the 3 benchmarks the output "
+                         "reports")
+
     def run_suite(self, body, *args):
         self.write("himorime.yaml", suite(body))
         return self.run_h(["run", "--format", "json", *args], cwd=self.tmp)
