@@ -416,7 +416,7 @@ void inprocess_after_turn(struct bench_run *br, struct unit *u, bool warmup)
 	if (u->failed)
 		propagate(br, u, warmup);
 	/* nothing left to measure: the process stops (a comparison's cases
-	 * that are decided set done through inprocess_look) */
+	 * that are decided are done after the looks of rounds.c) */
 	if (u->expanded && !any_case_running(u) && !u->failed)
 		u->done = true;
 }

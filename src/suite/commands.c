@@ -161,7 +161,68 @@ static const char *const command_keys[] = { "command", "shell",	  "cwd",     "en
 					    "timeout", "stdout",  "stderr",  "exit_codes",
 					    "budget",  "metrics", "harness", NULL };
 
-static const char *const harness_keys[] = { "format", "output", "metric", "select", NULL };
+static const char *const harness_keys[] = { "format", "output",	    "metric",
+					    "select", "benchmarks", NULL };
+static const char *const rule_keys[] = { "tolerance", "budget", NULL };
+
+/* One rule of harness.benchmarks: tolerance (a percent) and budget (of
+ * latency, as a command's budget: is written). */
+static bool parse_rule(struct loader *l, const struct ynode *key, const struct ynode *n,
+		       const char *path, const struct benchmark *bm, const struct command *c,
+		       struct harness_rule *r)
+{
+	struct err err = ERR_INIT;
+	const struct ynode *v;
+	size_t i;
+
+	r->filter = key->text;
+	r->pos.line = key->line;
+	r->pos.column = key->column;
+	if (harness_filter_check(key->text, &err) < 0) {
+		check_problem(l, key, path, NULL, "%s", err.msg);
+		return false;
+	}
+	if (!check_map(l, n, path, "a map of tolerance, budget"))
+		return false;
+	check_keys(l, n, path, rule_keys, path);
+	if ((v = ynode_get(n, "tolerance")))
+		r->has_tolerance = check_percent(l, v, check_child(l, path, "tolerance"), 1000,
+						 &r->max_fraction);
+	if ((v = ynode_get(n, "budget"))) {
+		struct command tmp = *c;
+		const char *bp = check_child(l, path, "budget");
+		tmp.budgets = NULL;
+		tmp.budget_count = 0;
+		parse_budgets(l, v, bp, bm, &tmp);
+		for (i = 0; i < tmp.budget_count; i++)
+			if (tmp.budgets[i].metric != METRIC_LATENCY) {
+				check_problem(l, v, bp, "a harness benchmark has its time only",
+					      "expected a budget of latency, got %s",
+					      metric_info(tmp.budgets[i].metric)->name);
+				return false;
+			}
+		r->budgets = tmp.budgets;
+		r->budget_count = tmp.budget_count;
+	}
+	return true;
+}
+
+static void parse_rules(struct loader *l, const struct ynode *n, const char *path,
+			const struct benchmark *bm, struct harness_spec *h, const struct command *c)
+{
+	struct harness_rule *v;
+	size_t i;
+
+	if (!check_map(l, n, path, "a map of benchmark filter: {tolerance, budget}"))
+		return;
+	v = arena_array(l->a, n->count ? n->count : 1, sizeof(*v));
+	for (i = 0; i < n->count; i++)
+		if (!parse_rule(l, n->keys[i], n->items[i], check_child(l, path, n->keys[i]->text),
+				bm, c, &v[i]))
+			return;
+	h->rules = v;
+	h->rule_count = n->count;
+}
 
 /* select: a filter or a list of them (harness/select.h), for a command
  * written as a list: a shell string has no command line to add to. */
@@ -267,6 +328,9 @@ static void parse_harness(struct loader *l, const struct ynode *n, const char *p
 	if (ynode_get(n, "select") &&
 	    !parse_harness_select(l, ynode_get(n, "select"), check_child(l, path, "select"), c, h))
 		return;
+	if (ynode_get(n, "benchmarks"))
+		parse_rules(l, ynode_get(n, "benchmarks"), check_child(l, path, "benchmarks"), bm,
+			    h, c);
 	if (!format) {
 		check_problem(l, n, path, NULL, "expected a map with format, got no format");
 		return;

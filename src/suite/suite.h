@@ -208,6 +208,17 @@ struct growth_budget {
 	struct suite_pos pos;
 };
 
+/* A rule of `harness.benchmarks:` for the benchmarks a filter matches
+ * (harness/select.h): their latency tolerance and budgets. */
+struct harness_rule {
+	const char *filter;
+	bool has_tolerance;
+	double max_fraction;	      /* of latency, over regression.latency.max_percent */
+	const struct budget *budgets; /* latency only, over the command's */
+	size_t budget_count;
+	struct suite_pos pos;
+};
+
 /* `harness:` of a command (docs/configuration.md, "Harnesses"): the
  * command runs an in-process benchmark harness; one of its processes is
  * one run, and every benchmark its output reports is a case of its own. */
@@ -225,6 +236,10 @@ struct harness_spec {
 	 * filters (harness/select.h), checked; none: every benchmark. */
 	const char *const *select;
 	size_t select_count;
+	/* `benchmarks:`, in written order: the first rule whose filter
+	 * matches a benchmark is its rule. */
+	const struct harness_rule *rules;
+	size_t rule_count;
 	struct suite_pos pos; /* of the `harness` value */
 };
 
@@ -336,6 +351,9 @@ struct suite {
  * says how many. Nothing is executed. */
 int suite_load(const char *path, struct suite **out, struct suite_diags *diags, struct err *err);
 void suite_free(struct suite *s);
+
+/* The rule of c's harness for the benchmark `name` reports, or NULL. */
+const struct harness_rule *harness_rule_for(const struct command *c, const char *name);
 
 /* Whether a command measures a metric (latency always; CPU metrics with
  * metrics.cpu; peak_rss with metrics.memory; throughput with declared work;

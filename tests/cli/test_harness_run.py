@@ -257,5 +257,38 @@ class NewAndRemovedTest(GitRepoTest):
         self.assertIn("h › old   1.00 ms        —  —", table.out)
 
 
+
+class RulesTest(GitRepoTest):
+    def test_harness_run__tolerance_and_budget_of_matching_benchmarks(self):
+        def script(ms):
+            return "".join("echo '%s'\n" % line(n, ms) for n in ("fast/a", "loose/b", "loose/c"))
+        self.write("repo/bench.sh", script(10))
+        self.write("repo/himorime.yaml", suite(
+            "benchmarks:\n  - name: b\n    commands:\n"
+            "      h:\n        command: [sh, bench.sh]\n"
+            "        harness:\n          format: lines\n          benchmarks:\n"
+            "            loose/c: {budget: {latency: {median: '<= 5ms'}}}\n"
+            "            loose/*: {tolerance: 10%}\n"))
+        self.git("add", "-A")
+        self.git("commit", "-qm", "base")
+        self.write("repo/bench.sh", script(10.8))  # +8% everywhere, every run
+        self.git("commit", "-qam", "8% slower")
+        res = self.run_h(["compare", "--against", "HEAD~1", "--format", "json"], cwd=self.repo)
+        self.assertEqual(res.code, 1, repr(res))
+        self.assertTrue(res.err.endswith("himorime: exit 1: 2 regressions\n"), res.err)
+        rows = commands(json.loads(res.out))
+        # the first matching rule is a benchmark's rule: loose/c has the
+        # budget and the default tolerance (5%), loose/b the 10% tolerance
+        self.assertEqual({n: (r["result"], r["comparisons"]["latency"]["verdict"],
+                              r["comparisons"]["latency"]["max_percent"])
+                          for n, r in rows.items()},
+                         {"h › fast/a": ("regression", "regression", 5),
+                          "h › loose/b": ("pass", "pass", 10),
+                          "h › loose/c": ("regression", "regression", 5)})
+        self.assertEqual([(b["text"], b["status"]) for b in rows["h › loose/c"]["budgets"]],
+                         [("<= 5ms", "fail")])
+        self.assertEqual(rows["h › loose/b"]["budgets"], [])
+
+
 if __name__ == "__main__":
     unittest.main()
