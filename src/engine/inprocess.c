@@ -234,6 +234,11 @@ static void record_case(struct bench_run *br, struct unit *c, int side, bool war
 	if (bad) {
 		fail_case(br, c, side, msg.buf, tail);
 	} else if (!warmup) {
+		size_t k;
+		for (k = 0; k < b->n_metrics; k++)
+			results_add_harness_value(rs, b->metrics[k].name, b->metrics[k].unit,
+						  b->metrics[k].better, b->metrics[k].value,
+						  b->metrics[k].values, b->metrics[k].n_values);
 		results_add_sample(rs, METRIC_LATENCY, m->value);
 		c->n_runs[side]++;
 		c->measured_ns[side] += (uint64_t)m->value;

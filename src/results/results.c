@@ -456,9 +456,47 @@ static void error_release(struct results_error *e)
 	free(e->stderr_tail);
 }
 
+void results_add_harness_value(struct results_side *s, const char *name, const char *unit,
+			       enum better better, double value, const double *raw, size_t n)
+{
+	struct results_harness_metric *hm = NULL;
+	size_t i;
+
+	for (i = 0; i < s->n_harness_metrics && !hm; i++)
+		if (!strcmp(s->harness_metrics[i].name, name))
+			hm = &s->harness_metrics[i];
+	if (!hm) {
+		s->harness_metrics = xgrow(s->harness_metrics, &s->alloc_harness_metrics,
+					   s->n_harness_metrics + 1, sizeof(*hm));
+		hm = &s->harness_metrics[s->n_harness_metrics++];
+		memset(hm, 0, sizeof(*hm));
+		hm->name = xstrdup(name);
+		hm->unit = xstrdup(unit);
+		hm->better = better;
+	}
+	hm->values = xgrow(hm->values, &hm->alloc_values, hm->n_values + 1, sizeof(double));
+	hm->raw_counts = xgrow(hm->raw_counts, &hm->alloc_counts, hm->n_values + 1, sizeof(size_t));
+	hm->values[hm->n_values] = value;
+	hm->raw_counts[hm->n_values++] = n;
+	hm->raw = xgrow(hm->raw, &hm->alloc_raw, hm->n_raw + n, sizeof(double));
+	if (n)
+		memcpy(hm->raw + hm->n_raw, raw, n * sizeof(double));
+	hm->n_raw += n;
+}
+
 static void side_release(struct results_side *side)
 {
 	int m;
+	size_t i;
+
+	for (i = 0; i < side->n_harness_metrics; i++) {
+		free(side->harness_metrics[i].name);
+		free(side->harness_metrics[i].unit);
+		free(side->harness_metrics[i].values);
+		free(side->harness_metrics[i].raw);
+		free(side->harness_metrics[i].raw_counts);
+	}
+	free(side->harness_metrics);
 
 	for (m = 0; m < METRIC__COUNT; m++) {
 		struct results_metric *rm = &side->metrics[m];

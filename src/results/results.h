@@ -205,6 +205,21 @@ struct results_metric {
 };
 
 /* One side (head or base) of one command. */
+/* A metric a harness reported for one of its benchmarks
+ * (docs/configuration.md, "Harnesses"), run by run: each run's value (the
+ * median of what that run repeated inside itself) and every raw value
+ * behind it. Only the runs that reported it, in order. */
+struct results_harness_metric {
+	char *name, *unit;
+	enum better better;
+	double *values; /* one per run */
+	size_t n_values, alloc_values;
+	double *raw; /* every raw value, run after run */
+	size_t n_raw, alloc_raw;
+	size_t *raw_counts; /* per run: how many of raw are its */
+	size_t alloc_counts;
+};
+
 struct results_side {
 	bool present;
 	uint64_t count; /* measured runs */
@@ -212,7 +227,15 @@ struct results_side {
 	enum results_plan plan;
 	struct results_metric metrics[METRIC__COUNT]; /* indexed by enum metric */
 	struct results_error error;
+	/* A harness benchmark's metrics as the harness reported them. */
+	struct results_harness_metric *harness_metrics;
+	size_t n_harness_metrics, alloc_harness_metrics;
 };
+
+/* Adds one run's value of a harness metric (made on its first value) and
+ * the n raw values behind it. */
+void results_add_harness_value(struct results_side *s, const char *name, const char *unit,
+			       enum better better, double value, const double *raw, size_t n);
 
 struct results_budget {
 	struct budget_result result;

@@ -102,8 +102,30 @@ static bool same_metric(const struct results_metric *a, const struct results_met
 	return true;
 }
 
+static bool same_doubles(const double *a, const double *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!same_double(a[i], b[i]))
+			return false;
+	return true;
+}
+
+static bool same_harness_metric(const struct results_harness_metric *a,
+				const struct results_harness_metric *b)
+{
+	return same_str(a->name, b->name) && same_str(a->unit, b->unit) && a->better == b->better &&
+	       a->n_values == b->n_values && a->n_raw == b->n_raw &&
+	       same_doubles(a->values, b->values, a->n_values) &&
+	       same_doubles(a->raw, b->raw, a->n_raw) &&
+	       (!a->n_values ||
+		!memcmp(a->raw_counts, b->raw_counts, a->n_values * sizeof(*a->raw_counts)));
+}
+
 static bool same_side(const struct results_side *a, const struct results_side *b)
 {
+	size_t i;
 	int m;
 
 	if (a->present != b->present)
@@ -115,6 +137,11 @@ static bool same_side(const struct results_side *a, const struct results_side *b
 		return false;
 	for (m = 0; m < METRIC__COUNT; m++)
 		if (!same_metric(&a->metrics[m], &b->metrics[m]))
+			return false;
+	if (a->n_harness_metrics != b->n_harness_metrics)
+		return false;
+	for (i = 0; i < a->n_harness_metrics; i++)
+		if (!same_harness_metric(&a->harness_metrics[i], &b->harness_metrics[i]))
 			return false;
 	return true;
 }

@@ -245,6 +245,86 @@ static int read_metric(struct reader *rd, const cJSON *o, struct results_metric 
 	return rc || read_trend(rd, o, &m->trend) || read_elf(rd, o, m) || read_counter(rd, o, m);
 }
 
+/* A number array at key of o (or o itself when key is NULL) into a heap
+ * array. */
+static int read_doubles(struct reader *rd, const cJSON *o, const char *key, double **out, size_t *n)
+{
+	const cJSON *a = o, *v;
+	size_t count, i = 0, old = 0;
+	int rc = 0;
+
+	if (key)
+		rc = reader_get_array(rd, o, key, RESULTS_MAX_SAMPLES, &a, &count);
+	else if (!cJSON_IsArray(o))
+		return reader_expected(rd, "an array", o);
+	if (rc || !a)
+		return rc;
+	if (key)
+		old = reader_push_key(rd, key);
+	*n = (size_t)cJSON_GetArraySize(a);
+	*out = xcalloc(*n ? *n : 1, sizeof(double));
+	for (v = a->child; !rc && v; v = v->next, i++) {
+		size_t o2 = reader_push_index(rd, i);
+		rc = reader_num_value(rd, v, &(*out)[i]);
+		reader_pop(rd, o2);
+	}
+	if (key)
+		reader_pop(rd, old);
+	return rc;
+}
+
+static int read_harness_metric(struct reader *rd, const cJSON *o, struct results_side *s)
+{
+	static const char *const betters[] = { "lower", "higher", "neutral" };
+	char *name = NULL, *unit = NULL;
+	double *values = NULL, *run = NULL;
+	size_t n = 0, nr = 0, i = 0, old;
+	const cJSON *runs = NULL, *v;
+	int better = 0;
+	int rc = reader_get_str(rd, o, "name", &name) || reader_get_str(rd, o, "unit", &unit) ||
+		 reader_get_name(rd, o, "better", betters, 3, &better) ||
+		 read_doubles(rd, o, "values", &values, &n) ||
+		 reader_get_array(rd, o, "raw", RESULTS_MAX_SAMPLES, &runs, &nr);
+
+	if (!rc && (!name || !unit || nr != n))
+		rc = reader_expected(rd, "name, unit and a raw array per value", o);
+	old = reader_push_key(rd, "raw");
+	for (v = runs ? runs->child : NULL; !rc && v; v = v->next, i++) {
+		size_t o2 = reader_push_index(rd, i), k = 0;
+		rc = read_doubles(rd, v, NULL, &run, &k);
+		if (!rc)
+			results_add_harness_value(s, name, unit, (enum better)better, values[i],
+						  run, k);
+		free(run);
+		run = NULL;
+		reader_pop(rd, o2);
+	}
+	reader_pop(rd, old);
+	free(name);
+	free(unit);
+	free(values);
+	return rc;
+}
+
+static int read_harness_metrics(struct reader *rd, const cJSON *o, struct results_side *s)
+{
+	const cJSON *a, *v;
+	size_t n, i = 0, old;
+	int rc = reader_get_array(rd, o, "harness_metrics", RESULTS_MAX_ITEMS, &a, &n);
+
+	if (rc || !a)
+		return rc;
+	old = reader_push_key(rd, "harness_metrics");
+	for (v = a->child; !rc && v; v = v->next, i++) {
+		size_t o2 = reader_push_index(rd, i);
+		rc = cJSON_IsObject(v) ? read_harness_metric(rd, v, s)
+				       : reader_expected(rd, "an object", v);
+		reader_pop(rd, o2);
+	}
+	reader_pop(rd, old);
+	return rc;
+}
+
 static int read_side(struct reader *rd, const cJSON *co, const char *key, struct results_side *s)
 {
 	const cJSON *o, *metrics = NULL;
@@ -276,7 +356,7 @@ static int read_side(struct reader *rd, const cJSON *co, const char *key, struct
 		reader_pop(rd, o3);
 		reader_pop(rd, o2);
 	}
-	rc = rc || read_error(rd, o, &s->error);
+	rc = rc || read_error(rd, o, &s->error) || read_harness_metrics(rd, o, s);
 	reader_pop(rd, old);
 	return rc;
 }

@@ -365,6 +365,57 @@ static void put_metric(struct writer *w, cJSON *metrics, const struct results_me
 	}
 }
 
+/* A number array as put_samples writes one: one raw item. */
+static void put_doubles(struct writer *w, cJSON *parent, const char *key, const double *v, size_t n)
+{
+	struct strbuf sb;
+	char buf[64];
+	size_t i;
+
+	strbuf_init(&sb, 0);
+	strbuf_addch(&sb, '[');
+	for (i = 0; i < n; i++) {
+		if (i)
+			strbuf_adds(&sb, ", ");
+		if (results_format_double(v[i], buf, sizeof(buf)) < 0) {
+			fail(w, key, "is not a finite number");
+			strbuf_adds(&sb, "null");
+		} else {
+			strbuf_adds(&sb, buf);
+		}
+	}
+	strbuf_addch(&sb, ']');
+	if (key)
+		add(parent, key, raw(sb.buf));
+	else
+		cJSON_AddItemToArray(parent, raw(sb.buf));
+	strbuf_release(&sb);
+}
+
+/* "harness_metrics" of a harness benchmark's side (absent elsewhere):
+ * [{name, unit, better, values: one per run, raw: [[the run's], ...]}]. */
+static void put_harness_metrics(struct writer *w, cJSON *side, const struct results_side *s)
+{
+	cJSON *arr;
+	size_t i, r, at;
+
+	if (!s->n_harness_metrics)
+		return;
+	arr = add(side, "harness_metrics", cJSON_CreateArray());
+	for (i = 0; i < s->n_harness_metrics; i++) {
+		const struct results_harness_metric *hm = &s->harness_metrics[i];
+		cJSON *o = cJSON_CreateObject(), *rawv;
+		cJSON_AddItemToArray(arr, o);
+		put_str(w, o, "name", hm->name);
+		put_str(w, o, "unit", hm->unit);
+		put_str(w, o, "better", better_name(hm->better));
+		put_doubles(w, o, "values", hm->values, hm->n_values);
+		rawv = add(o, "raw", cJSON_CreateArray());
+		for (r = 0, at = 0; r < hm->n_values; at += hm->raw_counts[r++])
+			put_doubles(w, rawv, NULL, hm->raw + at, hm->raw_counts[r]);
+	}
+}
+
 static void put_side(struct writer *w, cJSON *obj, const char *key, const struct results_side *s)
 {
 	cJSON *o, *metrics;
@@ -384,6 +435,7 @@ static void put_side(struct writer *w, cJSON *obj, const char *key, const struct
 		    s->metrics[m].status != STATUS_NOT_REQUESTED)
 			put_metric(w, metrics, &s->metrics[m]);
 	put_error(w, o, &s->error);
+	put_harness_metrics(w, o, s);
 }
 
 static void put_comparison(struct writer *w, cJSON *obj, const struct comparison *c)

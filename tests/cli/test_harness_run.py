@@ -107,6 +107,19 @@ class GoogleBenchmarkCompareTest(GitRepoTest):
         self.assertEqual(len(work["head"]["metrics"]["latency"]["samples"]), pairs)
         self.assertEqual(len(work["base"]["metrics"]["latency"]["samples"]), pairs)
         self.assertEqual(rows["gb › BM_Steady"]["comparisons"]["latency"]["verdict"], "pass")
+        # every metric the harness reported, run by run: each run's value is
+        # the median of its 3 repetitions, and cpu_time's are the samples
+        hm = {m["name"]: m for m in work["head"]["harness_metrics"]}
+        self.assertEqual(sorted(hm), ["cpu_time", "time"])
+        cpu = hm["cpu_time"]
+        self.assertEqual((cpu["unit"], cpu["better"]), ("ns", "lower"))
+        self.assertEqual([len(r) for r in cpu["raw"]], [3] * len(cpu["values"]))
+        self.assertEqual(cpu["values"], [sorted(r)[1] for r in cpu["raw"]])
+        self.assertEqual(cpu["values"], work["head"]["metrics"]["latency"]["samples"])
+        # and the document reads back as it was written
+        again = self.run_h(["report", "--format", "json", self.write("r.json", res.out)],
+                           cwd=self.repo)
+        self.assertEqual(again.out, res.out)
 
 
     def test_harness_run__select_is_passed_on_and_reported(self):
