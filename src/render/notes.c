@@ -483,6 +483,28 @@ static void selection_notes(const struct rnd_rows *rows, struct rnd_notes *notes
 	}
 }
 
+/* A harness benchmark only one side reported: the tables that list
+ * comparisons do not show it, the note does. */
+static void one_side_notes(const struct rnd_rows *rows, struct rnd_notes *notes)
+{
+	struct strbuf sb;
+	size_t i;
+
+	for (i = 0; i < rows->n; i++) {
+		enum result_state s = rows->v[i].cmd->result;
+		if (s != RESULT_NEW && s != RESULT_REMOVED)
+			continue;
+		strbuf_init(&sb, 0);
+		rnd_label(&sb, &rows->v[i]);
+		strbuf_adds(&sb, s == RESULT_NEW
+					 ? ": new: only head's harness reports it; measured "
+					   "on head, not compared."
+					 : ": removed: only base's harness reports it; "
+					   "measured on base, not compared.");
+		note_add(notes, &sb, NULL);
+	}
+}
+
 static void artifact_notes(const struct results *r, struct rnd_notes *notes)
 {
 	size_t s;
@@ -595,6 +617,7 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 	}
 	counter_note(&rows, notes);
 	selection_notes(&rows, notes);
+	one_side_notes(&rows, notes);
 	rnd_rows_release(&rows);
 	strbuf_release(&label);
 	geomean_notes(r, notes);
