@@ -40,7 +40,7 @@ struct cli_check {
 
 #define CLI_CHECK_INIT                                                                             \
 	{                                                                                          \
-		.started = false, .refused = false, .done = false, .why = "", .run = { 0 },        \
+		.started = false, .refused = false, .done = false, .why = "", .run = { .id = 0 },  \
 		.name = NULL, .key = NULL                                                          \
 	}
 

@@ -291,7 +291,7 @@ static enum plan_verb verb_of(const char *cmd)
 /* Moves the first n operands to s->leading. */
 static int take_leading(struct session *s, size_t n)
 {
-	struct strlist rest = { NULL, 0, 0 };
+	struct strlist rest = { .v = NULL, .n = 0, .alloc = 0 };
 	size_t i;
 
 	if (s->operands.n < n)

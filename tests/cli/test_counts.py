@@ -314,7 +314,7 @@ class InstructionsTest(GitRepoTest):
                       "ran out after 0 counted runs per side; raise --max-total-time or "
                       "defaults.regression.max_total_time\n", table.out)
         # undecided: no claim of an exact change
-        self.assertRegex(table.out, r"\ntool +tool +— +— +— +— +±0\.5% +0 +inconclusive\n")
+        self.assertRegex(table.out, r"\ntool +tool +— +— +— +— +±0\.5% +— +0 +inconclusive\n")
         res = self.run_h(["compare", "--against", "HEAD", "--seed", "3", "--format", "json",
                           "--max-total-time", "1h"], cwd=self.repo, timeout=600)
         self.assertExit(res, 0)
