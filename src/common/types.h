@@ -53,6 +53,13 @@ enum side_statistic { SIDE_MEDIAN, SIDE_MEAN };
  * valgrind. Which one does is the measurer's to find (measure/counter.h). */
 enum counter_backend { COUNTER_AUTO, COUNTER_PERF, COUNTER_VALGRIND };
 
+/* How the base and head runs of a compared command take turns
+ * (docs/design.md, "Measuring a run"): interleaved, a base/head pair back to
+ * back in coin-flipped order within each shuffled round; or duet, both
+ * started at once, each alone on its own CPU, the CPUs swapped from pair to
+ * pair. */
+enum schedule { SCHEDULE_INTERLEAVED, SCHEDULE_DUET };
+
 /* A budget's bound: `<`, `<=`, `>`, `>=`. */
 enum bound_op { BOUND_LT, BOUND_LE, BOUND_GT, BOUND_GE };
 
@@ -183,6 +190,7 @@ enum vocab {
 	VOCAB_BUDGET_STATUS,
 	VOCAB_SIDE_STATISTIC,
 	VOCAB_BOUND_OP,
+	VOCAB_SCHEDULE,
 };
 
 /* The names of an enum's values, indexed by value; *n is how many. */
@@ -200,6 +208,8 @@ int side_statistic_from_name(const char *name, enum side_statistic *out);
 const char *bound_op_name(enum bound_op op);	    /* "<", "<=", ">", ">=" */
 const char *step_outcome_name(enum step_outcome o); /* "good", "bad", ... */
 int bound_op_from_name(const char *name, enum bound_op *out);
+const char *schedule_name(enum schedule s); /* "interleaved", "duet" */
+int schedule_from_name(const char *name, enum schedule *out);
 
 /*
  * An aggregation as suites, `list` and reports write it: "min", "max",

@@ -530,6 +530,22 @@ static void machine_notes(const struct results *r, struct rnd_notes *notes)
 	strbuf_release(&sb);
 }
 
+/* "work: measured as duets: ..." for each benchmark whose pairs ran at
+ * once: its absolute figures (and so its budgets) are those beside a twin. */
+static void schedule_notes(struct rnd_notes *notes, const struct results_suite *su)
+{
+	size_t b;
+
+	for (b = 0; b < su->n_benchmarks; b++) {
+		struct strbuf sb;
+		if (su->benchmarks[b].schedule == SCHEDULE_INTERLEAVED)
+			continue;
+		strbuf_init(&sb, 0);
+		strbuf_addf(&sb, "%s: %s.", rnd_str(su->benchmarks[b].name), RND_DUET_WORDS);
+		note_add(notes, &sb, NULL);
+	}
+}
+
 void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 {
 	struct rnd_rows rows;
@@ -542,6 +558,7 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 		const struct results_suite *su = &r->suites[s];
 		new_suite_note(notes, su);
 		not_compared_notes(notes, su);
+		schedule_notes(notes, su);
 		error_note(notes, rnd_str(su->name), &su->error);
 		for (b = 0; b < su->n_benchmarks; b++)
 			if (!never_started(&su->benchmarks[b])) /* listed once, below */

@@ -616,6 +616,8 @@ void rnd_budget_table(const struct rnd_rows *rows, bool problems_only,
 			strbuf_addch(&budget, ' ');
 			text(&budget, b->text ? b->text : rnd_op(b->result.op));
 			rnd_budget_actual(&actual, cmd, b, NULL);
+			if (rows->v[i].bench->schedule == SCHEDULE_DUET)
+				strbuf_adds(&actual, " (duet runs)");
 			cells[0] = label.buf;
 			cells[1] = metric_info(b->result.metric)->name;
 			cells[2] = budget.buf;

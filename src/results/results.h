@@ -206,6 +206,12 @@ struct results_side {
 	enum results_plan plan;
 	struct results_metric metrics[METRIC__COUNT]; /* indexed by enum metric */
 	struct results_error error;
+	/* Duet runs only (docs/configuration.md, "Schedule"): each measured
+	 * run's start (its execve) and end (its reap) on CLOCK_MONOTONIC, in
+	 * ns, run i beside sample i, so that the two sides' overlap can be
+	 * seen; n_times is 0 for interleaved runs. */
+	uint64_t *run_start_ns, *run_end_ns;
+	size_t n_times, alloc_start, alloc_end;
 };
 
 struct results_budget {
@@ -277,6 +283,10 @@ struct results_benchmark {
 	size_t n_tags, alloc_tags;
 	char *baseline;
 	uint64_t rounds;
+	/* How its compared commands' pairs ran (common/types.h); interleaved
+	 * for documents written before duets, and for benchmarks measured on
+	 * one side. Budgets of a duet benchmark were checked on duet runs. */
+	enum schedule schedule;
 	enum results_time_budget time_budget_ran_out;
 	enum result_state result;
 	struct results_error error;
@@ -497,6 +507,8 @@ struct results_budget *results_add_budget(struct results_command *c,
 					  const struct budget_result *res, const char *text);
 /* Appends one raw sample (canonical unit) and marks the metric measured. */
 void results_add_sample(struct results_side *side, enum metric m, double value);
+/* Appends the start and end of one measured duet run (CLOCK_MONOTONIC ns). */
+void results_add_run_times(struct results_side *side, uint64_t start_ns, uint64_t end_ns);
 /* Copies a summary into a metric (the percentiles are duplicated). */
 void results_set_stats(struct results_side *side, enum metric m, const struct stats_summary *stats);
 /* Replaces a string field: *slot = copy of s (NULL clears). */

@@ -111,7 +111,11 @@ static bool same_side(const struct results_side *a, const struct results_side *b
 	if (!a->present)
 		return true;
 	if (a->count != b->count || a->warmups != b->warmups || a->plan != b->plan ||
-	    !same_error(&a->error, &b->error))
+	    !same_error(&a->error, &b->error) || a->n_times != b->n_times)
+		return false;
+	if (a->n_times &&
+	    (memcmp(a->run_start_ns, b->run_start_ns, a->n_times * sizeof(uint64_t)) ||
+	     memcmp(a->run_end_ns, b->run_end_ns, a->n_times * sizeof(uint64_t))))
 		return false;
 	for (m = 0; m < METRIC__COUNT; m++)
 		if (!same_metric(&a->metrics[m], &b->metrics[m]))
@@ -265,9 +269,10 @@ static bool same_benchmark(const struct results_benchmark *a, const struct resul
 
 	if (!same_str(a->name, b->name) || !same_str(a->description, b->description) ||
 	    a->n_tags != b->n_tags || !same_str(a->baseline, b->baseline) ||
-	    a->rounds != b->rounds || a->time_budget_ran_out != b->time_budget_ran_out ||
-	    a->result != b->result || !same_error(&a->error, &b->error) ||
-	    a->n_commands != b->n_commands || a->line != b->line)
+	    a->rounds != b->rounds || a->schedule != b->schedule ||
+	    a->time_budget_ran_out != b->time_budget_ran_out || a->result != b->result ||
+	    !same_error(&a->error, &b->error) || a->n_commands != b->n_commands ||
+	    a->line != b->line)
 		return false;
 	for (i = 0; i < a->n_tags; i++)
 		if (!same_str(a->tags[i], b->tags[i]))

@@ -243,6 +243,45 @@ static int read_metric(struct reader *rd, const cJSON *o, struct results_metric 
 	return rc || read_trend(rd, o, &m->trend) || read_elf(rd, o, m) || read_counter(rd, o, m);
 }
 
+/* One array of a duet side's run times (whole ns); *n its length. */
+static int read_times(struct reader *rd, const cJSON *so, const char *key, uint64_t **out,
+		      size_t *n)
+{
+	const cJSON *a, *v;
+	size_t old, i = 0;
+	int rc = reader_get_array(rd, so, key, RESULTS_MAX_SAMPLES, &a, n);
+
+	if (rc || !*n)
+		return rc;
+	old = reader_push_key(rd, key);
+	*out = xcalloc(*n, sizeof(uint64_t));
+	for (v = a->child; !rc && v; v = v->next, i++) {
+		size_t o2 = reader_push_index(rd, i);
+		rc = reader_uint_value(rd, v, RESULTS_MAX_INTEGER, &(*out)[i]);
+		reader_pop(rd, o2);
+	}
+	reader_pop(rd, old);
+	return rc;
+}
+
+/* run_start_ns and run_end_ns: both or neither, one entry per run. */
+static int read_run_times(struct reader *rd, const cJSON *so, struct results_side *s)
+{
+	size_t ns = 0, ne = 0;
+	int rc = read_times(rd, so, "run_start_ns", &s->run_start_ns, &ns) ||
+		 read_times(rd, so, "run_end_ns", &s->run_end_ns, &ne);
+
+	s->alloc_start = ns;
+	s->alloc_end = ne;
+	s->n_times = ns < ne ? ns : ne;
+	if (!rc && ns != ne)
+		return reader_bad(rd,
+				  "expected run_start_ns and run_end_ns of the same length, "
+				  "got %zu and %zu",
+				  ns, ne);
+	return rc;
+}
+
 static int read_side(struct reader *rd, const cJSON *co, const char *key, struct results_side *s)
 {
 	const cJSON *o, *metrics = NULL;
@@ -274,7 +313,7 @@ static int read_side(struct reader *rd, const cJSON *co, const char *key, struct
 		reader_pop(rd, o3);
 		reader_pop(rd, o2);
 	}
-	rc = rc || read_error(rd, o, &s->error);
+	rc = rc || read_error(rd, o, &s->error) || read_run_times(rd, o, s);
 	reader_pop(rd, old);
 	return rc;
 }
@@ -518,8 +557,9 @@ static int read_benchmark(struct reader *rd, const cJSON *o, enum results_mode m
 {
 	static const char *const time_budgets[] = { "max_time", "max_total_time" };
 	const cJSON *tags = NULL, *cmds = NULL, *v;
-	size_t n, i = 0;
-	int rc, time_budget = -1;
+	size_t n, i = 0, n_schedules;
+	const char *const *schedules = vocab_names(VOCAB_SCHEDULE, &n_schedules);
+	int rc, time_budget = -1, schedule = SCHEDULE_INTERLEAVED;
 
 	if (!cJSON_IsObject(o))
 		return reader_expected(rd, "an object", o);
@@ -539,11 +579,13 @@ static int read_benchmark(struct reader *rd, const cJSON *o, enum results_mode m
 	}
 	rc = rc || reader_get_str(rd, o, "baseline", &b->baseline) ||
 	     reader_get_uint(rd, o, "rounds", &b->rounds) ||
+	     reader_get_name(rd, o, "schedule", schedules, n_schedules, &schedule) ||
 	     reader_get_name(rd, o, "time_budget_ran_out", time_budgets, 2, &time_budget) ||
 	     read_result(rd, o, &b->result) || read_error(rd, o, &b->error) ||
 	     read_line(rd, o, &b->line) ||
 	     reader_get_array(rd, o, "commands", RESULTS_MAX_ITEMS, &cmds, &n);
 	b->time_budget_ran_out = (enum results_time_budget)(time_budget + 1);
+	b->schedule = (enum schedule)schedule;
 	i = 0;
 	for (v = cmds ? cmds->child : NULL; !rc && v; v = v->next, i++) {
 		size_t o2 = reader_push_key(rd, "commands");

@@ -362,6 +362,24 @@ static void put_metric(struct writer *w, cJSON *metrics, const struct results_me
 	}
 }
 
+/* A duet side's run starts or ends: whole ns, one raw item as the samples. */
+static void put_times(struct writer *w, cJSON *obj, const char *key, const uint64_t *v, size_t n)
+{
+	struct strbuf sb;
+	size_t i;
+
+	strbuf_init(&sb, 0);
+	strbuf_addch(&sb, '[');
+	for (i = 0; i < n; i++) {
+		if (v[i] > (uint64_t)RESULTS_MAX_INTEGER)
+			fail(w, key, "holds a value of 2^53 or larger");
+		strbuf_addf(&sb, "%s%" PRIu64, i ? ", " : "", v[i]);
+	}
+	strbuf_addch(&sb, ']');
+	add(obj, key, raw(sb.buf));
+	strbuf_release(&sb);
+}
+
 static void put_side(struct writer *w, cJSON *obj, const char *key, const struct results_side *s)
 {
 	cJSON *o, *metrics;
@@ -381,6 +399,10 @@ static void put_side(struct writer *w, cJSON *obj, const char *key, const struct
 		    s->metrics[m].status != STATUS_NOT_REQUESTED)
 			put_metric(w, metrics, &s->metrics[m]);
 	put_error(w, o, &s->error);
+	if (s->n_times) {
+		put_times(w, o, "run_start_ns", s->run_start_ns, s->n_times);
+		put_times(w, o, "run_end_ns", s->run_end_ns, s->n_times);
+	}
 }
 
 static void put_comparison(struct writer *w, cJSON *obj, const struct comparison *c)
@@ -600,6 +622,9 @@ static void put_benchmark(struct writer *w, enum results_mode mode, cJSON *arr,
 		cJSON_AddItemToArray(tags, str_item(w, "tags", b->tags[i]));
 	put_str(w, o, "baseline", b->baseline);
 	put_uint(w, o, "rounds", b->rounds);
+	/* only duets: documents of interleaved runs stay as they were */
+	if (b->schedule != SCHEDULE_INTERLEAVED)
+		put_str(w, o, "schedule", schedule_name(b->schedule));
 	if (b->time_budget_ran_out != RESULTS_TIME_BUDGET_NONE)
 		put_str(w, o, "time_budget_ran_out",
 			results_time_budget_name(b->time_budget_ran_out));

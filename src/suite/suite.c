@@ -36,10 +36,10 @@ void suite_diags_release(struct suite_diags *d)
 	memset(d, 0, sizeof(*d));
 }
 
-static const char *const defaults_keys[] = { "warmup",	   "runs",    "min_runs",   "max_runs",
-					     "min_time",   "timeout", "cwd",	    "env",
-					     "stdout",	   "stderr",  "exit_codes", "metrics",
-					     "regression", NULL };
+static const char *const defaults_keys[] = { "warmup",	   "runs",     "min_runs",   "max_runs",
+					     "min_time",   "timeout",  "cwd",	     "env",
+					     "stdout",	   "stderr",   "exit_codes", "metrics",
+					     "regression", "schedule", NULL };
 /* ---- report ---- */
 
 static const char *const report_format_names[] = { "json", "csv", "markdown", "github",

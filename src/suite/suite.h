@@ -255,6 +255,10 @@ struct benchmark {
 	unsigned min_runs, max_runs;
 	bool max_runs_set; /* comparisons use SUITE_COMPARE_MAX_PAIRS when false */
 	uint64_t min_time_ns;
+	/* How a comparison pairs its commands' runs (defaults, then the
+	 * benchmark; interleaved unless set); the plan puts --schedule over
+	 * it. */
+	enum schedule schedule;
 	struct metrics metrics;
 	struct regression regression;
 	const struct exec *setup, *prepare_each, *cleanup;
