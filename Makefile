@@ -5,7 +5,7 @@
 #   make test-unit       the unit tests only (the Dockerfile)
 #   make test-sanitize   the same tests with AddressSanitizer and UBSan (build-san/)
 #   make lint            clang-format check, cppcheck, banned functions, include walls,
-#                        names in comments
+#                        names in comments, function length
 #   make test-browser    screenshot the HTML report in headless Chromium and check it
 #   make test-action     run action.yml and the workflows as a GitHub runner does
 #   make demo            validate, list and run the built-in example suite

@@ -9,6 +9,7 @@
 #include "cli/session.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "render/render.h"
 
 #include <stdio.h>
@@ -16,30 +17,43 @@
 
 #include "common/banned.h"
 
-/* Records in the document that it is a calibration, with the smallest
- * slowdown each compared metric could show at its pair cap, so that the
- * saved report keeps what the table shows (docs/reports.md). */
-static void record_calibration(struct session *s)
-{
-	runner_calibration(s->doc, s->plan);
-}
-
 /* The calibration table, unless the report on standard output (or in the
  * file) is a table, which ends with it. Beside a machine-readable report on
  * standard output it goes to standard error, so that the report stays
  * parseable. */
-static int calibration_summary(struct session *s)
+static void print_calibration(const struct session *s)
 {
 	struct strbuf out;
 	bool table = !strcmp(s->out.format, "table");
 
 	if (table && !s->out.output)
-		return EXIT_OK;
+		return;
 	strbuf_init(&out, 0);
 	render_calibration(s->doc, &out);
 	fputs(out.buf, !s->out.output ? stderr : stdout);
 	strbuf_release(&out);
-	return EXIT_OK;
+}
+
+/* The session's end (session.h) with what a calibration adds: in the
+ * document, before it is written, that it is a calibration, with the
+ * smallest slowdown each compared metric could show at its pair cap, so
+ * that the saved report keeps what the table shows (docs/reports.md); then
+ * the table, before the last line. */
+static int finish(struct session *s)
+{
+	int code = session_verdicts(s);
+	uint64_t t = clock_monotonic_ns();
+	int written;
+
+	runner_calibration(s->doc, s->plan);
+	session_phase(s, RESULTS_PHASE_JUDGING, t);
+	written = session_write(s);
+	if (written != EXIT_OK)
+		return written;
+	t = clock_monotonic_ns();
+	print_calibration(s);
+	session_phase(s, RESULTS_PHASE_RENDERING, t);
+	return session_conclude(s, code);
 }
 
 int cmd_calibrate(struct session *s, struct cmd_args *a)
@@ -54,9 +68,9 @@ int cmd_calibrate(struct session *s, struct cmd_args *a)
 	};
 	int code = revisions_suite_from("calibrate", f->suite_from, &req.suite_from);
 
-	s->epilogue = calibration_summary;
-	s->complete = record_calibration;
 	/* built twice and kept as two files, as a real change has them (the
 	 * plan's separate_artifacts) */
-	return code == EXIT_OK ? revisions_compare(s, &req) : code;
+	if (code == EXIT_OK)
+		code = revisions_compare(s, &req);
+	return code == EXIT_OK ? finish(s) : code;
 }

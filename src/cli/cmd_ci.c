@@ -17,6 +17,7 @@
 #include "cli/session.h"
 
 #include "common/alloc.h"
+#include "common/clock.h"
 #include "common/fsio.h"
 #include "common/rng.h"
 #include "github/actions.h"
@@ -33,7 +34,8 @@
 
 #include "common/banned.h"
 
-static int check_publish_flags(const char *cmd, struct publish_flags *p)
+static int check_publish_flags(const char *cmd, struct publish_flags *p,
+			       enum cli_verdict_as *verdict)
 {
 	if (!p->comment)
 		p->comment = "true";
@@ -41,7 +43,7 @@ static int check_publish_flags(const char *cmd, struct publish_flags *p)
 		return cli_usagef(cmd, "--comment \"%s\": expected true or false", p->comment);
 	if (p->accept_label && !*p->accept_label)
 		return cli_usagef(cmd, "--accept-label must not be empty");
-	return EXIT_OK;
+	return cli_verdict_as_parse(cmd, p->verdict_as, verdict);
 }
 
 /* ---- workflow commands --------------------------------------------------- */
@@ -63,22 +65,6 @@ static void annotate(enum github_annotation_level level, const char *file, unsig
 	github_actions_annotation(&a, &sb);
 	emit(&sb);
 	strbuf_release(&sb);
-}
-
-static void comparison_text(const struct comparison *c, struct strbuf *out)
-{
-	strbuf_adds(out, metric_info(c->metric)->name);
-	if (c->has_estimate) {
-		strbuf_addch(out, ' ');
-		fmt_change(out, c->change_percent, false);
-		strbuf_adds(out, " (");
-		fmt_change(out, c->ci_low_percent, false);
-		strbuf_adds(out, " … ");
-		fmt_change(out, c->ci_high_percent, false);
-		strbuf_addf(out, ", %.0f%% confidence)", c->confidence * 100);
-	}
-	if (c->reason[0])
-		strbuf_addf(out, ": %s", c->reason);
 }
 
 /* Where a command was written, for the annotation's file and line. */
@@ -119,7 +105,7 @@ static void annotate_command(const struct session *s, const struct results_suite
 			continue;
 		strbuf_init(&msg, 0);
 		strbuf_addf(&msg, "%s › %s: ", b->name, c->name);
-		comparison_text(cmp, &msg);
+		cli_comparison_text(cmp, &msg);
 		if (cmp->verdict == VERDICT_REGRESSION && cmp->gate && !cmp->accepted)
 			annotate(GITHUB_ANNOTATION_ERROR, file, line,
 				 "himorime: performance regression", msg.buf);
@@ -139,10 +125,8 @@ static void annotate_command(const struct session *s, const struct results_suite
 		if (bu->result.status != BUDGET_FAIL && !bu->result.metric_error)
 			continue;
 		strbuf_init(&msg, 0);
-		strbuf_addf(&msg, "%s › %s: %s %s", b->name, c->name,
-			    metric_info(bu->result.metric)->name, bu->text ? bu->text : "");
-		if (bu->result.reason[0])
-			strbuf_addf(&msg, ": %s", bu->result.reason);
+		strbuf_addf(&msg, "%s › %s: ", b->name, c->name);
+		cli_budget_text(c, bu, &msg);
 		annotate(GITHUB_ANNOTATION_ERROR, file, line,
 			 bu->result.metric_error ? "himorime: required budget could not be assessed"
 						 : "himorime: performance budget exceeded",
@@ -198,6 +182,8 @@ struct publish_ctx {
 	const struct publish_flags *pf;
 	const char *token;
 	const char *json_path;
+	struct cli_check *check;     /* the check run, in_progress from the start */
+	enum cli_verdict_as verdict; /* --verdict-as */
 };
 
 static void write_outputs(const struct session *s, const char *json_path, int exit_code);
@@ -218,16 +204,58 @@ static int publish(const struct session *s, const struct publish_ctx *c)
 			 "comment' (docs/github-actions.md)");
 		return EXIT_OK;
 	}
-	return cli_publish(s->doc, c->ev, true, c->pf->dry_run, c->token, false);
+	return cli_publish(s->doc, c->ev,
+			   &(struct cli_publish_request){ .comment = true,
+							  .dry_run = c->pf->dry_run,
+							  .token = c->token,
+							  .verdict_as = c->verdict,
+							  .check = c->check });
+}
+
+/* Whether the end will send requests: then the check run goes in_progress
+ * when the comparison starts (docs/github-actions.md, "The check run"). */
+static bool will_publish(const struct publish_ctx *c, const struct github_event *ev)
+{
+	const char *repo = getenv("GITHUB_REPOSITORY");
+
+	return strcmp(c->pf->comment, "false") && c->token && !c->pf->dry_run && repo && *repo &&
+	       ev->status_sha[0] && c->verdict != CLI_VERDICT_STATUS;
+}
+
+/* The check run of the suites about to be compared, in_progress. */
+static void start_check(const struct session *s, bool **selected, const struct github_event *ev,
+			const struct publish_ctx *c)
+{
+	const char **names = xcalloc(s->suites.count + 1, sizeof(*names));
+	size_t i, k, n = 0;
+
+	for (i = 0; i < s->suites.count; i++)
+		for (k = 0; k < s->suites.v[i]->benchmark_count; k++)
+			if (selected[i][k]) {
+				names[n++] = s->suites.v[i]->name;
+				break;
+			}
+	cli_check_start(names, n, ev, c->token, c->check);
+	free(names);
+}
+
+/* report.error_conclusion of every suite: for a check run that stops early. */
+static bool errors_neutral(const struct session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->suites.count; i++)
+		if (!s->suites.v[i]->error_conclusion_neutral)
+			return false;
+	return s->suites.count > 0;
 }
 
 /* After the report is written: the comment and the status, then the step's
  * outputs, once, with the code the process exits with. A publishing failure
  * other than a read-only token is exit 4: the measurement stands in the
  * report, but the job must not look green. */
-static int publish_step(struct session *s)
+static int publish_step(struct session *s, const struct publish_ctx *c)
 {
-	const struct publish_ctx *c = s->epilogue_ctx;
 	int code = publish(s, c);
 
 	write_outputs(s, c->json_path, code != EXIT_OK ? code : s->doc->summary.exit_code);
@@ -380,7 +408,8 @@ static void mask_token(const char *token)
 /* Chooses the base, opens both revisions and measures the selected
  * benchmarks on them into s->doc. */
 static int measure_revisions(struct session *s, const char *against, struct revisions_request *req,
-			     struct github_event *ev, bool **selected)
+			     struct github_event *ev, bool **selected,
+			     const struct publish_ctx *ctx)
 {
 	struct base_choice base = { .rev = NULL, .source = NULL };
 	struct revisions rv;
@@ -402,6 +431,8 @@ static int measure_revisions(struct session *s, const char *against, struct revi
 		code = revisions_plan(s, &rv, selected);
 	if (code == EXIT_OK) {
 		warn_merge_parent(&rv, ev);
+		if (will_publish(ctx, ev))
+			start_check(s, selected, ev, ctx);
 		code = session_runner(s, rv.hidden, rv.n_hidden);
 	}
 	if (code == EXIT_OK)
@@ -411,10 +442,14 @@ static int measure_revisions(struct session *s, const char *against, struct revi
 }
 
 /* After measuring: accepted regressions, the summary, the JSON report and the
- * annotations; publishing runs as the session's epilogue. */
+ * annotations; then the session's end (session.h) with publishing between
+ * the report written and the last line. */
 static int finish(struct session *s, const struct github_event *ev, struct publish_ctx *ctx,
 		  char **json_path)
 {
+	int code, written, published;
+	uint64_t t;
+
 	if (s->plan->accept.applies)
 		runner_accept_regressions(s->doc);
 	if (!s->out.summary && getenv("GITHUB_STEP_SUMMARY") && *getenv("GITHUB_STEP_SUMMARY"))
@@ -431,10 +466,19 @@ static int finish(struct session *s, const struct github_event *ev, struct publi
 	}
 	ctx->ev = ev;
 	ctx->json_path = *json_path ? *json_path : "";
-	s->epilogue = publish_step;
-	s->epilogue_ctx = ctx;
-	s->epilogue_failure = "the comment or status could not be published";
-	return session_finish(s);
+	code = session_verdicts(s);
+	written = session_write(s);
+	if (written != EXIT_OK)
+		return written;
+	t = clock_monotonic_ns();
+	published = publish_step(s, ctx);
+	session_phase(s, RESULTS_PHASE_PUBLISHING, t);
+	if (published != EXIT_OK) {
+		session_print_timings(s);
+		return cli_exit(published,
+				"the comment, check run or status could not be published");
+	}
+	return session_conclude(s, code);
 }
 
 /* Whether the event's pull request carries a label, for the plan. */
@@ -446,6 +490,7 @@ static bool has_label(const void *ev, const char *label)
 int cmd_ci(struct session *s, struct cmd_args *a)
 {
 	struct publish_flags *pf = &a->f.ci.publish;
+	struct cli_check check = CLI_CHECK_INIT;
 	struct revisions_request req = { .suite_from = REVISIONS_SUITE_OWN };
 	struct github_event ev;
 	struct publish_ctx ctx = { .pf = pf };
@@ -454,7 +499,7 @@ int cmd_ci(struct session *s, struct cmd_args *a)
 	int code;
 
 	github_event_init(&ev);
-	code = check_publish_flags("ci", pf);
+	code = check_publish_flags("ci", pf, &ctx.verdict);
 	if (code == EXIT_OK)
 		code = revisions_suite_from("ci", a->f.ci.suite_from, &req.suite_from);
 	if (code != EXIT_OK)
@@ -464,6 +509,7 @@ int cmd_ci(struct session *s, struct cmd_args *a)
 	s->flags.accept_label = pf->accept_label;
 	s->flags.labelled = has_label;
 	s->flags.labels_ctx = &ev;
+	ctx.check = &check;
 	ctx.token = cli_token();
 	mask_token(ctx.token);
 	/* Outside Actions without a token there is nowhere to publish: show. */
@@ -476,10 +522,13 @@ int cmd_ci(struct session *s, struct cmd_args *a)
 	    getenv("GITHUB_REPOSITORY") && *getenv("GITHUB_REPOSITORY"))
 		github_http_preload();
 	selected = session_selection(s);
-	code = measure_revisions(s, a->f.ci.against, &req, &ev, selected);
+	code = measure_revisions(s, a->f.ci.against, &req, &ev, selected, &ctx);
 	if (code == EXIT_OK)
 		code = finish(s, &ev, &ctx, &json_path);
+	/* never left in_progress: a run that stopped before publishing says so */
+	cli_check_abandon(&check, &ev, ctx.token, code, errors_neutral(s));
 done:
+	cli_check_release(&check);
 	session_selection_free(selected, s->suites.count);
 	free(json_path);
 	github_event_release(&ev);

@@ -31,5 +31,7 @@ int cmd_compare(struct session *s, struct cmd_args *a)
 		return cli_usagef("compare",
 				  "compare needs --against REV (a commit, branch or tag)");
 	code = revisions_suite_from("compare", f->suite_from, &req.suite_from);
-	return code == EXIT_OK ? revisions_compare(s, &req) : code;
+	if (code == EXIT_OK)
+		code = revisions_compare(s, &req);
+	return code == EXIT_OK ? session_finish(s) : code;
 }

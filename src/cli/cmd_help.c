@@ -68,7 +68,8 @@ static void heading(const struct cmd *c, struct strbuf *out)
 }
 
 /* "  -o, --output FILE  write the report there", the help's further lines
- * indented to the column (two spaces at least after the flag). */
+ * indented to the column (two spaces at least after the flag; a help that
+ * starts with a newline starts on the next line, for a long flag). */
 static void flag_line(const struct opt *o, size_t column, struct strbuf *out)
 {
 	size_t start = out->len, used;
@@ -81,7 +82,8 @@ static void flag_line(const struct opt *o, size_t column, struct strbuf *out)
 	if (o->arg)
 		strbuf_addf(out, " %s", o->arg);
 	used = out->len - start;
-	strbuf_addf(out, "%*s", (int)(used + 2 <= column ? column - used : 2), "");
+	if (o->help[0] != '\n')
+		strbuf_addf(out, "%*s", (int)(used + 2 <= column ? column - used : 2), "");
 	for (p = o->help; *p; p++) {
 		strbuf_addch(out, *p);
 		if (*p == '\n')

@@ -60,6 +60,27 @@ static void filter(struct sweep_series_list *l, const regex_t *re,
 	l->count = n;
 }
 
+/* The series rendered in format hf (the table in colour on a terminal), to
+ * --output or standard output. */
+static int write_series(const struct sweep_series_list *l, enum render_format hf,
+			const struct history_flags *f)
+{
+	struct err err = ERR_INIT;
+	struct strbuf out;
+	int code = EXIT_OK;
+
+	strbuf_init(&out, 0);
+	if (history_render(l, hf, hf == RENDER_TABLE && !f->output && cli_colour(f->no_color), &out,
+			   &err) < 0)
+		code = cli_fail(&err);
+	else if (f->output && fsio_write_atomic(f->output, out.buf, out.len, &err) < 0)
+		code = cli_fail(&err);
+	else if (!f->output)
+		fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&out);
+	return code;
+}
+
 static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 {
 	enum render_format hf = RENDER_TABLE;
@@ -69,7 +90,6 @@ static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 	struct store_order placed = { .sha = NULL, .rank = NULL, .n = 0 };
 	struct sweep_order order;
 	struct err err = ERR_INIT;
-	struct strbuf out;
 	regex_t re;
 	struct params_selector cases;
 	bool has_re = false, has_cases = false;
@@ -123,15 +143,7 @@ static int show(struct vcs *vcs, const struct history_flags *f, const char *ref)
 		fprintf(stderr, "himorime: history: no %s results under %s%s\n",
 			metric_info(m)->name, ref,
 			has_re || has_cases ? " for that --benchmark" : "");
-	strbuf_init(&out, 0);
-	if (history_render(&l, hf, hf == RENDER_TABLE && !f->output && cli_colour(f->no_color),
-			   &out, &err) < 0)
-		code = cli_fail(&err);
-	else if (f->output && fsio_write_atomic(f->output, out.buf, out.len, &err) < 0)
-		code = cli_fail(&err);
-	else if (!f->output)
-		fwrite(out.buf, 1, out.len, stdout);
-	strbuf_release(&out);
+	code = write_series(&l, hf, f);
 release:
 	store_order_release(&placed);
 	sweep_series_release(&l);

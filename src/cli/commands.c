@@ -105,6 +105,13 @@ static const struct opt session_flags[] = {
 	  .help = "the whole comparison's time budget (default 20m,\n"
 		  "over defaults.regression.max_total_time), shared by\n"
 		  "its benchmarks as they start; counted runs stop too" },
+	{ .name = "schedule",
+	  SESSION_STRING(schedule_text),
+	  .arg = "interleaved|duet",
+	  .group = FLAGS_SCHEDULE,
+	  .help = "how base and head runs pair (over the suite's\n"
+		  "schedule): back to back (interleaved, the default), or\n"
+		  "at once, each on its own CPU (duet)" },
 	{ .name = "fail-on-inconclusive",
 	  SESSION_FLAG(fail_on_inconclusive),
 	  .group = FLAGS_GATE,
@@ -200,6 +207,12 @@ static const struct opt ci_flags[] = {
 	  .arg = "NAME",
 	  .help = "a label that accepts a known regression: still reported,\n"
 		  "marked accepted, not failing (default himorime:accept)" },
+	{ .name = "verdict-as",
+	  OWN_STRING(ci.publish.verdict_as),
+	  .arg = "status|check|both",
+	  .help = "\nthe verdict as a commit status, a check run, or both\n"
+		  "(default both; the status alone where check runs are\n"
+		  "refused)" },
 	{ .name = "dry-run",
 	  OWN_FLAG(ci.publish.dry_run),
 	  .help = "print the comment and the requests; send nothing (the\n"
@@ -226,6 +239,11 @@ static const struct opt comment_flags[] = {
 	  OWN_FLAG(comment.hide_footer),
 	  .help = "leave out the comment's last line (the link to the run,\n"
 		  "himorime's version and the seed)" },
+	{ .name = "verdict-as",
+	  OWN_STRING(comment.verdict_as),
+	  .arg = "status|check|both",
+	  .help = "\nthe verdict as a commit status, a check run, or both\n"
+		  "(default both; the status alone where check runs are refused)" },
 };
 
 static const struct opt report_flags[] = {
@@ -360,7 +378,7 @@ static const struct opt bisect_flags[] = {
 
 /* The groups of shared flags a command takes. */
 #define RUN_GROUPS     (FLAGS_SELECT | FLAGS_REPORT | FLAGS_RUNS | FLAGS_TERMINAL | FLAGS_COLOUR)
-#define COMPARE_GROUPS (RUN_GROUPS | FLAGS_BUDGET | FLAGS_GATE)
+#define COMPARE_GROUPS (RUN_GROUPS | FLAGS_BUDGET | FLAGS_SCHEDULE | FLAGS_GATE)
 
 static const struct cmd commands[] = {
 	{
@@ -475,8 +493,9 @@ static const struct cmd commands[] = {
 			"sides,\n"
 			"and measures them in pairs: each round runs every command once on base "
 			"and once\n"
-			"on head, back to back, in coin-flipped order. After each planned look the "
-			"judge\n"
+			"on head, back to back, in coin-flipped order (with schedule duet, both at "
+			"once,\n"
+			"each on its own CPU). After each planned look the judge\n"
 			"decides latency, cpu_total and peak_rss per command: regression, "
 			"improved, pass,\n"
 			"inconclusive or skipped (see docs/comparison.md). Head is the working "
@@ -485,6 +504,13 @@ static const struct cmd commands[] = {
 			"builds\n"
 			"produce the same ${artifact} byte for byte, both sides run that one "
 			"file.\n"
+			"Every comparison says the smallest change it could have seen (COULD SEE), "
+			"and\n"
+			"an inconclusive one how many pairs would have decided it. On a noisy "
+			"runner\n"
+			"(a robust CV above max_cv) a verdict stands only when the first and the "
+			"second\n"
+			"half of the pairs, each on its own, agree, and the report says so.\n"
 			"Counts a suite asks for (artifact_size, instructions, allocations; per "
 			"benchmark\n"
 			"or per command) are decided after the timed rounds, on their medians;\n"
@@ -543,8 +569,10 @@ static const struct cmd commands[] = {
 	{
 		.name = "ci",
 		.summary = "compare with CI defaults and publish to the pull request",
-		.synopsis = "ci [--against REV] [--comment true|false] [--accept-label NAME]\n"
-			    "                   [--dry-run] [flags] [PATH...]\n",
+		.synopsis =
+			"ci [--against REV] [--comment true|false] [--accept-label NAME]\n"
+			"                   [--verdict-as status|check|both] [--dry-run] [flags] "
+			"[PATH...]\n",
 		.about =
 			"'compare' with CI defaults. The base is --against, else "
 			"HIMORIME_BASE_REF, else\n"
@@ -568,16 +596,19 @@ static const struct cmd commands[] = {
 			"masked and\n"
 			"never passed to commands, nor the runner's credentials and files (see\n"
 			"docs/github-actions.md, \"Threat model\"). Then one sticky pull-request\n"
-			"comment and a commit status `himorime` through the REST API "
-			"(GITHUB_API_URL);\n"
-			"--comment false sends no request at all. Without a token nothing is "
-			"published\n"
-			"and a notice says what to set; a read-only token (a fork) keeps the "
-			"report and\n"
-			"says how to use 'himorime comment' from a workflow_run workflow; either "
-			"way the\n"
-			"exit code is the gate's. Last, the outputs in GITHUB_OUTPUT: result, "
-			"exit-code (the code\n"
+			"comment, a check run `himorime` (in_progress from the start, with "
+			"annotations on\n"
+			"the suite's lines) and a commit status `himorime` through the REST API\n"
+			"(GITHUB_API_URL); a token that may not write check runs gets the status "
+			"and a\n"
+			"notice naming `checks: write`. --comment false sends no request at all. "
+			"Without\n"
+			"a token nothing is published and a notice says what to set; a read-only "
+			"token (a\n"
+			"fork) keeps the report and says how to use 'himorime comment' from a\n"
+			"workflow_run workflow; either way the exit code is the gate's. Last, the "
+			"outputs\n"
+			"in GITHUB_OUTPUT: result, exit-code (the code\n"
 			"ci exits with: 4 when publishing failed), report (the --output file, "
 			"empty\n"
 			"without) and json (the JSON report).\n"
@@ -598,8 +629,10 @@ static const struct cmd commands[] = {
 	},
 	{
 		.name = "comment",
-		.summary = "post the comment and status of a saved report (fork-safe)",
-		.synopsis = "comment [--event PATH] [--dry-run] [--hide-footer] REPORT.json\n",
+		.summary = "post the comment, check run and status of a saved report (fork-safe)",
+		.synopsis =
+			"comment [--event PATH] [--dry-run] [--hide-footer]\n"
+			"                        [--verdict-as status|check|both] REPORT.json\n",
 		.about = "The publishing half of the two-job setup: run in a job that never checks "
 			 "out\n"
 			 "or runs pull-request code (the measuring workflow's second job on "
@@ -614,11 +647,17 @@ static const struct cmd commands[] = {
 			 "request and the head sha come from the trusted event (--event, default\n"
 			 "GITHUB_EVENT_PATH), looked up through the API when the event lists none "
 			 "(forks).\n"
-			 "A fork's status is marked advisory: its own code made the report. The "
-			 "comment\n"
-			 "and the status link to the run that measured (workflow_run.id of the "
-			 "event),\n"
-			 "whose job summary holds the full report.\n"
+			 "A fork's status is marked advisory: its own code made the report. Then "
+			 "the\n"
+			 "check run `himorime` on that commit (created completed, or ours updated; "
+			 "for a\n"
+			 "fork its summary says the figures come from the fork's own job) and the "
+			 "status,\n"
+			 "as --verdict-as says. The comment, the check run and the status link to "
+			 "the run\n"
+			 "that measured (workflow_run.id of the event), whose job summary holds "
+			 "the full\n"
+			 "report.\n"
 			 "Any suite name goes in the comment marker (other bytes than "
 			 "[A-Za-z0-9._,:/+=@-]\n"
 			 "as %XX). In Actions, what it prints is wrapped in ::stop-commands::.\n"

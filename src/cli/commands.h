@@ -42,6 +42,7 @@ struct calibrate_flags {
 struct publish_flags {
 	const char *comment; /* "true" or "false" */
 	const char *accept_label;
+	const char *verdict_as; /* status, check or both */
 	bool dry_run;
 };
 struct ci_flags {
@@ -49,7 +50,7 @@ struct ci_flags {
 	struct publish_flags publish;
 };
 struct comment_flags {
-	const char *event;
+	const char *event, *verdict_as;
 	bool dry_run, hide_footer;
 };
 struct report_flags {
@@ -105,6 +106,7 @@ enum flag_group {
 	FLAGS_GATE = 1 << 4,	 /* --fail-on-inconclusive */
 	FLAGS_TERMINAL = 1 << 5, /* --quiet, --verbose */
 	FLAGS_COLOUR = 1 << 6,	 /* --no-color */
+	FLAGS_SCHEDULE = 1 << 7, /* --schedule */
 };
 
 struct cmd {

@@ -1,9 +1,12 @@
 /*
  * Publishing a results document to GitHub: one sticky pull-request comment
  * (the github rendering in its comment form, under a hidden marker naming the
- * suites) and a commit status `himorime`. Shared by `ci` and the fork-safe
+ * suites), then the check run `himorime` (check_run.c) and a commit status
+ * `himorime`, as --verdict-as says. Shared by `ci` and the fork-safe
  * `comment`. A read-only token (a pull request from a fork) is a notice, not
- * a failure: the report is kept and the notice says how to use `comment`.
+ * a failure: the report is kept and the notice says how to use `comment`. A
+ * token that may not write check runs gets the status instead, and a notice
+ * naming the permission.
  */
 #include "cli/publish.h"
 
@@ -35,15 +38,13 @@ static enum github_state state_for(int exit_code)
 
 static void selection_key(const struct results *doc, struct strbuf *out)
 {
+	const char **names = xcalloc(doc->n_suites + 1, sizeof(*names));
 	size_t i;
 
-	for (i = 0; i < doc->n_suites; i++) {
-		if (i)
-			strbuf_addch(out, ',');
-		strbuf_adds(out, doc->suites[i].name);
-	}
-	if (!doc->n_suites)
-		strbuf_adds(out, "none");
+	for (i = 0; i < doc->n_suites; i++)
+		names[i] = doc->suites[i].name;
+	cli_selection_key(names, doc->n_suites, out);
+	free(names);
 }
 
 /* The run the comment and the status link to: this run, except for the
@@ -113,10 +114,73 @@ static void read_only_notice(const char *why)
 		why);
 }
 
-/* Publishes doc's comment and status. Returns EXIT_OK, or EXIT_EXEC for a
- * failure other than a read-only token (which is only a notice). */
-int cli_publish(const struct results *doc, const struct github_event *ev, bool comment,
-		bool dry_run, const char *token, bool hide_footer)
+/* A token that may not write check runs (a personal token, a job without
+ * the permission): the status goes instead, and the log says what to add. */
+static void checks_refused_notice(const char *why)
+{
+	fprintf(stderr,
+		"himorime: notice: the token may not write check runs (%s): the commit status "
+		"is posted instead; for the check run `himorime` with annotations on the suite, "
+		"give the job `checks: write` (or pass --verdict-as status to post the status "
+		"alone) (docs/github-actions.md)\n",
+		why);
+}
+
+/* What publishing did so far: the first failure wins the message. */
+struct outcome {
+	struct err err;
+	bool failed;
+};
+
+static void keep_failure(struct outcome *out, const struct err *err)
+{
+	if (out->failed)
+		return;
+	out->failed = true;
+	out->err = *err;
+}
+
+/* The check run, then the status when asked, or when check runs are
+ * refused. false after a read-only token's notice (nothing more to try). */
+static bool publish_verdict(struct github_http *http, const struct results *doc,
+			    const struct github_event *ev, const struct cli_publish_request *req,
+			    struct github_publish_options *po, struct strbuf *plan,
+			    struct outcome *out)
+{
+	struct github_publish_result res;
+	struct err err = ERR_INIT;
+	bool want_status = req->verdict_as != CLI_VERDICT_CHECK;
+
+	if (req->verdict_as != CLI_VERDICT_STATUS && po->sha) {
+		if (!req->check->refused &&
+		    cli_check_finish(http, doc, ev, po->target_url, req->check,
+				     req->dry_run ? plan : NULL, &err) < 0 &&
+		    !req->check->refused)
+			keep_failure(out, &err);
+		if (req->check->refused) {
+			checks_refused_notice(req->check->why);
+			want_status = true;
+		}
+	}
+	if (!want_status || !po->sha)
+		return true;
+	po->pr_number = 0; /* the comment is posted */
+	err_clear(&err);
+	if (github_publish(http, po, &res, &err) < 0) {
+		if (res.read_only) {
+			read_only_notice(err.msg);
+			return false;
+		}
+		keep_failure(out, &err);
+	}
+	return true;
+}
+
+/* Publishes doc's comment, check run and status. Returns EXIT_OK, or
+ * EXIT_EXEC for a failure other than a read-only token (which is only a
+ * notice). */
+int cli_publish(const struct results *doc, const struct github_event *ev,
+		const struct cli_publish_request *req)
 {
 	struct github_http_options ho = GITHUB_HTTP_OPTIONS_INIT;
 	struct github_publish_options po = GITHUB_PUBLISH_OPTIONS_INIT;
@@ -124,9 +188,9 @@ int cli_publish(const struct results *doc, const struct github_event *ev, bool c
 	struct render_options ro = RENDER_OPTIONS_INIT;
 	struct github_http *http = NULL;
 	struct strbuf body, key, marker, why, plan;
-	struct err err = ERR_INIT;
+	struct outcome out = { .err = ERR_INIT, .failed = false };
 	char *run_url;
-	int code = EXIT_OK;
+	const char *sha = ev->status_sha[0] ? ev->status_sha : NULL;
 
 	strbuf_init(&body, 0);
 	strbuf_init(&key, 0);
@@ -138,44 +202,48 @@ int cli_publish(const struct results *doc, const struct github_event *ev, bool c
 	run_url = run_url_for(ev);
 	ro.comment = true;
 	ro.run_url = run_url;
-	ro.hide_footer = hide_footer;
-	if (github_comment_marker(key.buf, &marker, &err) < 0)
-		goto failed;
+	ro.hide_footer = req->hide_footer;
+	if (github_comment_marker(key.buf, &marker, &out.err) < 0) {
+		out.failed = true;
+		goto done;
+	}
 	ro.marker = marker.buf;
-	if (render_to(doc, RENDER_GITHUB, &ro, &body, &err) < 0)
-		goto failed;
+	if (render_to(doc, RENDER_GITHUB, &ro, &body, &out.err) < 0) {
+		out.failed = true;
+		goto done;
+	}
 	status_description(doc, ev, &why);
 	if (!getenv("GITHUB_REPOSITORY") || !*getenv("GITHUB_REPOSITORY")) {
-		no_repository(dry_run, body.buf);
+		no_repository(req->dry_run, body.buf);
 		goto done;
 	}
 	ho.api_url = getenv("GITHUB_API_URL");
-	ho.token = token ? token : "dry-run";
-	if (github_http_new(&http, &ho, &err) < 0)
-		goto failed;
+	ho.token = req->token ? req->token : "dry-run";
+	if (github_http_new(&http, &ho, &out.err) < 0) {
+		out.failed = true;
+		goto done;
+	}
 	po.repository = getenv("GITHUB_REPOSITORY");
-	po.pr_number = comment ? ev->pr_number : 0;
+	po.pr_number = req->comment ? ev->pr_number : 0;
 	po.selection = key.buf;
 	po.body = body.buf;
-	po.sha = ev->status_sha[0] ? ev->status_sha : NULL;
 	po.state = state_for(doc->summary.exit_code);
 	po.description = why.buf;
 	po.target_url = run_url;
-	po.dry_run = dry_run ? &plan : NULL;
-	if (github_publish(http, &po, &res, &err) < 0) {
-		if (res.read_only) {
-			read_only_notice(err.msg);
-			goto done;
-		}
-		goto failed;
+	po.dry_run = req->dry_run ? &plan : NULL;
+	if (github_publish(http, &po, &res, &out.err) < 0) { /* the comment (no sha yet) */
+		if (res.read_only)
+			read_only_notice(out.err.msg);
+		else
+			out.failed = true;
+		goto done;
 	}
-	if (dry_run)
+	po.sha = sha;
+	if (publish_verdict(http, doc, ev, req, &po, &plan, &out) && req->dry_run)
 		print_dry_run("himorime: dry run: nothing was sent\n", plan.buf, body.buf);
-	goto done;
-failed:
-	cli_error(HMR_EXEC, "%s", err.msg);
-	code = EXIT_EXEC;
 done:
+	if (out.failed)
+		cli_error(HMR_EXEC, "%s", out.err.msg);
 	github_http_free(http);
 	free(run_url);
 	strbuf_release(&body);
@@ -183,5 +251,5 @@ done:
 	strbuf_release(&marker);
 	strbuf_release(&why);
 	strbuf_release(&plan);
-	return code;
+	return out.failed ? EXIT_EXEC : EXIT_OK;
 }

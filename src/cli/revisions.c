@@ -402,8 +402,8 @@ int revisions_compare(struct session *s, const struct revisions_request *req)
 		code = session_runner(s, rv.hidden, rv.n_hidden);
 	if (code == EXIT_OK)
 		code = revisions_measure(s, &rv, selected);
-	/* The trees go before the report is written: nothing is left behind
-	 * even when writing fails. */
+	/* The trees go before the command writes the report: nothing is left
+	 * behind even when writing fails. */
 	if (s->doc) {
 		uint64_t t = clock_monotonic_ns();
 		revisions_release(&rv);
@@ -411,8 +411,6 @@ int revisions_compare(struct session *s, const struct revisions_request *req)
 	} else {
 		revisions_release(&rv);
 	}
-	if (code == EXIT_OK)
-		code = session_finish(s);
 	session_selection_free(selected, s->suites.count);
 	return code;
 }

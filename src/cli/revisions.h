@@ -81,8 +81,9 @@ void revisions_release(struct revisions *rv);
  * materialised revision, or the working tree itself), found from where the
  * suite lies in the working tree; NULL when it lies outside the repository. */
 char *revisions_suite_root(const struct revisions *rv, const struct suite *suite, const char *root);
-/* The whole of compare and calibrate after their flags: opens the revisions,
- * checks the looks, measures, removes the trees, writes the report. */
+/* Compare and calibrate after their flags, up to their report: opens the
+ * revisions, checks the looks, measures, removes the trees. The command
+ * then ends the session (session_finish, or its steps). */
 int revisions_compare(struct session *s, const struct revisions_request *req);
 
 #endif

@@ -236,6 +236,12 @@ static int check_values(struct session *s, enum results_mode mode)
 				s->max_total_time_text);
 		s->flags.max_total_time_ns = ns;
 	}
+	if (s->schedule_text) {
+		if (schedule_from_name(s->schedule_text, &s->flags.schedule) < 0)
+			return cli_usagef(s->cmd, "--schedule \"%s\": expected interleaved or duet",
+					  s->schedule_text);
+		s->flags.has_schedule = true;
+	}
 	if (s->fail_on_inconclusive && mode == RESULTS_MODE_RUN)
 		return cli_usagef(s->cmd, "--fail-on-inconclusive only applies to compare and ci");
 	if (selection_init(&s->sel, s->filter, &s->tags, &s->skip_tags, &err) < 0)
@@ -291,7 +297,7 @@ static enum plan_verb verb_of(const char *cmd)
 /* Moves the first n operands to s->leading. */
 static int take_leading(struct session *s, size_t n)
 {
-	struct strlist rest = { NULL, 0, 0 };
+	struct strlist rest = { .v = NULL, .n = 0, .alloc = 0 };
 	size_t i;
 
 	if (s->operands.n < n)
@@ -698,10 +704,8 @@ static int write_outputs(struct session *s, struct err *err)
 	return rc;
 }
 
-int session_finish(struct session *s)
+int session_verdicts(struct session *s)
 {
-	struct err err = ERR_INIT;
-	struct strbuf why;
 	uint64_t t;
 	int code;
 
@@ -710,25 +714,27 @@ int session_finish(struct session *s)
 	s->doc->finished_at_unix_ns = clock_wall_ns();
 	t = clock_monotonic_ns();
 	code = cli_summarize(s->doc, s->fail_on_inconclusive);
-	if (s->complete)
-		s->complete(s);
 	session_phase(s, RESULTS_PHASE_JUDGING, t);
+	return code;
+}
+
+int session_write(struct session *s)
+{
+	struct err err = ERR_INIT;
+
 	if (write_outputs(s, &err) < 0) {
 		cli_error(HMR_UNWRITTEN, "%s", err.msg);
 		s->doc->summary.exit_code = EXIT_EXEC;
 		return cli_exit(EXIT_EXEC, "the report could not be written");
 	}
-	if (s->epilogue) {
-		int after;
-		t = clock_monotonic_ns();
-		after = s->epilogue(s);
-		session_phase(s, RESULTS_PHASE_PUBLISHING, t);
-		session_print_timings(s);
-		if (after != EXIT_OK)
-			return cli_exit(after, "%s", s->epilogue_failure);
-	} else {
-		session_print_timings(s);
-	}
+	return EXIT_OK;
+}
+
+int session_conclude(struct session *s, int code)
+{
+	struct strbuf why;
+
+	session_print_timings(s);
 	if (code == EXIT_OK)
 		return EXIT_OK;
 	strbuf_init(&why, 0);
@@ -736,6 +742,14 @@ int session_finish(struct session *s)
 	code = cli_exit(code, "%s", why.buf);
 	strbuf_release(&why);
 	return code;
+}
+
+int session_finish(struct session *s)
+{
+	int code = session_verdicts(s);
+	int written = session_write(s);
+
+	return written == EXIT_OK ? session_conclude(s, code) : written;
 }
 
 void session_release(struct session *s)

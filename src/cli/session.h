@@ -5,7 +5,7 @@
  * requested format. cli_run (commands.c) starts the session with
  * session_start() and hands it to the command, which prepares the trees it
  * measures, creates the runner with session_runner(), measures each suite
- * (runner_run_suite), then calls session_finish().
+ * (runner_run_suite), then ends it with session_finish() or its steps.
  */
 #ifndef HIMORIME_CLI_SESSION_H
 #define HIMORIME_CLI_SESSION_H
@@ -27,6 +27,7 @@ struct session {
 	const char *filter, *seed_text;
 	struct cli_output out; /* --format, --output, --section, --summary, --no-color */
 	const char *runs_text, *warmup_text, *max_time_text, *max_total_time_text;
+	const char *schedule_text;
 	struct strlist tags, skip_tags, operands;
 	struct strlist leading; /* operands before the PATHs (sweep's REV_RANGE) */
 	bool quiet, fail_on_inconclusive, verbose;
@@ -42,15 +43,6 @@ struct session {
 	char *spawner_path;
 	const char *cmd;
 	uint64_t started_ns; /* CLOCK_MONOTONIC when the session started */
-	/* Runs after the report is written, before the last line: calibrate's
-	 * summary, ci's publishing. A non-zero return is an exit code that
-	 * overrides the verdict's, and `epilogue_failure` says why. */
-	int (*epilogue)(struct session *s);
-	void *epilogue_ctx;
-	const char *epilogue_failure;
-	/* Runs after the summary, before the report is written: what a command
-	 * adds to the document (calibrate's figures). */
-	void (*complete)(struct session *s);
 	/* The working trees this session builds in, locked (treelock.h). */
 	struct treelock *locks;
 	size_t n_locks;
@@ -121,8 +113,20 @@ int session_lock_tree(struct session *s, const char *dir);
 void session_budget_start(struct session *s);
 /* Creates the runner (once the hidden environment names are known). */
 int session_runner(struct session *s, const char *const *hidden, size_t n_hidden);
-/* Renders and writes every requested output, sets the summary, prints the
- * last line; returns the exit code. */
+/* The end of a measuring command, in three steps it calls in order; a
+ * command that adds to the document or prints between them (calibrate, ci)
+ * calls each, the others session_finish, which calls all three.
+ *
+ * session_verdicts: clears the progress line, stamps the end, and rolls the
+ * verdicts up into the document's summary (the judging phase); returns the
+ * exit code they ask for. */
+int session_verdicts(struct session *s);
+/* Renders and writes every requested output: the report and the suites'
+ * report.outputs. EXIT_OK, or exit 4 after saying why. */
+int session_write(struct session *s);
+/* With --verbose the phases (session_print_timings); then, for a code other
+ * than EXIT_OK, the last line with the verdicts' reason. Returns code. */
+int session_conclude(struct session *s, int code);
 int session_finish(struct session *s);
 void session_release(struct session *s);
 

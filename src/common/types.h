@@ -57,6 +57,13 @@ enum side_statistic { SIDE_MEDIAN, SIDE_MEAN };
  * valgrind. Which one does is the measurer's to find (measure/counter.h). */
 enum counter_backend { COUNTER_AUTO, COUNTER_PERF, COUNTER_VALGRIND };
 
+/* How the base and head runs of a compared command take turns
+ * (docs/design.md, "Measuring a run"): interleaved, a base/head pair back to
+ * back in coin-flipped order within each shuffled round; or duet, both
+ * started at once, each alone on its own CPU, the CPUs swapped from pair to
+ * pair. */
+enum schedule { SCHEDULE_INTERLEAVED, SCHEDULE_DUET };
+
 /* A budget's bound: `<`, `<=`, `>`, `>=`. */
 enum bound_op { BOUND_LT, BOUND_LE, BOUND_GT, BOUND_GE };
 
@@ -76,6 +83,11 @@ struct aggregation {
 #define TOLERANCE_DEFAULT_FRACTION_RSS	  0.10 /* peak_rss */
 #define TOLERANCE_DEFAULT_FRACTION_COUNTS 0.01 /* instructions, allocations, sizes */
 #define TOLERANCE_DEFAULT_MAX_CV	  0.5
+
+/* Beyond this many pairs a comparison's projection says "beyond reach"
+ * instead of a number: the change sits too close to the tolerance to be
+ * sorted at the noise observed. */
+#define COMPARISON_PAIRS_TO_DECIDE_MAX 1000000
 
 /* One compared metric of one command: every field a report's
  * comparisons carry (docs/reports.md, "Layout"). Percentages are in percent (+16.3 means
@@ -115,6 +127,23 @@ struct comparison {
 	 * confidence is 1. */
 	bool counts;
 	double spread_percent; /* the larger side's spread, percent of its median */
+	/* The noise gate's condition held at the deciding (or last) look: a
+	 * side's robust CV above max_cv with the sides' ranges overlapping. A
+	 * verdict other than inconclusive then stood because each half of the
+	 * pairs pointed the same way (docs/comparison.md, "Noise gate"). */
+	bool noisy;
+	/* What the comparison could see (docs/comparison.md, "What a comparison
+	 * could see"), in percent: the smallest slowdown its achieved interval
+	 * would have called a regression, and the smallest improvement (a
+	 * negative figure) it would have called improved; absent when there is
+	 * no interval or the band is open on that side. */
+	bool has_detectable_high, has_detectable_low;
+	double detectable_high_percent, detectable_low_percent;
+	/* An inconclusive comparison whose interval straddled the band: the
+	 * pairs that would have decided at the noise observed (0: none), or
+	 * more than COMPARISON_PAIRS_TO_DECIDE_MAX (pairs_to_decide_beyond). */
+	unsigned pairs_to_decide;
+	bool pairs_to_decide_beyond;
 	/* The benchmark's `runs` (or --runs) fixed the pairs: one look, and more
 	 * pairs come from raising runs, not max_runs. */
 	bool runs_fixed;
@@ -165,6 +194,7 @@ enum vocab {
 	VOCAB_BUDGET_STATUS,
 	VOCAB_SIDE_STATISTIC,
 	VOCAB_BOUND_OP,
+	VOCAB_SCHEDULE,
 };
 
 /* The names of an enum's values, indexed by value; *n is how many. */
@@ -182,6 +212,8 @@ int side_statistic_from_name(const char *name, enum side_statistic *out);
 const char *bound_op_name(enum bound_op op);	    /* "<", "<=", ">", ">=" */
 const char *step_outcome_name(enum step_outcome o); /* "good", "bad", ... */
 int bound_op_from_name(const char *name, enum bound_op *out);
+const char *schedule_name(enum schedule s); /* "interleaved", "duet" */
+int schedule_from_name(const char *name, enum schedule *out);
 
 /*
  * An aggregation as suites, `list` and reports write it: "min", "max",

@@ -1,16 +1,17 @@
 /*
  * How a cost grows with input size (docs/comparison.md, "Growth with input
  * size"): for the cases of a benchmark with sizes that differ only in their
- * size, per command, the power law cost ≈ a · size^b of latency, cpu_total
- * and peak RSS (sizes with runs at the RSS floor left out) over each side's
- * runs (stats_power_fit). Works on the results document alone, like
- * geomean.c.
+ * size, per command, cost ≈ a + b · size^k of latency, cpu_total, peak RSS
+ * (sizes with runs at the RSS floor left out) and the counts a command asked
+ * for (instructions, allocations, allocated bytes) over each side's runs
+ * (stats_growth_fit: the constant a, what every run pays, apart from the
+ * growth). Works on the results document alone, like geomean.c.
  */
 #include "engine/runner.h"
 
 #include "common/alloc.h"
 #include "common/strbuf.h"
-#include "stats/stats.h"
+#include "stats/growth.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -18,7 +19,9 @@
 
 #include "common/banned.h"
 
-static const enum metric growth_metrics[] = { METRIC_LATENCY, METRIC_CPU_TOTAL, METRIC_PEAK_RSS };
+static const enum metric growth_metrics[] = { METRIC_LATENCY,	  METRIC_CPU_TOTAL,
+					      METRIC_PEAK_RSS,	  METRIC_INSTRUCTIONS,
+					      METRIC_ALLOCATIONS, METRIC_ALLOCATED_BYTES };
 
 /* A case's label without its size: "scan[mode=a]", or "scan" (heap). */
 static char *series_key(const struct results_benchmark *b)
@@ -78,7 +81,7 @@ static void fit_side(const struct results_suite *s, const size_t *members, size_
 {
 	struct stats_size_runs *runs = xcalloc(n, sizeof(*runs));
 	const struct results_benchmark *lo = NULL, *hi = NULL;
-	struct stats_power_fit fit;
+	struct stats_growth_fit fit;
 	struct err err = ERR_INIT;
 	size_t i, k = 0;
 
@@ -96,10 +99,12 @@ static void fit_side(const struct results_suite *s, const size_t *members, size_
 		if (!hi || b->size > hi->size)
 			hi = b;
 	}
-	if (k >= 2 && stats_power_fit(runs, k, RESULTS_GROWTH_CONFIDENCE, &fit, &err) == 0) {
+	if (k >= 2 && stats_growth_fit(runs, k, RESULTS_GROWTH_CONFIDENCE, &fit, &err) == 0) {
 		f->present = true;
 		f->exponent = fit.exponent;
 		f->coefficient = fit.coefficient;
+		f->has_constant = fit.has_constant;
+		f->constant = fit.constant;
 		f->r_squared = fit.r_squared;
 		f->has_interval = fit.has_interval;
 		f->exponent_low = fit.exponent_low;

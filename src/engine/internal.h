@@ -52,6 +52,9 @@ struct runner {
 	struct time_budget budget;
 	struct kept_build *kept;
 	size_t n_kept;
+	/* The two CPUs of duets (measurer_duet_cpus), once the plan has any. */
+	bool have_cpus;
+	int cpu[2];
 };
 
 /* One revision's side of a suite or benchmark. */
@@ -78,6 +81,7 @@ struct unit {
 	bool done; /* compared: every gated metric final */
 	struct warmup_auto warm[2];
 	uint64_t warmups[2];
+	unsigned duets; /* duets run, warmup included: which CPU each side gets next */
 	uint64_t measured_ns[2];
 	double *floors[2]; /* per run, peak RSS floor */
 	double *work[2];   /* per run, measured work */
@@ -129,6 +133,10 @@ struct bench_run {
 	enum results_time_budget ran_out; /* the budget that stopped its rounds, if any */
 	bool counts_cut;		  /* the whole budget stopped its counted runs */
 	uint64_t judging_ns;		  /* spent in the looks while measuring rounds */
+	/* Duets: the earliest start of the first measured one (CLOCK_MONOTONIC
+	 * ns), which the runs' recorded starts and ends count from. */
+	bool has_origin;
+	uint64_t origin_ns;
 	/* instructions, chosen before the first run (counted_choose) for each
 	 * backend a command asks for: counted by perf during the timed runs,
 	 * or by valgrind after them. */

@@ -52,6 +52,37 @@ static int real_count(void *ctx, const struct count_request *req, uint64_t count
 	return counter_run(ctx, req, counts, why, err);
 }
 
+static int real_duet_cpus(void *ctx, int cpu[2], struct err *err)
+{
+	(void)ctx;
+	return measurer_duet_cpus(cpu, err);
+}
+
+static int real_duet(void *ctx, const struct duet_request *req, struct duet_result *res,
+		     struct err *err)
+{
+	return measurer_duet(ctx, req, res, err);
+}
+
+/* The two CPUs of the plan's duets, found once: ERR_EXEC when there are
+ * none (one usable CPU), before anything of the plan runs. */
+static int duet_cpus(struct runner *r, struct err *err)
+{
+	int rc;
+
+	if (!r->plan->duet || r->have_cpus)
+		return 0;
+	if (!r->m.duet_cpus || !r->m.duet)
+		return err_set(err, ERR_EXEC,
+			       "this measurer cannot run duets: use the "
+			       "interleaved schedule");
+	rc = r->m.duet_cpus(r->m.ctx, r->cpu, err);
+	if (rc < 0) /* a machine that cannot run the plan: an execution failure */
+		return err->code = ERR_EXEC;
+	r->have_cpus = true;
+	return 0;
+}
+
 void runner_new_with(const struct runner_options *o, const struct plan *p,
 		     const struct runner_measurer *m, struct runner **out)
 {
@@ -75,6 +106,8 @@ int runner_new(const struct runner_options *o, const struct plan *p, struct runn
 		.fallback_reason = real_fallback_reason,
 		.choose = real_choose,
 		.count = real_count,
+		.duet_cpus = real_duet_cpus,
+		.duet = real_duet,
 	};
 	struct measurer *owned;
 	int rc;
@@ -87,7 +120,12 @@ int runner_new(const struct runner_options *o, const struct plan *p, struct runn
 	m.ctx = owned;
 	runner_new_with(o, p, &m, out);
 	(*out)->owned = owned;
-	return 0;
+	rc = duet_cpus(*out, err);
+	if (rc < 0) {
+		runner_free(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
 void runner_free(struct runner *r)
@@ -180,6 +218,7 @@ static void units_init(struct bench_run *br)
 		suite_exec_text(&c->exec, &text);
 		rc = results_add_command(br->rb, c->name, text.buf);
 		strbuf_release(&text);
+		rc->line = c->pos.line; /* for annotations on the suite file */
 		rc->base.present = u->compared;
 		finish_describe_metrics(c, &rc->head);
 		if (u->compared)
@@ -285,6 +324,8 @@ static void bench_begin(struct bench_run *br, struct runner *r, const struct sui
 	br->sides[BASE] = sides[BASE];
 	br->compare = pb->compared;
 	br->rb = results_add_benchmark(rs, b->name);
+	br->rb->line = b->pos.line;
+	br->rb->schedule = pb->schedule;
 	add_case(br->rb, b);
 	results_set_str(&br->rb->description, b->description);
 	results_set_str(&br->rb->baseline, b->baseline);
@@ -408,6 +449,7 @@ static void not_started(const struct plan_suite *ps, size_t from, struct results
 		if (!ps->benchmarks[i].selected)
 			continue;
 		rb = results_add_benchmark(rs, ps->benchmarks[i].b->name);
+		rb->line = ps->benchmarks[i].b->pos.line;
 		add_case(rb, ps->benchmarks[i].b);
 		results_set_error(&rb->error, RESULTS_ERROR_INTERRUPTED, RESULTS_NOT_STARTED, NULL,
 				  0);
@@ -422,6 +464,7 @@ void runner_not_started(const struct plan_suite *ps, struct results *doc)
 
 	results_set_str(&rs->description, ps->suite->description);
 	results_set_str(&rs->file, ps->suite->path);
+	rs->error_conclusion_neutral = ps->suite->error_conclusion_neutral;
 	not_started(ps, 0, rs);
 }
 
@@ -431,9 +474,13 @@ int runner_run_suite(struct runner *r, const struct plan_suite *ps,
 	const struct suite *s = ps->suite;
 	struct side head, base;
 	struct side *sides[2] = { &head, ps->compared ? &base : NULL };
-	struct results_suite *rs = results_add_suite(doc, s->name);
+	struct results_suite *rs;
 	size_t i, next = 0;
-	int rc;
+	int rc = duet_cpus(r, err);
+
+	if (rc < 0)
+		return rc;
+	rs = results_add_suite(doc, s->name);
 
 	memset(&head, 0, sizeof(head));
 	memset(&base, 0, sizeof(base));
@@ -443,6 +490,7 @@ int runner_run_suite(struct runner *r, const struct plan_suite *ps,
 	base.head_root = head.head_root;
 	results_set_str(&rs->description, s->description);
 	results_set_str(&rs->file, s->path);
+	rs->error_conclusion_neutral = s->error_conclusion_neutral;
 	rs->result = RESULT_PASS;
 
 	rc = side_build_all(r, s, sides, roots, doc, rs, err);

@@ -212,19 +212,3 @@ int judge_geometric_mean(const double *ratios, size_t n, double *out, struct err
 	*out = exp(sum / (double)n);
 	return 0;
 }
-
-bool judge_detectable_change(const struct comparison *c, unsigned pairs, double *percent)
-{
-	double lo, hi, half, up;
-
-	*percent = 0;
-	if (!c->has_estimate || c->pairs == 0 || pairs == 0 || c->ci_low_percent <= -100 ||
-	    c->band_high_percent <= -100)
-		return false;
-	lo = log1p(c->ci_low_percent / 100.0);
-	hi = log1p(c->ci_high_percent / 100.0);
-	half = (hi - lo) / 2.0 * sqrt((double)c->pairs / (double)pairs);
-	up = log1p(c->band_high_percent / 100.0);
-	*percent = expm1(up + half) * 100.0;
-	return isfinite(*percent);
-}

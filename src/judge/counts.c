@@ -156,6 +156,24 @@ void counts_decide(const struct counts_input *in, struct counts_decision *out)
 	quiet(in, runs, spread_base + spread_head, out);
 }
 
+/* What a count's comparison could see (docs/comparison.md, "What a
+ * comparison could see"): on quiet sides, a change beyond the tolerance
+ * widened by the spreads, and never one within the noise bound; nothing on
+ * noisy sides, which are never decided. */
+static void seen(const struct counts_input *in, const struct counts_decision *d, double margin,
+		 struct comparison *out)
+{
+	double least = in->max_fraction + margin;
+
+	if (!d->has_change || d->spread > in->noise_bound)
+		return;
+	if (least < in->noise_bound)
+		least = in->noise_bound;
+	out->has_detectable_high = out->has_detectable_low = true;
+	out->detectable_high_percent = 100 * least;
+	out->detectable_low_percent = -100 * least;
+}
+
 void counts_compare(enum metric m, const struct counts_input *in, bool gate, struct comparison *out,
 		    unsigned *more)
 {
@@ -183,5 +201,6 @@ void counts_compare(enum metric m, const struct counts_input *in, bool gate, str
 	out->gate = gate;
 	out->final = !d.more_runs;
 	out->spread_percent = 100 * d.spread;
+	seen(in, &d, margin, out);
 	*more = d.more_runs ? d.runs_next : 0;
 }

@@ -354,6 +354,38 @@ static bool too_noisy(const struct judge_metric_input *in, const struct side *b,
 	return !separated(b, h);
 }
 
+/* Where an estimate lies against the band, as a verdict: beyond it on one
+ * side, or within it. */
+static enum verdict side_of(double estimate, double dn, double up)
+{
+	if (estimate > up)
+		return VERDICT_REGRESSION;
+	if (estimate < dn)
+		return VERDICT_IMPROVED;
+	return VERDICT_PASS;
+}
+
+/*
+ * The noise gate's second chance (docs/comparison.md, "Noise gate"): verdict
+ * v of the whole interval stands on a noisy runner only when the first and
+ * the second half of the pairs, each on its own, point the same way: both
+ * halves' Hodges–Lehmann estimates beyond the band on v's side, or both
+ * within it for a pass. The halves are in the order the pairs were run (the
+ * second takes the odd one), so that a burst of load that moved a stretch
+ * of pairs shows as halves that disagree.
+ */
+static bool halves_agree(const double *r, size_t n, enum verdict v, double dn, double up)
+{
+	struct signrank_interval first, second;
+	size_t half = n / 2;
+
+	if (half == 0)
+		return false;
+	signrank_interval(r, half, 0, &first);
+	signrank_interval(r + half, n - half, 0, &second);
+	return side_of(first.estimate, dn, up) == v && side_of(second.estimate, dn, up) == v;
+}
+
 /* The verdict of an interval against the band [dn, up] (docs/comparison.md,
  * "The tolerance band"); *hair when it passes only within the hair. */
 static enum verdict interval_verdict(double low, double high, double dn, double up, bool *decided,
@@ -442,7 +474,7 @@ bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *
 	struct side b = { .x = NULL }, h = { .x = NULL };
 	struct signrank_interval iv;
 	double dn, up, *r = NULL;
-	bool decided, hair = false, noisy, last = look + 1 == plan->n_looks;
+	bool decided, hair = false, noisy, floor_ok, last = look + 1 == plan->n_looks;
 	enum verdict v;
 
 	if (!look_reached(plan, in, look, out))
@@ -477,23 +509,55 @@ bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *
 	fill_interval(out, &iv);
 	v = iv.has_interval ? interval_verdict(iv.low, iv.high, dn, up, &decided, &hair)
 			    : (decided = false, VERDICT_INCONCLUSIVE);
-	noisy = too_noisy(in, &b, &h);
-	if (decided && !noisy && survives_floor(v, &b, &h)) {
+	out->noisy = noisy = too_noisy(in, &b, &h);
+	floor_ok = survives_floor(v, &b, &h);
+	if (decided && floor_ok && (!noisy || halves_agree(r, n, v, dn, up))) {
 		out->verdict = v;
 		out->final = true;
 		if (hair)
 			hair_reason(out, dn, up);
-	} else if (decided || last) {
-		settle_undecided(out, noisy, b.at_floor || h.at_floor, n);
+	} else if ((decided && !floor_ok) || last) {
+		/* held back by the floor, which more pairs do not lift, or out of
+		 * looks; a noisy runner whose halves disagree gets the next look */
+		settle_undecided(out, noisy && decided, b.at_floor || h.at_floor, n);
 		out->final = true;
 	} else {
 		out->verdict = VERDICT_INCONCLUSIVE;
 	}
 done:
+	judge_fill_seen(out);
 	free(r);
 	side_release(&h);
 	side_release(&b);
 	return out->final;
+}
+
+void judge_interval_at(const struct judge_plan *plan, const struct judge_metric_input *in,
+		       unsigned look, struct judge_interval *out)
+{
+	size_t n = look < plan->n_looks ? plan->looks[look] : 0;
+	struct side b = { .x = NULL }, h = { .x = NULL };
+	struct signrank_interval iv;
+	double *r;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0 || in->n < n)
+		return;
+	out->pairs = n;
+	side_prepare(&b, in->base, in->base_floor, n, in->tol.statistic);
+	side_prepare(&h, in->head, in->head_floor, n, in->tol.statistic);
+	out->at_floor = b.at_floor || h.at_floor;
+	out->zero_base = b.median <= 0.0;
+	r = xmalloc(n * sizeof(*r));
+	log_ratios(in, b.x, h.x, n, r);
+	signrank_interval(r, n, plan->k[look], &iv);
+	out->has_interval = iv.has_interval;
+	out->estimate = iv.estimate;
+	out->low = iv.low;
+	out->high = iv.high;
+	free(r);
+	side_release(&h);
+	side_release(&b);
 }
 
 void judge_finish(const struct judge_metric_input *in, enum judge_stop why, struct comparison *out)
@@ -510,10 +574,10 @@ void judge_finish(const struct judge_metric_input *in, enum judge_stop why, stru
 	switch (why) {
 	case JUDGE_STOP_TIME_BUDGET:
 		set_reason(out, REASON_TIME, in->n, plural(in->n));
-		return;
+		break;
 	case JUDGE_STOP_TOTAL_TIME_BUDGET:
 		set_reason(out, REASON_TOTAL_TIME, in->n, plural(in->n));
-		return;
+		break;
 	case JUDGE_STOP_DECIDED:
 		if (in->n == 0)
 			set_reason(out, REASON_NO_PAIRS);
@@ -523,8 +587,9 @@ void judge_finish(const struct judge_metric_input *in, enum judge_stop why, stru
 			set_reason(out, REASON_GATED_DONE, (size_t)out->pairs);
 		else
 			set_reason(out, REASON_STRADDLES, (size_t)out->pairs, plural(out->pairs));
-		return;
+		break;
 	}
+	judge_fill_seen(out);
 }
 
 void judge_compare(const struct judge_plan *plan, const struct judge_metric_input *in,
@@ -564,6 +629,7 @@ void judge_derive_throughput(const struct comparison *latency, const struct judg
 		out->final = true;
 		out->has_estimate = false;
 		out->change_percent = out->ci_low_percent = out->ci_high_percent = 0.0;
+		judge_fill_seen(out); /* no interval: nothing seen */
 		set_reason(
 			out,
 			"throughput needs constant, equal work: base %g to %g %s, head %g to %g %s",
@@ -577,6 +643,16 @@ void judge_derive_throughput(const struct comparison *latency, const struct judg
 		out->ci_low_percent = reciprocal_percent(latency->ci_high_percent);
 		out->ci_high_percent = reciprocal_percent(latency->ci_low_percent);
 	}
+	/* what latency could see, turned over: its smallest slowdown is the
+	 * smallest loss of throughput, and the other way round */
+	out->has_detectable_high = latency->has_detectable_low;
+	out->detectable_high_percent = latency->has_detectable_low
+					       ? reciprocal_percent(latency->detectable_low_percent)
+					       : 0;
+	out->has_detectable_low = latency->has_detectable_high;
+	out->detectable_low_percent = latency->has_detectable_high
+					      ? reciprocal_percent(latency->detectable_high_percent)
+					      : 0;
 	out->band_low_percent = reciprocal_percent(latency->band_high_percent);
 	out->band_low_infinite = false;
 	out->band_high_infinite = latency->band_low_infinite;

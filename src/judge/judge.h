@@ -128,6 +128,23 @@ void judge_begin(const struct judge_plan *plan, const struct judge_metric_input 
 bool judge_look(const struct judge_plan *plan, const struct judge_metric_input *in, unsigned look,
 		struct comparison *out);
 
+/* One look's interval of a metric's paired samples, on the log scale, as
+ * judge_look() forms it (floors, flooring at half the resolution, seeded
+ * jitter), without a band or a verdict: for rules that test the change
+ * against another threshold (bisect.h). Empty (pairs 0) when the look is not
+ * planned or in has fewer pairs than it needs. */
+struct judge_interval {
+	size_t pairs;
+	bool has_interval; /* false when the look's k is 0 */
+	bool at_floor;	   /* a side's samples at or below its measurement floor */
+	bool zero_base;	   /* base's median is 0: no ratio means anything */
+	double estimate;   /* Hodges–Lehmann, ln(head / base) */
+	double low, high;  /* the interval at the look's level */
+};
+
+void judge_interval_at(const struct judge_plan *plan, const struct judge_metric_input *in,
+		       unsigned look, struct judge_interval *out);
+
 /*
  * The hair (docs/comparison.md, "The tolerance band"): an interval that lies
  * within the band widened by a tenth of it on each side (in log-ratio units:
@@ -207,12 +224,28 @@ enum result_state judge_command_result(const struct comparison *cmp, size_t n_cm
  * --fail-on-inconclusive. metric_error and error are not this kind. */
 bool judge_result_fails(enum result_state r, bool fail_on_inconclusive);
 
+/* ---- What a comparison could see (seen.c) ------------------------------ */
+
+/*
+ * Fills what comparison c could see from its own fields (interval, estimate,
+ * band, pairs, verdict): detectable_high_percent, the smallest slowdown its
+ * interval would have called a regression, exp(up + (e - L)) - 1, and
+ * detectable_low_percent, the smallest improvement, exp(dn - (U - e)) - 1,
+ * e the estimate and [L, U] the interval on the log scale; and, for a final
+ * inconclusive comparison whose interval straddles the band (not one held
+ * back by the noise gate or the floor), pairs_to_decide: the pairs at which
+ * the interval, narrowing as 1/sqrt(n) around the same estimate, would have
+ * decided, or pairs_to_decide_beyond above COMPARISON_PAIRS_TO_DECIDE_MAX. Clears
+ * them when there is no interval or the metric was skipped. Counts are
+ * filled by counts_compare().
+ */
+void judge_fill_seen(struct comparison *c);
+
 /* The smallest slowdown, in percent, that the settings would call a
  * regression at `pairs` pairs, estimated from a comparison of a revision
- * against itself: an interval's half-width shrinks as 1/sqrt(n), and a
- * change is called only once the whole interval lies beyond the tolerance,
- * so it is the tolerance plus the half-width expected at `pairs`. False
- * when the comparison has no interval. */
+ * against itself: judge_fill_seen()'s detectable_high_percent with the
+ * interval's half-width scaled by sqrt(c->pairs / pairs). False when the
+ * comparison has no interval or no upper band. */
 bool judge_detectable_change(const struct comparison *c, unsigned pairs, double *percent);
 
 /* Geometric mean of head/base latency ratios; ERR_INVALID when n is 0 or a

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -232,6 +233,7 @@ void measurer_free(struct measurer *m)
 	close_fd(&m->sock);
 	close_fd(&m->cancel_tx);
 	close_fd(&m->cancel_rx);
+	launch_release(&m->launch);
 	if (m->spawner_pid > 0)
 		while (waitpid(m->spawner_pid, &status, 0) < 0 && errno == EINTR)
 			;
@@ -261,15 +263,18 @@ void measurer_cancel(struct measurer *m)
 {
 	uint32_t id = (uint32_t)m->current_id;
 	pid_t group = m->spawner ? 0 : (pid_t)m->launch.running_pgid;
+	pid_t twin = m->spawner ? 0 : (pid_t)m->launch.running_twin_pgid;
 	int saved = errno;
 
 	if (m->cancel_tx >= 0 && id)
 		send(m->cancel_tx, &id, sizeof(id), MSG_NOSIGNAL | MSG_DONTWAIT);
-	/* In-process, kill the group at once too: if himorime exits right after
-	 * (a second signal), no spawner remains to do it. The cancel is sent
-	 * first, so the run still ends as interrupted. */
+	/* In-process, kill the groups at once too: if himorime exits right
+	 * after (a second signal), no spawner remains to do it. The cancel is
+	 * sent first, so the run still ends as interrupted. */
 	if (group > 0)
 		kill(-group, SIGKILL);
+	if (twin > 0)
+		kill(-twin, SIGKILL);
 	errno = saved;
 }
 
@@ -316,14 +321,52 @@ static int run_in_spawner(struct measurer *m, uint32_t id, const struct run_requ
 	return (int)made;
 }
 
+/* A request whose paths the spawner can open whatever its current
+ * directory, and with an environment: what measurer_run and measurer_duet
+ * send. The copies of the paths are freed by release_absolute. */
+struct absolute_request {
+	struct run_request req;
+	char *paths[4];
+};
+
+static void make_absolute(const struct run_request *req, const char *cwd,
+			  struct absolute_request *abs)
+{
+	abs->req = *req;
+	abs->req.cwd = abs->paths[0] = absolute(req->cwd, cwd);
+	abs->req.stdin_path = abs->paths[1] = absolute(req->stdin_path, cwd);
+	abs->req.stdout_path = abs->paths[2] = absolute(req->stdout_path, cwd);
+	abs->req.stderr_path = abs->paths[3] = absolute(req->stderr_path, cwd);
+	if (!abs->req.envp)
+		abs->req.envp = environ;
+}
+
+static void release_absolute(struct absolute_request *abs)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(abs->paths); i++)
+		free(abs->paths[i]);
+}
+
+/* The id of the next run, never 0, and the one a cancel now names. */
+static uint32_t next_run_id(struct measurer *m)
+{
+	uint32_t id = ++m->next_id & 0x7fffffff;
+
+	if (!id)
+		id = m->next_id = 1;
+	m->current_id = (sig_atomic_t)id;
+	return id;
+}
+
 int measurer_run(struct measurer *m, const struct run_request *req, unsigned runs,
 		 struct run_result *res, struct err *err)
 {
-	struct run_request abs = *req;
-	char *cwd = NULL, *paths[4] = { NULL, NULL, NULL, NULL };
+	struct absolute_request abs;
+	char *cwd = NULL;
 	uint32_t id;
 	int ret;
-	size_t i;
 
 	memset(res, 0, sizeof(*res));
 	if (!req->argv || !req->argv[0] || !req->argv[0][0])
@@ -335,23 +378,139 @@ int measurer_run(struct measurer *m, const struct run_request *req, unsigned run
 	if (!cwd)
 		return err_set(err, ERR_EXEC, "cannot read the current directory: %s",
 			       strerror(errno));
-	abs.cwd = paths[0] = absolute(req->cwd, cwd);
-	abs.stdin_path = paths[1] = absolute(req->stdin_path, cwd);
-	abs.stdout_path = paths[2] = absolute(req->stdout_path, cwd);
-	abs.stderr_path = paths[3] = absolute(req->stderr_path, cwd);
-	if (!abs.envp)
-		abs.envp = environ;
-	id = ++m->next_id & 0x7fffffff;
-	if (!id)
-		id = m->next_id = 1;
-	m->current_id = (sig_atomic_t)id;
+	make_absolute(req, cwd, &abs);
+	id = next_run_id(m);
 	if (m->spawner)
-		ret = run_in_spawner(m, id, &abs, runs, res, err);
+		ret = run_in_spawner(m, id, &abs.req, runs, res, err);
 	else
-		ret = (int)launch_batch(&m->launch, id, &abs, runs, res);
+		ret = (int)launch_batch(&m->launch, id, &abs.req, runs, res);
 	free(cwd);
-	for (i = 0; i < ARRAY_SIZE(paths); i++)
-		free(paths[i]);
+	release_absolute(&abs);
+	return ret;
+}
+
+int measurer_duet_cpus(int cpu[2], struct err *err)
+{
+	cpu_set_t set;
+	int i, n = 0, only = -1;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return err_set(err, ERR_EXEC, "cannot read the CPUs himorime may use: %s",
+			       strerror(errno));
+	for (i = 0; i < CPU_SETSIZE && n < 2; i++)
+		if (CPU_ISSET(i, &set)) {
+			only = i;
+			cpu[n++] = i;
+		}
+	if (n < 2)
+		return err_set(err, ERR_INVALID,
+			       "duet runs need two CPUs, and himorime may use only CPU %d (its "
+			       "affinity mask): use the interleaved schedule",
+			       only);
+	return 0;
+}
+
+static bool same_path(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+/* What measurer_duet refuses, before anything is sent or started. */
+static int check_duet(const struct duet_request *req, const struct absolute_request abs[2],
+		      struct err *err)
+{
+	cpu_set_t set;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!req->side[i].argv || !req->side[i].argv[0] || !req->side[i].argv[0][0])
+			return err_set(err, ERR_INVALID, "a command needs a program to run");
+		if (req->side[i].terminal)
+			return err_set(err, ERR_INVALID,
+				       "command \"%s\" runs on a terminal (terminal: true), which "
+				       "a duet run cannot give both sides: use the interleaved "
+				       "schedule",
+				       req->side[i].argv[0]);
+	}
+	if (sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) < 2)
+		return measurer_duet_cpus((int[2]){ 0, 0 }, err);
+	for (i = 0; i < 2; i++)
+		if (req->cpu[i] < 0 || req->cpu[i] >= CPU_SETSIZE || !CPU_ISSET(req->cpu[i], &set))
+			return err_set(err, ERR_INVALID,
+				       "a duet run cannot use CPU %d: himorime may not run there",
+				       req->cpu[i]);
+	if (req->cpu[0] == req->cpu[1])
+		return err_set(err, ERR_INVALID,
+			       "a duet run needs two CPUs, not CPU %d for both sides", req->cpu[0]);
+	if (same_path(abs[0].req.stdout_path, abs[1].req.stdout_path) ||
+	    same_path(abs[0].req.stderr_path, abs[1].req.stderr_path))
+		return err_set(err, ERR_INVALID,
+			       "both sides of a duet run write to \"%s\": each needs its own file",
+			       same_path(abs[0].req.stdout_path, abs[1].req.stdout_path)
+				       ? abs[0].req.stdout_path
+				       : abs[0].req.stderr_path);
+	return 0;
+}
+
+static int duet_in_spawner(struct measurer *m, uint32_t id, const struct duet_request *req,
+			   struct duet_result *res, struct err *err)
+{
+	unsigned char in[PROTO_DUET_RESULT_SIZE];
+	uint32_t len, got_id;
+	size_t size;
+	char *payload;
+	int error;
+
+	error = proto_encode_duet(id, req, &payload, &size);
+	if (error == E2BIG)
+		return err_set(err, ERR_INVALID,
+			       "commands \"%s\" and \"%s\": arguments and environments are too "
+			       "large",
+			       req->side[0].argv[0], req->side[1].argv[0]);
+	if (error || proto_send(m->sock, PROTO_DUET, payload, size) < 0) {
+		free(payload);
+		return err_set(err, ERR_EXEC, "the spawner stopped answering: %s",
+			       strerror(error ? error : errno));
+	}
+	free(payload);
+	if (proto_recv_header(m->sock, PROTO_DUET_RESULT, &len) < 0 ||
+	    len != PROTO_DUET_RESULT_SIZE || proto_read_all(m->sock, in, sizeof(in)) < 0)
+		return err_set(err, ERR_EXEC, "the spawner stopped answering: %s",
+			       errno ? strerror(errno) : "it exited");
+	if (proto_decode_duet_result(in, &got_id, res) != 0 || got_id != id)
+		return err_set(err, ERR_EXEC, "the spawner sent a malformed result");
+	return 0;
+}
+
+int measurer_duet(struct measurer *m, const struct duet_request *req, struct duet_result *res,
+		  struct err *err)
+{
+	struct absolute_request abs[2];
+	struct duet_request sent = *req;
+	char *cwd = NULL;
+	uint32_t id;
+	int ret, i;
+
+	memset(res, 0, sizeof(*res));
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return err_set(err, ERR_EXEC, "cannot read the current directory: %s",
+			       strerror(errno));
+	for (i = 0; i < 2; i++) {
+		make_absolute(&req->side[i], cwd, &abs[i]);
+		sent.side[i] = abs[i].req;
+	}
+	free(cwd);
+	ret = check_duet(req, abs, err);
+	if (ret == 0) {
+		id = next_run_id(m);
+		if (m->spawner)
+			ret = duet_in_spawner(m, id, &sent, res, err);
+		else
+			launch_duet(&m->launch, id, &sent, res);
+	}
+	for (i = 0; i < 2; i++)
+		release_absolute(&abs[i]);
 	return ret;
 }
 
@@ -444,6 +603,19 @@ void run_result_describe(const struct run_request *req, const struct run_result 
 		strbuf_adds(out, "interrupted");
 		return;
 	}
+}
+
+void duet_result_describe(const struct duet_request *req, const struct duet_result *res, int i,
+			  struct strbuf *out)
+{
+	const struct run_result *twin = &res->side[1 - i];
+
+	if (!res->stopped_by_twin[i]) {
+		run_result_describe(&req->side[i], &res->side[i], out);
+		return;
+	}
+	strbuf_adds(out, "stopped: the other side ");
+	run_result_describe(&req->side[1 - i], twin, out);
 }
 
 int run_output_tail(const char *path, size_t max_lines, struct strbuf *out, struct err *err)

@@ -22,6 +22,14 @@
  *
  * A SIGINT handler may call measurer_cancel(m): the running tree is killed
  * and that run ends as RUN_INTERRUPTED. Runs must come from the main thread.
+ *
+ * A duet (docs/design.md, "Duet runs") runs base and head at once, each
+ * alone on its CPU, so that what disturbs one disturbs the other:
+ *
+ *     int cpu[2];
+ *     measurer_duet_cpus(cpu, &err);       once: refuses a one-CPU machine
+ *     struct duet_request d = { .side = { base, head }, .cpu = { cpu[k], cpu[1 - k] } };
+ *     measurer_duet(m, &d, &res, &err);    k alternating from pair to pair
  */
 #ifndef HIMORIME_MEASURE_MEASURE_H
 #define HIMORIME_MEASURE_MEASURE_H
@@ -69,7 +77,26 @@ const char *measurer_valgrind(const struct measurer *m, const char **why);
  * environment; relative paths are taken from himorime's current directory. */
 int measurer_run(struct measurer *m, const struct run_request *req, unsigned runs,
 		 struct run_result *res, struct err *err);
-/* Async-signal-safe: stops the run in progress (or the one about to start). */
+/* The two CPUs duets should use: the lowest two this process may use
+ * (sched_getaffinity), in cpu[0] < cpu[1]. ERR_INVALID on a machine (or
+ * under an affinity mask) with one usable CPU: "duet runs need two CPUs,
+ * and himorime may use only CPU 0 (its affinity mask): use the interleaved
+ * schedule". */
+int measurer_duet_cpus(int cpu[2], struct err *err);
+
+/* Runs base and head at once (spawner/run.h: struct duet_request and
+ * struct duet_result) and fills *res. Every outcome of either command is a
+ * result, as in measurer_run; a side stopped because of its twin is
+ * RUN_INTERRUPTED with res->stopped_by_twin[i] (duet_result_describe says
+ * why). Errors, negative: ERR_INVALID for a request that cannot be run as a
+ * duet (no argv, a terminal, CPUs that are equal or not this process's,
+ * both sides writing one stdout or stderr file, too large) and ERR_EXEC for
+ * a spawner that stopped answering. Paths and envp as in measurer_run. */
+int measurer_duet(struct measurer *m, const struct duet_request *req, struct duet_result *res,
+		  struct err *err);
+
+/* Async-signal-safe: stops the run in progress (or the one about to start);
+ * in a duet, both sides. */
 void measurer_cancel(struct measurer *m);
 
 /* The file the request's program names, found as the start of a run finds
@@ -81,6 +108,12 @@ char *run_request_program(const struct run_request *req);
  * execute \"./x\": permission denied". */
 void run_result_describe(const struct run_request *req, const struct run_result *res,
 			 struct strbuf *out);
+
+/* Describes how side i of a duet ended, as run_result_describe does; a side
+ * stopped because of its twin says so: "stopped: the other side timed out
+ * after 0.3s". */
+void duet_result_describe(const struct duet_request *req, const struct duet_result *res, int i,
+			  struct strbuf *out);
 
 /* The last max_lines lines of a captured stream (the stderr file a request
  * named), read from at most its last 64 KiB, for showing why a run failed.

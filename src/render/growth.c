@@ -1,25 +1,31 @@
 /*
  * Growth with input size in every format (docs/reports.md, "Cases and
  * growth"): one line per command and metric, "latency grows as size^1.02
- * (0.98…1.06) over sizes 1k…64k", with base's exponent beside head's in a
- * comparison, in Markdown a Mermaid chart of the median latency per size,
- * and in HTML a log–log chart of it with each side's fitted line. The fit itself is in the report
- * (engine/growth.c); this only says it.
+ * (0.98…1.06) beyond a constant 1.05 ms over sizes 1k…64k", with base's
+ * exponent beside head's in a comparison, in Markdown a Mermaid chart of the
+ * median latency per size, and in HTML a log–log chart of it with each
+ * side's fitted curve. The fit itself is in the report (engine/growth.c);
+ * this only says it.
  */
 #include "render/render_internal.h"
 
 #include "render/escape.h"
+#include "render/format.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "common/banned.h"
 
-static void exponent(struct strbuf *sb, const struct results_fit *f)
+static void exponent(struct strbuf *sb, enum metric m, const struct results_fit *f)
 {
 	strbuf_addf(sb, "size^%.2f", f->exponent);
 	if (f->has_interval)
 		strbuf_addf(sb, " (%.2f…%.2f)", f->exponent_low, f->exponent_high);
+	if (f->has_constant) {
+		strbuf_adds(sb, " beyond a constant ");
+		fmt_metric(sb, m, f->constant, NULL);
+	}
 }
 
 void rnd_growth_line(struct strbuf *sb, const struct results_growth *g)
@@ -28,12 +34,12 @@ void rnd_growth_line(struct strbuf *sb, const struct results_growth *g)
 
 	strbuf_addf(sb, "%s grows as ", metric_info(g->metric)->name);
 	if (g->head.present)
-		exponent(sb, &g->head);
+		exponent(sb, g->metric, &g->head);
 	else
 		strbuf_adds(sb, "? (head has no fit)");
 	if (g->base.present) {
 		strbuf_adds(sb, ", base ");
-		exponent(sb, &g->base);
+		exponent(sb, g->metric, &g->base);
 		strbuf_addch(sb, ',');
 	}
 	strbuf_addf(sb, " over sizes %s…%s", rnd_str(f->from), rnd_str(f->to));
@@ -183,7 +189,16 @@ static double py(const struct plot *p, double v)
 	return PLOT_TOP + (p->y1 - log(v)) / (p->y1 - p->y0) * (PLOT_H - PLOT_TOP - PLOT_BOT);
 }
 
-/* A side's median latency at each case of the series, and its fitted line. */
+#define CURVE_POINTS 24 /* segments of a fitted curve with a constant */
+
+/* The fitted cost at ln(size) = x. */
+static double fitted(const struct results_fit *f, double x)
+{
+	return (f->has_constant ? f->constant : 0) + f->coefficient * exp(f->exponent * x);
+}
+
+/* A side's median latency at each case of the series, and its fitted line
+ * (a curve in log–log when the fit has a constant). */
 static void plot_side(const struct plot *p, const struct results_suite *s,
 		      const struct results_growth *g, bool base, struct strbuf *out)
 {
@@ -207,12 +222,21 @@ static void plot_side(const struct plot *p, const struct results_suite *s,
 				    colour);
 		}
 	}
-	strbuf_addf(out,
-		    "<line class=\"fit %s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		    "stroke=\"%s\"/>\n",
-		    base ? "base" : "head", px(p, exp(p->x0)),
-		    py(p, f->coefficient * exp(f->exponent * p->x0)), px(p, exp(p->x1)),
-		    py(p, f->coefficient * exp(f->exponent * p->x1)), colour);
+	if (!f->has_constant) { /* a power law is a line in log–log */
+		strbuf_addf(out,
+			    "<line class=\"fit %s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			    "y2=\"%.1f\" stroke=\"%s\"/>\n",
+			    base ? "base" : "head", px(p, exp(p->x0)), py(p, fitted(f, p->x0)),
+			    px(p, exp(p->x1)), py(p, fitted(f, p->x1)), colour);
+		return;
+	}
+	strbuf_addf(out, "<polyline class=\"fit %s\" fill=\"none\" stroke=\"%s\" points=\"",
+		    base ? "base" : "head", colour);
+	for (i = 0; i <= CURVE_POINTS; i++) {
+		double x = p->x0 + (p->x1 - p->x0) * (double)i / CURVE_POINTS;
+		strbuf_addf(out, "%s%.1f,%.1f", i ? " " : "", px(p, exp(x)), py(p, fitted(f, x)));
+	}
+	strbuf_adds(out, "\"/>\n");
 }
 
 /* The range of sizes and medians of the series, in logs. */

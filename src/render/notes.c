@@ -243,6 +243,29 @@ static void plan_note(struct rnd_notes *notes, const char *label, const char *si
 	note_add(notes, &sb, NULL);
 }
 
+/* How many pairs would have decided an inconclusive comparison at the noise
+ * observed (docs/comparison.md, "What a comparison could see"). */
+static void to_decide(struct strbuf *sb, const struct comparison *k)
+{
+	if (k->pairs_to_decide)
+		strbuf_addf(sb, "; at the noise observed, about %u pairs would decide it",
+			    k->pairs_to_decide);
+	else if (k->pairs_to_decide_beyond)
+		strbuf_addf(sb,
+			    "; at the noise observed, more than %u pairs would be needed: the "
+			    "change is about the size of the tolerance",
+			    (unsigned)COMPARISON_PAIRS_TO_DECIDE_MAX);
+}
+
+/* A verdict that stood on a noisy runner (docs/comparison.md, "Noise gate"). */
+static void noisy_note(struct strbuf *sb, const char *label, const struct comparison *k)
+{
+	strbuf_addf(sb,
+		    "%s: %s %s on a noisy runner (robust CV above max_cv): it stands because "
+		    "each half of the pairs, on its own, points the same way",
+		    label, metric_info(k->metric)->name, verdict_name(k->verdict));
+}
+
 static void comparison_notes(struct rnd_notes *notes, const char *label,
 			     const struct results_command *c)
 {
@@ -258,6 +281,7 @@ static void comparison_notes(struct rnd_notes *notes, const char *label,
 			if (k->reason[0])
 				strbuf_addf(&sb, ": %s", k->reason);
 			add_hint(&sb, k->reason, k->runs_fixed);
+			to_decide(&sb, k);
 			if (k->derived)
 				strbuf_adds(&sb, " (derived from latency, not gated)");
 			else if (!k->gate)
@@ -272,6 +296,8 @@ static void comparison_notes(struct rnd_notes *notes, const char *label,
 				    label, name,
 				    k->derived ? "derived from latency, not gated"
 					       : "not gated (gate: false)");
+		} else if (k->noisy && !k->derived) {
+			noisy_note(&sb, label, k);
 		} else {
 			strbuf_release(&sb);
 			continue;
@@ -561,6 +587,22 @@ static void machine_notes(const struct results *r, struct rnd_notes *notes)
 	strbuf_release(&sb);
 }
 
+/* "work: measured as duets: ..." for each benchmark whose pairs ran at
+ * once: its absolute figures (and so its budgets) are those beside a twin. */
+static void schedule_notes(struct rnd_notes *notes, const struct results_suite *su)
+{
+	size_t b;
+
+	for (b = 0; b < su->n_benchmarks; b++) {
+		struct strbuf sb;
+		if (su->benchmarks[b].schedule == SCHEDULE_INTERLEAVED)
+			continue;
+		strbuf_init(&sb, 0);
+		strbuf_addf(&sb, "%s: %s.", rnd_str(su->benchmarks[b].name), RND_DUET_WORDS);
+		note_add(notes, &sb, NULL);
+	}
+}
+
 void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 {
 	struct rnd_rows rows;
@@ -573,6 +615,7 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 		const struct results_suite *su = &r->suites[s];
 		new_suite_note(notes, su);
 		not_compared_notes(notes, su);
+		schedule_notes(notes, su);
 		error_note(notes, rnd_str(su->name), &su->error);
 		for (b = 0; b < su->n_benchmarks; b++)
 			if (!never_started(&su->benchmarks[b])) /* listed once, below */

@@ -46,6 +46,12 @@ struct rnd_notes {
 void rnd_notes_collect(const struct results *r, struct rnd_notes *notes);
 void rnd_notes_release(struct rnd_notes *notes);
 
+/* What a duet benchmark's figures are (docs/configuration.md, "Schedule"):
+ * the note of every format and the csv's `schedule` row. */
+#define RND_DUET_WORDS                                                                             \
+	"measured as duets: base and head at once, each alone on its own CPU; its figures, "       \
+	"and the budgets checked on them, are each side's beside its twin"
+
 /* s, or "" for NULL. */
 const char *rnd_str(const char *s);
 
@@ -90,12 +96,17 @@ bool rnd_percentile_shown(size_t runs, double p);
 void rnd_budget_actual(struct strbuf *sb, const struct results_command *c,
 		       const struct results_budget *b, bool *at_floor);
 
-/* The smallest change a comparison's achieved interval could have told apart
- * from its tolerance, in percent: the tolerance plus the interval's
- * half-width (a change of that size leaves the whole interval beyond the
- * tolerance). Negative when there is no interval (no estimate, constant
- * counts). Kept here alone so that it can move to the document. */
+/* The smallest change a comparison could see, as the judge stored it
+ * (docs/comparison.md, "What a comparison could see"), in percent: the
+ * larger of its smallest slowdown and its smallest improvement (made
+ * positive), so that a change beyond ± that in either direction would have
+ * been called. Negative when the document has neither (no interval, noisy
+ * counts, a document written before the figure existed). */
 double rnd_detectable_percent(const struct comparison *k);
+/* "±7.1%" (rnd_detectable_percent: a change beyond it either way would be
+ * called), "+7.1%" when only slowdowns are called, "-6.9%" when only
+ * improvements, "—" without a figure. */
+void rnd_detectable(struct strbuf *sb, const struct comparison *k);
 /* A percentage for readers: "5%", "9.3%" (one decimal, none when whole). */
 void rnd_percent(struct strbuf *sb, double pct);
 

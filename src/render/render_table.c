@@ -266,87 +266,90 @@ static void side_median(struct strbuf *sb, const struct results_side *s, bool *f
 		strbuf_adds(sb, "—");
 }
 
+/* A comparison's RESULT cell: its verdict, and whether a regression was
+ * accepted or is not gated. */
+static const char *comparison_word(const struct comparison *k)
+{
+	if (k->accepted)
+		return "regression (accepted)";
+	if (!k->gate && k->verdict == VERDICT_REGRESSION)
+		return "regression (not gated)";
+	return verdict_name(k->verdict);
+}
+
 static void compare_group(const struct results *r, const struct rnd_rows *rows, enum metric_group g,
 			  const struct render_options *o, struct strbuf *out, bool *floor)
 {
 	static const char *with_metric[] = { "BENCHMARK", "COMMAND", "METRIC",	   ">BASE",
 					     ">HEAD",	  "CHANGE",  "CONFIDENCE", "TOLERANCE",
-					     ">PAIRS",	  "RESULT" };
-	static const char *plain[] = { "BENCHMARK",  "COMMAND",	  ">BASE",  ">HEAD", "CHANGE",
-				       "CONFIDENCE", "TOLERANCE", ">PAIRS", "RESULT" };
+					     "COULD SEE", ">PAIRS",  "RESULT" };
+	static const char *plain[] = { "BENCHMARK",  "COMMAND",	  ">BASE",     ">HEAD",	 "CHANGE",
+				       "CONFIDENCE", "TOLERANCE", "COULD SEE", ">PAIRS", "RESULT" };
 	enum metric ms[METRIC__COUNT];
 	size_t nm = rnd_group_metrics_in(rows, g, ms, METRIC__COUNT), i, j;
 	bool many = nm > 1;
-	const char *cols[10];
+	const char *cols[11];
 	struct table t;
 	struct coloured col;
-	struct strbuf base, head, change, conf, tol;
+	/* the cells of a row: base, head, change, confidence, tolerance, could see */
+	struct strbuf cell[6];
+	struct strbuf *base = &cell[0], *head = &cell[1];
 
 	(void)r;
 	memset(&col, 0, sizeof(col));
-	memcpy(cols, many ? with_metric : plain, (many ? 10 : 9) * sizeof(*cols));
+	memcpy(cols, many ? with_metric : plain, (many ? 11 : 10) * sizeof(*cols));
 	/* counts are not paired: their number is the runs of each side */
 	if (g == GROUP_COUNTS)
-		cols[many ? 8 : 7] = ">RUNS";
-	table_init(&t, many ? 10 : 9, cols);
-	strbuf_init(&base, 0);
-	strbuf_init(&head, 0);
-	strbuf_init(&change, 0);
-	strbuf_init(&conf, 0);
-	strbuf_init(&tol, 0);
+		cols[many ? 9 : 8] = ">RUNS";
+	table_init(&t, many ? 11 : 10, cols);
+	for (j = 0; j < ARRAY_SIZE(cell); j++)
+		strbuf_init(&cell[j], 0);
 	for (i = 0; i < rows->n; i++) {
 		const struct results_command *cmd = rows->v[i].cmd;
 		bool any = false;
+		size_t c;
 		for (j = 0; j < cmd->n_comparisons; j++) {
 			const struct comparison *k = &cmd->comparisons[j];
-			const char *word = verdict_name(k->verdict);
+			const char *word = comparison_word(k);
 			if (metric_info(k->metric)->group != g)
 				continue;
 			any = true;
-			strbuf_reset(&base);
-			strbuf_reset(&head);
-			strbuf_reset(&change);
-			strbuf_reset(&conf);
-			strbuf_reset(&tol);
-			rnd_cmp_value(&base, cmd, k, false, floor);
-			rnd_cmp_value(&head, cmd, k, true, floor);
-			rnd_change(&change, k, false);
-			rnd_confidence(&conf, k);
-			rnd_tolerance(&tol, k);
-			if (k->accepted)
-				word = "regression (accepted)";
-			else if (!k->gate && k->verdict != VERDICT_SKIPPED)
-				word = k->verdict == VERDICT_REGRESSION ? "regression (not gated)"
-									: verdict_name(k->verdict);
+			for (c = 0; c < ARRAY_SIZE(cell); c++)
+				strbuf_reset(&cell[c]);
+			rnd_cmp_value(base, cmd, k, false, floor);
+			rnd_cmp_value(head, cmd, k, true, floor);
+			rnd_change(&cell[2], k, false);
+			rnd_confidence(&cell[3], k);
+			rnd_tolerance(&cell[4], k);
+			rnd_detectable(&cell[5], k);
 			if (many)
-				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%u\t%s",
+				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%u\t%s",
 					       rows->v[i].bench->name, cmd->name,
-					       metric_info(k->metric)->name, base.buf, head.buf,
-					       change.buf, conf.buf, tol.buf, k->pairs, word);
+					       metric_info(k->metric)->name, base->buf, head->buf,
+					       cell[2].buf, cell[3].buf, cell[4].buf, cell[5].buf,
+					       k->pairs, word);
 			else
-				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%u\t%s",
-					       rows->v[i].bench->name, cmd->name, base.buf,
-					       head.buf, change.buf, conf.buf, tol.buf, k->pairs,
-					       word);
+				table_add_rowf(&t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%u\t%s",
+					       rows->v[i].bench->name, cmd->name, base->buf,
+					       head->buf, cell[2].buf, cell[3].buf, cell[4].buf,
+					       cell[5].buf, k->pairs, word);
 			coloured_add(&col, word,
 				     k->accepted ? ANSI_YELLOW : verdict_colour(k->verdict));
 		}
 		if (!any && g == GROUP_LATENCY && cmd->n_comparisons == 0) {
 			const char *word = rnd_result_word(cmd->result);
-			side_median(&base, &cmd->base, floor);
-			side_median(&head, &cmd->head, floor);
-			table_add_rowf(&t, "%s\t%s\t%s\t%s\t—\t—\t—\t—\t%s", rows->v[i].bench->name,
-				       cmd->name, base.buf, head.buf, word);
+			side_median(base, &cmd->base, floor);
+			side_median(head, &cmd->head, floor);
+			table_add_rowf(&t, "%s\t%s\t%s\t%s\t—\t—\t—\t—\t—\t%s",
+				       rows->v[i].bench->name, cmd->name, base->buf, head->buf,
+				       word);
 			coloured_add(&col, word, state_colour(cmd->result));
 		}
 	}
 	if (t.nrows)
 		emit(out, rnd_group_title(g), &t, &col, o->color);
-	strbuf_release(&base);
-	strbuf_release(&head);
-	strbuf_release(&change);
-	strbuf_release(&conf);
-	strbuf_release(&tol);
+	for (j = 0; j < ARRAY_SIZE(cell); j++)
+		strbuf_release(&cell[j]);
 	coloured_release(&col);
 	table_release(&t);
 }

@@ -416,9 +416,26 @@ void rnd_budget_actual(struct strbuf *sb, const struct results_command *c,
 
 double rnd_detectable_percent(const struct comparison *k)
 {
-	if (!k->has_estimate || k->ci_high_percent <= k->ci_low_percent)
-		return -1;
-	return k->max_fraction * 100.0 + (k->ci_high_percent - k->ci_low_percent) / 2;
+	double high = k->has_detectable_high ? k->detectable_high_percent : -1;
+	double low = k->has_detectable_low ? -k->detectable_low_percent : -1;
+
+	return high > low ? high : low;
+}
+
+void rnd_detectable(struct strbuf *sb, const struct comparison *k)
+{
+	if (k->has_detectable_high && k->has_detectable_low) {
+		strbuf_adds(sb, "±");
+		rnd_percent(sb, rnd_detectable_percent(k));
+	} else if (k->has_detectable_high) {
+		strbuf_adds(sb, "+");
+		rnd_percent(sb, k->detectable_high_percent);
+	} else if (k->has_detectable_low) {
+		strbuf_adds(sb, "-");
+		rnd_percent(sb, -k->detectable_low_percent);
+	} else {
+		strbuf_adds(sb, "—");
+	}
 }
 
 void rnd_cmp_value(struct strbuf *sb, const struct results_command *c, const struct comparison *k,
@@ -610,6 +627,8 @@ void rnd_budget_table(const struct rnd_rows *rows, bool problems_only,
 			strbuf_addch(&budget, ' ');
 			text(&budget, b->text ? b->text : rnd_op(b->result.op));
 			rnd_budget_actual(&actual, cmd, b, NULL);
+			if (rows->v[i].bench->schedule == SCHEDULE_DUET)
+				strbuf_adds(&actual, " (duet runs)");
 			cells[0] = label.buf;
 			cells[1] = metric_info(b->result.metric)->name;
 			cells[2] = budget.buf;

@@ -345,6 +345,16 @@ void results_add_sample(struct results_side *side, enum metric m, double value)
 	rm->status = STATUS_MEASURED;
 }
 
+void results_add_run_times(struct results_side *side, uint64_t start_ns, uint64_t end_ns)
+{
+	side->run_start_ns =
+		xgrow(side->run_start_ns, &side->alloc_start, side->n_times + 1, sizeof(uint64_t));
+	side->run_end_ns =
+		xgrow(side->run_end_ns, &side->alloc_end, side->n_times + 1, sizeof(uint64_t));
+	side->run_start_ns[side->n_times] = start_ns;
+	side->run_end_ns[side->n_times++] = end_ns;
+}
+
 void results_set_stats(struct results_side *side, enum metric m, const struct stats_summary *stats)
 {
 	struct results_metric *rm = &side->metrics[m];
@@ -510,6 +520,8 @@ static void side_release(struct results_side *side)
 		free(rm->counter_event);
 	}
 	error_release(&side->error);
+	free(side->run_start_ns);
+	free(side->run_end_ns);
 }
 
 static void command_release(struct results_command *c)

@@ -230,6 +230,12 @@ struct results_side {
 	/* A harness benchmark's metrics as the harness reported them. */
 	struct results_harness_metric *harness_metrics;
 	size_t n_harness_metrics, alloc_harness_metrics;
+	/* Duet runs only (docs/configuration.md, "Schedule"): each measured
+	 * run's start (its execve) and end (its reap) on CLOCK_MONOTONIC, in
+	 * ns, run i beside sample i, so that the two sides' overlap can be
+	 * seen; n_times is 0 for interleaved runs. */
+	uint64_t *run_start_ns, *run_end_ns;
+	size_t n_times, alloc_start, alloc_end;
 };
 
 /* Adds one run's value of a harness metric (made on its first value) and
@@ -272,6 +278,11 @@ struct results_command {
 	size_t n_comparisons, alloc_comparisons;
 	struct results_budget *budgets;
 	size_t n_budgets, alloc_budgets;
+	/* The line of the command's name in the suite file (1-based), for
+	 * annotations on it (docs/github-actions.md, "The check run"); 0 when
+	 * unknown (documents written before it, or read from one), and then
+	 * absent from the JSON. */
+	uint32_t line;
 };
 
 /* The error message of a benchmark that an interrupt kept from starting: its
@@ -320,11 +331,16 @@ struct results_benchmark {
 	size_t n_tags, alloc_tags;
 	char *baseline;
 	uint64_t rounds;
+	/* How its compared commands' pairs ran (common/types.h); interleaved
+	 * for documents written before duets, and for benchmarks measured on
+	 * one side. Budgets of a duet benchmark were checked on duet runs. */
+	enum schedule schedule;
 	enum results_time_budget time_budget_ran_out;
 	enum result_state result;
 	struct results_error error;
 	struct results_command *commands;
 	size_t n_commands, alloc_commands;
+	uint32_t line; /* of the benchmark in the suite file; 0 unknown, as a command's */
 };
 
 struct results_ratio {
@@ -344,12 +360,16 @@ struct results_commit {
 
 /*
  * How a cost grows with input size (docs/comparison.md, "Growth with input
- * size"): the power law cost ≈ a · size^b fitted over the sizes of one
- * side (stats_power_fit), from the sizes `from` to `to` as written.
+ * size"): cost ≈ constant + coefficient · size^exponent fitted over the
+ * sizes of one side (stats_growth_fit), from the sizes `from` to `to` as
+ * written. has_constant is false with 2 sizes (a plain power law) and in
+ * documents written before the constant was fitted.
  */
 struct results_fit {
 	bool present;
 	double exponent, coefficient, r_squared;
+	bool has_constant;
+	double constant; /* the metric's canonical unit */
 	bool has_interval;
 	double exponent_low, exponent_high; /* at RESULTS_GROWTH_CONFIDENCE */
 	uint64_t sizes, runs;
@@ -359,7 +379,8 @@ struct results_fit {
 #define RESULTS_GROWTH_CONFIDENCE 0.95
 
 /* The growth of one command of a benchmark with sizes, for one metric
- * (latency, cpu_total or peak_rss above the floor). */
+ * (latency, cpu_total, peak_rss above the floor, instructions, allocations,
+ * allocated_bytes). */
 struct results_growth {
 	char *benchmark; /* the cases' label without the size: "scan" or "scan[mode=a]" */
 	char *command;
@@ -405,6 +426,11 @@ struct results_suite {
 	struct results_not_compared *not_compared;
 	size_t n_not_compared, alloc_not_compared;
 	struct results_commit commit; /* sweeps only */
+	/* The suite's report.error_conclusion is neutral: a check run whose
+	 * comparison failed to run (exit 4 or 6, no regression and no broken
+	 * budget) concludes `neutral`, not `failure` (docs/github-actions.md).
+	 * Written only when set. */
+	bool error_conclusion_neutral;
 };
 
 struct results_not_gated {
@@ -531,6 +557,8 @@ struct results_budget *results_add_budget(struct results_command *c,
 					  const struct budget_result *res, const char *text);
 /* Appends one raw sample (canonical unit) and marks the metric measured. */
 void results_add_sample(struct results_side *side, enum metric m, double value);
+/* Appends the start and end of one measured duet run (CLOCK_MONOTONIC ns). */
+void results_add_run_times(struct results_side *side, uint64_t start_ns, uint64_t end_ns);
 /* Copies a summary into a metric (the percentiles are duplicated). */
 void results_set_stats(struct results_side *side, enum metric m, const struct stats_summary *stats);
 /* Replaces a string field: *slot = copy of s (NULL clears). */

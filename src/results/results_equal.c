@@ -133,7 +133,11 @@ static bool same_side(const struct results_side *a, const struct results_side *b
 	if (!a->present)
 		return true;
 	if (a->count != b->count || a->warmups != b->warmups || a->plan != b->plan ||
-	    !same_error(&a->error, &b->error))
+	    !same_error(&a->error, &b->error) || a->n_times != b->n_times)
+		return false;
+	if (a->n_times &&
+	    (memcmp(a->run_start_ns, b->run_start_ns, a->n_times * sizeof(uint64_t)) ||
+	     memcmp(a->run_end_ns, b->run_end_ns, a->n_times * sizeof(uint64_t))))
 		return false;
 	for (m = 0; m < METRIC__COUNT; m++)
 		if (!same_metric(&a->metrics[m], &b->metrics[m]))
@@ -158,6 +162,15 @@ static bool same_comparison(const struct comparison *a, const struct comparison 
 		return false;
 	if (a->band_low_infinite != b->band_low_infinite ||
 	    (!a->band_low_infinite && !same_double(a->band_low_percent, b->band_low_percent)))
+		return false;
+	if (a->has_detectable_high != b->has_detectable_high ||
+	    (a->has_detectable_high &&
+	     !same_double(a->detectable_high_percent, b->detectable_high_percent)) ||
+	    a->has_detectable_low != b->has_detectable_low ||
+	    (a->has_detectable_low &&
+	     !same_double(a->detectable_low_percent, b->detectable_low_percent)) ||
+	    a->pairs_to_decide != b->pairs_to_decide ||
+	    a->pairs_to_decide_beyond != b->pairs_to_decide_beyond || a->noisy != b->noisy)
 		return false;
 	return a->metric == b->metric && a->derived == b->derived &&
 	       a->statistic_shown == b->statistic_shown && same_double(a->base, b->base) &&
@@ -215,7 +228,8 @@ static bool same_command(const struct results_command *a, const struct results_c
 	    (a->has_vs_baseline && !same_double(a->vs_baseline, b->vs_baseline)) ||
 	    a->has_vs_fastest != b->has_vs_fastest ||
 	    (a->has_vs_fastest && !same_double(a->vs_fastest, b->vs_fastest)) ||
-	    a->n_comparisons != b->n_comparisons || a->n_budgets != b->n_budgets)
+	    a->n_comparisons != b->n_comparisons || a->n_budgets != b->n_budgets ||
+	    a->line != b->line)
 		return false;
 	for (i = 0; i < a->n_comparisons; i++)
 		if (!same_comparison(&a->comparisons[i], &b->comparisons[i]))
@@ -247,7 +261,8 @@ static bool same_fit(const struct results_fit *a, const struct results_fit *b)
 		return false;
 	return !a->present ||
 	       (same_double(a->exponent, b->exponent) &&
-		same_double(a->coefficient, b->coefficient) &&
+		same_double(a->coefficient, b->coefficient) && a->has_constant == b->has_constant &&
+		(!a->has_constant || same_double(a->constant, b->constant)) &&
 		same_double(a->r_squared, b->r_squared) && a->has_interval == b->has_interval &&
 		(!a->has_interval || (same_double(a->exponent_low, b->exponent_low) &&
 				      same_double(a->exponent_high, b->exponent_high))) &&
@@ -300,9 +315,10 @@ static bool same_benchmark(const struct results_benchmark *a, const struct resul
 
 	if (!same_str(a->name, b->name) || !same_str(a->description, b->description) ||
 	    a->n_tags != b->n_tags || !same_str(a->baseline, b->baseline) ||
-	    a->rounds != b->rounds || a->time_budget_ran_out != b->time_budget_ran_out ||
-	    a->result != b->result || !same_error(&a->error, &b->error) ||
-	    a->n_commands != b->n_commands)
+	    a->rounds != b->rounds || a->schedule != b->schedule ||
+	    a->time_budget_ran_out != b->time_budget_ran_out || a->result != b->result ||
+	    !same_error(&a->error, &b->error) || a->n_commands != b->n_commands ||
+	    a->line != b->line)
 		return false;
 	for (i = 0; i < a->n_tags; i++)
 		if (!same_str(a->tags[i], b->tags[i]))
@@ -321,6 +337,7 @@ static bool same_suite(const struct results_suite *a, const struct results_suite
 	    !same_str(a->file, b->file) || a->result != b->result ||
 	    !same_error(&a->error, &b->error) || a->new_in_head != b->new_in_head ||
 	    a->shared_artifact != b->shared_artifact || a->n_benchmarks != b->n_benchmarks ||
+	    a->error_conclusion_neutral != b->error_conclusion_neutral ||
 	    a->has_geometric_mean != b->has_geometric_mean ||
 	    !same_str(a->geometric_mean_unavailable, b->geometric_mean_unavailable) ||
 	    a->commit.present != b->commit.present ||

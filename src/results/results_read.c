@@ -325,6 +325,45 @@ static int read_harness_metrics(struct reader *rd, const cJSON *o, struct result
 	return rc;
 }
 
+/* One array of a duet side's run times (whole ns); *n its length. */
+static int read_times(struct reader *rd, const cJSON *so, const char *key, uint64_t **out,
+		      size_t *n)
+{
+	const cJSON *a, *v;
+	size_t old, i = 0;
+	int rc = reader_get_array(rd, so, key, RESULTS_MAX_SAMPLES, &a, n);
+
+	if (rc || !*n)
+		return rc;
+	old = reader_push_key(rd, key);
+	*out = xcalloc(*n, sizeof(uint64_t));
+	for (v = a->child; !rc && v; v = v->next, i++) {
+		size_t o2 = reader_push_index(rd, i);
+		rc = reader_uint_value(rd, v, RESULTS_MAX_INTEGER, &(*out)[i]);
+		reader_pop(rd, o2);
+	}
+	reader_pop(rd, old);
+	return rc;
+}
+
+/* run_start_ns and run_end_ns: both or neither, one entry per run. */
+static int read_run_times(struct reader *rd, const cJSON *so, struct results_side *s)
+{
+	size_t ns = 0, ne = 0;
+	int rc = read_times(rd, so, "run_start_ns", &s->run_start_ns, &ns) ||
+		 read_times(rd, so, "run_end_ns", &s->run_end_ns, &ne);
+
+	s->alloc_start = ns;
+	s->alloc_end = ne;
+	s->n_times = ns < ne ? ns : ne;
+	if (!rc && ns != ne)
+		return reader_bad(rd,
+				  "expected run_start_ns and run_end_ns of the same length, "
+				  "got %zu and %zu",
+				  ns, ne);
+	return rc;
+}
+
 static int read_side(struct reader *rd, const cJSON *co, const char *key, struct results_side *s)
 {
 	const cJSON *o, *metrics = NULL;
@@ -356,7 +395,8 @@ static int read_side(struct reader *rd, const cJSON *co, const char *key, struct
 		reader_pop(rd, o3);
 		reader_pop(rd, o2);
 	}
-	rc = rc || read_error(rd, o, &s->error) || read_harness_metrics(rd, o, s);
+	rc = rc || read_error(rd, o, &s->error) || read_harness_metrics(rd, o, s) ||
+	     read_run_times(rd, o, s);
 	reader_pop(rd, old);
 	return rc;
 }
@@ -377,6 +417,19 @@ static int check_max_percent(struct reader *rd, const cJSON *o, double fraction)
 			percent);
 	reader_pop(rd, old);
 	return rc;
+}
+
+/* What a comparison could see and whether the runner was noisy; documents
+ * written before these fields existed have none of them. */
+static int read_seen(struct reader *rd, const cJSON *o, struct comparison *c)
+{
+	return reader_get_bool(rd, o, "noisy", &c->noisy) ||
+	       reader_get_opt_num(rd, o, "detectable_high_percent", &c->has_detectable_high,
+				  &c->detectable_high_percent) ||
+	       reader_get_opt_num(rd, o, "detectable_low_percent", &c->has_detectable_low,
+				  &c->detectable_low_percent) ||
+	       reader_get_unsigned(rd, o, "pairs_to_decide", &c->pairs_to_decide) ||
+	       reader_get_bool(rd, o, "pairs_to_decide_beyond", &c->pairs_to_decide_beyond);
 }
 
 static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, struct comparison *c)
@@ -426,6 +479,7 @@ static int read_comparison(struct reader *rd, const cJSON *o, enum metric m, str
 	c->counts = kind == 1;
 	if (!rc && c->counts)
 		rc = reader_get_num(rd, o, "spread_percent", &c->spread_percent);
+	rc = rc || read_seen(rd, o, c);
 	c->band_low_infinite = !reader_field(o, "band_low_percent");
 	c->derived = derived == 0;
 	c->statistic_shown = (enum side_statistic)statistic;
@@ -578,6 +632,29 @@ static int read_harness(struct reader *rd, const cJSON *o, struct results_harnes
 	return rc ? -1 : 0;
 }
 
+/* "line": where a benchmark or command was written in its suite file;
+ * absent (documents written before it) is 0, unknown. */
+static int read_line(struct reader *rd, const cJSON *o, uint32_t *out)
+{
+	uint64_t v = 0;
+	int rc = reader_get_uint_max(rd, o, "line", UINT32_MAX, &v);
+
+	*out = (uint32_t)v;
+	return rc;
+}
+
+/* "error_conclusion": "neutral" when the suite asks a check run that failed
+ * to run to conclude neutral; absent or "failure" otherwise. */
+static int read_error_conclusion(struct reader *rd, const cJSON *o, bool *neutral)
+{
+	static const char *const names[] = { "failure", "neutral" };
+	int v = 0;
+	int rc = reader_get_name(rd, o, "error_conclusion", names, 2, &v);
+
+	*neutral = v == 1;
+	return rc;
+}
+
 static int read_command(struct reader *rd, const cJSON *o, enum results_mode mode,
 			struct results_command *c)
 {
@@ -598,7 +675,7 @@ static int read_command(struct reader *rd, const cJSON *o, enum results_mode mod
 		     reader_get_opt_num(rd, rel, "vs_fastest", &c->has_vs_fastest, &c->vs_fastest);
 		reader_pop(rd, old);
 	}
-	rc = rc || read_comparisons(rd, o, mode, c) ||
+	rc = rc || read_comparisons(rd, o, mode, c) || read_line(rd, o, &c->line) ||
 	     reader_get_array(rd, o, "budgets", RESULTS_MAX_ITEMS, &budgets, &n);
 	for (b = budgets ? budgets->child : NULL; !rc && b; b = b->next, i++) {
 		size_t o2 = reader_push_key(rd, "budgets");
@@ -619,8 +696,9 @@ static int read_benchmark(struct reader *rd, const cJSON *o, enum results_mode m
 {
 	static const char *const time_budgets[] = { "max_time", "max_total_time" };
 	const cJSON *tags = NULL, *cmds = NULL, *v;
-	size_t n, i = 0;
-	int rc, time_budget = -1;
+	size_t n, i = 0, n_schedules;
+	const char *const *schedules = vocab_names(VOCAB_SCHEDULE, &n_schedules);
+	int rc, time_budget = -1, schedule = SCHEDULE_INTERLEAVED;
 
 	if (!cJSON_IsObject(o))
 		return reader_expected(rd, "an object", o);
@@ -640,10 +718,13 @@ static int read_benchmark(struct reader *rd, const cJSON *o, enum results_mode m
 	}
 	rc = rc || reader_get_str(rd, o, "baseline", &b->baseline) ||
 	     reader_get_uint(rd, o, "rounds", &b->rounds) ||
+	     reader_get_name(rd, o, "schedule", schedules, n_schedules, &schedule) ||
 	     reader_get_name(rd, o, "time_budget_ran_out", time_budgets, 2, &time_budget) ||
 	     read_result(rd, o, &b->result) || read_error(rd, o, &b->error) ||
+	     read_line(rd, o, &b->line) ||
 	     reader_get_array(rd, o, "commands", RESULTS_MAX_ITEMS, &cmds, &n);
 	b->time_budget_ran_out = (enum results_time_budget)(time_budget + 1);
+	b->schedule = (enum schedule)schedule;
 	i = 0;
 	for (v = cmds ? cmds->child : NULL; !rc && v; v = v->next, i++) {
 		size_t o2 = reader_push_key(rd, "commands");
@@ -716,7 +797,8 @@ static int read_suite(struct reader *rd, const cJSON *o, enum results_mode mode,
 	return rc || results_read_growth(rd, o, s) || read_geometric_mean(rd, o, s) ||
 	       reader_get_str(rd, o, "geometric_mean_unavailable",
 			      &s->geometric_mean_unavailable) ||
-	       reader_commit(rd, o, &s->commit);
+	       reader_commit(rd, o, &s->commit) ||
+	       read_error_conclusion(rd, o, &s->error_conclusion_neutral);
 }
 
 static int read_root(struct reader *rd, const cJSON *root, struct results *r)

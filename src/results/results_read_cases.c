@@ -63,6 +63,7 @@ static int read_fit(struct reader *rd, const cJSON *go, const char *key, struct 
 	     reader_get_opt_num(rd, o, "exponent_low", &has_low, &f->exponent_low) ||
 	     reader_get_opt_num(rd, o, "exponent_high", &has_high, &f->exponent_high) ||
 	     reader_get_num(rd, o, "coefficient", &f->coefficient) ||
+	     reader_get_opt_num(rd, o, "constant", &f->has_constant, &f->constant) ||
 	     reader_get_num(rd, o, "r_squared", &f->r_squared) ||
 	     reader_get_uint(rd, o, "sizes", &f->sizes) ||
 	     reader_get_uint(rd, o, "runs", &f->runs) || reader_get_str(rd, o, "from", &f->from) ||

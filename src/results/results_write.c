@@ -416,6 +416,24 @@ static void put_harness_metrics(struct writer *w, cJSON *side, const struct resu
 	}
 }
 
+/* A duet side's run starts or ends: whole ns, one raw item as the samples. */
+static void put_times(struct writer *w, cJSON *obj, const char *key, const uint64_t *v, size_t n)
+{
+	struct strbuf sb;
+	size_t i;
+
+	strbuf_init(&sb, 0);
+	strbuf_addch(&sb, '[');
+	for (i = 0; i < n; i++) {
+		if (v[i] > (uint64_t)RESULTS_MAX_INTEGER)
+			fail(w, key, "holds a value of 2^53 or larger");
+		strbuf_addf(&sb, "%s%" PRIu64, i ? ", " : "", v[i]);
+	}
+	strbuf_addch(&sb, ']');
+	add(obj, key, raw(sb.buf));
+	strbuf_release(&sb);
+}
+
 static void put_side(struct writer *w, cJSON *obj, const char *key, const struct results_side *s)
 {
 	cJSON *o, *metrics;
@@ -436,6 +454,10 @@ static void put_side(struct writer *w, cJSON *obj, const char *key, const struct
 			put_metric(w, metrics, &s->metrics[m]);
 	put_error(w, o, &s->error);
 	put_harness_metrics(w, o, s);
+	if (s->n_times) {
+		put_times(w, o, "run_start_ns", s->run_start_ns, s->n_times);
+		put_times(w, o, "run_end_ns", s->run_end_ns, s->n_times);
+	}
 }
 
 static void put_comparison(struct writer *w, cJSON *obj, const struct comparison *c)
@@ -476,6 +498,16 @@ static void put_comparison(struct writer *w, cJSON *obj, const struct comparison
 	put_bool(o, "accepted", c->accepted);
 	if (c->counts)
 		put_num(w, o, "spread_percent", c->spread_percent);
+	put_bool(o, "noisy", c->noisy);
+	put_opt_num(w, o, "detectable_high_percent", c->has_detectable_high,
+		    c->detectable_high_percent);
+	put_opt_num(w, o, "detectable_low_percent", c->has_detectable_low,
+		    c->detectable_low_percent);
+	if (c->pairs_to_decide)
+		put_uint(w, o, "pairs_to_decide", c->pairs_to_decide);
+	else
+		put_null(o, "pairs_to_decide");
+	put_bool(o, "pairs_to_decide_beyond", c->pairs_to_decide_beyond);
 	if (c->runs_fixed)
 		put_bool(o, "runs_fixed", true);
 }
@@ -552,6 +584,8 @@ static void put_command(struct writer *w, enum results_mode mode, cJSON *arr,
 	budgets = add(o, "budgets", cJSON_CreateArray());
 	for (i = 0; i < c->n_budgets; i++)
 		put_budget(w, budgets, &c->budgets[i]);
+	if (c->line)
+		put_uint(w, o, "line", c->line);
 }
 
 /* "case": the benchmark as written, the values, the size (cases only). */
@@ -583,6 +617,7 @@ static void put_fit(struct writer *w, cJSON *obj, const char *key, const struct 
 	put_opt_num(w, o, "exponent_low", f->has_interval, f->exponent_low);
 	put_opt_num(w, o, "exponent_high", f->has_interval, f->exponent_high);
 	put_num(w, o, "coefficient", f->coefficient);
+	put_opt_num(w, o, "constant", f->has_constant, f->constant);
 	put_num(w, o, "r_squared", f->r_squared);
 	put_uint(w, o, "sizes", f->sizes);
 	put_uint(w, o, "runs", f->runs);
@@ -659,6 +694,9 @@ static void put_benchmark(struct writer *w, enum results_mode mode, cJSON *arr,
 		cJSON_AddItemToArray(tags, str_item(w, "tags", b->tags[i]));
 	put_str(w, o, "baseline", b->baseline);
 	put_uint(w, o, "rounds", b->rounds);
+	/* only duets: documents of interleaved runs stay as they were */
+	if (b->schedule != SCHEDULE_INTERLEAVED)
+		put_str(w, o, "schedule", schedule_name(b->schedule));
 	if (b->time_budget_ran_out != RESULTS_TIME_BUDGET_NONE)
 		put_str(w, o, "time_budget_ran_out",
 			results_time_budget_name(b->time_budget_ran_out));
@@ -667,6 +705,8 @@ static void put_benchmark(struct writer *w, enum results_mode mode, cJSON *arr,
 	cmds = add(o, "commands", cJSON_CreateArray());
 	for (i = 0; i < b->n_commands; i++)
 		put_command(w, mode, cmds, &b->commands[i]);
+	if (b->line)
+		put_uint(w, o, "line", b->line);
 }
 
 static void put_suite(struct writer *w, enum results_mode mode, cJSON *arr,
@@ -715,6 +755,8 @@ static void put_suite(struct writer *w, enum results_mode mode, cJSON *arr,
 	} else {
 		put_null(o, "commit");
 	}
+	if (s->error_conclusion_neutral)
+		put_str(w, o, "error_conclusion", "neutral");
 }
 
 static void put_sweep(struct writer *w, cJSON *root, const struct results_sweep *s)

@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -48,6 +50,9 @@ struct child_plan {
 	/* The CPUs the command may use, when the starter keeps itself on one
 	 * (launch_keep_cpu); NULL: the command inherits the starter's. */
 	const cpu_set_t *cpus;
+	/* In a duet, the vfork child's word to its twin (GO right before its
+	 * execve); NULL in one run. */
+	struct go_word *go;
 };
 
 /* The kernel's sigaction, used directly because the C library's refuses the
@@ -73,7 +78,28 @@ struct child_report {
 	int step;
 	int error;
 	uint64_t began_ns, exec_ns;
+	uint64_t spin_cpu_ns; /* a duet's twin: the CPU it spun for its go */
 };
+
+/* A duet's go word (struct child_plan): the twin waits while it is GO_WAIT,
+ * spinning at first, then asleep on it (sleeping set), so that a long wait
+ * does not use up its turn on its CPU. Whoever changes it wakes a sleeper. */
+enum go_state { GO_WAIT, GO_GO, GO_ABORT };
+
+struct go_word {
+	int go;	      /* enum go_state */
+	int sleeping; /* the twin may be asleep on go */
+};
+
+/* Async-signal-safe: the vfork child says go with it right before its
+ * execve. Both sides use sequentially consistent order, so that either the
+ * twin sees the new word before it sleeps or this sees it asleep. */
+static void go_say(struct go_word *w, int go)
+{
+	__atomic_store_n(&w->go, go, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&w->sleeping, __ATOMIC_SEQ_CST))
+		syscall(SYS_futex, &w->go, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
 
 /* CPU and peak of every process reaped for one run. */
 struct tally {
@@ -226,7 +252,7 @@ static void wait_signals(const struct launch *l, sigset_t *set)
  * is read after this, so none is lost. */
 static void drain_signals(const struct launch *l)
 {
-	const struct timespec zero = { 0, 0 };
+	const struct timespec zero = { .tv_sec = 0, .tv_nsec = 0 };
 	sigset_t set;
 	int sig;
 
@@ -334,7 +360,9 @@ int launch_resolve_program(const struct run_request *req, char *out)
 /* Sets the signals in set to their default; async-signal-safe. */
 static void default_signals(uint64_t set)
 {
-	struct kernel_sigaction dfl = { SIG_DFL, 0, NULL, 0 };
+	struct kernel_sigaction dfl = {
+		.handler = SIG_DFL, .flags = 0, .restorer = NULL, .mask = 0
+	};
 	int i;
 
 	for (i = 1; i <= KERNEL_SIGNALS; i++)
@@ -342,39 +370,58 @@ static void default_signals(uint64_t set)
 			syscall(SYS_rt_sigaction, i, &dfl, NULL, sizeof(dfl.mask));
 }
 
-static __attribute__((noreturn)) void child_fail(volatile struct child_report *rep, int step)
+static int child_failed(volatile struct child_report *rep, int step)
 {
 	rep->error = errno;
 	rep->step = step;
+	return step;
+}
+
+static __attribute__((noreturn)) void child_fail(volatile struct child_report *rep, int step)
+{
+	child_failed(rep, step);
 	_exit(127);
 }
 
-/* In the vfork child: async-signal-safe steps only, then execve. */
-static __attribute__((noreturn)) void child_exec(const struct child_plan *plan,
-						 volatile struct child_report *rep)
+/* The command's own steps up to its execve, in a child that shares the
+ * starter's memory (the vfork child, a duet's twin): async-signal-safe
+ * only. Returns STEP_NONE, or the step that failed (in rep with errno). */
+static int child_steps(const struct child_plan *plan, volatile struct child_report *rep)
 {
 	sigset_t none;
 	int i;
 
-	rep->began_ns = now_ns();
 	if (plan->terminal) {
 		if (setsid() < 0 || ioctl(plan->fd[0], TIOCSCTTY, 0) < 0)
-			child_fail(rep, STEP_TERMINAL);
+			return child_failed(rep, STEP_TERMINAL);
 	} else {
 		setpgid(0, 0);
 	}
 	for (i = 0; i < 3; i++)
 		if (dup2(plan->fd[i], i) < 0)
-			child_fail(rep, STEP_START);
+			return child_failed(rep, STEP_START);
 	syscall(SYS_close_range, 3u, ~0u, 0u);
 	if (plan->cwd && chdir(plan->cwd) < 0)
-		child_fail(rep, STEP_CHDIR);
+		return child_failed(rep, STEP_CHDIR);
 	default_signals(plan->reset);
 	if (plan->cpus)
 		sched_setaffinity(0, sizeof(*plan->cpus), plan->cpus);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	return STEP_NONE;
+}
+
+/* In the vfork child: its steps, then execve. In a duet it tells the twin
+ * to go last, so that the two execve calls are as close as they can be. */
+static __attribute__((noreturn)) void child_exec(const struct child_plan *plan,
+						 volatile struct child_report *rep)
+{
+	rep->began_ns = now_ns();
+	if (child_steps(plan, rep) != STEP_NONE)
+		_exit(127);
 	rep->exec_ns = now_ns();
+	if (plan->go)
+		go_say(plan->go, GO_GO);
 	execve(plan->path, plan->argv, plan->envp);
 	child_fail(rep, STEP_EXEC);
 }
@@ -438,6 +485,16 @@ static void start_failed(struct run_result *res, int step, int error)
 
 enum wait_outcome { WAIT_EXITED, WAIT_TIMED_OUT, WAIT_INTERRUPTED };
 
+/* The commands a wait watches: one in a run, two in a duet. A root of 0 is
+ * not watched (a duet's side that has ended); pidfd -1: none (Linux before
+ * 5.3, or the signal wait). At an exit, which says whose. */
+struct watch {
+	size_t n;
+	pid_t pid[2];
+	int pidfd[2];
+	size_t which;
+};
+
 /* Without pidfds (Linux before 5.3): whether the child is waitable yet. */
 static bool exited(pid_t pid)
 {
@@ -447,17 +504,42 @@ static bool exited(pid_t pid)
 	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
 }
 
-/* Waits for the child's exit, a timeout, a cancel or the client's going
+/* Whether a watched root without a pidfd (or any, with all) has exited. */
+static bool watch_exited(struct watch *w, bool all)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		if (w->pid[i] > 0 && (all || w->pidfd[i] < 0) && exited(w->pid[i])) {
+			w->which = i;
+			return true;
+		}
+	return false;
+}
+
+static bool watch_polls(const struct watch *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		if (w->pid[i] > 0 && w->pidfd[i] < 0)
+			return true;
+	return false;
+}
+
+/* Waits for a watched exit, a timeout, a cancel or the client's going
  * away, typing keys meanwhile in terminal mode. At the exit it returns at
  * once: the reap and the clock come first, the check for a cancel that came
  * with the exit after them (see launch_run). */
-static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, int pidfd, pid_t pid,
+static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, struct watch *w,
 				    uint64_t deadline_ns, struct typist *ty,
 				    const sigset_t *poll_mask)
 {
-	struct pollfd pfd[4];
+	struct pollfd pfd[5];
 	struct timespec ts, *tsp;
 	uint64_t now, left;
+	bool polls = watch_polls(w);
+	size_t i;
 	int n;
 
 	for (;;) {
@@ -466,22 +548,24 @@ static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, int pidfd
 			return WAIT_INTERRUPTED;
 		}
 		n = 0;
-		pfd[n++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
 		pfd[n++] = (struct pollfd){ .fd = l->cancel_fd, .events = POLLIN };
 		pfd[n++] = (struct pollfd){ .fd = l->hangup_fd, .events = POLLRDHUP };
 		if (ty)
 			pfd[n++] = (struct pollfd){ .fd = ty->master, .events = POLLIN };
-		if (pidfd < 0 && exited(pid))
+		for (i = 0; i < w->n; i++)
+			pfd[n++] = (struct pollfd){ .fd = w->pid[i] > 0 ? w->pidfd[i] : -1,
+						    .events = POLLIN };
+		if (polls && watch_exited(w, false))
 			return WAIT_EXITED;
 		tsp = NULL;
-		if (deadline_ns || (ty && ty->pos < ty->len) || pidfd < 0) {
+		if (deadline_ns || (ty && ty->pos < ty->len) || polls) {
 			now = now_ns();
 			if (deadline_ns && now >= deadline_ns)
 				return WAIT_TIMED_OUT;
 			left = deadline_ns ? deadline_ns - now : UINT64_MAX;
 			if (ty && ty->pos < ty->len && left > TERMINAL_KEY_POLL_NS)
 				left = TERMINAL_KEY_POLL_NS;
-			if (pidfd < 0 && left > EXIT_POLL_NS)
+			if (polls && left > EXIT_POLL_NS)
 				left = EXIT_POLL_NS;
 			ts.tv_sec = (time_t)(left / 1000000000u);
 			ts.tv_nsec = (long)(left % 1000000000u);
@@ -492,17 +576,21 @@ static enum wait_outcome wait_child(struct launch *l, uint32_t run_id, int pidfd
 				continue;
 			return WAIT_INTERRUPTED;
 		}
-		if (pfd[0].revents && pidfd >= 0)
-			return WAIT_EXITED;
-		if (pfd[1].revents && read_cancels(l, run_id))
+		for (i = 0; i < w->n; i++)
+			if (pfd[(size_t)n - w->n + i].revents &&
+			    pfd[(size_t)n - w->n + i].fd >= 0) {
+				w->which = i;
+				return WAIT_EXITED;
+			}
+		if (pfd[0].revents && read_cancels(l, run_id))
 			return WAIT_INTERRUPTED;
-		if (pfd[2].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
+		if (pfd[1].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
 			l->gone = true;
 			return WAIT_INTERRUPTED;
 		}
 		if (ty) {
 			terminal_drain(ty);
-			terminal_type_key(ty, pid);
+			terminal_type_key(ty, w->pid[0]);
 		}
 	}
 }
@@ -522,7 +610,7 @@ static bool hung_up(const struct launch *l)
  * (docs/performance.md, "The child's own steps, the wait and the idle
  * CPU"). Every signal it takes was blocked, so one that came before the
  * call is pending, never missed. */
-static enum wait_outcome wait_by_signal(struct launch *l, uint32_t run_id, pid_t pid,
+static enum wait_outcome wait_by_signal(struct launch *l, uint32_t run_id, struct watch *w,
 					uint64_t deadline_ns)
 {
 	struct timespec ts, *tsp;
@@ -547,7 +635,7 @@ static enum wait_outcome wait_by_signal(struct launch *l, uint32_t run_id, pid_t
 		}
 		sig = sigtimedwait(&set, NULL, tsp);
 		if (sig == SIGCHLD) {
-			if (exited(pid))
+			if (watch_exited(w, true))
 				return WAIT_EXITED;
 		} else if (sig == SIGIO) {
 			if (read_cancels(l, run_id))
@@ -666,13 +754,14 @@ static bool prepare_run(struct launch *l, uint32_t run_id, const struct run_requ
 }
 
 /* The count a request asked for (docs/design.md, "Measuring a run": counting with perf),
- * opened on this process, disabled, before the clock starts: the vfork child
+ * opened on this process (pid 0; a duet's twin: on the twin, before its
+ * go), disabled, before the clock starts: the vfork child
  * inherits a copy that turns on at its execve, and so does every process the
  * command starts in turn; each copy's count folds into this event when its
  * process exits. This process never execs, so its own copy stays off, and
  * nothing is added between vfork and execve. Returns the descriptor, or -1
  * (with the failure in res when one was asked for: the run goes ahead). */
-static int count_open(const struct run_request *req, struct run_result *res)
+static int count_open(const struct run_request *req, struct run_result *res, pid_t pid)
 {
 	struct perf_event_attr attr;
 	long fd;
@@ -689,7 +778,7 @@ static int count_open(const struct run_request *req, struct run_result *res)
 	attr.enable_on_exec = 1;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		res->count_status = COUNT_OPEN_FAILED;
 		res->count_error = errno;
@@ -751,9 +840,10 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 {
 	char path[PATH_CAP];
 	struct child_plan plan = { .argv = req->argv, .envp = req->envp, .cwd = req->cwd };
-	volatile struct child_report rep = { STEP_NONE, 0, 0, 0 };
+	volatile struct child_report rep = { .step = STEP_NONE };
 	struct typist ty = { .master = -1, .slave = -1, .out = -1 };
-	struct tally tally = { 0, 0, 0 };
+	struct tally tally = { .user_ns = 0 };
+	struct watch w = { .n = 1, .pidfd = { -1, -1 } };
 	enum wait_outcome outcome = WAIT_EXITED;
 	sigset_t all, old, waiting, poll_mask;
 	uint64_t start_ns, deadline_ns = 0;
@@ -767,7 +857,7 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 		drain_signals(l);
 	if (!prepare_run(l, run_id, req, &plan, path, &ty, res))
 		goto done;
-	count_fd = count_open(req, res);
+	count_fd = count_open(req, res, 0);
 
 	/* Everything the start needs is prepared before the clock starts. */
 	sigfillset(&all);
@@ -794,19 +884,22 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 	if (req->timeout_ns)
 		deadline_ns = start_ns + req->timeout_ns;
 	l->running_pgid = pid;
+	w.pid[0] = pid;
 	if (l->signal_wait && !req->terminal) {
-		outcome = wait_by_signal(l, run_id, pid, deadline_ns);
+		outcome = wait_by_signal(l, run_id, &w, deadline_ns);
 	} else {
 		/* A pidfd wakes the wait at the exit; without one, the wait polls. */
-		pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-		outcome = wait_child(l, run_id, pidfd, pid, deadline_ns, req->terminal ? &ty : NULL,
+		w.pidfd[0] = pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+		outcome = wait_child(l, run_id, &w, deadline_ns, req->terminal ? &ty : NULL,
 				     &poll_mask);
 	}
 	l->running_pgid = 0; /* before the reap: the group id stays valid until then */
 	if (outcome != WAIT_EXITED)
 		kill(-pid, SIGKILL);
 	reap(pid, &status, &tally);
-	res->wall_ns = now_ns() - start_ns - (rep.exec_ns - rep.began_ns);
+	res->end_ns = now_ns();
+	res->start_ns = start_ns + (rep.exec_ns - rep.began_ns);
+	res->wall_ns = res->end_ns - res->start_ns;
 	/* A cancel that came with the exit wins: measurer_cancel may have
 	 * killed the group itself before the engine saw the cancel. */
 	if (outcome == WAIT_EXITED && read_cancels(l, run_id))
@@ -835,4 +928,563 @@ unsigned launch_batch(struct launch *l, uint32_t run_id, const struct run_reques
 	while (++made < runs && !run_result_ends_batch(&res[made - 1]) && !l->gone &&
 	       !(l->stop && *l->stop));
 	return made;
+}
+
+/*
+ * Duet runs (launch.h): two commands at once, each alone on its CPU.
+ *
+ * Side a is on the starter's CPU and starts as one run does, by vfork. Side
+ * b, the twin, is a clone child that borrows this memory on a stack of its
+ * own: the starter moves it to its CPU, it takes the command's steps there,
+ * says it is ready and waits on the go word (spinning, then asleep), which
+ * the vfork child sets right before its own execve. The starter waits for
+ * the twin to leave this memory (its execve or its exit clears the word
+ * CLONE_CHILD_CLEARTID names) before it goes on, so nothing of the twin's
+ * outlives the start.
+ */
+
+#define TWIN_STACK_BYTES (256u * 1024u)
+#define TWIN_SPIN_NS	 200000u	/* a wait spins this long, then sleeps */
+#define TWIN_NAP_NS	 1000000u	/* then naps this long between looks */
+#define TWIN_LOOK_NS	 100000u	/* the twin looks at its parent this often */
+#define TWIN_PATIENCE_NS 10000000000ull /* and waits at most this for its go */
+
+#if defined(__x86_64__) || defined(__i386__)
+#define CPU_RELAX() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define CPU_RELAX() __asm__ __volatile__("yield" ::: "memory")
+#else
+#define CPU_RELAX() __asm__ __volatile__("" ::: "memory")
+#endif
+
+enum twin_state { TWIN_WAIT, TWIN_READY, TWIN_FAILED };
+
+/* What the starter shares with the twin while the twin runs in its memory. */
+struct twin {
+	const struct child_plan *plan;
+	volatile struct child_report *rep;
+	cpu_set_t cpus;	   /* its CPU */
+	int state;	   /* enum twin_state */
+	struct go_word go; /* the vfork child's word */
+	pid_t parent;
+	pid_t tid; /* non-zero until the twin leaves this memory */
+};
+
+/* One side of a duet, as the starter sees it. */
+struct duet_side {
+	struct child_plan plan;
+	volatile struct child_report rep;
+	struct typist ty; /* unused (no terminal), but prepare_run takes one */
+	char path[PATH_CAP];
+	pid_t pid; /* the root, and its process group; 0: not started */
+	int pidfd, count_fd, status;
+	bool live, stopped_by_twin;
+	enum wait_outcome outcome;
+	uint64_t deadline_ns, end_ns;
+	struct tally tally;
+};
+
+struct duet {
+	struct duet_side s[2];
+	int a, b; /* a: the vfork child, on the starter's CPU; b: the twin */
+	struct twin twin;
+	bool placed;	     /* the starter may have moved: give it wait_cpus back */
+	cpu_set_t wait_cpus; /* the starter's CPUs while it waits */
+	sigset_t old, waiting, poll_mask;
+};
+
+static long futex(void *addr, int op, int val, uint64_t timeout_ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(timeout_ns / 1000000000u),
+			       .tv_nsec = (long)(timeout_ns % 1000000000u) };
+
+	return syscall(SYS_futex, addr, op, val, timeout_ns ? &ts : NULL, NULL, 0);
+}
+
+static void twin_say(struct twin *t, int state)
+{
+	__atomic_store_n(&t->state, state, __ATOMIC_RELEASE);
+	futex(&t->state, FUTEX_WAKE, INT_MAX, 0);
+}
+
+/* In the twin: waits until the go word changes, spinning for up to
+ * TWIN_SPIN_NS (the vfork child's start takes tens of microseconds when its
+ * CPU is free), then asleep on it. False for an abort, or when the starter
+ * is gone (then nobody would ever say go). */
+static bool await_go(struct twin *t)
+{
+	uint64_t began = now_ns(), looked = began, now;
+	unsigned spins = 0;
+	int go;
+
+	while ((go = __atomic_load_n(&t->go.go, __ATOMIC_SEQ_CST)) == GO_WAIT) {
+		CPU_RELAX();
+		if (++spins % 64)
+			continue;
+		now = now_ns();
+		if (now - began < TWIN_SPIN_NS)
+			continue;
+		if (now - looked >= TWIN_LOOK_NS) {
+			looked = now;
+			if (getppid() != t->parent || now - began > TWIN_PATIENCE_NS)
+				return false;
+		}
+		__atomic_store_n(&t->go.sleeping, 1, __ATOMIC_SEQ_CST);
+		futex(&t->go.go, FUTEX_WAIT, GO_WAIT, TWIN_NAP_NS);
+	}
+	return go == GO_GO;
+}
+
+static uint64_t own_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The twin: async-signal-safe steps only, on its own stack, until execve.
+ * The CPU it spins is not the command's: it is read around the spin (the
+ * second read before the clock, so that the latency does not carry it) and
+ * taken out of the side's user time. */
+static int twin_main(void *arg)
+{
+	struct twin *t = arg;
+	uint64_t cpu;
+
+	t->rep->began_ns = now_ns();
+	/* The starter moves it too; whichever comes first, it never spins on
+	 * the starter's CPU. */
+	sched_setaffinity(0, sizeof(t->cpus), &t->cpus);
+	if (child_steps(t->plan, t->rep) != STEP_NONE) {
+		twin_say(t, TWIN_FAILED);
+		_exit(127);
+	}
+	twin_say(t, TWIN_READY);
+	cpu = own_cpu_ns();
+	if (!await_go(t))
+		_exit(127);
+	t->rep->spin_cpu_ns = own_cpu_ns() - cpu;
+	t->rep->exec_ns = now_ns();
+	execve(t->plan->path, t->plan->argv, t->plan->envp);
+	child_fail(t->rep, STEP_EXEC);
+}
+
+/* In the starter: waits until the twin is ready (spinning on its CPU) or
+ * can never be. */
+static bool await_twin_ready(struct twin *t)
+{
+	uint64_t until = now_ns() + TWIN_SPIN_NS;
+	int state;
+
+	while ((state = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE)) == TWIN_WAIT &&
+	       __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE)) {
+		if (now_ns() < until)
+			CPU_RELAX();
+		else
+			futex(&t->state, FUTEX_WAIT, TWIN_WAIT, TWIN_NAP_NS);
+	}
+	return state == TWIN_READY;
+}
+
+/* In the starter: waits until the twin has left this memory. */
+static void await_twin_gone(struct twin *t)
+{
+	pid_t tid;
+
+	while ((tid = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE)) != 0)
+		futex(&t->tid, FUTEX_WAIT, tid, TWIN_NAP_NS);
+}
+
+/* Side i was stopped, or never started, because of its twin. */
+static void stopped_by_twin(struct duet_result *res, int i)
+{
+	res->side[i].status = RUN_INTERRUPTED;
+	res->stopped_by_twin[i] = true;
+}
+
+static void duet_init(struct duet *d, const struct duet_request *req)
+{
+	int i;
+
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < 2; i++) {
+		struct duet_side *s = &d->s[i];
+
+		s->plan = (struct child_plan){ .argv = req->side[i].argv,
+					       .envp = req->side[i].envp,
+					       .cwd = req->side[i].cwd,
+					       .fd = { -1, -1, -1 } };
+		s->rep.step = STEP_NONE;
+		s->ty = (struct typist){ .master = -1, .slave = -1, .out = -1 };
+		s->pidfd = s->count_fd = -1;
+	}
+}
+
+/* Both sides' programs and streams, before anything starts. A side that
+ * cannot be prepared is the result; its twin is stopped before it starts. */
+static bool duet_prepare(struct launch *l, uint32_t run_id, struct duet *d,
+			 const struct duet_request *req, struct duet_result *res)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct duet_side *s = &d->s[i];
+
+		if (req->side[i].terminal) { /* measurer_duet refuses it first */
+			start_failed(&res->side[i], STEP_TERMINAL, EINVAL);
+		} else if (prepare_run(l, run_id, &req->side[i], &s->plan, s->path, &s->ty,
+				       &res->side[i])) {
+			s->plan.cpus = NULL; /* each side keeps the one CPU it starts on */
+			continue;
+		}
+		if (res->side[i].status == RUN_INTERRUPTED)
+			res->side[1 - i].status = RUN_INTERRUPTED; /* a cancel: both */
+		else
+			stopped_by_twin(res, 1 - i);
+		return false;
+	}
+	return true;
+}
+
+static void one_cpu(cpu_set_t *set, int cpu)
+{
+	CPU_ZERO(set);
+	CPU_SET(cpu, set);
+}
+
+/* Puts the starter on side a's CPU for the start (the vfork child starts
+ * there and keeps it), and notes the CPUs it waits on: all it may use, so
+ * that a side's end wakes it on the CPU that side has just left. Side a is
+ * the side whose CPU the starter is on, if any: no move. */
+static int duet_place(struct launch *l, struct duet *d, const struct duet_request *req)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t here;
+
+	d->a = req->cpu[1] == cpu ? 1 : 0;
+	d->b = 1 - d->a;
+	if (l->kept_cpu)
+		d->wait_cpus = l->cpus;
+	else if (sched_getaffinity(0, sizeof(d->wait_cpus), &d->wait_cpus) != 0)
+		return errno;
+	d->placed = true;
+	if (l->kept_cpu && cpu == req->cpu[d->a])
+		return 0;
+	one_cpu(&here, req->cpu[d->a]);
+	return sched_setaffinity(0, sizeof(here), &here) == 0 ? 0 : errno;
+}
+
+/* The twin's start: its clone, its CPU, its count, until it is ready to go.
+ * Returns 0, or the errno of the step that failed (the twin is then gone). */
+static int start_twin(struct launch *l, struct duet *d, const struct duet_request *req,
+		      struct duet_result *res)
+{
+	struct duet_side *s = &d->s[d->b];
+	int error;
+
+	d->twin = (struct twin){ .plan = &s->plan, .rep = &s->rep, .parent = getpid(), .tid = 1 };
+	one_cpu(&d->twin.cpus, req->cpu[d->b]);
+	s->pid = clone(twin_main, (char *)l->twin_stack + TWIN_STACK_BYTES,
+		       CLONE_VM | CLONE_CHILD_CLEARTID | SIGCHLD, &d->twin, NULL, NULL,
+		       &d->twin.tid);
+	if (s->pid < 0) {
+		s->pid = 0;
+		return errno;
+	}
+	error = sched_setaffinity(s->pid, sizeof(d->twin.cpus), &d->twin.cpus) == 0 ? 0 : errno;
+	/* On the twin before its go: it alone has this event (the vfork
+	 * child inherits the starter's, opened after the twin's clone). */
+	if (!error)
+		s->count_fd = count_open(&req->side[d->b], &res->side[d->b], s->pid);
+	if (!error && !await_twin_ready(&d->twin))
+		error = ESRCH; /* its own step failed (in rep), or it was killed */
+	if (error) {
+		go_say(&d->twin.go, GO_ABORT);
+		await_twin_gone(&d->twin);
+		reap(s->pid, &s->status, NULL);
+		s->pid = 0;
+	}
+	return error;
+}
+
+/* The vfork child's start, which sets the twin going; false when it did not
+ * start (its failure in rep or in *error), and then the twin is told to
+ * abort. Either way the twin has left this memory when it returns. */
+static bool start_vfork_side(struct duet *d, const struct duet_request *req,
+			     struct duet_result *res, int *error)
+{
+	struct duet_side *s = &d->s[d->a];
+	int go = GO_WAIT;
+
+	s->count_fd = count_open(&req->side[d->a], &res->side[d->a], 0);
+	s->plan.go = &d->twin.go;
+	s->pid = start_child(&s->plan, &s->rep);
+	*error = errno;
+	if (__atomic_compare_exchange_n(&d->twin.go.go, &go, GO_ABORT, false, __ATOMIC_SEQ_CST,
+					__ATOMIC_SEQ_CST))
+		go_say(&d->twin.go, GO_ABORT); /* it did not start: wake the twin */
+	await_twin_gone(&d->twin);
+	if (s->pid >= 0 && s->rep.step == STEP_NONE)
+		return true;
+	if (s->pid > 0)
+		reap(s->pid, &s->status, NULL);
+	s->pid = 0;
+	return false;
+}
+
+/* The twin was told to go, or to abort: in either case it is reaped here
+ * when the vfork side failed, and stopped if it had already gone. */
+static void drop_twin(struct duet *d)
+{
+	struct duet_side *s = &d->s[d->b];
+
+	kill(-s->pid, SIGKILL);
+	kill(s->pid, SIGKILL); /* before its setpgid, it has no group of its own */
+	reap(s->pid, &s->status, NULL);
+	s->pid = 0;
+}
+
+/* Starts both sides. False with both results filled when either could not
+ * start: the one that failed, and its twin stopped by it. */
+static bool duet_start(struct launch *l, struct duet *d, const struct duet_request *req,
+		       struct duet_result *res)
+{
+	struct duet_side *a, *b;
+	int error, i;
+	sigset_t all;
+
+	error = duet_place(l, d, req);
+	a = &d->s[d->a];
+	b = &d->s[d->b];
+	if (!error && !l->twin_stack) {
+		void *stack = mmap(NULL, TWIN_STACK_BYTES, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+		if (stack == MAP_FAILED)
+			error = errno;
+		else
+			l->twin_stack = stack;
+	}
+	if (error) {
+		start_failed(&res->side[d->b], STEP_START, error);
+		stopped_by_twin(res, d->a);
+		return false;
+	}
+	sigfillset(&all);
+	reset_own_peak(); /* once for both: both execve from this memory */
+	sigprocmask(SIG_SETMASK, &all, &d->old);
+	d->poll_mask = d->waiting = d->old;
+	if (l->stop_signal) {
+		sigaddset(&d->waiting, l->stop_signal);
+		sigdelset(&d->poll_mask, l->stop_signal);
+	}
+	error = start_twin(l, d, req, res);
+	if (error) {
+		sigprocmask(SIG_SETMASK, &d->old, NULL);
+		start_failed(&res->side[d->b],
+			     b->rep.step != STEP_NONE ? (int)b->rep.step : STEP_START,
+			     b->rep.step != STEP_NONE ? b->rep.error : error);
+		stopped_by_twin(res, d->a);
+		return false;
+	}
+	if (!start_vfork_side(d, req, res, &error)) {
+		drop_twin(d);
+		sigprocmask(SIG_SETMASK, &d->old, NULL);
+		start_failed(&res->side[d->a],
+			     a->rep.step != STEP_NONE ? (int)a->rep.step : STEP_START,
+			     a->rep.step != STEP_NONE ? a->rep.error : error);
+		stopped_by_twin(res, d->b);
+		return false;
+	}
+	sigprocmask(SIG_SETMASK, &d->waiting, NULL);
+	sched_setaffinity(0, sizeof(d->wait_cpus), &d->wait_cpus);
+	for (i = 0; i < 2; i++) {
+		struct duet_side *s = &d->s[i];
+
+		s->live = true;
+		if (req->side[i].timeout_ns)
+			s->deadline_ns = s->rep.exec_ns + req->side[i].timeout_ns;
+		if (!l->signal_wait)
+			s->pidfd = (int)syscall(SYS_pidfd_open, s->pid, 0);
+	}
+	l->running_pgid = d->s[0].pid;
+	l->running_twin_pgid = d->s[1].pid;
+	return true;
+}
+
+/* Ends side i: killed first unless it exited, reaped, timed, and what it
+ * left in its process group killed (its stray descendants are swept at the
+ * end, with the twin's). */
+static void end_side(struct launch *l, struct duet *d, int i, enum wait_outcome outcome)
+{
+	struct duet_side *s = &d->s[i];
+
+	if (i == 0)
+		l->running_pgid = 0; /* before the reap, as in one run */
+	else
+		l->running_twin_pgid = 0;
+	if (outcome != WAIT_EXITED)
+		kill(-s->pid, SIGKILL);
+	reap(s->pid, &s->status, &s->tally);
+	s->end_ns = now_ns();
+	kill(-s->pid, SIGKILL);
+	s->live = false;
+	s->outcome = outcome;
+}
+
+/* After an exit, a timeout or an interruption: which sides end, and how.
+ * An exit that came with a cancel is an interruption, as in one run (the
+ * fallback's measurer_cancel kills the groups itself). */
+static void duet_event(struct launch *l, uint32_t run_id, struct duet *d, enum wait_outcome outcome,
+		       int which)
+{
+	uint64_t now;
+	bool stop = outcome != WAIT_EXITED;
+	int i;
+
+	if (outcome == WAIT_EXITED) {
+		end_side(l, d, which, WAIT_EXITED);
+		if (read_cancels(l, run_id))
+			outcome = d->s[which].outcome = WAIT_INTERRUPTED;
+		stop = outcome != WAIT_EXITED || d->s[which].rep.step != STEP_NONE;
+	}
+	now = now_ns();
+	for (i = 0; i < 2; i++) {
+		struct duet_side *s = &d->s[i];
+
+		if (!s->live)
+			continue;
+		if (outcome == WAIT_TIMED_OUT && s->deadline_ns && now >= s->deadline_ns) {
+			end_side(l, d, i, WAIT_TIMED_OUT);
+		} else if (outcome == WAIT_INTERRUPTED) {
+			end_side(l, d, i, WAIT_INTERRUPTED);
+		} else if (stop) { /* the twin timed out, or its execve failed */
+			end_side(l, d, i, WAIT_INTERRUPTED);
+			s->stopped_by_twin = true;
+		}
+	}
+}
+
+/* Waits until both sides have ended. */
+static void duet_wait(struct launch *l, uint32_t run_id, struct duet *d)
+{
+	struct watch w = { .n = 2 };
+	enum wait_outcome outcome;
+	uint64_t deadline;
+	int i;
+
+	while (d->s[0].live || d->s[1].live) {
+		deadline = 0;
+		for (i = 0; i < 2; i++) {
+			const struct duet_side *s = &d->s[i];
+
+			w.pid[i] = s->live ? s->pid : 0;
+			w.pidfd[i] = s->pidfd;
+			if (s->live && s->deadline_ns && (!deadline || s->deadline_ns < deadline))
+				deadline = s->deadline_ns;
+		}
+		/* Two exits may have raised one SIGCHLD, which the first took:
+		 * once a side has ended, look before sleeping. */
+		if (l->signal_wait && (!d->s[0].live || !d->s[1].live) && watch_exited(&w, true))
+			outcome = WAIT_EXITED;
+		else if (l->signal_wait)
+			outcome = wait_by_signal(l, run_id, &w, deadline);
+		else
+			outcome = wait_child(l, run_id, &w, deadline, NULL, &d->poll_mask);
+		duet_event(l, run_id, d, outcome, (int)w.which);
+	}
+}
+
+/* Kills and reaps every child left, each counted on the side whose process
+ * group it is in. One that left both groups (setsid, setpgid) and outlived
+ * its parent cannot be told apart: it is counted on neither side. */
+static void sweep_sides(struct duet *d)
+{
+	pid_t pids[1024], groups[1024];
+	size_t n, i;
+	int status;
+
+	for (;;) {
+		n = list_children(pids, ARRAY_LEN(pids));
+		if (!n)
+			return;
+		for (i = 0; i < n; i++) {
+			groups[i] = getpgid(pids[i]);
+			kill(pids[i], SIGKILL);
+		}
+		for (i = 0; i < n; i++)
+			reap(pids[i], &status,
+			     groups[i] == d->s[0].pid	? &d->s[0].tally
+			     : groups[i] == d->s[1].pid ? &d->s[1].tally
+							: NULL);
+	}
+}
+
+/* The results of two sides that both started. */
+static void duet_finish(struct duet *d, struct duet_result *res)
+{
+	int i;
+
+	sigprocmask(SIG_SETMASK, &d->old, NULL);
+	sweep_sides(d);
+	for (i = 0; i < 2; i++) {
+		struct duet_side *s = &d->s[i];
+		struct run_result *r = &res->side[i];
+
+		res->stopped_by_twin[i] = s->stopped_by_twin;
+		if (s->rep.step != STEP_NONE) { /* its execve failed: no run */
+			start_failed(r, s->rep.step, s->rep.error);
+			continue;
+		}
+		finish_status(r, s->outcome, s->status);
+		r->start_ns = s->rep.exec_ns;
+		r->end_ns = s->end_ns;
+		r->wall_ns = s->end_ns - s->rep.exec_ns;
+		r->user_ns = s->tally.user_ns - (s->rep.spin_cpu_ns < s->tally.user_ns
+							 ? s->rep.spin_cpu_ns
+							 : s->tally.user_ns);
+		r->system_ns = s->tally.system_ns;
+		r->peak_rss_bytes = s->tally.maxrss_bytes;
+	}
+	if (d->s[0].rep.step == STEP_NONE && d->s[1].rep.step == STEP_NONE)
+		res->start_skew_ns = (int64_t)(d->s[1].rep.exec_ns - d->s[0].rep.exec_ns);
+}
+
+void launch_duet(struct launch *l, uint32_t run_id, const struct duet_request *req,
+		 struct duet_result *res)
+{
+	struct duet d;
+	int i;
+
+	memset(res, 0, sizeof(*res));
+	duet_init(&d, req);
+	if (l->signal_wait)
+		drain_signals(l);
+	if (duet_prepare(l, run_id, &d, req, res) && duet_start(l, &d, req, res)) {
+		duet_wait(l, run_id, &d);
+		duet_finish(&d, res);
+	} else {
+		/* The vfork side says go right before its execve: when that
+		 * execve fails, the twin may have run its command, and what it
+		 * started is in its group (killed, not reaped) or left it. */
+		sweep(NULL);
+	}
+	if (d.placed) {
+		/* The starter's CPUs back; the spawner keeps to the one the
+		 * wait left it on, so that it does not move. */
+		sched_setaffinity(0, sizeof(d.wait_cpus), &d.wait_cpus);
+		if (l->kept_cpu)
+			launch_keep_cpu(l);
+	}
+	for (i = 0; i < 2; i++) {
+		count_read(&d.s[i].count_fd, &res->side[i]);
+		release_run(&req->side[i], &d.s[i].plan, &d.s[i].ty, &d.s[i].pidfd, &res->side[i]);
+	}
+}
+
+void launch_release(struct launch *l)
+{
+	if (l->twin_stack)
+		munmap(l->twin_stack, TWIN_STACK_BYTES);
+	l->twin_stack = NULL;
 }

@@ -25,6 +25,17 @@
  * socket) or a `stop_signal` also interrupts and marks the engine `gone`.
  * Runs must be made from one thread, the process's main thread, because
  * orphans are reparented to it.
+ *
+ * A duet (launch_duet, docs/design.md "Duet runs") starts two commands at
+ * once, each alone on its CPU. The side whose CPU is the starter's is the
+ * vfork child, as in one run; the other, the twin, is a clone child that
+ * shares this memory on its own stack: the starter moves it to its CPU, it
+ * takes its own steps there and waits (spinning, then asleep) until the
+ * vfork child, right before its execve, says go. The two execve calls are
+ * then microseconds apart when both CPUs are free (the skew is measured and
+ * returned). Each side's latency runs from its execve to its reap, so that
+ * both are timed alike; the starter waits for both unpinned, so that it is
+ * woken where a side ends.
  */
 #ifndef HIMORIME_SPAWNER_LAUNCH_H
 #define HIMORIME_SPAWNER_LAUNCH_H
@@ -51,6 +62,10 @@ struct launch {
 	/* The running command's process group while it may be killed, else 0:
 	 * a signal handler in the same process may kill it directly. */
 	volatile sig_atomic_t running_pgid;
+	/* In a duet, the other side's process group, likewise. */
+	volatile sig_atomic_t running_twin_pgid;
+	/* The twin's stack (launch_duet), made at the first duet; NULL: none yet. */
+	void *twin_stack;
 	bool gone; /* the client went away: stop after this run */
 	/* launch_fix_signals was called: the signals every child must reset
 	 * are fixed_reset (bit n-1 for signal n), not noted again per run. */
@@ -80,6 +95,14 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
  * away. Returns the number of runs made, at least 1. */
 unsigned launch_batch(struct launch *l, uint32_t run_id, const struct run_request *req,
 		      unsigned runs, struct run_result *res);
+/* Runs a duet and fills *res; every outcome is a result, never an error.
+ * The request must be valid (measurer_duet checks it): no terminal, two
+ * distinct CPUs this process may use. When it returns, nothing either side
+ * started is left running. A cancel of run_id stops both sides. */
+void launch_duet(struct launch *l, uint32_t run_id, const struct duet_request *req,
+		 struct duet_result *res);
+/* Frees what the engine keeps between runs (the twin's stack). */
+void launch_release(struct launch *l);
 /* Reads any pending cancels without blocking (while no run is active). */
 void launch_read_cancels(struct launch *l);
 /* Kills and reaps every child of the calling process. */

@@ -3,8 +3,8 @@
  * so that their peak RSS floor is this process's few hundred KiB rather than
  * himorime's many MiB. himorime starts one per invocation with the socket on
  * fd 3 and the cancel socket on fd 4 (proto.h), reads HELLO,
- * then sends RUN requests one at a time and reads the RESULTs of each (one
- * per run of its batch).
+ * then sends requests one at a time: a RUN, answered by one RESULT per run
+ * of its batch, or a DUET, answered by one DUET_RESULT.
  *
  * It outlives no one: an end of file on either socket, or
  * SIGTERM (also its parent-death signal, for a himorime killed with SIGKILL),
@@ -80,36 +80,65 @@ static bool wait_request(struct launch *l, const sigset_t *idle_mask)
 	}
 }
 
-/* Reads, runs and answers one request: a batch of runs, whose results go
- * back together once the last has ended, so that nothing but the runs
- * happens in between (run.h). False when it is time to exit. */
-static bool serve_one(struct launch *l)
+/* Runs and answers a RUN: a batch of runs, whose results go back together
+ * once the last has ended, so that nothing but the runs happens in between
+ * (run.h). False when it is time to exit. */
+static bool serve_run(struct launch *l, char *payload, uint32_t len)
 {
 	static struct run_result res[RUN_MAX_BATCH];
 	static unsigned char out[RUN_MAX_BATCH][PROTO_HEADER_SIZE + PROTO_RESULT_SIZE];
 	struct run_request req;
-	uint32_t len, run_id, runs, head[2] = { PROTO_RESULT, PROTO_RESULT_SIZE };
-	unsigned made = 0, i;
-	char *payload = NULL;
+	uint32_t run_id, runs, head[2] = { PROTO_RESULT, PROTO_RESULT_SIZE };
+	unsigned made, i;
 	char **vec = NULL;
-	bool ok = false;
+	bool ok;
 
-	if (proto_recv_header(PROTO_SOCKET_FD, PROTO_RUN, &len) < 0)
-		return false;
-	payload = malloc(len ? len : 1);
-	if (!payload || proto_read_all(PROTO_SOCKET_FD, payload, len) < 0)
-		goto done;
 	memset(&req, 0, sizeof(req));
 	if (proto_decode_run(payload, len, &run_id, &req, &runs, &vec) != 0)
-		goto done;
+		return false;
 	made = launch_batch(l, run_id, &req, runs, res);
 	for (i = 0; i < made; i++) {
 		memcpy(out[i], head, sizeof(head));
 		proto_encode_result(run_id, &res[i], out[i] + PROTO_HEADER_SIZE);
 	}
 	ok = proto_write_all(PROTO_SOCKET_FD, out, made * sizeof(out[0])) == 0 && !l->gone;
-done:
 	free(vec);
+	return ok;
+}
+
+/* Runs and answers a DUET. False when it is time to exit. */
+static bool serve_duet(struct launch *l, char *payload, uint32_t len)
+{
+	static struct duet_result res;
+	static unsigned char out[PROTO_HEADER_SIZE + PROTO_DUET_RESULT_SIZE];
+	struct duet_request req;
+	uint32_t run_id, head[2] = { PROTO_DUET_RESULT, PROTO_DUET_RESULT_SIZE };
+	char **vec[2];
+	bool ok;
+
+	if (proto_decode_duet(payload, len, &run_id, &req, vec) != 0)
+		return false;
+	launch_duet(l, run_id, &req, &res);
+	memcpy(out, head, sizeof(head));
+	proto_encode_duet_result(run_id, &res, out + PROTO_HEADER_SIZE);
+	ok = proto_write_all(PROTO_SOCKET_FD, out, sizeof(out)) == 0 && !l->gone;
+	free(vec[0]);
+	free(vec[1]);
+	return ok;
+}
+
+/* Reads, runs and answers one request. False when it is time to exit. */
+static bool serve_one(struct launch *l)
+{
+	uint32_t type, len;
+	char *payload;
+	bool ok = false;
+
+	if (proto_recv_request(PROTO_SOCKET_FD, &type, &len) < 0)
+		return false;
+	payload = malloc(len ? len : 1);
+	if (payload && proto_read_all(PROTO_SOCKET_FD, payload, len) == 0)
+		ok = type == PROTO_DUET ? serve_duet(l, payload, len) : serve_run(l, payload, len);
 	free(payload);
 	return ok;
 }

@@ -5,6 +5,7 @@
 #include "spawner/proto.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -65,17 +66,43 @@ int proto_send(int fd, uint32_t type, const void *payload, size_t len)
 	return proto_write_all(fd, payload, len);
 }
 
-int proto_recv_header(int fd, uint32_t want_type, uint32_t *len)
+/* Reads a frame header; fails with EPROTO when its length passes the bound. */
+static int read_header(int fd, uint32_t *type, uint32_t *len)
 {
 	uint32_t header[2];
 
 	if (proto_read_all(fd, header, sizeof(header)) < 0)
 		return -1;
-	if (header[0] != want_type || header[1] > PROTO_MAX_PAYLOAD) {
+	*type = header[0];
+	*len = header[1];
+	if (header[1] > PROTO_MAX_PAYLOAD) {
 		errno = EPROTO;
 		return -1;
 	}
-	*len = header[1];
+	return 0;
+}
+
+int proto_recv_header(int fd, uint32_t want_type, uint32_t *len)
+{
+	uint32_t type;
+
+	if (read_header(fd, &type, len) < 0)
+		return -1;
+	if (type != want_type) {
+		errno = EPROTO;
+		return -1;
+	}
+	return 0;
+}
+
+int proto_recv_request(int fd, uint32_t *type, uint32_t *len)
+{
+	if (read_header(fd, type, len) < 0)
+		return -1;
+	if (*type != PROTO_RUN && *type != PROTO_DUET) {
+		errno = EPROTO;
+		return -1;
+	}
 	return 0;
 }
 
@@ -237,6 +264,8 @@ void proto_encode_result(uint32_t run_id, const struct run_result *res,
 	put64(&p, res->count);
 	put64(&p, res->count_enabled_ns);
 	put64(&p, res->count_running_ns);
+	put64(&p, res->start_ns);
+	put64(&p, res->end_ns);
 }
 
 int proto_decode_result(const unsigned char in[PROTO_RESULT_SIZE], uint32_t *run_id,
@@ -266,5 +295,105 @@ int proto_decode_result(const unsigned char in[PROTO_RESULT_SIZE], uint32_t *run
 	memcpy(&res->count, in + 64, 8);
 	memcpy(&res->count_enabled_ns, in + 72, 8);
 	memcpy(&res->count_running_ns, in + 80, 8);
+	memcpy(&res->start_ns, in + 88, 8);
+	memcpy(&res->end_ns, in + 96, 8);
+	return 0;
+}
+
+#define DUET_FIXED_SIZE 16u
+
+int proto_encode_duet(uint32_t run_id, const struct duet_request *req, char **out, size_t *len)
+{
+	char *part[2] = { NULL, NULL }, *buf = NULL, *p;
+	size_t size[2];
+	int error = 0, i;
+
+	for (i = 0; i < 2 && !error; i++)
+		error = proto_encode_run(run_id, &req->side[i], 1, &part[i], &size[i]);
+	if (!error && DUET_FIXED_SIZE + size[0] + size[1] > PROTO_MAX_PAYLOAD)
+		error = E2BIG;
+	if (!error && !(buf = malloc(DUET_FIXED_SIZE + size[0] + size[1])))
+		error = ENOMEM;
+	if (!error) {
+		p = buf;
+		put32(&p, run_id);
+		put32(&p, (uint32_t)req->cpu[0]);
+		put32(&p, (uint32_t)req->cpu[1]);
+		put32(&p, (uint32_t)size[0]);
+		memcpy(p, part[0], size[0]);
+		memcpy(p + size[0], part[1], size[1]);
+		*out = buf;
+		*len = DUET_FIXED_SIZE + size[0] + size[1];
+	}
+	free(part[0]);
+	free(part[1]);
+	return error;
+}
+
+int proto_decode_duet(char *payload, size_t len, uint32_t *run_id, struct duet_request *req,
+		      char **vec[2])
+{
+	uint32_t len0, id, runs;
+	int32_t cpu[2];
+	int error = 0, i;
+	char *part;
+	size_t size;
+
+	vec[0] = vec[1] = NULL;
+	if (len < DUET_FIXED_SIZE)
+		return EPROTO;
+	memcpy(run_id, payload, 4);
+	memcpy(cpu, payload + 4, 8);
+	memcpy(&len0, payload + 12, 4);
+	if (len0 > len - DUET_FIXED_SIZE || cpu[0] < 0 || cpu[1] < 0 || cpu[0] >= CPU_SETSIZE ||
+	    cpu[1] >= CPU_SETSIZE || cpu[0] == cpu[1])
+		return EPROTO;
+	for (i = 0; i < 2 && !error; i++) {
+		part = payload + DUET_FIXED_SIZE + (i ? len0 : 0);
+		size = i ? len - DUET_FIXED_SIZE - len0 : len0;
+		memset(&req->side[i], 0, sizeof(req->side[i]));
+		error = proto_decode_run(part, size, &id, &req->side[i], &runs, &vec[i]);
+		if (!error && (runs != 1 || req->side[i].terminal))
+			error = EPROTO;
+		req->cpu[i] = cpu[i];
+	}
+	if (error) {
+		free(vec[0]);
+		free(vec[1]);
+		vec[0] = vec[1] = NULL;
+	}
+	return error;
+}
+
+void proto_encode_duet_result(uint32_t run_id, const struct duet_result *res,
+			      unsigned char out[PROTO_DUET_RESULT_SIZE])
+{
+	char *p = (char *)out;
+
+	put32(&p, run_id);
+	put32(&p, (res->stopped_by_twin[0] ? 1u : 0u) | (res->stopped_by_twin[1] ? 2u : 0u));
+	put64(&p, (uint64_t)res->start_skew_ns);
+	proto_encode_result(run_id, &res->side[0], out + 16);
+	proto_encode_result(run_id, &res->side[1], out + 16 + PROTO_RESULT_SIZE);
+}
+
+int proto_decode_duet_result(const unsigned char in[PROTO_DUET_RESULT_SIZE], uint32_t *run_id,
+			     struct duet_result *res)
+{
+	uint32_t flags, id;
+	int i;
+
+	memcpy(run_id, in, 4);
+	memcpy(&flags, in + 4, 4);
+	memcpy(&res->start_skew_ns, in + 8, 8);
+	if (flags > 3)
+		return EPROTO;
+	for (i = 0; i < 2; i++) {
+		res->stopped_by_twin[i] = flags >> i & 1;
+		if (proto_decode_result(in + 16 + (size_t)i * PROTO_RESULT_SIZE, &id,
+					&res->side[i]) != 0 ||
+		    id != *run_id)
+			return EPROTO;
+	}
 	return 0;
 }

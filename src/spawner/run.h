@@ -68,8 +68,13 @@ struct run_result {
 	enum run_status status;
 	int code;
 	enum run_step step;
-	uint64_t wall_ns;   /* CLOCK_MONOTONIC, the start to the reap, less the child's
-			     * own steps before execve (docs/design.md) */
+	uint64_t wall_ns; /* CLOCK_MONOTONIC, the start to the reap, less the child's
+			   * own steps before execve (docs/design.md); end_ns - start_ns */
+	/* The measured interval on CLOCK_MONOTONIC, so that two runs can be
+	 * set side by side: start_ns is the clock just before the start moved
+	 * on by the child's own steps (in a duet, the child's execve), end_ns
+	 * the reap. Both 0 when nothing started. */
+	uint64_t start_ns, end_ns;
 	uint64_t user_ns;   /* the child, its waited-for descendants and reaped orphans */
 	uint64_t system_ns; /* likewise */
 	/* The largest single process of the tree (ru_maxrss), in bytes. */
@@ -93,6 +98,29 @@ struct run_result {
  * code 0, so that a failure is always its last run and nothing runs after
  * it; both ends of the protocol apply this one rule. */
 #define RUN_MAX_BATCH 64u
+
+/* A duet (docs/design.md, "Duet runs"): two commands started together,
+ * side i on CPU cpu[i] alone, each in its own process group, both reaped.
+ * Neither side may use a terminal, and the CPUs must differ; the caller
+ * alternates them from pair to pair. */
+struct duet_request {
+	struct run_request side[2];
+	int cpu[2];
+};
+
+/* Each side's result is its own (CPU time, peak RSS and counts of its own
+ * tree; the floor is the starter's, the same for both). A side ends on its
+ * own (an exit, a signal) without touching its twin; a timeout of either
+ * side, a start failure of either side, or a cancel stops both. A side that
+ * was stopped, or never started, because of its twin is RUN_INTERRUPTED
+ * with stopped_by_twin set; its twin's result says why. */
+struct duet_result {
+	struct run_result side[2];
+	bool stopped_by_twin[2];
+	/* side[1]'s execve less side[0]'s, CLOCK_MONOTONIC ns: how far apart
+	 * the two commands started (0 when either did not). */
+	int64_t start_skew_ns;
+};
 
 static inline bool run_result_ends_batch(const struct run_result *res)
 {

@@ -431,7 +431,7 @@ int stats_theil_sen(const double *y, size_t n, double confidence, struct stats_t
 /* Student's t quantile at probability p (> 0.5) with df degrees of freedom,
  * from the normal one by the Cornish-Fisher expansion (within 0.5% for
  * df >= 3, exact as df grows). */
-static double t_quantile(double p, double df)
+double stats_t_quantile(double p, double df)
 {
 	double z = stats_normal_quantile(p), z2 = z * z;
 	double g1 = (z2 + 1.0) * z / 4.0;
@@ -443,8 +443,7 @@ static double t_quantile(double p, double df)
 
 /* The median of ln(values) and the variance of that median (pi/2 * s^2 / n,
  * s = 1.4826 * MAD). tmp holds n doubles. */
-static void log_median(const double *values, size_t n, double *tmp, double *median,
-		       double *variance)
+void stats_log_median(const double *values, size_t n, double *tmp, double *median, double *variance)
 {
 	double mad;
 	size_t i;
@@ -553,7 +552,7 @@ int stats_power_fit(const struct stats_size_runs *cases, size_t k, double confid
 	tmp = xcalloc(most, sizeof(*tmp));
 	for (i = 0; i < k; i++) {
 		x[i] = log(cases[i].size);
-		log_median(cases[i].values, cases[i].n, tmp, &y[i], &var[i]);
+		stats_log_median(cases[i].values, cases[i].n, tmp, &y[i], &var[i]);
 		out->runs += cases[i].n;
 		fewest = cases[i].n < fewest ? cases[i].n : fewest;
 	}
@@ -563,7 +562,7 @@ int stats_power_fit(const struct stats_size_runs *cases, size_t k, double confid
 	out->coefficient = exp(l.intercept);
 	out->r_squared = l.syy > 0.0 ? (l.sxy * l.sxy) / (l.sxx * l.syy) : 1.0;
 	if (fewest >= 3) {
-		q = t_quantile(1.0 - (1.0 - confidence) / 2.0, 2.0 * (double)(fewest - 1)) *
+		q = stats_t_quantile(1.0 - (1.0 - confidence) / 2.0, 2.0 * (double)(fewest - 1)) *
 		    sqrt(slope_variance(x, y, var, k, &l));
 		out->has_interval = true;
 		out->exponent_low = l.slope - q;

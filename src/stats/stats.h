@@ -131,6 +131,15 @@ struct stats_power_fit {
 	double exponent_low, exponent_high;
 };
 
+/* Student's t quantile at probability p (> 0.5) with df degrees of freedom
+ * (Cornish–Fisher from the normal one: within 0.5% for df >= 3). */
+double stats_t_quantile(double p, double df);
+
+/* The median of ln(values[0..n)), n > 0, and the variance of that median
+ * (pi/2 * s^2 / n, s = 1.4826 * MAD of the logarithms); tmp holds n doubles. */
+void stats_log_median(const double *values, size_t n, double *tmp, double *median,
+		      double *variance);
+
 /* Needs at least 2 distinct sizes with at least one run each, positive sizes
  * and values, and 0 < confidence < 1; otherwise ERR_INVALID. */
 int stats_power_fit(const struct stats_size_runs *cases, size_t k, double confidence,

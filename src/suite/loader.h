@@ -50,6 +50,8 @@ struct reg_layer {
 
 struct layer {
 	bool has_warmup, has_runs, has_min_runs, has_max_runs, has_min_time, has_timeout;
+	bool has_schedule;
+	enum schedule schedule;
 	struct warmup warmup;
 	unsigned runs, min_runs, max_runs;
 	uint64_t min_time_ns, timeout_ns;

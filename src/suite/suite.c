@@ -37,10 +37,10 @@ void suite_diags_release(struct suite_diags *d)
 	memset(d, 0, sizeof(*d));
 }
 
-static const char *const defaults_keys[] = { "warmup",	   "runs",    "min_runs",   "max_runs",
-					     "min_time",   "timeout", "cwd",	    "env",
-					     "stdout",	   "stderr",  "exit_codes", "metrics",
-					     "regression", NULL };
+static const char *const defaults_keys[] = { "warmup",	   "runs",     "min_runs",   "max_runs",
+					     "min_time",   "timeout",  "cwd",	     "env",
+					     "stdout",	   "stderr",   "exit_codes", "metrics",
+					     "regression", "schedule", NULL };
 /* ---- report ---- */
 
 static const char *const report_format_names[] = { "json", "csv", "markdown", "github",
@@ -193,6 +193,19 @@ static void parse_versions(struct loader *l, const struct ynode *n, const char *
 	s->versions = v;
 }
 
+/* report.error_conclusion: how a check run concludes when the comparison
+ * failed to run (docs/github-actions.md, "The check run"). */
+static void parse_error_conclusion(struct loader *l, const struct ynode *n, struct suite *s)
+{
+	const char *v = check_str(l, n, "report.error_conclusion");
+
+	if (v && !strcmp(v, "neutral"))
+		s->error_conclusion_neutral = true;
+	else if (v && strcmp(v, "failure"))
+		check_problem(l, n, "report.error_conclusion", NULL,
+			      "expected failure or neutral, got %s", check_found(l, n));
+}
+
 /* ---- the file ---- */
 
 static const char *const top_keys[] = { "version", "name",	 "description", "defaults",
@@ -241,13 +254,17 @@ static void parse_shared(struct loader *l, const struct ynode *root, struct laye
 			   &s->build);
 	}
 	if (!(v = ynode_get(root, "report")) ||
-	    !check_map(l, v, "report", "a map of outputs, versions"))
+	    !check_map(l, v, "report", "a map of outputs, versions, error_conclusion"))
 		return;
-	check_keys(l, v, "report", (const char *const[]){ "outputs", "versions", NULL }, "report");
+	check_keys(l, v, "report",
+		   (const char *const[]){ "outputs", "versions", "error_conclusion", NULL },
+		   "report");
 	if ((o = ynode_get(v, "outputs")))
 		parse_outputs(l, o, "report.outputs", s);
 	if ((o = ynode_get(v, "versions")))
 		parse_versions(l, o, "report.versions", s);
+	if ((o = ynode_get(v, "error_conclusion")))
+		parse_error_conclusion(l, o, s);
 }
 
 /* A benchmark name used twice is a problem (the name as written: the

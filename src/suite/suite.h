@@ -292,6 +292,10 @@ struct benchmark {
 	unsigned min_runs, max_runs;
 	bool max_runs_set; /* comparisons use SUITE_COMPARE_MAX_PAIRS when false */
 	uint64_t min_time_ns;
+	/* How a comparison pairs its commands' runs (defaults, then the
+	 * benchmark; interleaved unless set); the plan puts --schedule over
+	 * it. */
+	enum schedule schedule;
 	struct metrics metrics;
 	struct regression regression;
 	const struct exec *setup, *prepare_each, *cleanup;
@@ -342,6 +346,9 @@ struct suite {
 	size_t output_count;
 	const struct tool_version *versions;
 	size_t version_count;
+	/* report.error_conclusion: neutral, not failure, for the check run of
+	 * a comparison that failed to run (docs/github-actions.md). */
+	bool error_conclusion_neutral;
 	struct arena arena;
 };
 

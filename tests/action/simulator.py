@@ -19,7 +19,9 @@ What it does as the runner does:
 - workflow commands in the log: `::add-mask::` masks the value as *** from
   then on, `::stop-commands::T` … `::T::` turns commands off, and `::error`,
   `::warning`, `::notice` become annotations;
-- a composite action's outputs are its `outputs.<name>.value` expressions.
+- a composite action's outputs are its `outputs.<name>.value` expressions;
+- job_permissions() reads what a job's token may do from its `permissions:`,
+  for the stand-in API to enforce.
 
 - `sudo` is there and asks no password, as on hosted runners (a stand-in
   when the machine has none, which runs the command when already root);
@@ -735,6 +737,18 @@ class JobResult:
 
     def __repr__(self):
         return "%s %s\n%s" % (self.conclusion, json.dumps(self.outputs), self.log[-6000:])
+
+
+def job_permissions(workflow_file, job_id):
+    """The permissions a job's GITHUB_TOKEN gets: the job's `permissions:`,
+    else the workflow's; `{}` is none. A dict of scope to "read"/"write"."""
+    with open(workflow_file, encoding="utf-8") as f:
+        workflow = yaml.safe_load(f)
+    job = workflow["jobs"][job_id]
+    perms = job["permissions"] if "permissions" in job else workflow.get("permissions")
+    if perms is None:
+        raise ValueError("job %r has no permissions: the documented workflows set them" % job_id)
+    return dict(perms or {})
 
 
 def copy_tree(src, dst, ignore=()):

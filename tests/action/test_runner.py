@@ -114,7 +114,7 @@ class Artifacts:
         return os.path.join(self.dir, str(run_id), name, "himorime-report.json")
 
 
-PUBLISH = "Post the comment and the status"
+PUBLISH = "Post the comment, the check run and the status"
 MEASURE = "Compare base and head"
 
 # The pull request's build in the hostile repository: as root (sudo, as a
@@ -288,6 +288,18 @@ class ActionRunnerTest(unittest.TestCase):
         return [(s["sha"], s["state"], s["description"], s["target_url"])
                 for s in self.server.log()["statuses"]]
 
+    def check_runs(self):
+        return [(r["head_sha"], r["status"], r["conclusion"], r["output"]["title"])
+                for r in self.server.log()["check_runs"]]
+
+    def grant(self, workflow, job, scenario):
+        """The stand-in API's scenario with TOKEN limited to what the job's
+        `permissions:` let it write."""
+        perms = simulator.job_permissions(workflow, job)
+        writes = sorted(k for k, v in perms.items() if v == "write")
+        self.scenario(dict(scenario, permissions={TOKEN: writes}))
+        return writes
+
     def notices(self, res):
         return [a for a in res.annotations if a["level"] == "notice"]
 
@@ -384,8 +396,17 @@ class ActionRunnerTest(unittest.TestCase):
         self.assertEqual([a["title"] for a in errors], ["himorime: performance regression"])
         log = self.server.log()
         self.assertEqual(log["violations"], [])
-        self.assertEqual([r["method"] for r in log["requests"] if r["method"] != "GET"],
-                         ["POST", "POST"])
+        # the check run in_progress before anything is measured, then the
+        # comment, the check run completed, the status
+        self.assertEqual([(r["method"], r["path"].split("?")[0]) for r in log["requests"]
+                          if r["method"] != "GET" or "/check-runs" in r["path"]],
+                         [("GET", "/repos/octo/repo/commits/%s/check-runs" % self.head),
+                          ("POST", "/repos/octo/repo/check-runs"),
+                          ("POST", "/repos/octo/repo/issues/7/comments"),
+                          ("PATCH", "/repos/octo/repo/check-runs/5001"),
+                          ("POST", "/repos/octo/repo/statuses/" + self.head)])
+        self.assertEqual(self.check_runs(), [(self.head, "completed", "failure",
+                                              "❌ himorime: 1 regression")])
         comments = self.comments()
         self.assertEqual(len(comments), 1)
         self.assertTrue(comments[0]["body"].startswith("<!-- himorime:comment v1 suite=gate -->"))
@@ -396,6 +417,7 @@ class ActionRunnerTest(unittest.TestCase):
         self.assertEqual(again.outputs["exit-code"], "1", again)
         self.assertEqual([c["id"] for c in self.comments()], [comments[0]["id"]])
         self.assertIn("PATCH", [r["method"] for r in self.server.log()["requests"]])
+        self.assertEqual(len(self.check_runs()), 1)
 
     def test_comment_false_sends_no_request_and_gives_no_token(self):
         res = self.runner().action({"mode": "measure-and-publish", "comment": "false"})
@@ -488,7 +510,8 @@ class ActionRunnerTest(unittest.TestCase):
         res = self.runner().action({"mode": "measure-and-publish"})
         self.assertEqual(self.ci_step(res).rc, 4, res)
         self.assertEqual((res.outputs["result"], res.outputs["exit-code"]), ("regression", "4"))
-        self.assertIn("himorime: exit 4: the comment or status could not be published", res.log)
+        self.assertIn("himorime: exit 4: the comment, check run or status could not be "
+                      "published", res.log)
 
     def test_report_output_names_the_output_file_and_json_the_json(self):
         res = self.runner().action({"comment": "false",
@@ -536,7 +559,20 @@ class ActionRunnerTest(unittest.TestCase):
         self.assertIn(self.run_url(4000), self.comments()[0]["body"])
         self.assertEqual(self.statuses(), [(self.head, "failure", "1 regression",
                                             self.run_url(4000))])
+        self.assertEqual(self.check_runs(), [(self.head, "completed", "failure",
+                                              "❌ himorime: 1 regression")])
+        self.assertEqual(self.server.log()["check_runs"][0]["details_url"], self.run_url(4000))
         self.assertEqual(self.notices(res), [])
+
+    def test_publish_with_verdict_as_status_sends_no_check_run(self):
+        res = self.publish(self.workflow_run(4000), with_={"verdict-as": "status"})
+        self.assertEqual((res.conclusion, res.outputs["exit-code"]), ("success", "0"), res)
+        self.assertEqual([r for r in self.server.log()["requests"] if "/check-runs" in r["path"]],
+                         [])
+        self.assertEqual(len(self.statuses()), 1)
+        res = self.publish(self.workflow_run(4000), with_={"verdict-as": "statuses"})
+        self.assertEqual((res.conclusion, res.outputs["exit-code"]), ("failure", "3"), res)
+        self.assertIn('--verdict-as "statuses": expected status, check or both', res.log)
 
     def test_publish_with_comment_false_posts_nothing_and_gives_no_token(self):
         res = self.publish(self.workflow_run(4000), with_={"comment": "false"})
@@ -587,9 +623,10 @@ class ActionRunnerTest(unittest.TestCase):
         self.assertEqual(publish.conclusion, "skipped")
         self.assertNoRequests()
         # comment.yml, on workflow_run: the default branch's action posts
-        self.scenario({"tokens": {TOKEN: None}, "pulls": {"octo/repo/" + self.head: [
-            {"number": 7, "head": {"sha": self.head, "repo": {"full_name": "forker/repo"}},
-             "base": {"repo": {"full_name": "octo/repo"}}}]}})
+        self.grant(COMMENT, "comment", {"tokens": {TOKEN: None}, "pulls": {
+            "octo/repo/" + self.head: [
+                {"number": 7, "head": {"sha": self.head, "repo": {"full_name": "forker/repo"}},
+                 "base": {"repo": {"full_name": "octo/repo"}}}]}})
         checkouts = []
         post = self.runner(event=self.workflow_run(1111, head_repo="forker/repo"),
                            name="workflow_run", workspace=self.empty_workspace(), run_id=2222,
@@ -605,6 +642,12 @@ class ActionRunnerTest(unittest.TestCase):
                                             "advisory (fork): 1 regression", self.run_url(1111))])
         self.assertEqual([a["title"] for a in self.notices(res)],
                          ["himorime: advisory status (fork)"])
+        # the check run, made by the trusted job on the pull request's head
+        self.assertEqual(self.check_runs(), [(self.head, "completed", "failure",
+                                              "❌ himorime: 1 regression")])
+        self.assertTrue(self.server.log()["check_runs"][0]["output"]["summary"].startswith(
+            "> **Advisory (fork):** these figures come from the fork's own job "
+            "(`forker/repo`)"))
 
     def test_comment_workflow_is_for_forks_and_completed_runs(self):
         for event in (self.workflow_run(1112, conclusion="cancelled", head_repo="forker/repo"),
@@ -747,9 +790,11 @@ class ActionRunnerTest(unittest.TestCase):
                "needs": {"measure": {"result": "failure"}}}
         self.assertTrue(simulator.condition(condition, ctx, True))
         # himorime-forks.yml posts, with the advisory status
-        self.scenario({"tokens": {TOKEN: None}, "pulls": {"octo/repo/" + self.head: [
-            {"number": 7, "head": {"sha": self.head, "repo": {"full_name": "forker/repo"}},
-             "base": {"repo": {"full_name": "octo/repo"}}}]}})
+        self.assertEqual(self.grant(docs["himorime-forks"], "publish", {
+            "tokens": {TOKEN: None}, "pulls": {"octo/repo/" + self.head: [
+                {"number": 7, "head": {"sha": self.head, "repo": {"full_name": "forker/repo"}},
+                 "base": {"repo": {"full_name": "octo/repo"}}}]}}),
+            ["checks", "pull-requests", "statuses"])
         res = self.runner(event=self.workflow_run(1200, head_repo="forker/repo"),
                           name="workflow_run", workspace=self.empty_workspace(), run_id=2300,
                           hooks=hooks).job(docs["himorime-forks"], "publish")
@@ -758,6 +803,56 @@ class ActionRunnerTest(unittest.TestCase):
         self.assertEqual(self.statuses(), [(self.head, "failure",
                                             "advisory (fork): 1 regression", self.run_url(1200))])
         self.assertEqual(len(self.comments()), 1)
+        self.assertEqual(self.check_runs(), [(self.head, "completed", "failure",
+                                              "❌ himorime: 1 regression")])
+
+    def docs_two_jobs(self, workflow, run_id):
+        """The five-minute setup's workflow on a pull request of the
+        repository: the measuring job, then the publishing job with the
+        token its `permissions:` give."""
+        hooks = {"OWNER/himorime": self.the_action}
+        measure = self.runner(token=MEASURING, run_id=run_id, hooks=hooks).job(workflow,
+                                                                                "measure")
+        self.assertEqual(measure.conclusion, "failure", measure)  # the regression
+        self.assertNoRequests()
+        writes = self.grant(workflow, "publish", {"tokens": {TOKEN: None}})
+        publish = self.runner(run_id=run_id, workspace=self.empty_workspace(), hooks=hooks).job(
+            workflow, "publish", needs={"measure": measure})
+        self.assertEqual(publish.conclusion, "success", publish)
+        self.assertEqual(self.server.log()["violations"], [])
+        return writes, publish
+
+    def test_docs_setup_publishes_a_check_run_with_checks_write(self):
+        writes, res = self.docs_two_jobs(self.docs_workflows()["himorime"], 1300)
+        self.assertEqual(writes, ["checks", "pull-requests", "statuses"])
+        self.assertEqual(self.check_runs(), [(self.head, "completed", "failure",
+                                              "❌ himorime: 1 regression")])
+        [run_] = self.server.log()["check_runs"]
+        self.assertEqual((run_["name"], run_["external_id"], run_["details_url"]),
+                         ("himorime", "gate", self.run_url(1300)))
+        line = SUITE.split("\n").index("      work:") + 1
+        self.assertEqual([(a["path"], a["start_line"], a["annotation_level"], a["title"])
+                          for a in run_["annotations"]],
+                         [("himorime.yaml", line, "failure", "himorime: performance regression")])
+        self.assertEqual(self.statuses(), [(self.head, "failure", "1 regression",
+                                            self.run_url(1300))])
+        self.assertNotIn("check runs", res.log)
+
+    def test_docs_setup_without_checks_write_posts_the_status_and_says_so(self):
+        with open(self.docs_workflows()["himorime"]) as f:
+            text = f.read()
+        without = os.path.join(self.tmp, "docs-without-checks.yml")
+        with open(without, "w") as f:
+            f.write(text.replace("      checks: write", "      # no checks"))
+        writes, res = self.docs_two_jobs(without, 1301)
+        self.assertEqual(writes, ["pull-requests", "statuses"])
+        self.assertEqual(self.check_runs(), [])
+        self.assertEqual(self.statuses(), [(self.head, "failure", "1 regression",
+                                            self.run_url(1301))])
+        self.assertEqual(len(self.comments()), 1)
+        notice = [l for l in res.log.split("\n") if "may not write check runs" in l]
+        self.assertEqual(len(notice), 1, res.log)
+        self.assertIn("give the job `checks: write`", notice[0])
 
     def test_sweep_range_job(self):
         # The nightly sweep's first job: a history younger than a day starts

@@ -49,6 +49,20 @@ def read(path):
 KEY = re.compile(r"^(?P<dash>- +)?(?P<key>[A-Za-z0-9_.-]+|\"[^\"]*\"|'[^']*'):(?:\s|$)")
 
 
+def trusted_parent(test):
+    """A writable directory the action's valgrind step does not refuse (not
+    under /tmp, /var/tmp, /dev/shm, HOME or TMPDIR): the build directory, or
+    one of the system's when the clone is itself under /tmp."""
+    refused = ["/tmp/", "/var/tmp/", "/dev/shm/", os.path.expanduser("~") + "/"]
+    if os.environ.get("TMPDIR"):
+        refused.append(os.path.realpath(os.environ["TMPDIR"]) + "/")
+    for parent in (os.path.dirname(HIMORIME), "/var/lib", "/opt", "/run"):
+        real = os.path.realpath(parent) + "/"
+        if os.access(parent, os.W_OK) and not any(real.startswith(r) for r in refused):
+            return parent
+    test.skipTest("no writable directory outside /tmp, /var/tmp, /dev/shm and HOME")
+
+
 class Line:
     def __init__(self, number, text):
         self.number = number
@@ -445,7 +459,7 @@ class ActionTest(TempDirTest):
         self.assertEqual(self.inputs(), {
             "mode": "measure", "artifact": "himorime-report",
             "suite": "himorime.yaml", "against": "", "github-token": "${{ github.token }}",
-            "comment": "true", "fail-on-inconclusive": "false",
+            "comment": "true", "verdict-as": "both", "fail-on-inconclusive": "false",
             "accept-label": "himorime:accept", "args": ""})
         outputs = re.findall(r"(?m)^  ([a-z-]+):\n(?:    .*\n)*?    value: (.*)$",
                              self.text.split("\noutputs:\n")[1].split("\nruns:\n")[0])
@@ -487,11 +501,11 @@ class ActionTest(TempDirTest):
         # no cache in a pull request's scope, which its measured code can write
         self.assertEqual(runs["publish", "pull_request"], common + [
             "Build himorime", "Put himorime on the PATH", "Download the report of this run",
-            "Post the comment and the status"])
+            "Post the comment, the check run and the status"])
         self.assertEqual(runs["publish", "workflow_run"], common + [
             "Restore the himorime build", "Build himorime", "Save the himorime build",
             "Put himorime on the PATH", "Download the report of the measuring run",
-            "Post the comment and the status"])
+            "Post the comment, the check run and the status"])
 
     def test_build_is_cached_by_source_hash_and_os(self):
         uses = [(step_field(s, "uses") or "").split("@")[0] for s in self.steps]
@@ -575,9 +589,10 @@ class ActionTest(TempDirTest):
         """The valgrind step's script with a PATH of fakes: himorime prints
         `listed` for `list --format json`, apt-get records its arguments.
         The fakes sit under /tmp, where himorime refuses a valgrind, unless
-        trusted_dir puts them in the build directory instead."""
+        trusted_dir puts them in a directory outside every place the step
+        refuses (the build directory, unless the clone itself is under /tmp)."""
         if trusted_dir:
-            fake = tempfile.mkdtemp(prefix="fakebin-", dir=os.path.dirname(HIMORIME))
+            fake = tempfile.mkdtemp(prefix="himorime-fakebin-", dir=trusted_parent(self))
             self.addCleanup(shutil.rmtree, fake, True)
         else:
             fake = os.path.join(self.tmp, "fakebin")
@@ -688,7 +703,8 @@ class ActionTest(TempDirTest):
         proc, called, out = self.run_ci()
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(called, {"argv": ["ci", "--comment", "false", "--accept-label",
-                                           "himorime:accept", "--", "himorime.yaml"],
+                                           "himorime:accept", "--verdict-as", "both", "--",
+                                           "himorime.yaml"],
                                   "token": ""})
         self.assertEqual(out, "")
 
@@ -696,28 +712,30 @@ class ActionTest(TempDirTest):
         proc, called, _ = self.run_ci({"mode": "measure-and-publish"})
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(called, {"argv": ["ci", "--comment", "true", "--accept-label",
-                                           "himorime:accept", "--", "himorime.yaml"],
+                                           "himorime:accept", "--verdict-as", "both", "--",
+                                           "himorime.yaml"],
                                   "token": "tok"})
         proc, called, _ = self.run_ci({"mode": "measure-and-publish", "comment": "false"})
         self.assertEqual(called, {"argv": ["ci", "--comment", "false", "--accept-label",
-                                           "himorime:accept", "--", "himorime.yaml"],
+                                           "himorime:accept", "--verdict-as", "both", "--",
+                                           "himorime.yaml"],
                                   "token": ""})
 
     def test_every_input_becomes_a_flag(self):
         proc, called, _ = self.run_ci({"suite": "bench/himorime.yaml", "against": "origin/main",
                                        "comment": "false", "fail-on-inconclusive": "true",
-                                       "accept-label": "perf ok",
+                                       "accept-label": "perf ok", "verdict-as": "check",
                                        "mode": "measure-and-publish"})
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(called["argv"], [
-            "ci", "--comment", "false", "--accept-label", "perf ok", "--against", "origin/main",
-            "--fail-on-inconclusive", "--", "bench/himorime.yaml"])
+            "ci", "--comment", "false", "--accept-label", "perf ok", "--verdict-as", "check",
+            "--against", "origin/main", "--fail-on-inconclusive", "--", "bench/himorime.yaml"])
 
     def test_args_are_split_without_globbing_or_evaluation(self):
         args = "--format json\n--output $RUNNER_TEMP/r.json  *.yaml $(touch pwned) `id` 'a b' ;x"
         proc, called, _ = self.run_ci({"args": args, "suite": "-x"})
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(called["argv"][5:], [
+        self.assertEqual(called["argv"][7:], [
             "--format", "json", "--output", "$RUNNER_TEMP/r.json", "*.yaml", "$(touch",
             "pwned)", "`id`", "'a", "b'", ";x", "--", "-x"])
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "work", "pwned")))
@@ -726,9 +744,9 @@ class ActionTest(TempDirTest):
         proc, called, _ = self.run_ci({"comment": "maybe; rm -rf /", "against": "--help",
                                        "mode": "measure-and-publish"})
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(called["argv"][:7], ["ci", "--comment", "maybe; rm -rf /",
+        self.assertEqual(called["argv"][:9], ["ci", "--comment", "maybe; rm -rf /",
                                               "--accept-label", "himorime:accept",
-                                              "--against", "--help"])
+                                              "--verdict-as", "both", "--against", "--help"])
 
     def test_bad_fail_on_inconclusive_exits_3_without_running(self):
         proc, called, out = self.run_ci({"fail-on-inconclusive": "yes"})
@@ -770,7 +788,8 @@ class BenchmarkWorkflowTest(unittest.TestCase):
         self.assertEqual(sorted(self.jobs), ["measure", "publish"])
         self.assertEqual(job_map(self.jobs["measure"], "permissions"), {"contents": "read"})
         self.assertEqual(job_map(self.jobs["publish"], "permissions"), {
-            "contents": "read", "pull-requests": "write", "statuses": "write"})
+            "contents": "read", "pull-requests": "write", "statuses": "write",
+            "checks": "write"})
 
     def test_measure_job_has_no_token_and_uploads(self):
         job = self.jobs["measure"]
@@ -819,7 +838,7 @@ class CommentWorkflowTest(unittest.TestCase):
         self.assertEqual(top_map(self.text, "permissions"), {"": "{}"})
         self.assertEqual(job_map(self.jobs["comment"], "permissions"), {
             "actions": "read", "contents": "read", "pull-requests": "write",
-            "statuses": "write"})
+            "statuses": "write", "checks": "write"})
 
     def test_for_forks_only(self):
         self.assertIn("    if: >-\n"

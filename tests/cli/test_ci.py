@@ -459,7 +459,7 @@ class CiTest(CiFixture):
         res = self.ci(code=4)  # 4 > 1: a job whose gate could not report is not green
         self.assertIn("422", res.err)
         self.assertTrue(res.err.endswith(
-            "himorime: exit 4: the comment or status could not be published\n"), res.err)
+            "himorime: exit 4: the comment, check run or status could not be published\n"), res.err)
         self.assertTrue(os.path.exists(os.path.join(self.tmp, "himorime-report.json")))
 
     def test_ci__pull_request_target_is_refused(self):

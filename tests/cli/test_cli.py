@@ -74,9 +74,18 @@ class CliTest(TempDirTest):
         self.assertExit(res, 0)
         flags = [l.split()[0] for l in res.out.splitlines() if l.startswith("  --")]
         self.assertEqual(flags, ["--against", "--suite-from", "--max-time", "--max-total-time",
-                                 "--fail-on-inconclusive"])
+                                 "--schedule", "--fail-on-inconclusive"])
         self.assertIn("\nflags (besides those of 'himorime help run'):\n", res.out)
         self.assertIn("\nexit: 0 ok, 1 a regression (here: noise) or budget broken, ", res.out)
+
+    def test_cli__help_compare_says_what_a_comparison_could_see(self):
+        res = run(["help", "compare"])
+        self.assertExit(res, 0)
+        self.assertIn("\nEvery comparison says the smallest change it could have seen (COULD SEE), "
+                      "and\nan inconclusive one how many pairs would have decided it. On a noisy "
+                      "runner\n(a robust CV above max_cv) a verdict stands only when the first "
+                      "and the second\nhalf of the pairs, each on its own, agree, and the report "
+                      "says so.\n", res.out)
 
     def test_cli__unknown_command_is_usage_error(self):
         res = run(["frobnicate"])

@@ -22,7 +22,8 @@ with open(EVENT) as _f:
 def grown(n, verdict, name="case"):
     """v1-pr.json with its first benchmark ("parse 5 MiB": latency, cpu_total
     and peak_rss compared) repeated n times, latency and cpu_total of each
-    given `verdict` with intervals that widen from one to the next."""
+    given `verdict` with intervals that widen from one to the next (and what
+    each could see widening with them)."""
     with open(FIXTURE) as f:
         doc = json.load(f)
     suite = doc["suites"][0]
@@ -45,6 +46,13 @@ def grown(n, verdict, name="case"):
                 k["reason"] = ""
             k["ci_low_percent"] = k["change_percent"] - width
             k["ci_high_percent"] = k["change_percent"] + width
+            # what it could see, as the judge stores it (docs/comparison.md,
+            # "What a comparison could see"): the band's edge times the
+            # interval's half-width on the log scale
+            c, lo, hi = (1 + k[f] / 100 for f in ("change_percent", "ci_low_percent",
+                                                    "ci_high_percent"))
+            k["detectable_high_percent"] = (1.05 * c / lo - 1) * 100
+            k["detectable_low_percent"] = (0.95 * c / hi - 1) * 100
         cmd["result"] = b["result"] = verdict
         benches.append(b)
     suite["benchmarks"] = benches
@@ -95,7 +103,7 @@ class CommentTest(TempDirTest):
         self.assertEqual(top[0], MARKER)
         self.assertEqual(top[1], "### ⚠️ himorime: 30 inconclusive")
         self.assertEqual(top[5], "30 inconclusive: the runner was too noisy to tell ±5%; "
-                                 "could see changes beyond ±9% to ±12%")
+                                 "could see changes beyond ±9.2% to ±12.8%")
         # no problem table, no bullet repeating each reason above the fold
         self.assertFalse([l for l in top if l.startswith("|") or l.startswith("- ")], top)
         self.assertEqual(top[7:9], ["```mermaid", "xychart-beta"])
@@ -105,7 +113,7 @@ class CommentTest(TempDirTest):
         self.assertIn("<summary>All comparisons: 90</summary>", body)
         self.assertNotIn("Statistics of every run", body)
         # 500 lines and 52,370 bytes before the comment was reshaped
-        self.assertEqual((body.count("\n"), len(body.encode())), (244, 24657))
+        self.assertEqual((body.count("\n"), len(body.encode())), (244, 24661))
         self.assertTrue(body.endswith(
             "[Job summary and full report](https://github.com/octo/repo/actions/runs/"
             "9876543210) · himorime 0.1.0 · seed 8461290137\n"), body[-300:])

@@ -356,9 +356,9 @@ benchmarks:
         self.assertExit(res, 0)
         lines = res.out.splitlines()
         self.assertEqual(lines[3], "BENCHMARK  COMMAND  BASE     HEAD  CHANGE  CONFIDENCE  "
-                                   "TOLERANCE  PAIRS  RESULT")
+                                   "TOLERANCE  COULD SEE  PAIRS  RESULT")
         self.assertRegex(lines[4], r"^work       work        —  [ \d.]{4} ms  —       —           "
-                                   r"—              —  new suite$")
+                                   r"—          —              —  new suite$")
         self.assertIn("  - fresh: new suite: measured on head only, nothing compared (the base "
                       "revision has no extra/new.himorime.yaml); --suite-from head measures the "
                       "base with this suite too.", lines)

@@ -95,8 +95,8 @@ class ArtifactSizeTest(GitRepoTest):
         self.git("commit", "-qam", "bigger")
         table = self.compare(code=1).out
         self.assertRegex(table, r"Counts\nBENCHMARK +COMMAND +BASE +HEAD +CHANGE +CONFIDENCE"
-                                r" +TOLERANCE +RUNS +RESULT\ntool +tool +71\.\d KiB +75\.\d KiB"
-                                r" +\+5\.\d% +exact +±1% +1 +regression\n")
+                                r" +TOLERANCE +COULD SEE +RUNS +RESULT\ntool +tool +71\.\d KiB"
+                                r" +75\.\d KiB +\+5\.\d% +exact +±1% +±1% +1 +regression\n")
         md = self.compare("--format", "markdown", code=1).out
         self.assertRegex(md, r"\| tool › tool \| artifact_size \| 71\.\d KiB \| 75\.\d KiB \|"
                              r" \+5\.\d% \| exact \| ±1% \| regression \|")
@@ -274,7 +274,7 @@ class InstructionsTest(GitRepoTest):
         self.assertGreater(head["samples"][0] - base["samples"][0], 10000 * 3)
         table = self.compare(1).out
         self.assertRegex(table, r"tool +tool +\d\.\d\d M instructions +\d\.\d\d M "
-                                r"instructions +\+1\.0% +exact +±0\.5% +3 +regression\n")
+                                r"instructions +\+1\.0% +exact +±0\.5% +±0\.5% +3 +regression\n")
         self.assertIn("instructions counted by valgrind", table)
 
     def budget_cut(self, *args):
@@ -314,7 +314,7 @@ class InstructionsTest(GitRepoTest):
                       "ran out after 0 counted runs per side; raise --max-total-time or "
                       "defaults.regression.max_total_time\n", table.out)
         # undecided: no claim of an exact change
-        self.assertRegex(table.out, r"\ntool +tool +— +— +— +— +±0\.5% +0 +inconclusive\n")
+        self.assertRegex(table.out, r"\ntool +tool +— +— +— +— +±0\.5% +— +0 +inconclusive\n")
         res = self.run_h(["compare", "--against", "HEAD", "--seed", "3", "--format", "json",
                           "--max-total-time", "1h"], cwd=self.repo, timeout=600)
         self.assertExit(res, 0)
@@ -717,9 +717,9 @@ class CommandMetricsTest(GitRepoTest):
         counts = table.split("Counts\n")[1].split("\n\n")[0].splitlines()
         self.assertEqual(len(counts), 3, table)
         self.assertRegex(counts[1], r"^tool +counted +artifact_size +\d+\.\d KiB +\d+\.\d KiB +"
-                                    r"[+-]?\d+\.\d% +exact +±1% +1 +\w+$")
+                                    r"[+-]?\d+\.\d% +exact +±1% +±1% +1 +\w+$")
         self.assertRegex(counts[2], r"^tool +counted +instructions +\d\.\d\d M instructions +"
-                                    r"\d\.\d\d M instructions +\+1\.0% +exact +±0\.5% +3 +"
+                                    r"\d\.\d\d M instructions +\+1\.0% +exact +±0\.5% +±0\.5% +3 +"
                                     r"regression$")
 
     def test_counts__a_command_turns_off_its_benchmarks_count(self):

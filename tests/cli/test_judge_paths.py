@@ -121,12 +121,17 @@ class JudgePathsTest(GitRepoTest):
             f.write(res.out)
         text = self.h("report", "--no-color", path)
         self.assertEqual(text.code, 0, repr(text))
+        cpu = steady["cpu_total"]
+        # and, from the same document, how many pairs would have decided it
+        seen = ("; at the noise observed, about %d pairs would decide it" % cpu["pairs_to_decide"]
+                if cpu.get("pairs_to_decide") else
+                "; at the noise observed, more than 1000000 pairs would be needed: the change "
+                "is about the size of the tolerance" if cpu.get("pairs_to_decide_beyond") else "")
         note = ("\n  - mixed › steady: cpu_total inconclusive: the interval still straddles "
                 "the tolerance after %d pairs, when the command's gated metrics were "
                 "decided; it does not gate, so it stopped with them: set "
-                "regression.<metric>.gate: true to measure until it is decided (not gated)\n"
-                % stopped)
-        cpu = steady["cpu_total"]
+                "regression.<metric>.gate: true to measure until it is decided%s (not gated)\n"
+                % (stopped, seen))
         if cpu["verdict"] == "inconclusive" and cpu["pairs"] == stopped:
             self.assertIn(note, text.out, repr(text))
         else:
@@ -157,7 +162,7 @@ class JudgePathsTest(GitRepoTest):
         self.write("repo/broken", "")
         res = self.h("compare", "--against", "HEAD", "--seed", "5")
         self.assertExit(res, 4)
-        self.assertIn("\nfixture    t           —     —  —       —           —              —  error\n",
+        self.assertIn("\nfixture    t           —     —  —       —           —          —              —  error\n",
                       res.out)
         self.assertIn("  - fixture: setup failed: setup[0] exited with code 3\n"
                       "    stderr (last lines):\n"
@@ -185,7 +190,7 @@ class JudgePathsTest(GitRepoTest):
         self.commit("fixed", broken=None)
         res = self.h("compare", "--against", "HEAD~1", "--seed", "5")
         self.assertExit(res, 4)
-        self.assertIn("\nfixture    t           —     —  —       —           —              —  error\n",
+        self.assertIn("\nfixture    t           —     —  —       —           —          —              —  error\n",
                       res.out)
         self.assertIn("      | the fixture could not be made\n", res.out)
 

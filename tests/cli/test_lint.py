@@ -1,8 +1,9 @@
 """The lint's include walls (scripts/walls, called by scripts/lint): the tree
-as it stands passes, and a forbidden include added to a copy of it fails with
-the file, the line and the rule it broke. The same for names in comments
-(scripts/comment-names), and the diagnostic codes: one table in src/, the
-same codes in docs/."""
+as it stands passes, a forbidden include added to a copy of it fails with
+the file, the line and the rule it broke, and so does an arrow of the table
+that nothing includes. The same for names in comments
+(scripts/comment-names) and function length (scripts/function-length), and
+the diagnostic codes: one table in src/, the same codes in docs/."""
 import os
 import re
 import shutil
@@ -14,6 +15,7 @@ from harness import ROOT
 
 WALLS = os.path.join(ROOT, "scripts", "walls")
 COMMENT_NAMES = os.path.join(ROOT, "scripts", "comment-names")
+FUNCTION_LENGTH = os.path.join(ROOT, "scripts", "function-length")
 
 
 def walls(src):
@@ -95,6 +97,19 @@ class TestWalls(unittest.TestCase):
                          f"walls: {self.src}/harness/harness.c:{line + 1}: harness may not "
                          "include measure/measure.h (allowed: common results/json.h)\n")
 
+    def test_walls__an_arrow_nothing_uses_fails(self):
+        # session.c is the one file of cli that includes measure/sysinfo.h
+        path = os.path.join(self.src, "cli", "session.c")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        self.assertEqual(text.count('#include "measure/'), 1)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace('#include "measure/sysinfo.h"\n', ""))
+        r = walls(self.src)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, "walls: scripts/walls: cli -> measure/sysinfo.h is allowed and "
+                                   "nothing includes it\n")
+
     def test_walls__new_area_needs_a_row(self):
         os.mkdir(os.path.join(self.src, "newarea"))
         with open(os.path.join(self.src, "newarea", "x.c"), "w", encoding="utf-8") as f:
@@ -160,6 +175,63 @@ class TestCommentNames(unittest.TestCase):
     def test_comment_names__lint_runs_it(self):
         with open(os.path.join(ROOT, "scripts", "lint"), encoding="utf-8") as f:
             self.assertIn("\nscripts/comment-names src || status=1\n", f.read())
+
+
+def function_length(src):
+    return subprocess.run([FUNCTION_LENGTH, src], capture_output=True, text=True, timeout=120)
+
+
+def function(signature, body_lines):
+    """A function whose braces and body are body_lines + 2 lines."""
+    return signature + "\n{\n" + "\tx++;\n" * body_lines + "}\n"
+
+
+class TestFunctionLength(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="himorime-function-length-")
+        self.src = os.path.join(self.tmp, "src")
+        shutil.copytree(os.path.join(ROOT, "src"), self.src)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def append(self, rel, text):
+        path = os.path.join(self.src, rel)
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().count("\n")
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(text)
+        return lines + 1
+
+    def test_function_length__tree_as_it_stands_passes(self):
+        r = function_length(os.path.join(ROOT, "src"))
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "", ""))
+
+    def test_function_length__81_lines_from_brace_to_brace_fails(self):
+        # the signature (two lines here) is not counted; both braces are
+        line = self.append("stats/stats.c", function("static __attribute__((noreturn)) void "
+                                                     "too_long(int x,\n\t\t\t      int y)", 79))
+        r = function_length(self.src)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, f"function-length: {self.src}/stats/stats.c:{line + 2}: "
+                                   "too_long is 81 lines (at most 80)\n")
+
+    def test_function_length__80_lines_and_braces_inside_pass(self):
+        self.append("stats/stats.c", function("static int just_enough(int x)", 75)[:-2] +
+                    "\tif (x) {\n\t\tx++;\n\t}\n}\n" +
+                    "static const int rows[] = {\n1,\n};\n")
+        r = function_length(self.src)
+        self.assertEqual((r.returncode, r.stdout), (0, ""))
+
+    def test_function_length__headers_are_read_too(self):
+        line = self.append("common/strbuf.h", function("static inline int long_inline(int x)", 90))
+        r = function_length(self.src)
+        self.assertEqual(r.stdout, f"function-length: {self.src}/common/strbuf.h:{line + 1}: "
+                                   "long_inline is 92 lines (at most 80)\n")
+
+    def test_function_length__lint_runs_it(self):
+        with open(os.path.join(ROOT, "scripts", "lint"), encoding="utf-8") as f:
+            self.assertIn("\nscripts/function-length src || status=1\n", f.read())
 
 
 class TestDiagnosticCodes(unittest.TestCase):

@@ -157,10 +157,15 @@ class SizesTest(PrivateTmpTest):
         lines = text.out.split("Growth with input size\n")[1].split("\n\n")[0].splitlines()
         self.assertEqual(len(lines), 4)
         line = (r"  grow › quadratic: peak_rss grows as size\^(\d\.\d\d) "
-                r"\((\d\.\d\d)…(\d\.\d\d)\) over sizes 32…128")
+                r"\((\d\.\d\d)…(\d\.\d\d)\) beyond a constant (\d[\d.]* [KM]iB) over sizes "
+                r"32…128")
         m = re.fullmatch(line, lines[3])
         self.assertIsNotNone(m, lines)
         self.assertEqual(m.group(1), f"{quadratic['head']['exponent']:.2f}")
+        # the constant cost apart from the growth: about a process's own
+        # peak RSS, which every size pays
+        self.assertGreater(quadratic["head"]["constant"], 256 * 1024)
+        self.assertLess(quadratic["head"]["constant"], 4 * 1024 * 1024)
         md = self.run_h(["report", "--format", "markdown", out])
         self.assertIn("### Growth with input size\n\n- grow › linear: latency grows as size^",
                       md.out)
@@ -175,7 +180,9 @@ class SizesTest(PrivateTmpTest):
         self.assertIn("<figcaption>grow › linear: median latency by size, log–log, with the "
                       "fitted power law</figcaption>", charts[0])
         self.assertEqual(charts[0].count('<circle class="head"'), 3)
-        self.assertEqual(charts[0].count('<line class="fit head"'), 1)
+        # a line, or a curve when the fit has a constant
+        self.assertEqual(charts[0].count('<line class="fit head"') +
+                         charts[0].count('<polyline class="fit head"'), 1)
 
     def test_sizes__long_run_flags_what_grows_from_run_to_run(self):
         """docs/configuration.md, "Sizes": the declared long_run size and the
@@ -347,6 +354,83 @@ benchmarks:
 """
 
 
+COMPLEXITY = """
+benchmarks:
+  - name: linear
+    sizes: [1k, 2k, 4k, 8k, 16k]
+    runs: 3
+    warmup: 0
+    metrics: {{instructions: {{backend: valgrind, runs: 1}}}}
+    commands:
+      work: {{command: ["{helpers}/complexity", linear, "${{size}}"]}}
+  - name: nlogn
+    sizes: [4k, 8k, 16k, 32k, 64k]
+    runs: 3
+    warmup: 0
+    metrics: {{instructions: {{backend: valgrind, runs: 1}}}}
+    commands:
+      work: {{command: ["{helpers}/complexity", nlogn, "${{size}}"]}}
+  - name: quadratic
+    sizes: [500, 1k, 2k, 3k, 4k]
+    runs: 3
+    warmup: 0
+    metrics: {{instructions: {{backend: valgrind, runs: 1}}}}
+    commands:
+      work: {{command: ["{helpers}/complexity", quadratic, "${{size}}"]}}
+"""
+
+
+class ComplexityTest(PrivateTmpTest):
+    """Growth apart from the start-up cost (docs/comparison.md, "Growth with
+    input size"): three programs that spend about 2.9 M instructions (about
+    1 ms) starting, then O(n), O(n log n) or O(n^2) work, counted under
+    valgrind, which makes the counts and so the exponents exact whatever the
+    machine's load. The smallest sizes' work is half the start-up or less,
+    which a plain power law folds into the exponent."""
+
+    def test_sizes__exponents_apart_from_the_start_up_on_instructions(self):
+        path = self.write("himorime.yaml", suite(COMPLEXITY.format(helpers=HELPERS)))
+        out = os.path.join(self.tmp, "out.json")
+        res = self.run_h(["run", "--format", "json", "-o", out, "--seed", "5", path])
+        self.assertExit(res, 0)
+        with open(out) as f:
+            doc = json.load(f)
+        schema = load(SCHEMA)
+        self.assertEqual(validate(schema, doc, schema), [])
+        fits = {g["benchmark"]: g["head"] for g in doc["suites"][0]["growth"]
+                if g["metric"] == "instructions"}
+        self.assertEqual(sorted(fits), ["linear", "nlogn", "quadratic"])
+        for name, want in (("linear", 1.0), ("nlogn", 1.1), ("quadratic", 2.0)):
+            with self.subTest(name):
+                self.assertAlmostEqual(fits[name]["exponent"], want, delta=0.1)
+                # the constant is the start-up: a loop of 400,000 turns
+                self.assertGreater(fits[name]["constant"], 2.5e6)
+                self.assertLess(fits[name]["constant"], 3.5e6)
+                self.assertEqual((fits[name]["sizes"], fits[name]["runs"]), (5, 5))
+        # the same runs as a plain power law, from the saved counts: the
+        # start-up flattens it well below the truth
+        counts = {}
+        for b in doc["suites"][0]["benchmarks"]:
+            m = b["commands"][0]["head"]["metrics"]["instructions"]
+            counts.setdefault(b["case"]["benchmark"], []).append((b["case"]["size"],
+                                                                  m["samples"][0]))
+        plain = power_law(counts["linear"])
+        self.assertLess(plain, 0.85)
+        text = self.run_h(["report", out]).out
+        self.assertRegex(text, r"  linear › work: instructions grows as size\^1\.00 beyond a "
+                               r"constant 2\.\d\d M instructions over sizes 1k…16k\n")
+
+
+def power_law(points):
+    """The least-squares slope of ln(count) over ln(size)."""
+    import math
+    xs = [math.log(s) for s, _ in points]
+    ys = [math.log(c) for _, c in points]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return (sum((x - mx) * (y - my) for x, y in zip(xs, ys)) /
+            sum((x - mx) ** 2 for x in xs))
+
+
 class GrowthRepo(GitRepoTest):
     """A repository whose program is O(n) in one commit and O(n^2) in the
     next (GROW, GROW_SUITE)."""
@@ -407,8 +491,10 @@ class GrowthCompareTest(GrowthRepo):
         text = self.run_h(["report", out]).out
         self.assertIn("  - grow[size=1k]: not compared: its size says compare: false (run and "
                       "sweep measure it).\n", text)
-        self.assertRegex(text, r"  grow › grow: peak_rss grows as size\^[12]\.\d\d \(\d\.\d\d…\d\.\d\d\), "
-                               r"base size\^[01]\.\d\d \(\d\.\d\d…\d\.\d\d\), over sizes 16k…64k; "
+        self.assertRegex(text, r"  grow › grow: peak_rss grows as size\^[12]\.\d\d \(\d\.\d\d…\d\.\d\d\) "
+                               r"beyond a constant \d[\d.]* [KM]iB, base size\^[01]\.\d\d "
+                               r"\(\d\.\d\d…\d\.\d\d\) beyond a constant \d[\d.]* [KM]iB, over sizes "
+                               r"16k…64k; "
                                r"exponent change \+\d\.\d\d \(\+\d\.\d\d…\+\d\.\d\d\), tolerance "
                                r"0\.10: regression; budget exponent <= 1\.2: over budget\n")
         # and the CSV, one row per fitted value, budget, comparison and left-out case
@@ -418,11 +504,11 @@ class GrowthCompareTest(GrowthRepo):
         self.assertEqual([(r["side"], r["statistic"]) for r in growth],
                          [(side, stat) for side in ("head", "base") for stat in
                           ("exponent", "exponent_low", "exponent_high", "coefficient",
-                           "r_squared", "sizes", "runs")])
+                           "constant", "r_squared", "sizes", "runs")])
         self.assertEqual({(r["benchmark"], r["command"], r["reason"]) for r in growth},
                          {("grow", "grow", "over sizes 16k to 64k")})
         self.assertEqual(float(growth[0]["value"]), rss["head"]["exponent"])
-        self.assertEqual(float(growth[7]["value"]), rss["base"]["exponent"])
+        self.assertEqual(float(growth[8]["value"]), rss["base"]["exponent"])
         budget = [r for r in rows if r["record"] == "growth_budget" and r["metric"] == "peak_rss"]
         self.assertEqual([(r["status"], r["operator"], r["limit"], r["budget_text"])
                           for r in budget], [("fail", "<=", "1.2", "<= 1.2")])

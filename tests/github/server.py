@@ -22,9 +22,33 @@ through two files in DIR:
     race       {"method", "path", "issue", "comment"}: once, just before the
                first matching request is handled, `comment` is added to `issue`
                (another run writing between our list and our post)
+    permissions {"<token>": ["checks", "statuses", "pull-requests", ...]}: what
+               a token listed here may do (the job's `permissions:`); any
+               check-runs request without "checks", a status without
+               "statuses", a comment written without "pull-requests" answers
+               403 "Resource not accessible by integration". Tokens not
+               listed may do everything.
+    apps       {"<token>": {"slug", "id"}}: the GitHub App an installation
+               token belongs to (default github-actions, 15368); a token
+               with a user identity may read check runs and write none
+               (403 "You must authenticate via a GitHub App.")
+    commits    ["<sha>", ...]: the commits the repository has; when given,
+               a check run or a status on another one answers 422 "No
+               commit found for SHA: <sha>"
+    check_runs [{"name", "head_sha", "status", "conclusion", "external_id",
+               "app", "output", "annotations", "repo"}]: check runs there
+               already (ids from 5001)
 - log.json (written by the server after every request, before answering):
     {"requests": [{"method", "path", "headers", "body"}], "violations": [...],
-     "issues": {...}, "statuses": [...]}
+     "issues": {...}, "statuses": [...], "check_runs": [...]}
+
+The Checks API as GitHub documents it: a check run is created with a name and
+a head_sha, updated by id by the app that created it, its output's title and
+summary required, summary and text at most 65,535 characters, at most 50
+annotations per request (appended on every update, never removed), and a
+completed check run is never set back to in_progress (422). Conclusions are
+GitHub's, except that `action_required` and `stale` are violations here:
+himorime never gives them.
 
 Every request must carry the four headers of GitHub's contract and a known
 Bearer token, and write requests a JSON body of the documented shape; a
@@ -41,10 +65,18 @@ import signal
 import sys
 import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 BOT = {"login": "github-actions[bot]", "type": "Bot"}
 STATUS_KEYS = {"state", "target_url", "description", "context"}
+ACTIONS_APP = {"slug": "github-actions", "id": 15368}
+RUN_KEYS = {"name", "head_sha", "details_url", "external_id", "status", "started_at",
+            "conclusion", "completed_at", "output", "actions"}
+OUTPUT_KEYS = {"title", "summary", "text", "annotations", "images"}
+ANNOTATION_KEYS = {"path", "start_line", "end_line", "start_column", "end_column",
+                   "annotation_level", "message", "title", "raw_details"}
+CONCLUSIONS = {"cancelled", "failure", "neutral", "success", "skipped", "timed_out"}
+TEXT_MAX = 65535
 
 
 class State:
@@ -67,6 +99,26 @@ class State:
         self.requests = []
         self.violations = []
         self.statuses = []
+        self.permissions = scenario.get("permissions", {})
+        self.apps = scenario.get("apps", {})
+        self.commits = scenario.get("commits")
+        self.check_runs = []
+        for run in scenario.get("check_runs", []):
+            self.add_check_run(dict(run))
+
+    def add_check_run(self, run):
+        run["id"] = 5001 + len(self.check_runs)
+        run.setdefault("repo", "octo/repo")
+        run.setdefault("status", "queued")
+        run.setdefault("conclusion", None)
+        run.setdefault("external_id", None)
+        run.setdefault("details_url", None)
+        run.setdefault("app", ACTIONS_APP)
+        run["output"] = dict({"title": None, "summary": None, "text": None},
+                             **run.get("output", {}))
+        run.setdefault("annotations", [])
+        self.check_runs.append(run)
+        return run
 
     def make_comment(self, user, body):
         self.next_id += 1
@@ -89,6 +141,7 @@ class State:
             "violations": self.violations,
             "issues": self.issues,
             "statuses": self.statuses,
+            "check_runs": self.check_runs,
         }
         tmp = os.path.join(self.dir, "log.json.tmp")
         with open(tmp, "w", encoding="utf-8") as f:
@@ -209,6 +262,10 @@ class Handler(BaseHTTPRequestHandler):
                 st.make_comment(race["comment"]["user"], race["comment"]["body"]))
         if method != "GET" and self.token() in st.read_only:
             return 403, {}, {"message": "Resource not accessible by integration"}
+        if not self.permitted(st, method, path):
+            return 403, {}, {"message": "Resource not accessible by integration"}
+        if "/check-runs" in path:
+            return self.checks(st, method, path, query)
 
         if path == "/user" and method == "GET":
             user = st.tokens.get(self.token())
@@ -249,6 +306,8 @@ class Handler(BaseHTTPRequestHandler):
             return 404, {}, {"message": "Not Found"}
 
         m = re.fullmatch(r"/repos/([^/]+/[^/]+)/statuses/([0-9a-f]{40})", path)
+        if m and method == "POST" and not self.has_commit(st, m.group(2)):
+            return 422, {}, {"message": "No commit found for SHA: %s" % m.group(2)}
         if m and method == "POST":
             j = self.json
             if not set(j) <= STATUS_KEYS or j.get("state") not in ("success", "failure", "error", "pending") \
@@ -273,7 +332,10 @@ class Handler(BaseHTTPRequestHandler):
     def list_comments(self, st, key, query):
         return self.paginate(st, st.issues.get(key, []), query)
 
-    def paginate(self, st, items, query):
+    def paginate(self, st, items, query, envelope=None):
+        """One page of items; the next page's link keeps the other query
+        parameters. With `envelope`, the page is {"total_count": N,
+        envelope: [...]}, as the check-runs list is."""
         try:
             per_page = min(int(query.get("per_page", ["30"])[0]), 100)
             page = int(query.get("page", ["1"])[0])
@@ -285,9 +347,171 @@ class Handler(BaseHTTPRequestHandler):
         if page < last:
             base = "http://%s%s%s" % (self.headers.get("Host"), self.prefix,
                                      urlsplit(self.path).path[len(self.prefix):])
-            headers["Link"] = '<%s?per_page=%d&page=%d>; rel="next", <%s?per_page=%d&page=%d>; rel="last"' % (
-                base, per_page, page + 1, base, per_page, last)
+            rest = "".join("&%s=%s" % (k, quote(v[0], safe="")) for k, v in sorted(query.items())
+                           if k not in ("per_page", "page"))
+            link = '<%s?per_page=%d&page=%d%s>; rel="%s"'
+            headers["Link"] = ", ".join((link % (base, per_page, page + 1, rest, "next"),
+                                         link % (base, per_page, last, rest, "last")))
+        if envelope:
+            return 200, headers, {"total_count": len(items), envelope: chunk}
         return 200, headers, chunk
+
+    # -- permissions, apps and commits ---------------------------------------
+
+    def permitted(self, st, method, path):
+        allowed = st.permissions.get(self.token())
+        if allowed is None:
+            return True
+        if "/check-runs" in path:
+            return "checks" in allowed
+        if re.fullmatch(r"/repos/[^/]+/[^/]+/statuses/[^/]+", path):
+            return "statuses" in allowed
+        if "/issues/" in path and method != "GET":
+            return "pull-requests" in allowed
+        return True
+
+    def app(self, st):
+        return st.apps.get(self.token(), ACTIONS_APP)
+
+    def has_commit(self, st, sha):
+        return st.commits is None or sha in st.commits
+
+    # -- the Checks API ------------------------------------------------------
+
+    def checks(self, st, method, path, query):
+        m = re.fullmatch(r"/repos/([^/]+/[^/]+)/commits/([0-9a-f]+)/check-runs", path)
+        if m and method == "GET":
+            if not self.has_commit(st, m.group(2)):
+                return 422, {}, {"message": "No commit found for SHA: %s" % m.group(2)}
+            return self.list_check_runs(st, m.group(1), m.group(2), query)
+        m = re.fullmatch(r"/repos/([^/]+/[^/]+)/check-runs/(\d+)/annotations", path)
+        if m and method == "GET":
+            run = self.find_run(st, m.group(1), int(m.group(2)))
+            if run is None:
+                return 404, {}, {"message": "Not Found"}
+            return self.paginate(st, run["annotations"], query)
+        if method != "GET" and st.tokens.get(self.token()) is not None:
+            return 403, {}, {"message": "You must authenticate via a GitHub App."}
+        m = re.fullmatch(r"/repos/([^/]+/[^/]+)/check-runs", path)
+        if m and method == "POST":
+            return self.create_check_run(st, m.group(1))
+        m = re.fullmatch(r"/repos/([^/]+/[^/]+)/check-runs/(\d+)", path)
+        if m and method == "PATCH":
+            return self.update_check_run(st, m.group(1), int(m.group(2)))
+        return 404, {}, {"message": "Not Found"}
+
+    def find_run(self, st, repo, run_id):
+        for run in st.check_runs:
+            if run["id"] == run_id and run["repo"] == repo:
+                return run
+        return None
+
+    def run_view(self, run):
+        view = {k: v for k, v in run.items() if k not in ("annotations", "repo")}
+        view["output"] = dict(run["output"], annotations_count=len(run["annotations"]))
+        return view
+
+    def list_check_runs(self, st, repo, sha, query):
+        runs = [r for r in st.check_runs if r["repo"] == repo and r["head_sha"] == sha]
+        if "check_name" in query:
+            runs = [r for r in runs if r["name"] == query["check_name"][0]]
+        if query.get("filter", ["latest"])[0] == "latest":
+            newest = {}
+            for r in runs:
+                newest[(r["name"], r["app"]["id"])] = r
+            runs = list(newest.values())
+        runs.sort(key=lambda r: -r["id"])
+        return self.paginate(st, [self.run_view(r) for r in runs], query, "check_runs")
+
+    def check_output(self, output):
+        """Why an output breaks the API's contract, or None."""
+        if not isinstance(output, dict) or not set(output) <= OUTPUT_KEYS:
+            return "output has keys %s" % sorted(output) if isinstance(output, dict) else \
+                "output is not an object"
+        for key in ("title", "summary"):
+            if not isinstance(output.get(key), str):
+                return "output.%s is required" % key
+        for key in ("summary", "text"):
+            if len(output.get(key) or "") > TEXT_MAX:
+                return "output.%s is longer than %d characters" % (key, TEXT_MAX)
+        annotations = output.get("annotations", [])
+        if not isinstance(annotations, list) or len(annotations) > 50:
+            return "at most 50 annotations per request"
+        for a in annotations:
+            if not isinstance(a, dict) or not set(a) <= ANNOTATION_KEYS or \
+                    not isinstance(a.get("path"), str) or not a["path"] or \
+                    not isinstance(a.get("message"), str) or \
+                    a.get("annotation_level") not in ("notice", "warning", "failure") or \
+                    not isinstance(a.get("start_line"), int) or a["start_line"] < 1 or \
+                    not isinstance(a.get("end_line"), int) or a["end_line"] < a["start_line"] or \
+                    len(a.get("title") or "") > 255 or len(a["message"]) > 65536:
+                return "annotation %r breaks the contract" % (a,)
+        return None
+
+    def check_run_body(self, j, create):
+        """Why a create or update body breaks the contract, or None."""
+        keys = RUN_KEYS if create else RUN_KEYS - {"head_sha"}
+        if not set(j) <= keys:
+            return "check run keys %s" % sorted(set(j) - keys)
+        if create and (not isinstance(j.get("name"), str) or not j["name"] or
+                       not isinstance(j.get("head_sha"), str)):
+            return "a check run is created with a name and a head_sha"
+        if "name" in j and (not isinstance(j["name"], str) or not j["name"]):
+            return "name must be a non-empty string"
+        if j.get("status", "in_progress") not in ("queued", "in_progress", "completed"):
+            return "status %r" % j.get("status")
+        if "conclusion" in j and j["conclusion"] not in CONCLUSIONS:
+            return "conclusion %r (himorime never gives action_required)" % j["conclusion"]
+        if j.get("status") == "completed" and "conclusion" not in j:
+            return "a completed check run needs a conclusion"
+        if "conclusion" in j and j.get("status", "completed") != "completed":
+            return "a conclusion completes the check run"
+        for key in ("details_url", "external_id"):
+            if key in j and not isinstance(j[key], str):
+                return "%s must be a string" % key
+        if "output" in j:
+            return self.check_output(j["output"])
+        return None
+
+    def apply(self, run, j):
+        for key in ("name", "details_url", "external_id", "status", "conclusion"):
+            if key in j:
+                run[key] = j[key]
+        if "conclusion" in j:
+            run["status"] = "completed"
+        if "output" in j:
+            out = j["output"]
+            run["output"]["title"] = out["title"]
+            run["output"]["summary"] = out["summary"]
+            if "text" in out:
+                run["output"]["text"] = out["text"]
+            run["annotations"].extend(out.get("annotations", []))
+
+    def create_check_run(self, st, repo):
+        why = self.check_run_body(self.json, True)
+        if why:
+            return self.violation(st, why)
+        if not self.has_commit(st, self.json["head_sha"]):
+            return 422, {}, {"message": "No commit found for SHA: %s" % self.json["head_sha"]}
+        run = st.add_check_run({"repo": repo, "head_sha": self.json["head_sha"],
+                                "app": self.app(st), "name": self.json["name"]})
+        self.apply(run, self.json)
+        return 201, {}, self.run_view(run)
+
+    def update_check_run(self, st, repo, run_id):
+        run = self.find_run(st, repo, run_id)
+        if run is None:
+            return 404, {}, {"message": "Not Found"}
+        if run["app"]["id"] != self.app(st)["id"]:
+            return 403, {}, {"message": "Invalid app_id: the check run belongs to another app"}
+        why = self.check_run_body(self.json, False)
+        if why:
+            return self.violation(st, why)
+        if run["status"] == "completed" and self.json.get("status") in ("queued", "in_progress"):
+            return 422, {}, {"message": "a completed check run cannot go back to %s"
+                             % self.json["status"]}
+        self.apply(run, self.json)
+        return 200, {}, self.run_view(run)
 
 
 def main():

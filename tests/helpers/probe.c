@@ -13,12 +13,18 @@
  *   probe signals       print the SigBlk, SigIgn and SigCgt lines of its status
  *   probe cpus          print the Cpus_allowed_list line of its status, then
  *                       its starter's (the parent's)
+ *   probe nap MS        sleep MS milliseconds, then exit 0
+ *   probe burn MS       spin until it has used MS milliseconds of CPU, then
+ *                       print the CPU it ended on ("cpu N") and its
+ *                       Cpus_allowed_list line
  */
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Prints the lines of a status file that start with one of the keys. */
@@ -35,6 +41,28 @@ static int status_lines(const char *path, const char *a, const char *b, const ch
 			fputs(line, stdout);
 	fclose(f);
 	return 0;
+}
+
+static double cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Mostly user time: the clock is read every 100,000 steps. */
+static int burn(double ms)
+{
+	volatile unsigned long spin = 0;
+	unsigned long i;
+
+	while (cpu_ms() < ms)
+		for (i = 0; i < 100000; i++)
+			spin++;
+	printf("cpu %d\n", sched_getcpu());
+	fflush(stdout);
+	return status_lines("/proc/self/status", "Cpus_allowed_list:", NULL, NULL);
 }
 
 int main(int argc, char **argv)
@@ -76,6 +104,16 @@ int main(int argc, char **argv)
 		return status_lines("/proc/self/status", "Cpus_allowed_list:", NULL, NULL) ||
 		       status_lines(buf, "Cpus_allowed_list:", NULL, NULL);
 	}
+	if (!strcmp(mode, "nap")) {
+		long ms = strtol(arg, NULL, 10);
+		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+		while (nanosleep(&ts, &ts) != 0)
+			;
+		return 0;
+	}
+	if (!strcmp(mode, "burn"))
+		return burn(strtod(arg, NULL));
 	if (!strcmp(mode, "sleep")) {
 		for (;;)
 			pause();

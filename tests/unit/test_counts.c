@@ -221,6 +221,42 @@ static void test_counts__compare_fills_the_report_comparison(void **state)
 	assert_string_equal(k.reason, "");
 }
 
+/* What a count's comparison could see: the tolerance widened by the sides'
+ * spreads, never less than the noise bound; nothing for noisy counts,
+ * which are never decided. */
+static void test_counts__compare_says_what_it_could_see(void **state)
+{
+	const uint64_t base[] = { 1000000, 1000500, 1000250 };
+	const uint64_t head[] = { 1020000, 1020500, 1020250 };
+	const uint64_t same[] = { 5000, 5000, 5000 };
+	const uint64_t noisy[] = { 5000, 5100, 5050 };
+	struct counts_input in = COUNTS_INPUT_INIT;
+	struct comparison k;
+	unsigned more;
+
+	(void)state;
+	in.base = base;
+	in.n_base = 3;
+	in.head = head;
+	in.n_head = 3;
+	in.max_fraction = 0.0195;
+	counts_compare(METRIC_INSTRUCTIONS, &in, true, &k, &more);
+	assert_true(k.has_detectable_high && k.has_detectable_low);
+	assert_close(k.detectable_high_percent, 1.95 + 100 * (500.0 / 1000250 + 500.0 / 1020250));
+	assert_close(k.detectable_low_percent, -k.detectable_high_percent);
+	assert_int_equal(k.pairs_to_decide, 0);
+	/* constant counts at max_percent 0: the noise bound is the least */
+	in.base = in.head = same;
+	in.max_fraction = 0;
+	counts_compare(METRIC_INSTRUCTIONS, &in, true, &k, &more);
+	assert_int_equal(k.verdict, VERDICT_PASS);
+	assert_close(k.detectable_high_percent, 100 * COUNTS_DEFAULT_NOISE_BOUND);
+	/* noisy counts */
+	in.head = noisy;
+	counts_compare(METRIC_INSTRUCTIONS, &in, true, &k, &more);
+	assert_false(k.has_detectable_high || k.has_detectable_low);
+}
+
 /* A side that varies by more than the noise bound takes more runs, two at a
  * time up to the cap, and ends inconclusive with its spread. */
 static void test_counts__noisy_side_runs_to_cap_then_inconclusive(void **state)
@@ -438,6 +474,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts__spread_trims_only_from_five_runs),
 		cmocka_unit_test(test_counts__identical_counts_pass),
+		cmocka_unit_test(test_counts__compare_says_what_it_could_see),
 		cmocka_unit_test(test_counts__identical_counts_pass_at_max_percent_0),
 		cmocka_unit_test(test_counts__one_percent_more_is_a_regression),
 		cmocka_unit_test(test_counts__one_percent_less_is_improved),

@@ -733,19 +733,33 @@ static void test_measure__spawner_stops_when_himorime_dies(void **state)
 	remove_tmpdir(dir);
 }
 
+/* Waits up to 10 s for a tree helper's pid file. */
+static void await_pidfile(const char *pidfile)
+{
+	struct stat st;
+	int i;
+
+	for (i = 0; i < 1000 && stat(pidfile, &st) != 0; i++)
+		usleep(10000);
+	assert_int_equal(stat(pidfile, &st), 0);
+}
+
 /* Starts the spawner as himorime does (the request socket on fd 3, the
  * cancel socket on fd 4), reads its HELLO and sends one RUN of the tree
- * helper; returns its pid, with himorime's ends in req_fd and cancel_fd. */
-static pid_t spawner_running_a_tree(const char *pidfile, int *req_fd, int *cancel_fd)
+ * helper, or with twin_pidfile a DUET of two; returns its pid, with
+ * himorime's ends in req_fd and cancel_fd. */
+static pid_t spawner_running_a_tree(const char *pidfile, const char *twin_pidfile, int *req_fd,
+				    int *cancel_fd)
 {
 	char *tree = helper("tree"), *path = xasprintf("%s/himorime-spawner", build_dir);
 	char *argv[] = { tree, (char *)pidfile, "wait", NULL };
+	char *twin[] = { tree, (char *)twin_pidfile, "wait", NULL };
 	struct run_request req = { .argv = argv };
-	int sv[2], cv[2], i;
+	struct duet_request duet = { .side = { { .argv = argv }, { .argv = twin } } };
+	int sv[2], cv[2];
 	uint32_t len, hello[2];
 	char *payload;
 	size_t size;
-	struct stat st;
 	pid_t pid;
 
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
@@ -766,11 +780,16 @@ static pid_t spawner_running_a_tree(const char *pidfile, int *req_fd, int *cance
 	assert_int_equal(len, sizeof(hello));
 	assert_int_equal(proto_read_all(sv[0], hello, sizeof(hello)), 0);
 	assert_int_equal(hello[1], (uint32_t)pid);
-	assert_int_equal(proto_encode_run(7, &req, 1, &payload, &size), 0);
-	assert_int_equal(proto_send(sv[0], PROTO_RUN, payload, size), 0);
-	for (i = 0; i < 1000 && stat(pidfile, &st) != 0; i++)
-		usleep(10000);
-	assert_int_equal(stat(pidfile, &st), 0);
+	if (twin_pidfile) {
+		assert_int_equal(measurer_duet_cpus(duet.cpu, &(struct err)ERR_INIT), 0);
+		assert_int_equal(proto_encode_duet(7, &duet, &payload, &size), 0);
+		assert_int_equal(proto_send(sv[0], PROTO_DUET, payload, size), 0);
+		await_pidfile(twin_pidfile);
+	} else {
+		assert_int_equal(proto_encode_run(7, &req, 1, &payload, &size), 0);
+		assert_int_equal(proto_send(sv[0], PROTO_RUN, payload, size), 0);
+	}
+	await_pidfile(pidfile);
 	usleep(100000); /* the tree writes its five pids at once; let it finish */
 	*req_fd = sv[0];
 	*cancel_fd = cv[0];
@@ -783,46 +802,68 @@ static pid_t spawner_running_a_tree(const char *pidfile, int *req_fd, int *cance
 /* The spawner waits for a run's end by signals (SIGCHLD, SIGIO on its
  * sockets, SIGTERM): each way of ending a run alone stops it. The client
  * hanging up (no signal sent), and SIGTERM (no hang-up): either kills the
- * tree, and the spawner exits 0 without answering. */
+ * tree (both trees of a duet), and the spawner exits 0 without answering
+ * more. */
 static void test_measure__spawner_stops_a_run_on_hangup_or_sigterm(void **state)
 {
 	char *dir = make_tmpdir();
-	char *pidfile = xasprintf("%s/pids", dir);
-	unsigned char out[PROTO_RESULT_SIZE];
-	int pids[5], i, way, req_fd, cancel_fd;
+	char *pidfile = xasprintf("%s/pids", dir), *twin_pidfile = xasprintf("%s/twin", dir);
+	unsigned char out[PROTO_DUET_RESULT_SIZE];
+	int pids[5], twin_pids[5], i, way, req_fd, cancel_fd;
+	struct duet_result duet;
 	struct run_result res;
 	uint32_t len, id;
+	bool is_duet;
 	char byte;
 	pid_t pid;
 
 	(void)state;
 	find_build_dir();
-	for (way = 0; way < 2; way++) {
-		pid = spawner_running_a_tree(pidfile, &req_fd, &cancel_fd);
+	for (way = 0; way < 4; way++) {
+		is_duet = way >= 2;
+		pid = spawner_running_a_tree(pidfile, is_duet ? twin_pidfile : NULL, &req_fd,
+					     &cancel_fd);
 		read_pids(pidfile, pids);
+		if (is_duet)
+			read_pids(twin_pidfile, twin_pids);
 		assert_true(alive(pids[4]));
-		if (way == 0)
+		if (way % 2 == 0)
 			close(req_fd);
 		else
 			kill(pid, SIGTERM);
 		assert_true(reaped_within(pid) || (kill(pid, SIGKILL), false));
-		for (i = 0; i < 5; i++)
+		for (i = 0; i < 5; i++) {
 			assert_false(alive(pids[i]));
+			assert_false(is_duet && alive(twin_pids[i]));
+		}
 		if (way == 1) {
 			/* The run's result says it was interrupted; then the end. */
 			assert_int_equal(proto_recv_header(req_fd, PROTO_RESULT, &len), 0);
 			assert_int_equal(len, PROTO_RESULT_SIZE);
-			assert_int_equal(proto_read_all(req_fd, out, sizeof(out)), 0);
+			assert_int_equal(proto_read_all(req_fd, out, PROTO_RESULT_SIZE), 0);
 			assert_int_equal(proto_decode_result(out, &id, &res), 0);
 			assert_int_equal(id, 7);
 			assert_int_equal(res.status, RUN_INTERRUPTED);
+		} else if (way == 3) {
+			assert_int_equal(proto_recv_header(req_fd, PROTO_DUET_RESULT, &len), 0);
+			assert_int_equal(len, PROTO_DUET_RESULT_SIZE);
+			assert_int_equal(proto_read_all(req_fd, out, sizeof(out)), 0);
+			assert_int_equal(proto_decode_duet_result(out, &id, &duet), 0);
+			assert_int_equal(id, 7);
+			assert_int_equal(duet.side[0].status, RUN_INTERRUPTED);
+			assert_int_equal(duet.side[1].status, RUN_INTERRUPTED);
+			assert_false(duet.stopped_by_twin[0] || duet.stopped_by_twin[1]);
+		}
+		if (way % 2 == 1) {
 			assert_int_equal(read(req_fd, &byte, 1), 0);
 			close(req_fd);
 		}
 		close(cancel_fd);
 		assert_int_equal(unlink(pidfile), 0);
+		assert_int_equal(!is_duet || unlink(twin_pidfile) == 0, 1);
 	}
 	free(pidfile);
+	free(twin_pidfile);
 	remove_tmpdir(dir);
 }
 
@@ -889,6 +930,541 @@ static void test_measure__terminal_types_one_key_at_a_time(void **state)
 	free(in);
 	free(out);
 	remove_tmpdir(dir);
+	measurer_free(m);
+}
+
+/* Duets (docs/design.md, "Duet runs"). Each test runs twice, the CPUs
+ * swapped, so that each side is once the vfork child and once the twin:
+ * which is which depends on the CPU the starter is on. */
+
+static void duet_cpus(int cpu[2])
+{
+	struct err err = ERR_INIT;
+
+	assert_int_equal(measurer_duet_cpus(cpu, &err), 0);
+	assert_true(cpu[0] < cpu[1]);
+}
+
+static void duet_ok(struct measurer *m, struct duet_request *d, const int cpu[2], int k,
+		    struct duet_result *res)
+{
+	struct err err = ERR_INIT;
+
+	d->cpu[0] = cpu[k & 1];
+	d->cpu[1] = cpu[1 - (k & 1)];
+	assert_int_equal(measurer_duet(m, d, res, &err), 0);
+}
+
+static char *duet_describe(const struct duet_request *d, const struct duet_result *res, int i)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb, 0);
+	duet_result_describe(d, res, i, &sb);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Both sides run at once: each one's interval [start_ns, end_ns] (on one
+ * clock) overlaps the other's, they started within the skew reported, and
+ * both read the same floor. Run one after the other, two 300 ms naps could
+ * not overlap. */
+static void test_measure__duet_sides_overlap(void **state)
+{
+	struct measurer *m = new_measurer(mode_of(state));
+	char *probe = helper("probe");
+	char *nap[] = { probe, "nap", "300", NULL };
+	struct duet_request d = { .side = { { .argv = nap }, { .argv = nap } } };
+	struct duet_result res;
+	int cpu[2], k, i;
+
+	duet_cpus(cpu);
+	for (k = 0; k < 2; k++) {
+		duet_ok(m, &d, cpu, k, &res);
+		for (i = 0; i < 2; i++) {
+			assert_int_equal(res.side[i].status, RUN_EXITED);
+			assert_int_equal(res.side[i].code, 0);
+			assert_false(res.stopped_by_twin[i]);
+			assert_true(res.side[i].wall_ns >= 300 * MS);
+			assert_int_equal(res.side[i].wall_ns,
+					 res.side[i].end_ns - res.side[i].start_ns);
+		}
+		assert_true(res.side[0].start_ns < res.side[1].end_ns);
+		assert_true(res.side[1].start_ns < res.side[0].end_ns);
+		assert_int_equal(res.start_skew_ns,
+				 (int64_t)(res.side[1].start_ns - res.side[0].start_ns));
+		assert_true(res.start_skew_ns > -100 * (int64_t)MS &&
+			    res.start_skew_ns < 100 * (int64_t)MS);
+		assert_int_equal(res.side[0].floor_bytes, res.side[1].floor_bytes);
+		print_message("%s: duet of two 300 ms naps on CPUs %d and %d: start skew %lld ns\n",
+			      mode_of(state) ? "spawner" : "in-process", d.cpu[0], d.cpu[1],
+			      (long long)res.start_skew_ns);
+	}
+	free(probe);
+	measurer_free(m);
+}
+
+/* Each side runs alone on the CPU the request gave it, and the CPU time of
+ * each tree is its own: 300 ms and 100 ms of CPU burnt, read apart. */
+static void test_measure__duet_pins_each_side_and_counts_its_cpu(void **state)
+{
+	struct measurer *m = new_measurer(mode_of(state));
+	char *dir = make_tmpdir();
+	char *out[2] = { xasprintf("%s/out0", dir), xasprintf("%s/out1", dir) };
+	char *probe = helper("probe");
+	char *long_burn[] = { probe, "burn", "300", NULL };
+	char *short_burn[] = { probe, "burn", "100", NULL };
+	struct duet_request d = { .side = { { .argv = long_burn, .stdout_path = out[0] },
+					    { .argv = short_burn, .stdout_path = out[1] } } };
+	struct duet_result res;
+	int cpu[2], k, i;
+	char *text, *want;
+	uint64_t cpu_ns;
+
+	duet_cpus(cpu);
+	for (k = 0; k < 2; k++) {
+		duet_ok(m, &d, cpu, k, &res);
+		for (i = 0; i < 2; i++) {
+			assert_int_equal(res.side[i].status, RUN_EXITED);
+			assert_int_equal(res.side[i].code, 0);
+			text = read_text(out[i]);
+			want = xasprintf("cpu %d\nCpus_allowed_list:\t%d\n", d.cpu[i], d.cpu[i]);
+			assert_string_equal(text, want);
+			free(want);
+			free(text);
+			cpu_ns = res.side[i].user_ns + res.side[i].system_ns;
+			assert_true(cpu_ns >= (i ? 100 : 300) * MS);
+			assert_true(cpu_ns < (i ? 180 : 380) * MS);
+			print_message("%s: side %d on CPU %d: cpu %.1f ms, wall %.1f ms\n",
+				      mode_of(state) ? "spawner" : "in-process", i, d.cpu[i],
+				      (double)cpu_ns / 1e6, (double)res.side[i].wall_ns / 1e6);
+		}
+	}
+	free(out[0]);
+	free(out[1]);
+	free(probe);
+	remove_tmpdir(dir);
+	measurer_free(m);
+}
+
+/* A timeout of one side stops both trees; the twin says why it stopped. */
+static void test_measure__duet_timeout_stops_both(void **state)
+{
+	struct measurer *m = new_measurer(mode_of(state));
+	char *dir = make_tmpdir();
+	char *pidfile[2] = { xasprintf("%s/pids0", dir), xasprintf("%s/pids1", dir) };
+	char *tree = helper("tree");
+	char *argv0[] = { tree, pidfile[0], "wait", NULL };
+	char *argv1[] = { tree, pidfile[1], "wait", NULL };
+	struct duet_request d = { .side = { { .argv = argv0, .timeout_ns = 500 * MS },
+					    { .argv = argv1, .timeout_ns = 20000 * MS } } };
+	struct duet_result res;
+	int cpu[2], k, i;
+	char *text;
+
+	duet_cpus(cpu);
+	for (k = 0; k < 2; k++) {
+		duet_ok(m, &d, cpu, k, &res);
+		assert_int_equal(res.side[0].status, RUN_TIMED_OUT);
+		assert_false(res.stopped_by_twin[0]);
+		assert_int_equal(res.side[1].status, RUN_INTERRUPTED);
+		assert_true(res.stopped_by_twin[1]);
+		assert_true(res.side[0].wall_ns >= 500 * MS);
+		assert_true(res.side[1].wall_ns < 10000 * MS);
+		text = duet_describe(&d, &res, 0);
+		assert_string_equal(text, "timed out after 0.5s");
+		free(text);
+		text = duet_describe(&d, &res, 1);
+		assert_string_equal(text, "stopped: the other side timed out after 0.5s");
+		free(text);
+		for (i = 0; i < 2; i++) {
+			assert_tree_gone(pidfile[i], mode_of(state));
+			assert_int_equal(unlink(pidfile[i]), 0);
+		}
+	}
+	free(pidfile[0]);
+	free(pidfile[1]);
+	free(tree);
+	remove_tmpdir(dir);
+	measurer_free(m);
+}
+
+/* A side that crashes ends alone: its twin runs to its own end. */
+static void test_measure__duet_crash_ends_one_side(void **state)
+{
+	struct measurer *m = new_measurer(mode_of(state));
+	char *probe = helper("probe");
+	char *crash[] = { probe, "signal", "11", NULL };
+	char *nap[] = { probe, "nap", "200", NULL };
+	struct duet_request d = { .side = { { .argv = crash }, { .argv = nap } } };
+	struct duet_result res;
+	int cpu[2], k;
+	char *text;
+
+	duet_cpus(cpu);
+	for (k = 0; k < 2; k++) {
+		duet_ok(m, &d, cpu, k, &res);
+		assert_int_equal(res.side[0].status, RUN_SIGNALED);
+		assert_int_equal(res.side[0].code, SIGSEGV);
+		assert_int_equal(res.side[1].status, RUN_EXITED);
+		assert_int_equal(res.side[1].code, 0);
+		assert_false(res.stopped_by_twin[0] || res.stopped_by_twin[1]);
+		assert_true(res.side[1].wall_ns >= 200 * MS);
+		assert_true(res.side[0].end_ns < res.side[1].end_ns);
+		text = duet_describe(&d, &res, 0);
+		assert_string_equal(text, "killed by signal 11 (SIGSEGV)");
+		free(text);
+	}
+	free(probe);
+	measurer_free(m);
+}
+
+/* Two sides that end at once may raise one SIGCHLD between them: the wait
+ * must still see the second exit. Fifty duets of two static no-ops (they
+ * end microseconds apart); a hang would end at the timer's cancel, as an
+ * interruption. */
+static void test_measure__duet_of_two_quick_exits(void **state)
+{
+	struct measurer *m = new_measurer(mode_of(state));
+	char *noop = helper("noop_static");
+	char *argv[] = { noop, NULL };
+	struct duet_request d = { .side = { { .argv = argv }, { .argv = argv } } };
+	struct itimerval tv = { .it_value = { .tv_sec = 30, .tv_usec = 0 } };
+	struct itimerval off = { .it_value = { 0, 0 } };
+	struct sigaction sa, old;
+	struct duet_result res;
+	int cpu[2], k;
+
+	duet_cpus(cpu);
+	alarm_target = m;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, &old);
+	setitimer(ITIMER_REAL, &tv, NULL);
+	for (k = 0; k < 50; k++) {
+		duet_ok(m, &d, cpu, k, &res);
+		assert_int_equal(res.side[0].status, RUN_EXITED);
+		assert_int_equal(res.side[1].status, RUN_EXITED);
+	}
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	free(noop);
+	measurer_free(m);
+}
+
+/* Each side's peak is its own tree's: 64 MiB beside a no-op, either way
+ * round. The floor is the starter's, one for both: both commands execve
+ * from its memory after one reset, so each inherits the same high-water
+ * mark (docs/design.md, "Duet runs"). */
+static void test_measure__duet_peak_rss_per_side(void **state)
+{
+	struct measurer *m = new_measurer(mode_of(state));
+	char *alloc = helper("alloc"), *noop = helper("noop_static");
+	char *big[] = { alloc, "64", NULL };
+	char *tiny[] = { noop, NULL };
+	struct duet_request d = { .side = { { .argv = big }, { .argv = tiny } } };
+	struct duet_result res;
+	int cpu[2], k, b;
+
+	duet_cpus(cpu);
+	for (k = 0; k < 4; k++) {
+		b = k / 2; /* the side that allocates */
+		d.side[b].argv = big;
+		d.side[1 - b].argv = tiny;
+		duet_ok(m, &d, cpu, k, &res);
+		assert_int_equal(res.side[0].status, RUN_EXITED);
+		assert_int_equal(res.side[1].status, RUN_EXITED);
+		assert_int_equal(res.side[0].code, 0);
+		assert_int_equal(res.side[1].code, 0);
+		assert_int_equal(res.side[0].floor_bytes, res.side[1].floor_bytes);
+		assert_true(res.side[b].peak_rss_bytes >= 64ull * MIB);
+		assert_true(res.side[1 - b].peak_rss_bytes <= res.side[1 - b].floor_bytes);
+		if (mode_of(state))
+			assert_true(res.side[b].floor_bytes < 2ull * MIB);
+		print_message("%s: duet: 64 MiB peak %.2f MiB beside a static no-op's %.2f MiB, "
+			      "floor %.2f MiB\n",
+			      mode_of(state) ? "spawner" : "in-process",
+			      (double)res.side[b].peak_rss_bytes / MIB,
+			      (double)res.side[1 - b].peak_rss_bytes / MIB,
+			      (double)res.side[b].floor_bytes / MIB);
+	}
+	free(alloc);
+	free(noop);
+	measurer_free(m);
+}
+
+/* An orphan's CPU is counted on the side whose process group it is in. */
+static void test_measure__duet_orphan_cpu_counts_on_its_side(void **state)
+{
+	struct measurer *m = new_measurer(mode_of(state));
+	char *orphan = helper("orphan_cpu"), *noop = helper("noop_static");
+	char *argv0[] = { orphan, NULL };
+	char *argv1[] = { noop, NULL };
+	struct duet_request d = { .side = { { .argv = argv0 }, { .argv = argv1 } } };
+	struct duet_result res;
+	int cpu[2], k;
+
+	duet_cpus(cpu);
+	for (k = 0; k < 2; k++) {
+		duet_ok(m, &d, cpu, k, &res);
+		assert_int_equal(res.side[0].status, RUN_EXITED);
+		assert_int_equal(res.side[1].status, RUN_EXITED);
+		assert_true(res.side[0].user_ns >= 150 * MS);
+		assert_true(res.side[1].user_ns + res.side[1].system_ns < 50 * MS);
+	}
+	free(orphan);
+	free(noop);
+	measurer_free(m);
+}
+
+/* A cancel stops both sides, and both trees go. */
+static void test_measure__duet_cancel_stops_both(void **state)
+{
+	struct measurer *m = new_measurer(mode_of(state));
+	char *dir = make_tmpdir();
+	char *pidfile[2] = { xasprintf("%s/pids0", dir), xasprintf("%s/pids1", dir) };
+	char *tree = helper("tree");
+	char *argv0[] = { tree, pidfile[0], "wait", NULL };
+	char *argv1[] = { tree, pidfile[1], "wait", NULL };
+	struct duet_request d = { .side = { { .argv = argv0 }, { .argv = argv1 } } };
+	struct itimerval tv = { .it_value = { .tv_sec = 0, .tv_usec = 300000 } };
+	struct sigaction sa, old;
+	struct duet_result res;
+	int cpu[2], k, i;
+
+	duet_cpus(cpu);
+	alarm_target = m;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, &old);
+	for (k = 0; k < 2; k++) {
+		setitimer(ITIMER_REAL, &tv, NULL);
+		duet_ok(m, &d, cpu, k, &res);
+		for (i = 0; i < 2; i++) {
+			assert_int_equal(res.side[i].status, RUN_INTERRUPTED);
+			assert_false(res.stopped_by_twin[i]);
+			assert_true(res.side[i].wall_ns >= 200 * MS);
+			assert_tree_gone(pidfile[i], mode_of(state));
+			assert_int_equal(unlink(pidfile[i]), 0);
+		}
+	}
+	sigaction(SIGALRM, &old, NULL);
+	free(pidfile[0]);
+	free(pidfile[1]);
+	free(tree);
+	remove_tmpdir(dir);
+	measurer_free(m);
+}
+
+/* A side that cannot start stops its twin, before or after the twin's
+ * execve: at the lookup (in the starter), at its directory (in its child)
+ * and at its execve (when the twin may already run). */
+static void test_measure__duet_start_failure_stops_the_twin(void **state)
+{
+	struct measurer *m = new_measurer(mode_of(state));
+	char *probe = helper("probe");
+	char *nap[] = { probe, "nap", "20000", NULL };
+	char *unknown[] = { "himorime-no-such-program", NULL };
+	char *missing[] = { "/nonexistent/himorime-program", NULL };
+	struct duet_request d = { .side = { { .argv = nap, .timeout_ns = 60000 * MS },
+					    { .argv = unknown } } };
+	struct duet_result res;
+	int cpu[2], k;
+	char *text;
+
+	duet_cpus(cpu);
+	for (k = 0; k < 2; k++) {
+		d.side[1].argv = unknown;
+		duet_ok(m, &d, cpu, k, &res);
+		assert_int_equal(res.side[1].status, RUN_START_FAILED);
+		assert_int_equal(res.side[1].step, STEP_LOOKUP);
+		assert_int_equal(res.side[0].status, RUN_INTERRUPTED);
+		assert_true(res.stopped_by_twin[0]);
+		assert_false(res.stopped_by_twin[1]);
+		text = duet_describe(&d, &res, 0);
+		assert_string_equal(text, "stopped: the other side could not start "
+					  "\"himorime-no-such-program\": not found in the "
+					  "command's PATH");
+		free(text);
+
+		d.side[1].argv = nap;
+		d.side[1].cwd = "/nonexistent-dir";
+		duet_ok(m, &d, cpu, k, &res);
+		d.side[1].cwd = NULL;
+		assert_int_equal(res.side[1].status, RUN_START_FAILED);
+		assert_int_equal(res.side[1].step, STEP_CHDIR);
+		assert_int_equal(res.side[1].code, ENOENT);
+		assert_int_equal(res.side[0].status, RUN_INTERRUPTED);
+		assert_true(res.stopped_by_twin[0]);
+
+		d.side[1].argv = missing;
+		duet_ok(m, &d, cpu, k, &res);
+		assert_int_equal(res.side[1].status, RUN_START_FAILED);
+		assert_int_equal(res.side[1].step, STEP_EXEC);
+		assert_int_equal(res.side[1].code, ENOENT);
+		assert_int_equal(res.side[0].status, RUN_INTERRUPTED);
+		assert_true(res.stopped_by_twin[0]);
+		assert_true(res.side[0].wall_ns < 10000 * MS);
+		text = duet_describe(&d, &res, 0);
+		assert_string_equal(text, "stopped: the other side could not execute "
+					  "\"/nonexistent/himorime-program\": no such file or "
+					  "directory");
+		free(text);
+	}
+	free(probe);
+	measurer_free(m);
+}
+
+/* The process that starts commands: the spawner (this process's only
+ * child), or this process in-process. */
+static int starter_pid(bool use_spawner)
+{
+	char path[64], *text;
+	int pid = 0, n = 0;
+
+	if (!use_spawner)
+		return (int)getpid();
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+	text = read_text(path);
+	assert_int_equal(sscanf(text, "%d %n", &pid, &n), 1);
+	assert_int_equal(text[n], '\0');
+	free(text);
+	return pid;
+}
+
+/* The children of a single-threaded process, live or not yet reaped, as
+ * its /proc file lists them ("" for none). */
+static char *children_of(int pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", pid, pid);
+	return read_text(path);
+}
+
+/* A side whose execve fails after its twin was told to go leaves nothing
+ * running. The vfork side says go right before its execve, so when that
+ * execve fails the twin may already run its command: here a static program
+ * that at once forks a child which leaves its process group (setsid). The
+ * failing side's arguments (1.5 MB, which the kernel copies before it finds
+ * that the file is no program) give the twin time to fork first. When the
+ * call returns, the starter has no child left, and each side says why it
+ * ended. Eight duets, the CPUs alternating, so that the failing side is the
+ * vfork child in four and the twin in four. */
+static void test_measure__duet_failed_execve_leaves_nothing_running(void **state)
+{
+	struct measurer *m = new_measurer(mode_of(state));
+	char *dir = make_tmpdir();
+	char *bad = xasprintf("%s/not-a-program", dir), *escape = helper("escape_static");
+	char *escape_argv[] = { escape, NULL };
+	char *bad_argv[14] = { bad }, *arg = xmalloc(127 * 1024 + 1), *text, *want;
+	struct duet_request d = { .side = { { .argv = escape_argv, .timeout_ns = 60000 * MS },
+					    { .argv = bad_argv } } };
+	struct duet_result res;
+	struct err err = ERR_INIT;
+	int cpu[2], k, i, starter;
+
+	assert_int_equal(fsio_write_atomic(bad, "not a program\n", 14, &err), 0);
+	assert_int_equal(chmod(bad, 0755), 0);
+	memset(arg, 'x', 127 * 1024);
+	arg[127 * 1024] = '\0';
+	for (i = 1; i < 13; i++)
+		bad_argv[i] = arg;
+	duet_cpus(cpu);
+	starter = starter_pid(mode_of(state));
+	for (k = 0; k < 8; k++) {
+		duet_ok(m, &d, cpu, k, &res);
+		text = children_of(starter);
+		assert_string_equal(text, "");
+		free(text);
+		assert_int_equal(res.side[1].status, RUN_START_FAILED);
+		assert_int_equal(res.side[1].step, STEP_EXEC);
+		assert_int_equal(res.side[1].code, ENOEXEC);
+		assert_false(res.stopped_by_twin[1]);
+		assert_int_equal(res.side[0].status, RUN_INTERRUPTED);
+		assert_true(res.stopped_by_twin[0]);
+		text = duet_describe(&d, &res, 1);
+		want = xasprintf("could not execute \"%s\": exec format error", bad);
+		assert_string_equal(text, want);
+		free(text);
+		free(want);
+		text = duet_describe(&d, &res, 0);
+		want = xasprintf("stopped: the other side could not execute \"%s\": exec format "
+				 "error",
+				 bad);
+		assert_string_equal(text, want);
+		free(text);
+		free(want);
+	}
+	free(arg);
+	free(escape);
+	free(bad);
+	remove_tmpdir(dir);
+	measurer_free(m);
+}
+
+/* What cannot be a duet is refused before anything starts, one line each. */
+static void test_measure__duet_refuses_what_it_cannot_run(void **state)
+{
+	struct measurer *m = new_measurer(mode_of(state));
+	char *probe = helper("probe");
+	char *nap[] = { probe, "nap", "1", NULL };
+	struct duet_request d = { .side = { { .argv = nap }, { .argv = nap } } };
+	struct duet_result res;
+	struct err err = ERR_INIT;
+	cpu_set_t all, one;
+	int cpu[2], got[2], want;
+	char *msg;
+
+	duet_cpus(cpu);
+	d.cpu[0] = cpu[0];
+	d.cpu[1] = cpu[1];
+	d.side[1].terminal = true;
+	assert_int_equal(measurer_duet(m, &d, &res, &err), ERR_INVALID);
+	msg = xasprintf("command \"%s\" runs on a terminal (terminal: true), which a duet run "
+			"cannot give both sides: use the interleaved schedule",
+			probe);
+	assert_string_equal(err.msg, msg);
+	free(msg);
+	d.side[1].terminal = false;
+
+	d.side[0].stdout_path = d.side[1].stdout_path = "/tmp/himorime-duet-shared-out";
+	assert_int_equal(measurer_duet(m, &d, &res, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "both sides of a duet run write to "
+				     "\"/tmp/himorime-duet-shared-out\": each needs its own file");
+	d.side[0].stdout_path = d.side[1].stdout_path = NULL;
+
+	d.cpu[1] = cpu[0];
+	assert_int_equal(measurer_duet(m, &d, &res, &err), ERR_INVALID);
+	msg = xasprintf("a duet run needs two CPUs, not CPU %d for both sides", cpu[0]);
+	assert_string_equal(err.msg, msg);
+	free(msg);
+	d.cpu[1] = CPU_SETSIZE;
+	assert_int_equal(measurer_duet(m, &d, &res, &err), ERR_INVALID);
+	assert_string_equal(err.msg, "a duet run cannot use CPU 1024: himorime may not run there");
+	d.cpu[1] = cpu[1];
+
+	/* Kept to one CPU (as a one-CPU machine is): refused, with the reason. */
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	want = cpu[1];
+	CPU_ZERO(&one);
+	CPU_SET(want, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	assert_int_equal(measurer_duet_cpus(got, &err), ERR_INVALID);
+	msg = xasprintf("duet runs need two CPUs, and himorime may use only CPU %d (its affinity "
+			"mask): use the interleaved schedule",
+			want);
+	assert_string_equal(err.msg, msg);
+	err_clear(&err);
+	assert_int_equal(measurer_duet(m, &d, &res, &err), ERR_INVALID);
+	assert_string_equal(err.msg, msg);
+	free(msg);
+	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+
+	/* Nothing ran; the measurer still works. */
+	duet_ok(m, &d, cpu, 0, &res);
+	assert_int_equal(res.side[0].status, RUN_EXITED);
+	assert_int_equal(res.side[1].status, RUN_EXITED);
+	free(probe);
 	measurer_free(m);
 }
 
@@ -966,6 +1542,90 @@ static void test_measure__protocol_rejects_malformed_requests(void **state)
 	free(payload);
 }
 
+/* A duet on the wire: both requests and both results, the flags and the
+ * skew; a terminal, a batch, CPUs equal or out of range, a side's part
+ * cut short, and flags or results out of range are refused. */
+static void test_measure__protocol_carries_duets(void **state)
+{
+	char *argv0[] = { "prog0", "a", NULL }, *argv1[] = { "prog1", NULL };
+	char *env[] = { "A=1", NULL };
+	struct duet_request req = { .side = { { .argv = argv0, .envp = env, .timeout_ns = 5 },
+					      { .argv = argv1, .envp = env, .cwd = "/tmp" } },
+				    .cpu = { 1, 0 } };
+	struct duet_request back;
+	struct duet_result res, got;
+	unsigned char wire[PROTO_DUET_RESULT_SIZE];
+	char **vec[2], *payload = NULL, *run = NULL;
+	uint32_t id = 0, bad = 4;
+	int32_t cpu;
+	size_t len, run_len;
+
+	(void)state;
+	assert_int_equal(proto_encode_duet(9, &req, &payload, &len), 0);
+	assert_int_equal(proto_decode_duet(payload, len, &id, &back, vec), 0);
+	assert_int_equal(id, 9);
+	assert_int_equal(back.cpu[0], 1);
+	assert_int_equal(back.cpu[1], 0);
+	assert_string_equal(back.side[0].argv[1], "a");
+	assert_int_equal(back.side[0].timeout_ns, 5);
+	assert_null(back.side[0].cwd);
+	assert_string_equal(back.side[1].argv[0], "prog1");
+	assert_string_equal(back.side[1].cwd, "/tmp");
+	free(vec[0]);
+	free(vec[1]);
+	/* The same CPU twice, one out of range, side 0's part longer than all. */
+	cpu = 1;
+	memcpy(payload + 8, &cpu, 4);
+	assert_int_equal(proto_decode_duet(payload, len, &id, &back, vec), EPROTO);
+	cpu = CPU_SETSIZE;
+	memcpy(payload + 8, &cpu, 4);
+	assert_int_equal(proto_decode_duet(payload, len, &id, &back, vec), EPROTO);
+	cpu = 0;
+	memcpy(payload + 8, &cpu, 4);
+	assert_int_equal(proto_decode_duet(payload, len - 1, &id, &back, vec), EPROTO);
+	assert_int_equal(proto_decode_duet(payload, 12, &id, &back, vec), EPROTO);
+	assert_null(vec[0]);
+	assert_null(vec[1]);
+	free(payload);
+	/* A terminal, or a batch, inside a duet. */
+	req.side[1].terminal = true;
+	assert_int_equal(proto_encode_duet(9, &req, &payload, &len), 0);
+	assert_int_equal(proto_decode_duet(payload, len, &id, &back, vec), EPROTO);
+	free(payload);
+	req.side[1].terminal = false;
+	assert_int_equal(proto_encode_duet(9, &req, &payload, &len), 0);
+	assert_int_equal(proto_encode_run(9, &req.side[0], 2, &run, &run_len), 0);
+	memcpy(payload + 16, run, run_len); /* side 0's part, now a batch of 2 */
+	assert_int_equal(proto_decode_duet(payload, len, &id, &back, vec), EPROTO);
+	free(run);
+	free(payload);
+
+	memset(&res, 0, sizeof(res));
+	res.side[0] = (struct run_result){
+		.status = RUN_TIMED_OUT, .wall_ns = 7, .start_ns = 100, .end_ns = 107
+	};
+	res.side[1] = (struct run_result){ .status = RUN_INTERRUPTED, .start_ns = 99 };
+	res.stopped_by_twin[1] = true;
+	res.start_skew_ns = -1;
+	proto_encode_duet_result(9, &res, wire);
+	assert_int_equal(proto_decode_duet_result(wire, &id, &got), 0);
+	assert_int_equal(id, 9);
+	assert_int_equal(got.side[0].status, RUN_TIMED_OUT);
+	assert_int_equal(got.side[0].start_ns, 100);
+	assert_int_equal(got.side[0].end_ns, 107);
+	assert_int_equal(got.side[1].status, RUN_INTERRUPTED);
+	assert_false(got.stopped_by_twin[0]);
+	assert_true(got.stopped_by_twin[1]);
+	assert_int_equal(got.start_skew_ns, -1);
+	memcpy(wire + 4, &bad, 4);
+	assert_int_equal(proto_decode_duet_result(wire, &id, &got), EPROTO);
+	bad = 3;
+	memcpy(wire + 4, &bad, 4);
+	bad = RUN_INTERRUPTED + 1;
+	memcpy(wire + 16 + PROTO_RESULT_SIZE + 4, &bad, 4); /* side 1's status */
+	assert_int_equal(proto_decode_duet_result(wire, &id, &got), EPROTO);
+}
+
 static void test_measure__empty_command_is_invalid(void **state)
 {
 	struct measurer *m = new_measurer(false);
@@ -1038,10 +1698,22 @@ int main(void)
 		BOTH(test_measure__a_batch_ends_at_a_failure_or_a_cancel),
 		BOTH(test_measure__terminal_types_one_key_at_a_time),
 		BOTH(test_measure__latency_of_a_static_noop),
+		BOTH(test_measure__duet_sides_overlap),
+		BOTH(test_measure__duet_pins_each_side_and_counts_its_cpu),
+		BOTH(test_measure__duet_timeout_stops_both),
+		BOTH(test_measure__duet_crash_ends_one_side),
+		BOTH(test_measure__duet_of_two_quick_exits),
+		BOTH(test_measure__duet_peak_rss_per_side),
+		BOTH(test_measure__duet_orphan_cpu_counts_on_its_side),
+		BOTH(test_measure__duet_cancel_stops_both),
+		BOTH(test_measure__duet_start_failure_stops_the_twin),
+		BOTH(test_measure__duet_failed_execve_leaves_nothing_running),
+		BOTH(test_measure__duet_refuses_what_it_cannot_run),
 		cmocka_unit_test(test_measure__spawner_stops_when_himorime_dies),
 		cmocka_unit_test(test_measure__spawner_stops_a_run_on_hangup_or_sigterm),
 		cmocka_unit_test(test_measure__falls_back_without_a_spawner),
 		cmocka_unit_test(test_measure__protocol_rejects_malformed_requests),
+		cmocka_unit_test(test_measure__protocol_carries_duets),
 		cmocka_unit_test(test_measure__empty_command_is_invalid),
 		cmocka_unit_test(test_measure__output_tail_keeps_the_last_lines),
 	};

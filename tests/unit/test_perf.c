@@ -229,6 +229,53 @@ static void test_perf__a_runs_instructions_or_why_not(void **state)
 	assert_string_equal(err.msg, "a run returned no count of instructions");
 }
 
+/* In a duet each side counts its own tree: the vfork child inherits the
+ * starter's event, the twin has one of its own, opened on it before its
+ * go. 200 ms and 50 ms of a child's CPU, either way round (the CPUs
+ * swapped, so each side is once the twin). */
+static void test_perf__a_duet_counts_each_side_apart(void **state)
+{
+	struct measurer *m = new_measurer(*(bool *)*state);
+	char *burn = build_path("tests/helpers/burn_child");
+	char *burn200[] = { burn, "200", NULL };
+	char *burn50[] = { burn, "50", NULL };
+	struct duet_request d = { .side = { { .argv = burn200 }, { .argv = burn50 } } };
+	struct duet_result res;
+	struct err err = ERR_INIT;
+	int cpu[2], k, i;
+
+	if (measurer_duet_cpus(cpu, &err) != 0) {
+		printf("[ SKIPPED  ] %s\n", err.msg);
+		skip();
+	}
+	for (i = 0; i < 2; i++) {
+		d.side[i].count = true;
+		d.side[i].count_type = PERF_TYPE_SOFTWARE;
+		d.side[i].count_config = PERF_COUNT_SW_TASK_CLOCK;
+	}
+	for (k = 0; k < 2; k++) {
+		d.cpu[0] = cpu[k];
+		d.cpu[1] = cpu[1 - k];
+		assert_int_equal(measurer_duet(m, &d, &res, &err), 0);
+		for (i = 0; i < 2; i++) {
+			assert_int_equal(res.side[i].status, RUN_EXITED);
+			assert_int_equal(res.side[i].code, 0);
+			if (res.side[i].count_status == COUNT_OPEN_FAILED) {
+				printf("[ SKIPPED  ] the task clock event does not open here: %s\n",
+				       strerror(res.side[i].count_error));
+				skip();
+			}
+			assert_int_equal(res.side[i].count_status, COUNT_OK);
+		}
+		assert_true(res.side[0].count >= 190 * MS);
+		assert_true(res.side[0].count < 280 * MS);
+		assert_true(res.side[1].count >= 45 * MS);
+		assert_true(res.side[1].count < 130 * MS);
+	}
+	free(burn);
+	measurer_free(m);
+}
+
 #define BOTH(fn) cmocka_unit_test_prestate(fn, &modes[0]), cmocka_unit_test_prestate(fn, &modes[1])
 
 int main(void)
@@ -239,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_perf__a_runs_instructions_or_why_not),
 		BOTH(test_perf__a_count_includes_the_commands_children),
 		BOTH(test_perf__a_count_that_cannot_open_leaves_the_run_measured),
+		BOTH(test_perf__a_duet_counts_each_side_apart),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

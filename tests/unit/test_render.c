@@ -21,8 +21,8 @@
 #include <string.h>
 
 static const char *const fixtures[] = {
-	"v1-calibrate", "v1-compare", "v1-minimal",	   "v1-pr",
-	"v1-run",	"v1-counts",  "v1-command-counts", "v1-harness"
+	"v1-calibrate", "v1-compare",	     "v1-minimal", "v1-pr",	"v1-run",
+	"v1-counts",	"v1-command-counts", "v1-duet",	   "v1-harness"
 };
 static const char *const formats[] = { "table",	   "json",   "csv", "samples-csv",
 				       "markdown", "github", "html" };
@@ -191,6 +191,7 @@ static void test_render__hints_match_the_settings(void **state)
 			}
 	assert_non_null(k);
 	k->runs_fixed = true;
+	k->pairs_to_decide = 0; /* the hints alone, without the projection */
 	t = render(r, RENDER_TABLE, NULL);
 	assert_non_null(strstr(t, "startup › cli: latency inconclusive: the interval still "
 				  "straddles the tolerance after 50 pairs; more pairs decide it: "
@@ -328,16 +329,44 @@ static void test_render__geometric_mean_says_why_it_is_absent(void **state)
 	results_free(r);
 }
 
+/* A verdict that stood on a noisy runner says so in a note, in every
+ * format; an inconclusive one says it in its reason already. */
+static void test_render__noisy_verdict_has_a_note(void **state)
+{
+	struct results *r = load("v1-pr");
+	struct results_command *c = &r->suites[0].benchmarks[0].commands[0];
+	const char *note = "parse 5 MiB › parser: latency regression on a noisy runner (robust "
+			   "CV above max_cv): it stands because each half of the pairs, on its "
+			   "own, points the same way";
+	char *t, *m;
+
+	(void)state;
+	t = render(r, RENDER_TABLE, NULL);
+	assert_null(strstr(t, "noisy runner"));
+	free(t);
+	assert_int_equal(c->comparisons[0].verdict, VERDICT_REGRESSION);
+	c->comparisons[0].noisy = true;
+	t = render(r, RENDER_TABLE, NULL);
+	m = render(r, RENDER_MARKDOWN, NULL);
+	assert_non_null(strstr(t, note));
+	assert_non_null(strstr(m, "latency regression on a noisy runner"));
+	free(t);
+	free(m);
+	results_free(r);
+}
+
 static void test_render__table_shows_pairs_per_verdict(void **state)
 {
 	struct results *r = load("v1-pr");
 	char *t = render(r, RENDER_TABLE, NULL);
 
 	(void)state;
-	assert_non_null(strstr(t, "BENCHMARK         COMMAND          BASE     HEAD  CHANGE       "
-				  "             CONFIDENCE  TOLERANCE  PAIRS  RESULT\n"));
-	assert_non_null(strstr(t, "startup           cli           2.34 ms  2.37 ms  +3.4% (-1.9% "
-				  "… +6.8%)     99%         ±5%           50  inconclusive\n"));
+	assert_non_null(strstr(t,
+			       "BENCHMARK         COMMAND          BASE     HEAD  CHANGE       "
+			       "             CONFIDENCE  TOLERANCE  COULD SEE  PAIRS  RESULT\n"));
+	assert_non_null(
+		strstr(t, "startup           cli           2.34 ms  2.37 ms  +3.4% (-1.9% "
+			  "… +6.8%)     99%         ±5%        ±10.7%        50  inconclusive\n"));
 	free(t);
 	results_free(r);
 }
@@ -535,10 +564,10 @@ static void test_render__counts_tables_say_runs_not_pairs(void **state)
 
 	(void)state;
 	assert_non_null(counts);
-	assert_non_null(strstr(counts, "CONFIDENCE  TOLERANCE  RUNS  RESULT\n"));
+	assert_non_null(strstr(counts, "CONFIDENCE  TOLERANCE  COULD SEE  RUNS  RESULT\n"));
 	assert_null(strstr(counts, "PAIRS"));
 	/* the latency table above keeps its pairs */
-	assert_non_null(strstr(t, "CONFIDENCE  TOLERANCE  PAIRS  RESULT\n"));
+	assert_non_null(strstr(t, "CONFIDENCE  TOLERANCE  COULD SEE  PAIRS  RESULT\n"));
 	assert_non_null(html);
 	assert_non_null(strstr(html, "<th>tolerance</th><th>runs</th>"));
 	/* one table of every comparison: the cell says what it counts */
@@ -565,11 +594,15 @@ static void test_render__an_undecided_count_does_not_claim_exact(void **state)
 			snprintf(c->comparisons[j].reason, sizeof(c->comparisons[j].reason),
 				 "counts vary by 2%% between runs, more than the noise bound "
 				 "0.1%%, after 3 runs per side");
+			/* noisy counts are never decided: they see nothing */
+			c->comparisons[j].has_detectable_high = false;
+			c->comparisons[j].has_detectable_low = false;
 		}
 	t = render(r, RENDER_TABLE, NULL);
-	assert_non_null(strstr(t, "  +1.0%   —           ±0.5%         3  inconclusive\n"));
+	assert_non_null(
+		strstr(t, "  +1.0%   —           ±0.5%      —             3  inconclusive\n"));
 	/* the decided one still is */
-	assert_non_null(strstr(t, "  0.0%    exact       ±1%           1  pass\n"));
+	assert_non_null(strstr(t, "  0.0%    exact       ±1%        ±1%           1  pass\n"));
 	free(t);
 	results_free(r);
 }
@@ -698,7 +731,7 @@ static void test_render__comment_top_stays_under_40_lines_at_worst(void **state)
 	assert_non_null(strstr(c,
 			       "\n… and 45 more problems, in the details below.\n\n5 inconclusive: "
 			       "the runner was too noisy to tell ±5%; could see changes beyond "
-			       "±7.5%\n\nThe machine was noisy (load average 5.0 on 2 logical "
+			       "±7.4%\n\nThe machine was noisy (load average 5.0 on 2 logical "
 			       "CPUs): comparisons need more runs to decide.\n\nThe run was "
 			       "interrupted: these results are partial.\n\n```mermaid\n"));
 	free(c);
@@ -738,6 +771,13 @@ static struct results *hostile(size_t ncommands)
 		cmp.looks_used = 1;
 		cmp.pairs = 10;
 		cmp.max_fraction = 0.05;
+		cmp.band_low_percent = -5;
+		cmp.band_high_percent = 5;
+		/* what it could see, as the judge says it: 1.05 * 1.125 / 1.10 - 1
+		 * and 0.95 * 1.125 / 1.15 - 1 */
+		cmp.has_detectable_high = cmp.has_detectable_low = true;
+		cmp.detectable_high_percent = 7.386363636363642;
+		cmp.detectable_low_percent = -7.065217391304344;
 		cmp.verdict = VERDICT_REGRESSION;
 		cmp.gate = true;
 		results_add_comparison(c, &cmp);
@@ -911,9 +951,9 @@ static void test_render__comment_shows_problems_and_counts_the_rest(void **state
 	assert_non_null(strstr(top, "| ❌ | parse 5 MiB › parser | latency |"));
 	assert_null(strstr(top, "| ⚠️ | startup › cli"));
 	assert_null(strstr(top, "\n- "));
-	assert_non_null(strstr(top,
-			       "\n\n1 inconclusive: the runner was too noisy to tell ±5%; could "
-			       "see changes beyond ±9.4% · 1 improved · 2 passed\n\n```mermaid\n"));
+	assert_non_null(
+		strstr(top, "\n\n1 inconclusive: the runner was too noisy to tell ±5%; could "
+			    "see changes beyond ±10.7% · 1 improved · 2 passed\n\n```mermaid\n"));
 	assert_non_null(strstr(comment, "<summary>Notes: 5</summary>"));
 	assert_null(strstr(comment, "Statistics of every run"));
 	assert_non_null(strstr(summary, "Statistics of every run"));
@@ -1147,6 +1187,7 @@ int main(void)
 		cmocka_unit_test(test_render__hints_match_the_settings),
 		cmocka_unit_test(test_render__throughput_is_derived_and_never_gated),
 		cmocka_unit_test(test_render__table_shows_pairs_per_verdict),
+		cmocka_unit_test(test_render__noisy_verdict_has_a_note),
 		cmocka_unit_test(test_render__geometric_mean_says_why_it_is_absent),
 		cmocka_unit_test(test_render__statistics_show_each_metrics_own_result),
 		cmocka_unit_test(test_render__github_escapes_untrusted_names),

@@ -217,6 +217,11 @@ static struct results *make_compare(void)
 	cmp.band_high_percent = 5;
 	cmp.verdict = VERDICT_REGRESSION;
 	cmp.gate = true;
+	/* what it could see: 1.05 * 1.090909 / 1.071 - 1 on the slow side */
+	cmp.has_detectable_high = true;
+	cmp.detectable_high_percent = 6.951871657754011;
+	cmp.has_detectable_low = true;
+	cmp.detectable_low_percent = -6.885567262925753;
 	results_add_comparison(c, &cmp);
 	memset(&cmp, 0, sizeof(cmp));
 	cmp.metric = METRIC_THROUGHPUT;
@@ -225,6 +230,7 @@ static struct results *make_compare(void)
 	cmp.band_low_infinite = true;
 	cmp.band_high_percent = 1e300;
 	cmp.verdict = VERDICT_SKIPPED;
+	cmp.has_detectable_high = cmp.has_detectable_low = false;
 	snprintf(cmp.reason, sizeof(cmp.reason), "work differs between revisions");
 	results_add_comparison(c, &cmp);
 	s->benchmarks[0].commands[1].base.present = true;
@@ -363,11 +369,25 @@ static void test_results__cases_and_growth_round_trip(void **state)
 	b->has_size = true;
 	b->size = 64000;
 	g = results_add_growth(s, "scan[mode=a]", "run", METRIC_PEAK_RSS);
-	g->head = (struct results_fit){ true, 2.01, 3.5e-3, 0.999, true, 1.95,
-					2.07, 7,    35,	    NULL,  NULL };
+	g->head = (struct results_fit){ .present = true,
+					.exponent = 2.01,
+					.coefficient = 3.5e-3,
+					.r_squared = 0.999,
+					.has_constant = true,
+					.constant = 1.5e6,
+					.has_interval = true,
+					.exponent_low = 1.95,
+					.exponent_high = 2.07,
+					.sizes = 7,
+					.runs = 35 };
 	results_set_str(&g->head.from, "1k");
 	results_set_str(&g->head.to, "64k");
-	g->base = (struct results_fit){ true, 1, 12, 0.98, false, 0, 0, 2, 4, NULL, NULL };
+	g->base = (struct results_fit){ .present = true,
+					.exponent = 1,
+					.coefficient = 12,
+					.r_squared = 0.98,
+					.sizes = 2,
+					.runs = 4 };
 	g->has_budget = true;
 	results_set_str(&g->budget_text, "<= 1.2");
 	g->budget_op = BOUND_LE;
@@ -686,6 +706,40 @@ static void test_results__fixture_counts(void **state)
 	results_free(r);
 }
 
+/* A comparison written before the noise gate's flag and what a comparison
+ * could see existed reads with neither: not noisy, nothing seen, no pairs
+ * to decide. */
+static void test_results__comparison_before_what_it_could_see(void **state)
+{
+	char *data = slurp("tests/data/reports/v1-compare.json"), *p;
+	const char *end = "\"pairs_to_decide_beyond\":\tfalse";
+	const struct comparison *k;
+	struct results *r;
+
+	(void)state;
+	/* cut ",\n<tabs>\"noisy\": ... \"pairs_to_decide_beyond\": false" from
+	 * each comparison (the document's "noise" has a "noisy" of its own) */
+	while ((p = strstr(data, "\"detectable_high_percent\""))) {
+		char *from = p, *to = strstr(p, end) + strlen(end);
+		while (strncmp(from, "\"noisy\"", 7))
+			from--;
+		while (from[-1] != ',')
+			from--;
+		memmove(from - 1, to, strlen(to) + 1);
+	}
+	assert_null(strstr(data, "detectable"));
+	r = from_json(data);
+	k = &r->suites[0].benchmarks[0].commands[0].comparisons[0];
+	assert_int_equal(k->verdict, VERDICT_REGRESSION);
+	assert_false(k->noisy);
+	assert_false(k->has_detectable_high);
+	assert_false(k->has_detectable_low);
+	assert_int_equal(k->pairs_to_decide, 0);
+	assert_false(k->pairs_to_decide_beyond);
+	results_free(r);
+	free(data);
+}
+
 /* The smallest document of the first shape: missing fields take defaults. */
 static void test_results__fixture_minimal_old_shape(void **state)
 {
@@ -816,6 +870,19 @@ static const struct bad_case bad_cases[] = {
 	  "\"rounds\": -3}]}]}",
 	  "report.json: $.suites[0].benchmarks[0].rounds: expected an integer from 0 to "
 	  "9007199254740991, got -3" },
+	{ "{\"schema_version\": \"1\", \"mode\": \"compare\", \"suites\": [{\"benchmarks\": [{"
+	  "\"schedule\": \"together\"}]}]}",
+	  "report.json: $.suites[0].benchmarks[0].schedule: expected \"interleaved\" or \"duet\", "
+	  "got \"together\"" },
+	{ "{\"schema_version\": \"1\", \"mode\": \"compare\", \"suites\": [{\"benchmarks\": [{"
+	  "\"commands\": [{\"head\": {\"run_start_ns\": [0, 5], \"run_end_ns\": [9]}}]}]}]}",
+	  "report.json: $.suites[0].benchmarks[0].commands[0].head: expected run_start_ns and "
+	  "run_end_ns of the same length, got 2 and 1" },
+	{ "{\"schema_version\": \"1\", \"mode\": \"compare\", \"suites\": [{\"benchmarks\": [{"
+	  "\"commands\": [{\"base\": {\"run_start_ns\": [9007199254740992], \"run_end_ns\": "
+	  "[1]}}]}]}]}",
+	  "report.json: $.suites[0].benchmarks[0].commands[0].base.run_start_ns[0]: expected an "
+	  "integer from 0 to 9007199254740991, got 9007199254740992" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"suites\": [{\"error\": {\"kind\": "
 	  "\"oops\"}}]}",
 	  "report.json: $.suites[0].error.kind: expected \"build_failed\", \"setup_failed\", "
@@ -886,6 +953,80 @@ static void test_results__comparison_carries_max_percent(void **state)
 		  "max_percent: expected 5 (max_fraction in percent), got 0.050000000000000003");
 	free(bad);
 	free(data);
+}
+
+/* The noise gate's flag and what a comparison could see survive a round
+ * trip; a bad value is refused with its path; results_equal sees them. */
+static void test_results__what_a_comparison_could_see_round_trips(void **state)
+{
+	struct results *r = make_compare(), *other = make_compare();
+	struct comparison *k = &r->suites[0].benchmarks[0].commands[0].comparisons[0];
+	char *data = slurp("tests/data/reports/v1-compare.json"), *bad;
+	const char *at = strstr(data, "\"pairs_to_decide\":\tnull");
+
+	(void)state;
+	k->noisy = true;
+	k->verdict = VERDICT_INCONCLUSIVE;
+	k->pairs_to_decide = 420;
+	assert_false(results_equal(r, other));
+	check_round_trip(r);
+	k->pairs_to_decide = 0;
+	k->pairs_to_decide_beyond = true;
+	k->has_detectable_low = false;
+	check_round_trip(r);
+	assert_non_null(at);
+	bad = xasprintf("%.*s\"pairs_to_decide\":\t-3%s", (int)(at - data), data,
+			at + strlen("\"pairs_to_decide\":\tnull"));
+	check_bad(bad, strlen(bad),
+		  "report.json: $.suites[0].benchmarks[0].commands[0].comparisons.latency."
+		  "pairs_to_decide: expected an integer from 0 to 4294967295, got -3");
+	free(bad);
+	free(data);
+	results_free(other);
+	results_free(r);
+}
+
+/* The suite lines of benchmarks and commands and the suite's
+ * error_conclusion (for the check run) are written only when set, come back,
+ * and are checked when read. */
+static void test_results__suite_lines_and_error_conclusion(void **state)
+{
+	struct results *r = make_compare(), *back;
+	char *plain = to_json(r), *text, *at, *bad;
+
+	(void)state;
+	assert_null(strstr(plain, "\"line\""));
+	assert_null(strstr(plain, "error_conclusion"));
+	r->suites[0].benchmarks[0].line = 7;
+	r->suites[0].benchmarks[0].commands[0].line = 12;
+	r->suites[0].error_conclusion_neutral = true;
+	text = to_json(r);
+	assert_non_null(strstr(text, "\"line\":\t12\n"));
+	assert_non_null(strstr(text, "\"line\":\t7\n"));
+	assert_non_null(strstr(text, "\"error_conclusion\":\t\"neutral\"\n"));
+	check_round_trip(r);
+	back = from_json(text);
+	r->suites[0].benchmarks[0].commands[0].line = 13;
+	assert_false(results_equal(r, back));
+	results_free(back);
+	at = strstr(text, "\"line\":\t12");
+	bad = xasprintf("%.*s\"line\":\t-1%s", (int)(at - text), text,
+			at + strlen("\"line\":\t12"));
+	check_bad(
+		bad, strlen(bad),
+		"report.json: $.suites[0].benchmarks[0].commands[0].line: expected an integer from "
+		"0 to 4294967295, got -1");
+	free(bad);
+	at = strstr(text, "\"error_conclusion\":\t\"neutral\"");
+	bad = xasprintf("%.*s\"error_conclusion\":\t\"maybe\"%s", (int)(at - text), text,
+			at + strlen("\"error_conclusion\":\t\"neutral\""));
+	check_bad(bad, strlen(bad),
+		  "report.json: $.suites[0].error_conclusion: expected \"failure\" or \"neutral\", "
+		  "got \"maybe\"");
+	free(bad);
+	free(text);
+	free(plain);
+	results_free(r);
 }
 
 static void test_results__hostile_inputs_are_refused(void **state)
@@ -1117,6 +1258,7 @@ int main(void)
 		cmocka_unit_test(test_results__run_round_trips),
 		cmocka_unit_test(test_results__compare_round_trips),
 		cmocka_unit_test(test_results__status_sha_only_when_set),
+		cmocka_unit_test(test_results__suite_lines_and_error_conclusion),
 		cmocka_unit_test(test_results__timings_round_trip),
 		cmocka_unit_test(test_results__counts_round_trip),
 		cmocka_unit_test(test_results__fixture_counts),
@@ -1128,6 +1270,8 @@ int main(void)
 		cmocka_unit_test(test_results__stderr_tail_is_bounded_utf8),
 		cmocka_unit_test(test_results__fixture_run),
 		cmocka_unit_test(test_results__fixture_compare),
+		cmocka_unit_test(test_results__comparison_before_what_it_could_see),
+		cmocka_unit_test(test_results__what_a_comparison_could_see_round_trips),
 		cmocka_unit_test(test_results__fixture_minimal_old_shape),
 		cmocka_unit_test(test_results__comparison_carries_max_percent),
 		cmocka_unit_test(test_results__unknown_fields_are_ignored),
