@@ -25,6 +25,8 @@ _Static_assert(ARRAY_SIZE(verdicts) == VERDICT_SKIPPED + 1, "verdict table incom
 static const char *const results[] = {
 	[RESULT_PASS] = "pass",
 	[RESULT_NEW_SUITE] = "new_suite",
+	[RESULT_NEW] = "new",
+	[RESULT_REMOVED] = "removed",
 	[RESULT_IMPROVED] = "improved",
 	[RESULT_INCONCLUSIVE] = "inconclusive",
 	[RESULT_OVER_BUDGET] = "over_budget",

@@ -30,10 +30,14 @@ enum verdict {
 /* A command's (and benchmark's, suite's) result, in order of severity: the
  * worst gated state wins. RESULT_NEW_SUITE: the suite is new in head, so it
  * was measured on head only and nothing was compared; budgets still count
- * (a broken one is RESULT_OVER_BUDGET). */
+ * (a broken one is RESULT_OVER_BUDGET). RESULT_NEW and RESULT_REMOVED: a
+ * harness benchmark that only head or only base reported in a comparison
+ * (docs/configuration.md, "Harnesses"). */
 enum result_state {
 	RESULT_PASS,
 	RESULT_NEW_SUITE,
+	RESULT_NEW,
+	RESULT_REMOVED,
 	RESULT_IMPROVED,
 	RESULT_INCONCLUSIVE,
 	RESULT_OVER_BUDGET,

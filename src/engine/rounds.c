@@ -201,12 +201,14 @@ static void record_failure(struct bench_run *br, struct unit *u, int side, const
  * Returns 0, or ERR_INTERRUPTED. */
 static int take_result(struct bench_run *br, struct unit *u, int side, bool warmup,
 		       const struct prepared *p, const struct run_result *res, double work,
-		       const char *stderr_path)
+		       const char *out_path, const char *stderr_path)
 {
 	struct strbuf why;
 
 	if (res->status == RUN_EXITED && rounds_exit_ok(u->cmd, res->code)) {
-		if (!warmup)
+		if (inprocess_is(u))
+			inprocess_take(br, u, side, warmup, res, out_path, stderr_path, p);
+		else if (!warmup)
 			record(br, u, side, res, work);
 		return 0;
 	}
@@ -225,6 +227,7 @@ static int take_result(struct bench_run *br, struct unit *u, int side, bool warm
 struct ready {
 	struct prepared p;
 	char *stdout_path, *stderr_path;
+	char *out_path; /* a harness command's output, read after the run */
 	double work;
 };
 
@@ -246,12 +249,19 @@ static int ready_run(struct bench_run *br, struct unit *u, int side, bool warmup
 		return rc;
 	side_vars(s, &v);
 	rd->stderr_path = xasprintf("%s/stderr-%zu", s->priv, u->index);
-	if (exec_prepare(&c->exec, &v, s->root, &r->hidden, &rd->p, &err) < 0) {
+	if (exec_prepare(&c->exec, &v, s->root, &r->hidden, &rd->p, &err) < 0 ||
+	    inprocess_select(u, &rd->p, &err) < 0) {
 		fail_unit(br, u, side, RESULTS_ERROR_START_FAILED, err.msg, NULL, 0);
 		return 0;
 	}
 	if (c->out.kind == OUTPUT_FILE)
 		rd->stdout_path = exec_resolve_path(s->workdir, c->out.path);
+	else if (inprocess_is(u) && !c->harness.output)
+		rd->stdout_path = inprocess_stdout_path(s, u);
+	if (inprocess_is(u)) {
+		rd->out_path = inprocess_output_path(s, u, rd->stdout_path);
+		inprocess_before_run(rd->out_path);
+	}
 	rd->p.req.stdin_path = s->stdin_path;
 	rd->p.req.stdout_path = rd->stdout_path;
 	rd->p.req.stderr_path = rd->stderr_path;
@@ -273,6 +283,7 @@ static void ready_release(struct ready *rd)
 		unlink(rd->stderr_path);
 	free(rd->stderr_path);
 	free(rd->stdout_path);
+	free(rd->out_path);
 	memset(rd, 0, sizeof(*rd));
 }
 
@@ -307,7 +318,8 @@ static int run_once(struct bench_run *br, struct unit *u, int side, bool warmup,
 	*made = (unsigned)n;
 	*wall_ns = res[n - 1].wall_ns;
 	for (i = 0; i < (unsigned)n && rc == 0 && !u->failed; i++)
-		rc = take_result(br, u, side, warmup, &rd.p, &res[i], rd.work, rd.stderr_path);
+		rc = take_result(br, u, side, warmup, &rd.p, &res[i], rd.work, rd.out_path,
+				 rd.stderr_path);
 done:
 	ready_release(&rd);
 	return rc;
@@ -414,11 +426,12 @@ done:
 }
 
 /* Whether a unit's turn is a duet: compared, in a duet benchmark, with
- * both sides set up. */
+ * both sides set up; a harness command's pairs stay interleaved (its
+ * output is read per run, docs/configuration.md "Schedule"). */
 static bool duet_turn(const struct bench_run *br, const struct unit *u)
 {
-	return u->compared && br->pb->schedule == SCHEDULE_DUET && !br->sides[HEAD]->failed &&
-	       !br->sides[BASE]->failed;
+	return u->compared && br->pb->schedule == SCHEDULE_DUET && !inprocess_is(u) &&
+	       !br->sides[HEAD]->failed && !br->sides[BASE]->failed;
 }
 
 /* A command's turn in a round: head alone, a base/head pair in
@@ -451,6 +464,7 @@ static int run_turn(struct bench_run *br, struct unit *u, bool warmup)
 				warmup_auto_feed(&u->warm[side], wall);
 		}
 	}
+	inprocess_after_turn(br, u, warmup);
 	return 0;
 }
 
@@ -588,7 +602,9 @@ static unsigned plain_batch(struct bench_run *br, struct unit **only)
 			return 1;
 		u = &br->units[i];
 	}
-	if (!u || !u->sides[HEAD] || !rounds_exit_ok(u->cmd, 0) || !u->n_runs[HEAD])
+	/* a harness's output is read after each run */
+	if (!u || !u->sides[HEAD] || !rounds_exit_ok(u->cmd, 0) || !u->n_runs[HEAD] ||
+	    inprocess_is(u))
 		return 1;
 	plain_rule(br, &rule);
 	k = stop_rule_certain_runs(&rule, (unsigned)u->n_runs[HEAD]);
@@ -640,6 +656,37 @@ static bool unit_open(const struct unit *u)
 	return any_gated ? gated_open : open;
 }
 
+/* At a look, the judge's look at each judged metric of u; u is done when
+ * none of its gated metrics is open. */
+static void look_unit(struct bench_run *br, struct unit *u, bool look)
+{
+	int m;
+
+	rounds_point_inputs(br, u);
+	for (m = 0; m < METRIC__COUNT && look; m++)
+		if (u->judged[m])
+			judge_look(br->looks, &u->in[m], br->next_look, &u->cmp[m]);
+	u->done = !unit_open(u);
+}
+
+/* The same for each compared case of a harness unit (inprocess.c), which
+ * is done when every case is decided or failed; never before its cases
+ * exist. */
+static void look_cases(struct bench_run *br, struct unit *u, bool look)
+{
+	bool open = !u->expanded;
+	size_t k;
+
+	for (k = 0; k < u->n_cases; k++) {
+		struct unit *c = &u->cases[k];
+		if (!c->compared || !unit_active(c))
+			continue;
+		look_unit(br, c, look);
+		open |= !c->done;
+	}
+	u->done = !open;
+}
+
 /* The look line of the look about to be taken at `pairs` pairs. */
 static void log_look(const struct bench_run *br, unsigned pairs)
 {
@@ -668,7 +715,6 @@ static bool compare_done(struct bench_run *br, unsigned pairs)
 	bool look = br->next_look < br->looks->n_looks && pairs == br->looks->looks[br->next_look];
 	uint64_t t = clock_monotonic_ns();
 	size_t i;
-	int m;
 
 	if (look)
 		log_look(br, pairs);
@@ -676,11 +722,10 @@ static bool compare_done(struct bench_run *br, unsigned pairs)
 		struct unit *u = &br->units[i];
 		if (!u->compared || !unit_active(u))
 			continue;
-		rounds_point_inputs(br, u);
-		for (m = 0; m < METRIC__COUNT && look; m++)
-			if (u->judged[m])
-				judge_look(br->looks, &u->in[m], br->next_look, &u->cmp[m]);
-		u->done = !unit_open(u);
+		if (inprocess_is(u))
+			look_cases(br, u, look);
+		else
+			look_unit(br, u, look);
 		all_final &= u->done;
 	}
 	if (look)

@@ -160,7 +160,7 @@ static enum result_state worst(enum result_state a, enum result_state b)
 	return a > b ? a : b;
 }
 
-static void setup_judging(struct bench_run *br, struct unit *u)
+void runner_setup_judging(struct bench_run *br, struct unit *u)
 {
 	const struct benchmark *b = br->b;
 	static const enum metric compared[] = { METRIC_LATENCY, METRIC_CPU_TOTAL, METRIC_PEAK_RSS };
@@ -169,9 +169,14 @@ static void setup_judging(struct bench_run *br, struct unit *u)
 	for (k = 0; k < ARRAY_SIZE(compared); k++) {
 		enum metric m = compared[k];
 		const struct tolerance *t = plan_tolerance(br->pb, m);
+		struct tolerance own;
 		struct judge_metric_input *in = &u->in[m];
 		if (!benchmark_measures(b, m) || !t)
 			continue;
+		if (u->bench && m != METRIC_LATENCY) /* a harness's case: its time only */
+			continue;
+		if (u->bench && plan_harness_tolerance(br->pb, u->cmd, u->bench, &own))
+			t = &own;
 		judge_input_init(in, m);
 		in->tol.max_fraction = t->max_fraction;
 		in->tol.has_min_difference = t->has_min_difference;
@@ -181,7 +186,7 @@ static void setup_judging(struct bench_run *br, struct unit *u)
 		in->max_cv = br->pb->max_cv;
 		in->seed = br->r->o.seed;
 		in->benchmark = b->name;
-		in->command = u->cmd->name;
+		in->command = br->rb->commands[u->index].name;
 		u->judged[m] = true;
 		rounds_point_inputs(br, u);
 		judge_begin(br->looks, in, &u->cmp[m]);
@@ -229,6 +234,8 @@ static void units_release(struct bench_run *br)
 	size_t i;
 	int s;
 
+	for (i = 0; i < br->n_units; i++)
+		inprocess_release(&br->units[i]);
 	for (i = 0; i < br->n_units; i++)
 		for (s = 0; s < 2; s++) {
 			warmup_auto_release(&br->units[i].warm[s]);
@@ -366,10 +373,12 @@ static void finish_benchmark(struct bench_run *br, int rc)
 	br->rb->time_budget_ran_out = br->ran_out      ? br->ran_out
 				      : br->counts_cut ? RESULTS_TIME_BUDGET_MAX_TOTAL_TIME
 						       : RESULTS_TIME_BUDGET_NONE;
-	for (i = 0; i < br->n_units; i++) {
-		finish_unit(br, &br->units[i]);
+	for (i = 0; i < br->n_units; i++)
+		if (!inprocess_finish(br, &br->units[i]))
+			finish_unit(br, &br->units[i]);
+	inprocess_drop_rows(br);
+	for (i = 0; i < br->rb->n_commands; i++)
 		br->rb->result = worst(br->rb->result, br->rb->commands[i].result);
-	}
 	finish_relative(br);
 	if (br->rb->error.present || rc == ERR_INTERRUPTED) {
 		if (!br->rb->error.present)
@@ -393,8 +402,8 @@ static int run_benchmark(struct runner *r, const struct suite *suite,
 	budget_begin(&br);
 	units_init(&br);
 	for (i = 0; i < br.n_units; i++)
-		if (br.units[i].compared)
-			setup_judging(&br, &br.units[i]);
+		if (br.units[i].compared && !inprocess_is(&br.units[i]))
+			runner_setup_judging(&br, &br.units[i]);
 	sysinfo_sample(&before);
 	open_sides(&br, err);
 	fail_unmeasurable_units(&br);

@@ -391,3 +391,17 @@ const struct plan_benchmark *plan_benchmark_named(const struct plan_suite *ps, c
 			return &ps->benchmarks[i];
 	return NULL;
 }
+
+bool plan_harness_tolerance(const struct plan_benchmark *pb, const struct command *c,
+			    const char *bench, struct tolerance *out)
+{
+	const struct tolerance *t = plan_tolerance(pb, METRIC_LATENCY);
+	const struct harness_rule *rule = harness_rule_for(c, bench);
+
+	if (!t)
+		return false;
+	*out = *t;
+	if (rule && rule->has_tolerance)
+		out->max_fraction = rule->max_fraction;
+	return true;
+}

@@ -227,6 +227,12 @@ bool plan_separate_artifacts(enum plan_verb verb);
 
 /* The tolerance of metric m in benchmark pb, or NULL when m has none. */
 const struct tolerance *plan_tolerance(const struct plan_benchmark *pb, enum metric m);
+/* The latency tolerance of the benchmark `bench` that command c's harness
+ * reports: pb's, its max_fraction the tolerance of the first rule of
+ * harness.benchmarks that matches it (docs/configuration.md,
+ * "Harnesses"); false when pb compares no latency. */
+bool plan_harness_tolerance(const struct plan_benchmark *pb, const struct command *c,
+			    const char *bench, struct tolerance *out);
 /* The benchmark of ps named `name` (a case's label), or NULL. */
 const struct plan_benchmark *plan_benchmark_named(const struct plan_suite *ps, const char *name);
 

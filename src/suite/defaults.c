@@ -376,8 +376,7 @@ static bool names_a_directory(const char *rel)
 	return !*last || !strcmp(last, ".") || !strcmp(last, "..");
 }
 
-static bool parse_output(struct loader *l, const struct ynode *n, const char *path,
-			 struct output *o)
+bool parse_output(struct loader *l, const struct ynode *n, const char *path, struct output *o)
 {
 	const char *s = check_str(l, n, path), *rel;
 

@@ -115,6 +115,9 @@ void apply_layer(struct loader *l, struct resolved *r, const struct layer *o);
 void regression_defaults(struct regression *r);
 void resolved_defaults(struct resolved *r);
 
+/* stdout: or stderr: "discard" or a file inside ${workdir}. */
+bool parse_output(struct loader *l, const struct ynode *n, const char *path, struct output *o);
+
 /* ---- commands.c ---- */
 
 /* command and shell of a command, hook or build map. */

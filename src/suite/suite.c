@@ -12,6 +12,7 @@
 
 #include "common/alloc.h"
 #include "common/fsio.h"
+#include "harness/select.h"
 #include "suite/loader.h"
 
 #include <stdio.h>
@@ -521,6 +522,16 @@ static bool metrics_measure(const struct metrics *ms, enum metric m)
 		break;
 	}
 	return false;
+}
+
+const struct harness_rule *harness_rule_for(const struct command *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->harness.rule_count; i++)
+		if (harness_filter_matches(c->harness.rules[i].filter, name))
+			return &c->harness.rules[i];
+	return NULL;
 }
 
 bool command_measures(const struct command *c, enum metric m)

@@ -91,7 +91,8 @@ HOSTILE = {
                      ":13:17: control character in a string"),
     "unknown-result": (BASE.replace('"result": "pass",\n      "benchmarks"',
                                     '"result": "great",\n      "benchmarks"'),
-                       ': $.suites[0].result: expected "pass", "new_suite", "improved", "inconclusive", '
+                       ': $.suites[0].result: expected "pass", "new_suite", "new", "removed", '
+                       '"improved", "inconclusive", '
                        '"over_budget", "regression", "metric_error" or "error", got "great"'),
     "exit-code-9": (BASE.replace('"exit_code": 0', '"exit_code": 9'),
                     ": $.summary.exit_code: expected 0, 1, 4, 5 or 6, got 9"),

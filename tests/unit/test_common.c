@@ -487,16 +487,17 @@ static void test_common__metric_names_round_trip(void **state)
  * leaves *out alone. */
 static void test_common__vocab_names_round_trip(void **state)
 {
-	static const char *const want[][8] = {
+	static const char *const want[][10] = {
 		[VOCAB_VERDICT] = { "pass", "improved", "regression", "inconclusive", "skipped" },
-		[VOCAB_RESULT_STATE] = { "pass", "new_suite", "improved", "inconclusive",
-					 "over_budget", "regression", "metric_error", "error" },
+		[VOCAB_RESULT_STATE] = { "pass", "new_suite", "new", "removed", "improved",
+					 "inconclusive", "over_budget", "regression",
+					 "metric_error", "error" },
 		[VOCAB_BUDGET_STATUS] = { "pass", "fail", "skipped", "no_data" },
 		[VOCAB_SIDE_STATISTIC] = { "median", "mean" },
 		[VOCAB_BOUND_OP] = { "<", "<=", ">", ">=" },
 		[VOCAB_SCHEDULE] = { "interleaved", "duet" },
 	};
-	static const size_t count[] = { 5, 8, 4, 2, 4, 2 };
+	static const size_t count[] = { 5, 10, 4, 2, 4, 2 };
 	size_t t, i, n;
 
 	(void)state;

@@ -888,10 +888,11 @@ static const struct bad_case bad_cases[] = {
 	  "report.json: $.suites[0].error.kind: expected \"build_failed\", \"setup_failed\", "
 	  "\"prepare_each_failed\", \"cleanup_failed\", \"exit_code\", \"timeout\", "
 	  "\"start_failed\", \"interrupted\", \"invalid_path\", \"internal\", "
-	  "\"metric_unsupported\" or \"metric_collection_failed\", got \"oops\"" },
+	  "\"metric_unsupported\", \"metric_collection_failed\" or \"harness_output\", got "
+	  "\"oops\"" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"suites\": [{\"result\": true}]}",
-	  "report.json: $.suites[0].result: expected \"pass\", \"new_suite\", \"improved\", "
-	  "\"inconclusive\", "
+	  "report.json: $.suites[0].result: expected \"pass\", \"new_suite\", \"new\", "
+	  "\"removed\", \"improved\", \"inconclusive\", "
 	  "\"over_budget\", \"regression\", \"metric_error\" or \"error\", got true" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"compare\", \"suites\": [{\"benchmarks\": [{"
 	  "\"commands\": [{\"budgets\": [{\"metric\": \"latency\", \"aggregation\": "
