@@ -210,6 +210,38 @@ void cli_budget_text(const struct results_command *c, const struct results_budge
 		strbuf_addf(out, ": %s", r->reason);
 }
 
+const char *cli_regression_title(const struct comparison *c)
+{
+	if (c->gate && !c->accepted)
+		return "himorime: performance regression";
+	return c->accepted ? "himorime: performance regression (accepted)"
+			   : "himorime: performance regression (not gated)";
+}
+
+const char *cli_budget_note(const struct results_benchmark *b, const struct results_command *c,
+			    const struct results_budget *bu, struct strbuf *msg)
+{
+	if (bu->result.status != BUDGET_FAIL && !bu->result.metric_error)
+		return NULL;
+	strbuf_addf(msg, "%s › %s: ", b->name, c->name);
+	cli_budget_text(c, bu, msg);
+	return bu->result.metric_error ? "himorime: required budget could not be assessed"
+				       : "himorime: performance budget exceeded";
+}
+
+const char *cli_error_note(const struct results_benchmark *b, const struct results_command *c,
+			   struct strbuf *msg)
+{
+	const struct results_error *e = c->head.error.present ? &c->head.error : &c->base.error;
+
+	if (!e->present)
+		return NULL;
+	strbuf_addf(msg, "%s › %s (%s): %s", b->name, c->name,
+		    c->head.error.present ? "head" : "base", e->message ? e->message : "");
+	return c->result == RESULT_METRIC_ERROR ? "himorime: metric could not be measured"
+						: "himorime: benchmark could not run";
+}
+
 static void command_regressions(struct annotations *list, const char *path,
 				const struct results_benchmark *b, const struct results_command *c)
 {
@@ -226,10 +258,7 @@ static void command_regressions(struct annotations *list, const char *path,
 		strbuf_addf(&msg, "%s › %s: ", b->name, c->name);
 		cli_comparison_text(k, &msg);
 		add(list, path, c->line, fails ? GITHUB_CHECK_FAILURE : GITHUB_CHECK_WARNING,
-		    fails	  ? "himorime: performance regression"
-		    : k->accepted ? "himorime: performance regression (accepted)"
-				  : "himorime: performance regression (not gated)",
-		    &msg);
+		    cli_regression_title(k), &msg);
 	}
 }
 
@@ -239,36 +268,22 @@ static void command_budgets(struct annotations *list, const char *path,
 	size_t i;
 
 	for (i = 0; i < c->n_budgets; i++) {
-		const struct results_budget *bu = &c->budgets[i];
-		struct strbuf msg;
+		struct strbuf msg = STRBUF_INIT;
+		const char *title = cli_budget_note(b, c, &c->budgets[i], &msg);
 
-		if (bu->result.status != BUDGET_FAIL && !bu->result.metric_error)
-			continue;
-		strbuf_init(&msg, 0);
-		strbuf_addf(&msg, "%s › %s: ", b->name, c->name);
-		cli_budget_text(c, bu, &msg);
-		add(list, path, c->line, GITHUB_CHECK_FAILURE,
-		    bu->result.metric_error ? "himorime: required budget could not be assessed"
-					    : "himorime: performance budget exceeded",
-		    &msg);
+		if (title)
+			add(list, path, c->line, GITHUB_CHECK_FAILURE, title, &msg);
 	}
 }
 
 static void command_error(struct annotations *list, const char *path,
 			  const struct results_benchmark *b, const struct results_command *c)
 {
-	const struct results_error *e = c->head.error.present ? &c->head.error : &c->base.error;
-	struct strbuf msg;
+	struct strbuf msg = STRBUF_INIT;
+	const char *title = cli_error_note(b, c, &msg);
 
-	if (!e->present)
-		return;
-	strbuf_init(&msg, 0);
-	strbuf_addf(&msg, "%s › %s (%s): %s", b->name, c->name,
-		    c->head.error.present ? "head" : "base", e->message ? e->message : "");
-	add(list, path, c->line, GITHUB_CHECK_FAILURE,
-	    c->result == RESULT_METRIC_ERROR ? "himorime: metric could not be measured"
-					     : "himorime: benchmark could not run",
-	    &msg);
+	if (title)
+		add(list, path, c->line, GITHUB_CHECK_FAILURE, title, &msg);
 }
 
 static void entity_error(struct annotations *list, const char *path, uint32_t line,

@@ -40,7 +40,7 @@ struct cli_check {
 
 #define CLI_CHECK_INIT                                                                             \
 	{                                                                                          \
-		.started = false, .refused = false, .done = false, .why = "", .run = { 0 },        \
+		.started = false, .refused = false, .done = false, .why = "", .run = { .id = 0 },  \
 		.name = NULL, .key = NULL                                                          \
 	}
 
@@ -54,6 +54,22 @@ void cli_comparison_text(const struct comparison *c, struct strbuf *out);
  * unassessable) budget as an annotation's message says it. */
 void cli_budget_text(const struct results_command *c, const struct results_budget *b,
 		     struct strbuf *out);
+
+/* The title of a regression's annotation, the check run's and the workflow
+ * command's: " (accepted)" or " (not gated)" after it when it does not fail. */
+const char *cli_regression_title(const struct comparison *c);
+
+/* A budget that failed or could not be assessed: appends "BENCH › CMD: " and
+ * cli_budget_text to `msg` and returns the annotation's title; NULL, `msg`
+ * untouched, for one that held. */
+const char *cli_budget_note(const struct results_benchmark *b, const struct results_command *c,
+			    const struct results_budget *bu, struct strbuf *msg);
+
+/* A command that could not run or be measured: appends "BENCH › CMD (head|
+ * base): message" to `msg` and returns the annotation's title; NULL, `msg`
+ * untouched, when neither side has an error. */
+const char *cli_error_note(const struct results_benchmark *b, const struct results_command *c,
+			   struct strbuf *msg);
 
 /* The suite selection's key, as the comment's marker names it: the names
  * joined by ','; "none" without any. */

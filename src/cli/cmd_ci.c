@@ -93,59 +93,38 @@ static void command_place(const struct session *s, const char *suite_name, const
 static void annotate_command(const struct session *s, const struct results_suite *su,
 			     const struct results_benchmark *b, const struct results_command *c)
 {
-	const char *file;
+	struct strbuf msg = STRBUF_INIT;
+	const char *file, *title;
 	unsigned line;
 	size_t i;
 
 	command_place(s, su->name, b->name, c->name, &file, &line);
 	for (i = 0; i < c->n_comparisons; i++) {
 		const struct comparison *cmp = &c->comparisons[i];
-		struct strbuf msg;
 		if (cmp->derived)
 			continue;
-		strbuf_init(&msg, 0);
+		strbuf_reset(&msg);
 		strbuf_addf(&msg, "%s › %s: ", b->name, c->name);
 		cli_comparison_text(cmp, &msg);
-		if (cmp->verdict == VERDICT_REGRESSION && cmp->gate && !cmp->accepted)
-			annotate(GITHUB_ANNOTATION_ERROR, file, line,
-				 "himorime: performance regression", msg.buf);
-		else if (cmp->verdict == VERDICT_REGRESSION)
-			annotate(GITHUB_ANNOTATION_NOTICE, file, line,
-				 cmp->accepted ? "himorime: performance regression (accepted)"
-					       : "himorime: performance regression (not gated)",
-				 msg.buf);
+		if (cmp->verdict == VERDICT_REGRESSION)
+			annotate(cmp->gate && !cmp->accepted ? GITHUB_ANNOTATION_ERROR
+							     : GITHUB_ANNOTATION_NOTICE,
+				 file, line, cli_regression_title(cmp), msg.buf);
 		else if (cmp->verdict == VERDICT_INCONCLUSIVE && cmp->gate)
 			annotate(GITHUB_ANNOTATION_WARNING, file, line,
 				 "himorime: inconclusive comparison", msg.buf);
-		strbuf_release(&msg);
 	}
 	for (i = 0; i < c->n_budgets; i++) {
-		const struct results_budget *bu = &c->budgets[i];
-		struct strbuf msg;
-		if (bu->result.status != BUDGET_FAIL && !bu->result.metric_error)
-			continue;
-		strbuf_init(&msg, 0);
-		strbuf_addf(&msg, "%s › %s: ", b->name, c->name);
-		cli_budget_text(c, bu, &msg);
-		annotate(GITHUB_ANNOTATION_ERROR, file, line,
-			 bu->result.metric_error ? "himorime: required budget could not be assessed"
-						 : "himorime: performance budget exceeded",
-			 msg.buf);
-		strbuf_release(&msg);
+		strbuf_reset(&msg);
+		title = cli_budget_note(b, c, &c->budgets[i], &msg);
+		if (title)
+			annotate(GITHUB_ANNOTATION_ERROR, file, line, title, msg.buf);
 	}
-	if (c->head.error.present || c->base.error.present) {
-		const struct results_error *e =
-			c->head.error.present ? &c->head.error : &c->base.error;
-		struct strbuf msg;
-		strbuf_init(&msg, 0);
-		strbuf_addf(&msg, "%s › %s (%s): %s", b->name, c->name,
-			    c->head.error.present ? "head" : "base", e->message ? e->message : "");
-		annotate(GITHUB_ANNOTATION_ERROR, file, line,
-			 c->result == RESULT_METRIC_ERROR ? "himorime: metric could not be measured"
-							  : "himorime: benchmark could not run",
-			 msg.buf);
-		strbuf_release(&msg);
-	}
+	strbuf_reset(&msg);
+	title = cli_error_note(b, c, &msg);
+	if (title)
+		annotate(GITHUB_ANNOTATION_ERROR, file, line, title, msg.buf);
+	strbuf_release(&msg);
 }
 
 static void annotate_all(const struct session *s)

@@ -303,6 +303,17 @@ static void json_command_own(struct strbuf *sb, const struct suite *s, const str
 	strbuf_addch(sb, ']');
 	key(sb, d, first, "budgets");
 	json_budgets(sb, c, d);
+	if (c->harness.present) { /* docs/configuration.md, "Harnesses" */
+		key(sb, d, first, "harness");
+		strbuf_adds(sb, "{\"format\": ");
+		jsonw_str(sb, harness_kind_name(c->harness.kind));
+		strbuf_adds(sb, ", \"output\": ");
+		if (c->harness.output)
+			jsonw_str(sb, c->harness.output);
+		else
+			strbuf_adds(sb, "\"stdout\"");
+		strbuf_addch(sb, '}');
+	}
 }
 
 static void json_stdin(struct strbuf *sb, const struct stdin_spec *in)

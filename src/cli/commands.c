@@ -105,6 +105,13 @@ static const struct opt session_flags[] = {
 	  .help = "the whole comparison's time budget (default 20m,\n"
 		  "over defaults.regression.max_total_time), shared by\n"
 		  "its benchmarks as they start; counted runs stop too" },
+	{ .name = "schedule",
+	  SESSION_STRING(schedule_text),
+	  .arg = "interleaved|duet",
+	  .group = FLAGS_SCHEDULE,
+	  .help = "how base and head runs pair (over the suite's\n"
+		  "schedule): back to back (interleaved, the default), or\n"
+		  "at once, each on its own CPU (duet)" },
 	{ .name = "fail-on-inconclusive",
 	  SESSION_FLAG(fail_on_inconclusive),
 	  .group = FLAGS_GATE,
@@ -371,7 +378,7 @@ static const struct opt bisect_flags[] = {
 
 /* The groups of shared flags a command takes. */
 #define RUN_GROUPS     (FLAGS_SELECT | FLAGS_REPORT | FLAGS_RUNS | FLAGS_TERMINAL | FLAGS_COLOUR)
-#define COMPARE_GROUPS (RUN_GROUPS | FLAGS_BUDGET | FLAGS_GATE)
+#define COMPARE_GROUPS (RUN_GROUPS | FLAGS_BUDGET | FLAGS_SCHEDULE | FLAGS_GATE)
 
 static const struct cmd commands[] = {
 	{
@@ -486,8 +493,9 @@ static const struct cmd commands[] = {
 			"sides,\n"
 			"and measures them in pairs: each round runs every command once on base "
 			"and once\n"
-			"on head, back to back, in coin-flipped order. After each planned look the "
-			"judge\n"
+			"on head, back to back, in coin-flipped order (with schedule duet, both at "
+			"once,\n"
+			"each on its own CPU). After each planned look the judge\n"
 			"decides latency, cpu_total and peak_rss per command: regression, "
 			"improved, pass,\n"
 			"inconclusive or skipped (see docs/comparison.md). Head is the working "

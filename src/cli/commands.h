@@ -106,6 +106,7 @@ enum flag_group {
 	FLAGS_GATE = 1 << 4,	 /* --fail-on-inconclusive */
 	FLAGS_TERMINAL = 1 << 5, /* --quiet, --verbose */
 	FLAGS_COLOUR = 1 << 6,	 /* --no-color */
+	FLAGS_SCHEDULE = 1 << 7, /* --schedule */
 };
 
 struct cmd {

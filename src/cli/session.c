@@ -236,6 +236,12 @@ static int check_values(struct session *s, enum results_mode mode)
 				s->max_total_time_text);
 		s->flags.max_total_time_ns = ns;
 	}
+	if (s->schedule_text) {
+		if (schedule_from_name(s->schedule_text, &s->flags.schedule) < 0)
+			return cli_usagef(s->cmd, "--schedule \"%s\": expected interleaved or duet",
+					  s->schedule_text);
+		s->flags.has_schedule = true;
+	}
 	if (s->fail_on_inconclusive && mode == RESULTS_MODE_RUN)
 		return cli_usagef(s->cmd, "--fail-on-inconclusive only applies to compare and ci");
 	if (selection_init(&s->sel, s->filter, &s->tags, &s->skip_tags, &err) < 0)
@@ -291,7 +297,7 @@ static enum plan_verb verb_of(const char *cmd)
 /* Moves the first n operands to s->leading. */
 static int take_leading(struct session *s, size_t n)
 {
-	struct strlist rest = { NULL, 0, 0 };
+	struct strlist rest = { .v = NULL, .n = 0, .alloc = 0 };
 	size_t i;
 
 	if (s->operands.n < n)

@@ -27,6 +27,7 @@ struct session {
 	const char *filter, *seed_text;
 	struct cli_output out; /* --format, --output, --section, --summary, --no-color */
 	const char *runs_text, *warmup_text, *max_time_text, *max_total_time_text;
+	const char *schedule_text;
 	struct strlist tags, skip_tags, operands;
 	struct strlist leading; /* operands before the PATHs (sweep's REV_RANGE) */
 	bool quiet, fail_on_inconclusive, verbose;

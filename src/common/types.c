@@ -25,6 +25,8 @@ _Static_assert(ARRAY_SIZE(verdicts) == VERDICT_SKIPPED + 1, "verdict table incom
 static const char *const results[] = {
 	[RESULT_PASS] = "pass",
 	[RESULT_NEW_SUITE] = "new_suite",
+	[RESULT_NEW] = "new",
+	[RESULT_REMOVED] = "removed",
 	[RESULT_IMPROVED] = "improved",
 	[RESULT_INCONCLUSIVE] = "inconclusive",
 	[RESULT_OVER_BUDGET] = "over_budget",
@@ -55,6 +57,12 @@ static const char *const bound_ops[] = {
 	[BOUND_GE] = ">=",
 };
 _Static_assert(ARRAY_SIZE(bound_ops) == BOUND_GE + 1, "bound table incomplete");
+
+static const char *const schedules[] = {
+	[SCHEDULE_INTERLEAVED] = "interleaved",
+	[SCHEDULE_DUET] = "duet",
+};
+_Static_assert(ARRAY_SIZE(schedules) == SCHEDULE_DUET + 1, "schedule table incomplete");
 
 static const char *const step_outcomes[] = {
 	[STEP_GOOD] = "good",
@@ -101,6 +109,9 @@ const char *const *vocab_names(enum vocab v, size_t *n)
 	case VOCAB_BOUND_OP:
 		*n = ARRAY_SIZE(bound_ops);
 		return bound_ops;
+	case VOCAB_SCHEDULE:
+		*n = ARRAY_SIZE(schedules);
+		return schedules;
 	}
 	*n = 0;
 	return NULL;
@@ -172,6 +183,21 @@ int side_statistic_from_name(const char *name, enum side_statistic *out)
 	if (i < 0)
 		return -1;
 	*out = (enum side_statistic)i;
+	return 0;
+}
+
+const char *schedule_name(enum schedule s)
+{
+	return schedules[s];
+}
+
+int schedule_from_name(const char *name, enum schedule *out)
+{
+	int i = vocab_find(VOCAB_SCHEDULE, name);
+
+	if (i < 0)
+		return -1;
+	*out = (enum schedule)i;
 	return 0;
 }
 

@@ -30,10 +30,14 @@ enum verdict {
 /* A command's (and benchmark's, suite's) result, in order of severity: the
  * worst gated state wins. RESULT_NEW_SUITE: the suite is new in head, so it
  * was measured on head only and nothing was compared; budgets still count
- * (a broken one is RESULT_OVER_BUDGET). */
+ * (a broken one is RESULT_OVER_BUDGET). RESULT_NEW and RESULT_REMOVED: a
+ * harness benchmark that only head or only base reported in a comparison
+ * (docs/configuration.md, "Harnesses"). */
 enum result_state {
 	RESULT_PASS,
 	RESULT_NEW_SUITE,
+	RESULT_NEW,
+	RESULT_REMOVED,
 	RESULT_IMPROVED,
 	RESULT_INCONCLUSIVE,
 	RESULT_OVER_BUDGET,
@@ -52,6 +56,13 @@ enum side_statistic { SIDE_MEDIAN, SIDE_MEAN };
  * "Deciding on counts"): whichever counts here, the hardware counter, or
  * valgrind. Which one does is the measurer's to find (measure/counter.h). */
 enum counter_backend { COUNTER_AUTO, COUNTER_PERF, COUNTER_VALGRIND };
+
+/* How the base and head runs of a compared command take turns
+ * (docs/design.md, "Measuring a run"): interleaved, a base/head pair back to
+ * back in coin-flipped order within each shuffled round; or duet, both
+ * started at once, each alone on its own CPU, the CPUs swapped from pair to
+ * pair. */
+enum schedule { SCHEDULE_INTERLEAVED, SCHEDULE_DUET };
 
 /* A budget's bound: `<`, `<=`, `>`, `>=`. */
 enum bound_op { BOUND_LT, BOUND_LE, BOUND_GT, BOUND_GE };
@@ -184,6 +195,7 @@ enum vocab {
 	VOCAB_BUDGET_STATUS,
 	VOCAB_SIDE_STATISTIC,
 	VOCAB_BOUND_OP,
+	VOCAB_SCHEDULE,
 };
 
 /* The names of an enum's values, indexed by value; *n is how many. */
@@ -201,6 +213,8 @@ int side_statistic_from_name(const char *name, enum side_statistic *out);
 const char *bound_op_name(enum bound_op op);	    /* "<", "<=", ">", ">=" */
 const char *step_outcome_name(enum step_outcome o); /* "good", "bad", "not placed", ... */
 int bound_op_from_name(const char *name, enum bound_op *out);
+const char *schedule_name(enum schedule s); /* "interleaved", "duet" */
+int schedule_from_name(const char *name, enum schedule *out);
 
 /*
  * An aggregation as suites, `list` and reports write it: "min", "max",

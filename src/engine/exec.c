@@ -227,6 +227,19 @@ void exec_env_free(char **envp)
 	free_vec(envp);
 }
 
+void exec_append_args(struct prepared *p, char *const *args, size_t n)
+{
+	size_t argc = 0, i;
+
+	while (p->argv[argc])
+		argc++;
+	p->argv = xrealloc(p->argv, (argc + n + 1) * sizeof(*p->argv));
+	for (i = 0; i < n; i++)
+		p->argv[argc + i] = xstrdup(args[i]);
+	p->argv[argc + n] = NULL;
+	p->req.argv = p->argv;
+}
+
 void exec_release(struct prepared *p)
 {
 	size_t i;

@@ -40,6 +40,8 @@ struct hidden_env {
 int exec_prepare(const struct exec *x, const struct vars *vars, const char *root,
 		 const struct hidden_env *hidden, struct prepared *out, struct err *err);
 void exec_release(struct prepared *p);
+/* Adds n arguments (copied) at the end of the prepared command line. */
+void exec_append_args(struct prepared *p, char *const *args, size_t n);
 
 /* himorime's environment less the names no child may see: the environment
  * of a helper program himorime runs itself, such as `valgrind --version`,

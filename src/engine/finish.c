@@ -132,13 +132,13 @@ void finish_describe_metrics(const struct command *c, struct results_side *rs)
 	}
 }
 
-static void finish_budgets(struct results_command *rc, const struct command *c,
-			   const struct unit *u)
+static void finish_budget_list(struct results_command *rc, const struct budget *list, size_t n,
+			       const struct unit *u)
 {
 	size_t i;
 
-	for (i = 0; i < c->budget_count; i++) {
-		const struct budget *b = &c->budgets[i];
+	for (i = 0; i < n; i++) {
+		const struct budget *b = &list[i];
 		const struct results_metric *rm = &rc->head.metrics[b->metric];
 		struct budget_rule rule;
 		struct budget_result res;
@@ -151,6 +151,19 @@ static void finish_budgets(struct results_command *rc, const struct command *c,
 			     rm->status == STATUS_MEASURED ? rm->n_samples : 0, &rule, &res);
 		results_add_budget(rc, &res, b->text);
 	}
+}
+
+/* The command's budgets, and for a harness's benchmark those of the rule
+ * of harness.benchmarks that matches it (docs/configuration.md,
+ * "Harnesses"). */
+static void finish_budgets(struct results_command *rc, const struct command *c,
+			   const struct unit *u)
+{
+	const struct harness_rule *rule = u->bench ? harness_rule_for(c, u->bench) : NULL;
+
+	finish_budget_list(rc, c->budgets, c->budget_count, u);
+	if (rule)
+		finish_budget_list(rc, rule->budgets, rule->budget_count, u);
 }
 
 /* Why the rounds stopped before a comparison was final. */
@@ -280,7 +293,7 @@ void finish_relative(struct bench_run *br)
 
 	for (i = 0; i < rb->n_commands; i++) {
 		const struct results_metric *m = &rb->commands[i].head.metrics[METRIC_LATENCY];
-		if (!m->has_stats || m->stats.median <= 0)
+		if (!m->has_stats || m->stats.median <= 0 || rb->commands[i].harness.format)
 			continue;
 		if (fastest == 0 || m->stats.median < fastest)
 			fastest = m->stats.median;
@@ -290,7 +303,8 @@ void finish_relative(struct bench_run *br)
 	for (i = 0; i < rb->n_commands; i++) {
 		struct results_command *c = &rb->commands[i];
 		const struct results_metric *m = &c->head.metrics[METRIC_LATENCY];
-		if (!m->has_stats || m->stats.median <= 0)
+		/* a harness's time per iteration is no process's latency */
+		if (!m->has_stats || m->stats.median <= 0 || c->harness.format)
 			continue;
 		if (fastest > 0) {
 			c->has_vs_fastest = true;

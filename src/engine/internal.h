@@ -12,6 +12,7 @@
 #include "engine/exec.h"
 #include "engine/runner.h"
 #include "engine/schedule.h"
+#include "harness/harness.h"
 #include "judge/judge.h"
 #include "measure/counter.h"
 #include "measure/measure.h"
@@ -52,6 +53,9 @@ struct runner {
 	struct kept_build *kept;
 	size_t n_kept;
 	struct engine_bisect *bisect; /* NULL: comparisons judged as usual */
+	/* The two CPUs of duets (measurer_duet_cpus), once the plan has any. */
+	bool have_cpus;
+	int cpu[2];
 };
 
 /* One revision's side of a suite or benchmark. */
@@ -78,6 +82,7 @@ struct unit {
 	bool done; /* compared: every gated metric final */
 	struct warmup_auto warm[2];
 	uint64_t warmups[2];
+	unsigned duets; /* duets run, warmup included: which CPU each side gets next */
 	uint64_t measured_ns[2];
 	double *floors[2]; /* per run, peak RSS floor */
 	double *work[2];   /* per run, measured work */
@@ -86,6 +91,15 @@ struct unit {
 	struct comparison cmp[METRIC__COUNT];
 	bool judged[METRIC__COUNT];
 	struct bisect_entry *bisect; /* judged by the bisect rule (bisect.c) */
+	/* A harness command (inprocess.c): the cases its benchmarks became,
+	 * made after its first turn, and that turn's outputs until then. */
+	struct unit *cases;
+	size_t n_cases;
+	bool expanded;
+	struct harness_output *first[2];
+	bool first_warmup;
+	uint64_t first_run[2]; /* their numbers, for messages */
+	char *bench;	       /* a case: the benchmark's name in the harness output */
 };
 
 /* The backends the measurer chose for one count (counted.c), once for each
@@ -121,6 +135,10 @@ struct bench_run {
 	enum results_time_budget ran_out; /* the budget that stopped its rounds, if any */
 	bool counts_cut;		  /* the whole budget stopped its counted runs */
 	uint64_t judging_ns;		  /* spent in the looks while measuring rounds */
+	/* Duets: the earliest start of the first measured one (CLOCK_MONOTONIC
+	 * ns), which the runs' recorded starts and ends count from. */
+	bool has_origin;
+	uint64_t origin_ns;
 	/* instructions, chosen before the first run (counted_choose) for each
 	 * backend a command asks for: counted by perf during the timed runs,
 	 * or by valgrind after them. */
@@ -223,6 +241,41 @@ void counted_compare(const struct bench_run *br, const struct unit *u, struct re
  * the timed median latency of each command (docs/comparison.md, "Time
  * budgets"); 0 when none is planned. */
 uint64_t counted_estimate_ns(const struct bench_run *br, unsigned slowdown, unsigned *runs);
+
+/* runner.c */
+/* The judge's inputs of a compared unit's metrics, its first look begun. */
+void runner_setup_judging(struct bench_run *br, struct unit *u);
+
+/* inprocess.c: harness commands (docs/configuration.md, "Harnesses") */
+/* Whether u runs a harness process (not one of its cases). */
+bool inprocess_is(const struct unit *u);
+/* Where the engine sends a harness's standard output when the suite does
+ * not keep it: a file in the side's private directory. */
+char *inprocess_stdout_path(const struct side *s, const struct unit *u);
+/* The file a run's output is read from: the harness's own file in
+ * ${workdir}, else stdout_path (a heap string, or NULL). */
+char *inprocess_output_path(const struct side *s, const struct unit *u, const char *stdout_path);
+/* Adds the arguments that pass the suite's select: on to the harness
+ * (harness/select.h); 0 for any other unit. */
+int inprocess_select(const struct unit *u, struct prepared *p, struct err *err);
+/* Removes the last run's output before a run. */
+void inprocess_before_run(const char *out_path);
+/* A successful run of harness unit u: its output read, parsed and recorded
+ * into its cases (or kept until the end of the first turn). */
+void inprocess_take(struct bench_run *br, struct unit *u, int side, bool warmup,
+		    const struct run_result *res, const char *out_path, const char *stderr_path,
+		    const struct prepared *p);
+/* After a turn of u: the cases made after the first, a failure of the
+ * process handed to each open case, the process done when no case runs. */
+void inprocess_after_turn(struct bench_run *br, struct unit *u, bool warmup);
+/* A case's metrics: latency (the time per iteration) only. */
+void inprocess_describe(const struct command *c, struct results_side *rs);
+/* Finishes the cases of u; false when u is no expanded harness unit (then
+ * it is finished as any unit). */
+bool inprocess_finish(struct bench_run *br, struct unit *u);
+/* Removes the rows of the harness processes whose cases stand in them. */
+void inprocess_drop_rows(struct bench_run *br);
+void inprocess_release(struct unit *u);
 
 /* bisect.c: a search's comparisons, judged by the bisect rule */
 /* Before a benchmark's units: the looks of the phase (a recheck's). */

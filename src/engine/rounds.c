@@ -179,24 +179,21 @@ static void keep_stderr(const struct side *s, const struct command *c, const cha
 	free(keep);
 }
 
-/* A run that ended otherwise than with an accepted exit code: how, and the
- * tail of its stderr, become the side's error. */
+/* A run that ended otherwise than with an accepted exit code: `why` it
+ * ended, and the tail of its stderr, become the side's error. */
 static void record_failure(struct bench_run *br, struct unit *u, int side, const struct prepared *p,
-			   const struct run_result *res, const char *stderr_path)
+			   const struct run_result *res, const char *why, const char *stderr_path)
 {
 	struct results_side *rs = result_side(br, u, side);
-	struct strbuf why, tail;
+	struct strbuf tail;
 
-	strbuf_init(&why, 0);
 	strbuf_init(&tail, 0);
-	run_result_describe(&p->req, res, &why);
 	exec_stderr_tail(stderr_path, RESULTS_MAX_STDERR_BYTES, p, &tail);
-	fail_unit(br, u, side, error_kind(res), why.buf, tail.buf, tail.len);
+	fail_unit(br, u, side, error_kind(res), why, tail.buf, tail.len);
 	if (res->status == RUN_EXITED) {
 		rs->error.has_exit_code = true;
 		rs->error.exit_code = res->code;
 	}
-	strbuf_release(&why);
 	strbuf_release(&tail);
 }
 
@@ -204,10 +201,14 @@ static void record_failure(struct bench_run *br, struct unit *u, int side, const
  * Returns 0, or ERR_INTERRUPTED. */
 static int take_result(struct bench_run *br, struct unit *u, int side, bool warmup,
 		       const struct prepared *p, const struct run_result *res, double work,
-		       const char *stderr_path)
+		       const char *out_path, const char *stderr_path)
 {
+	struct strbuf why;
+
 	if (res->status == RUN_EXITED && rounds_exit_ok(u->cmd, res->code)) {
-		if (!warmup)
+		if (inprocess_is(u))
+			inprocess_take(br, u, side, warmup, res, out_path, stderr_path, p);
+		else if (!warmup)
 			record(br, u, side, res, work);
 		return 0;
 	}
@@ -215,8 +216,75 @@ static int take_result(struct bench_run *br, struct unit *u, int side, bool warm
 		fail_unit(br, u, side, RESULTS_ERROR_INTERRUPTED, "interrupted", NULL, 0);
 		return ERR_INTERRUPTED;
 	}
-	record_failure(br, u, side, p, res, stderr_path);
+	strbuf_init(&why, 0);
+	run_result_describe(&p->req, res, &why);
+	record_failure(br, u, side, p, res, why.buf, stderr_path);
+	strbuf_release(&why);
 	return 0;
+}
+
+/* One side's run, ready to start: its request and the files it names. */
+struct ready {
+	struct prepared p;
+	char *stdout_path, *stderr_path;
+	char *out_path; /* a harness command's output, read after the run */
+	double work;
+};
+
+/* prepare_each, the declared work and the request of one run of a unit's
+ * side. Returns 1 when the run goes ahead (ready_release after it); 0 when
+ * the unit failed (recorded), or ERR_INTERRUPTED. */
+static int ready_run(struct bench_run *br, struct unit *u, int side, bool warmup, struct ready *rd)
+{
+	struct runner *r = br->r;
+	struct side *s = br->sides[side];
+	const struct command *c = u->cmd;
+	struct err err = ERR_INIT;
+	struct vars v;
+	int rc;
+
+	memset(rd, 0, sizeof(*rd));
+	rc = before_run(br, u, side, &rd->work);
+	if (rc <= 0)
+		return rc;
+	side_vars(s, &v);
+	rd->stderr_path = xasprintf("%s/stderr-%zu", s->priv, u->index);
+	if (exec_prepare(&c->exec, &v, s->root, &r->hidden, &rd->p, &err) < 0 ||
+	    inprocess_select(u, &rd->p, &err) < 0) {
+		fail_unit(br, u, side, RESULTS_ERROR_START_FAILED, err.msg, NULL, 0);
+		return 0;
+	}
+	if (c->out.kind == OUTPUT_FILE)
+		rd->stdout_path = exec_resolve_path(s->workdir, c->out.path);
+	else if (inprocess_is(u) && !c->harness.output)
+		rd->stdout_path = inprocess_stdout_path(s, u);
+	if (inprocess_is(u)) {
+		rd->out_path = inprocess_output_path(s, u, rd->stdout_path);
+		inprocess_before_run(rd->out_path);
+	}
+	rd->p.req.stdin_path = s->stdin_path;
+	rd->p.req.stdout_path = rd->stdout_path;
+	rd->p.req.stderr_path = rd->stderr_path;
+	rd->p.req.terminal = br->b->terminal;
+	/* A terminal the program knows nothing of: with the runner's TERM
+	 * (xterm...) bash turns on bracketed paste and wraps the typed input
+	 * in escape codes that end up in its output (docs/configuration.md). */
+	if (br->b->terminal)
+		exec_default_env(&rd->p, &c->exec, "TERM", "dumb");
+	if (!warmup && counted_by_perf(br, u))
+		counter_timed_request(&rd->p.req);
+	return 1;
+}
+
+static void ready_release(struct ready *rd)
+{
+	exec_release(&rd->p);
+	if (rd->stderr_path)
+		unlink(rd->stderr_path);
+	free(rd->stderr_path);
+	free(rd->stdout_path);
+	free(rd->out_path);
+	memset(rd, 0, sizeof(*rd));
 }
 
 /* Runs one command on one side: prepare_each, then the run, or `runs` runs
@@ -228,66 +296,153 @@ static int run_once(struct bench_run *br, struct unit *u, int side, bool warmup,
 		    unsigned *made, uint64_t *wall_ns)
 {
 	struct runner *r = br->r;
-	struct side *s = br->sides[side];
-	const struct command *c = u->cmd;
-	struct prepared p;
 	struct run_result res[RUN_MAX_BATCH];
 	struct err err = ERR_INIT;
-	struct vars v;
-	char *stdout_path = NULL, *stderr_path;
-	double work = 0;
+	struct ready rd;
 	unsigned i;
 	int rc, n;
 
 	*made = 0;
-	rc = before_run(br, u, side, &work);
-	if (rc <= 0)
+	rc = ready_run(br, u, side, warmup, &rd);
+	if (rc <= 0) {
+		ready_release(&rd);
 		return rc;
-	rc = 0;
-	side_vars(s, &v);
-	stderr_path = xasprintf("%s/stderr-%zu", s->priv, u->index);
-	if (exec_prepare(&c->exec, &v, s->root, &r->hidden, &p, &err) < 0) {
-		fail_unit(br, u, side, RESULTS_ERROR_START_FAILED, err.msg, NULL, 0);
-		goto done;
 	}
-	if (c->out.kind == OUTPUT_FILE)
-		stdout_path = exec_resolve_path(s->workdir, c->out.path);
-	p.req.stdin_path = s->stdin_path;
-	p.req.stdout_path = stdout_path;
-	p.req.stderr_path = stderr_path;
-	p.req.terminal = br->b->terminal;
-	/* A terminal the program knows nothing of: with the runner's TERM
-	 * (xterm...) bash turns on bracketed paste and wraps the typed input
-	 * in escape codes that end up in its output (docs/configuration.md). */
-	if (br->b->terminal)
-		exec_default_env(&p, &c->exec, "TERM", "dumb");
-	if (!warmup && counted_by_perf(br, u))
-		counter_timed_request(&p.req);
-	n = r->m.run(r->m.ctx, &p.req, runs, res, &err);
+	rc = 0;
+	n = r->m.run(r->m.ctx, &rd.p.req, runs, res, &err);
 	if (n < 0) {
 		fail_unit(br, u, side, RESULTS_ERROR_INTERNAL, err.msg, NULL, 0);
 		goto done;
 	}
-	keep_stderr(s, c, stderr_path);
+	keep_stderr(br->sides[side], u->cmd, rd.stderr_path);
 	*made = (unsigned)n;
 	*wall_ns = res[n - 1].wall_ns;
 	for (i = 0; i < (unsigned)n && rc == 0 && !u->failed; i++)
-		rc = take_result(br, u, side, warmup, &p, &res[i], work, stderr_path);
+		rc = take_result(br, u, side, warmup, &rd.p, &res[i], rd.work, rd.out_path,
+				 rd.stderr_path);
 done:
-	exec_release(&p);
-	unlink(stderr_path);
-	free(stderr_path);
-	free(stdout_path);
+	ready_release(&rd);
 	return rc;
 }
 
-/* A command's turn in a round: head alone, or a base/head pair in
- * coin-flipped order. */
+/* ---- duets -------------------------------------------------------------- */
+
+/* In a duet request and result, side 0 is base and side 1 head. */
+static const int duet_side[2] = { BASE, HEAD };
+
+/* A measured duet run's start and end, counted from the benchmark's first
+ * measured duet so that they stay small whole numbers (docs/reports.md). */
+static void record_times(struct bench_run *br, struct unit *u, int side,
+			 const struct duet_result *res, int i)
+{
+	const struct run_result *x = &res->side[i];
+
+	if (!br->has_origin) {
+		const struct run_result *o = &res->side[1 - i];
+		br->origin_ns =
+			o->start_ns && o->start_ns < x->start_ns ? o->start_ns : x->start_ns;
+		br->has_origin = true;
+	}
+	results_add_run_times(result_side(br, u, side),
+			      x->start_ns > br->origin_ns ? x->start_ns - br->origin_ns : 0,
+			      x->end_ns > br->origin_ns ? x->end_ns - br->origin_ns : 0);
+}
+
+/* Side i of a duet's result: its samples and start and end (unless warming
+ * up), or the unit's failure. A side its twin stopped is not a failure of
+ * its own: the twin's error says what happened. Returns 0, or
+ * ERR_INTERRUPTED. */
+static int take_duet_side(struct bench_run *br, struct unit *u, bool warmup, struct ready *rd,
+			  const struct duet_request *req, const struct duet_result *res, int i)
+{
+	const struct run_result *x = &res->side[i];
+	int side = duet_side[i];
+	struct strbuf why;
+
+	if (x->status == RUN_EXITED && rounds_exit_ok(u->cmd, x->code)) {
+		if (!warmup) {
+			record(br, u, side, x, rd->work);
+			record_times(br, u, side, res, i);
+		}
+		return 0;
+	}
+	if (res->stopped_by_twin[i] && !br->r->interrupted) {
+		u->failed = true;
+		return 0;
+	}
+	if (x->status == RUN_INTERRUPTED || br->r->interrupted) {
+		fail_unit(br, u, side, RESULTS_ERROR_INTERRUPTED, "interrupted", NULL, 0);
+		return ERR_INTERRUPTED;
+	}
+	strbuf_init(&why, 0);
+	duet_result_describe(req, res, i, &why);
+	record_failure(br, u, side, &rd->p, x, why.buf, rd->stderr_path);
+	strbuf_release(&why);
+	return 0;
+}
+
+/* A compared command's pair as one duet (docs/configuration.md,
+ * "Schedule"): prepare_each on both sides, then base and head at once, each
+ * on its own CPU, the CPUs swapped from one pair to the next. */
+static int run_duet(struct bench_run *br, struct unit *u, bool warmup)
+{
+	struct runner *r = br->r;
+	struct duet_request req;
+	struct duet_result res;
+	struct err err = ERR_INIT;
+	struct ready rd[2];
+	unsigned k = u->duets & 1;
+	int i, rc = 1, one;
+
+	memset(rd, 0, sizeof(rd));
+	for (i = 0; i < 2 && rc > 0; i++)
+		rc = ready_run(br, u, duet_side[i], warmup, &rd[i]);
+	if (rc <= 0)
+		goto done;
+	rc = 0;
+	req = (struct duet_request){
+		.side = { rd[0].p.req, rd[1].p.req },
+		.cpu = { r->cpu[k], r->cpu[1 - k] },
+	};
+	u->duets++;
+	if (r->m.duet(r->m.ctx, &req, &res, &err) < 0) {
+		for (i = 0; i < 2; i++)
+			fail_unit(br, u, duet_side[i], RESULTS_ERROR_INTERNAL, err.msg, NULL, 0);
+		goto done;
+	}
+	for (i = 0; i < 2; i++) {
+		keep_stderr(br->sides[duet_side[i]], u->cmd, rd[i].stderr_path);
+		one = take_duet_side(br, u, warmup, &rd[i], &req, &res, i);
+		rc = rc < 0 ? rc : one;
+		if (warmup && !u->failed)
+			u->warmups[duet_side[i]]++;
+		if (warmup && !u->failed && br->pb->warmup.kind == WARMUP_AUTO)
+			warmup_auto_feed(&u->warm[duet_side[i]], res.side[i].wall_ns);
+	}
+done:
+	for (i = 0; i < 2; i++)
+		ready_release(&rd[i]);
+	return rc;
+}
+
+/* Whether a unit's turn is a duet: compared, in a duet benchmark, with
+ * both sides set up; a harness command's pairs stay interleaved (its
+ * output is read per run, docs/configuration.md "Schedule"). */
+static bool duet_turn(const struct bench_run *br, const struct unit *u)
+{
+	return u->compared && br->pb->schedule == SCHEDULE_DUET && !inprocess_is(u) &&
+	       !br->sides[HEAD]->failed && !br->sides[BASE]->failed;
+}
+
+/* A command's turn in a round: head alone, a base/head pair in
+ * coin-flipped order, or a duet. */
 static int run_turn(struct bench_run *br, struct unit *u, bool warmup)
 {
 	int order[2] = { HEAD, BASE };
 	int i, rc;
 
+	if (duet_turn(br, u))
+		return run_duet(br, u, warmup);
 	if (u->compared && schedule_base_first(&br->order)) {
 		order[0] = BASE;
 		order[1] = HEAD;
@@ -309,6 +464,7 @@ static int run_turn(struct bench_run *br, struct unit *u, bool warmup)
 				warmup_auto_feed(&u->warm[side], wall);
 		}
 	}
+	inprocess_after_turn(br, u, warmup);
 	return 0;
 }
 
@@ -446,7 +602,9 @@ static unsigned plain_batch(struct bench_run *br, struct unit **only)
 			return 1;
 		u = &br->units[i];
 	}
-	if (!u || !u->sides[HEAD] || !rounds_exit_ok(u->cmd, 0) || !u->n_runs[HEAD])
+	/* a harness's output is read after each run */
+	if (!u || !u->sides[HEAD] || !rounds_exit_ok(u->cmd, 0) || !u->n_runs[HEAD] ||
+	    inprocess_is(u))
 		return 1;
 	plain_rule(br, &rule);
 	k = stop_rule_certain_runs(&rule, (unsigned)u->n_runs[HEAD]);
@@ -498,6 +656,41 @@ static bool unit_open(const struct unit *u)
 	return any_gated ? gated_open : open;
 }
 
+/* At a look, the judge's look at each judged metric of u; u is done when
+ * none of its gated metrics is open. */
+static void look_unit(struct bench_run *br, struct unit *u, bool look)
+{
+	int m;
+
+	rounds_point_inputs(br, u);
+	if (u->bisect) { /* a bisect's: its own rule (bisect.c) */
+		u->done = bisect_look(br, u, look);
+		return;
+	}
+	for (m = 0; m < METRIC__COUNT && look; m++)
+		if (u->judged[m])
+			judge_look(br->looks, &u->in[m], br->next_look, &u->cmp[m]);
+	u->done = !unit_open(u);
+}
+
+/* The same for each compared case of a harness unit (inprocess.c), which
+ * is done when every case is decided or failed; never before its cases
+ * exist. */
+static void look_cases(struct bench_run *br, struct unit *u, bool look)
+{
+	bool open = !u->expanded;
+	size_t k;
+
+	for (k = 0; k < u->n_cases; k++) {
+		struct unit *c = &u->cases[k];
+		if (!c->compared || !unit_active(c))
+			continue;
+		look_unit(br, c, look);
+		open |= !c->done;
+	}
+	u->done = !open;
+}
+
 /* The look line of the look about to be taken at `pairs` pairs. */
 static void log_look(const struct bench_run *br, unsigned pairs)
 {
@@ -526,7 +719,6 @@ static bool compare_done(struct bench_run *br, unsigned pairs)
 	bool look = br->next_look < br->looks->n_looks && pairs == br->looks->looks[br->next_look];
 	uint64_t t = clock_monotonic_ns();
 	size_t i;
-	int m;
 
 	if (look)
 		log_look(br, pairs);
@@ -534,16 +726,10 @@ static bool compare_done(struct bench_run *br, unsigned pairs)
 		struct unit *u = &br->units[i];
 		if (!u->compared || !unit_active(u))
 			continue;
-		rounds_point_inputs(br, u);
-		if (u->bisect) { /* a bisect's: its own rule (bisect.c) */
-			u->done = bisect_look(br, u, look);
-			all_final &= u->done;
-			continue;
-		}
-		for (m = 0; m < METRIC__COUNT && look; m++)
-			if (u->judged[m])
-				judge_look(br->looks, &u->in[m], br->next_look, &u->cmp[m]);
-		u->done = !unit_open(u);
+		if (inprocess_is(u))
+			look_cases(br, u, look);
+		else
+			look_unit(br, u, look);
 		all_final &= u->done;
 	}
 	if (look)

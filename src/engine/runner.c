@@ -52,6 +52,37 @@ static int real_count(void *ctx, const struct count_request *req, uint64_t count
 	return counter_run(ctx, req, counts, why, err);
 }
 
+static int real_duet_cpus(void *ctx, int cpu[2], struct err *err)
+{
+	(void)ctx;
+	return measurer_duet_cpus(cpu, err);
+}
+
+static int real_duet(void *ctx, const struct duet_request *req, struct duet_result *res,
+		     struct err *err)
+{
+	return measurer_duet(ctx, req, res, err);
+}
+
+/* The two CPUs of the plan's duets, found once: ERR_EXEC when there are
+ * none (one usable CPU), before anything of the plan runs. */
+static int duet_cpus(struct runner *r, struct err *err)
+{
+	int rc;
+
+	if (!r->plan->duet || r->have_cpus)
+		return 0;
+	if (!r->m.duet_cpus || !r->m.duet)
+		return err_set(err, ERR_EXEC,
+			       "this measurer cannot run duets: use the "
+			       "interleaved schedule");
+	rc = r->m.duet_cpus(r->m.ctx, r->cpu, err);
+	if (rc < 0) /* a machine that cannot run the plan: an execution failure */
+		return err->code = ERR_EXEC;
+	r->have_cpus = true;
+	return 0;
+}
+
 void runner_new_with(const struct runner_options *o, const struct plan *p,
 		     const struct runner_measurer *m, struct runner **out)
 {
@@ -75,6 +106,8 @@ int runner_new(const struct runner_options *o, const struct plan *p, struct runn
 		.fallback_reason = real_fallback_reason,
 		.choose = real_choose,
 		.count = real_count,
+		.duet_cpus = real_duet_cpus,
+		.duet = real_duet,
 	};
 	struct measurer *owned;
 	int rc;
@@ -87,7 +120,12 @@ int runner_new(const struct runner_options *o, const struct plan *p, struct runn
 	m.ctx = owned;
 	runner_new_with(o, p, &m, out);
 	(*out)->owned = owned;
-	return 0;
+	rc = duet_cpus(*out, err);
+	if (rc < 0) {
+		runner_free(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
 void runner_free(struct runner *r)
@@ -123,7 +161,7 @@ static enum result_state worst(enum result_state a, enum result_state b)
 	return a > b ? a : b;
 }
 
-static void setup_judging(struct bench_run *br, struct unit *u)
+void runner_setup_judging(struct bench_run *br, struct unit *u)
 {
 	const struct benchmark *b = br->b;
 	static const enum metric compared[] = { METRIC_LATENCY, METRIC_CPU_TOTAL, METRIC_PEAK_RSS };
@@ -132,9 +170,14 @@ static void setup_judging(struct bench_run *br, struct unit *u)
 	for (k = 0; k < ARRAY_SIZE(compared); k++) {
 		enum metric m = compared[k];
 		const struct tolerance *t = plan_tolerance(br->pb, m);
+		struct tolerance own;
 		struct judge_metric_input *in = &u->in[m];
 		if (!benchmark_measures(b, m) || !t)
 			continue;
+		if (u->bench && m != METRIC_LATENCY) /* a harness's case: its time only */
+			continue;
+		if (u->bench && plan_harness_tolerance(br->pb, u->cmd, u->bench, &own))
+			t = &own;
 		judge_input_init(in, m);
 		in->tol.max_fraction = t->max_fraction;
 		in->tol.has_min_difference = t->has_min_difference;
@@ -144,7 +187,7 @@ static void setup_judging(struct bench_run *br, struct unit *u)
 		in->max_cv = br->pb->max_cv;
 		in->seed = br->r->o.seed;
 		in->benchmark = b->name;
-		in->command = u->cmd->name;
+		in->command = br->rb->commands[u->index].name;
 		u->judged[m] = true;
 		rounds_point_inputs(br, u);
 		judge_begin(br->looks, in, &u->cmp[m]);
@@ -192,6 +235,8 @@ static void units_release(struct bench_run *br)
 	size_t i;
 	int s;
 
+	for (i = 0; i < br->n_units; i++)
+		inprocess_release(&br->units[i]);
 	for (i = 0; i < br->n_units; i++)
 		for (s = 0; s < 2; s++) {
 			warmup_auto_release(&br->units[i].warm[s]);
@@ -281,6 +326,7 @@ static void bench_begin(struct bench_run *br, struct runner *r, const struct sui
 	br->compare = pb->compared;
 	br->rb = results_add_benchmark(rs, b->name);
 	br->rb->line = b->pos.line;
+	br->rb->schedule = pb->schedule;
 	add_case(br->rb, b);
 	results_set_str(&br->rb->description, b->description);
 	results_set_str(&br->rb->baseline, b->baseline);
@@ -328,10 +374,12 @@ static void finish_benchmark(struct bench_run *br, int rc)
 	br->rb->time_budget_ran_out = br->ran_out      ? br->ran_out
 				      : br->counts_cut ? RESULTS_TIME_BUDGET_MAX_TOTAL_TIME
 						       : RESULTS_TIME_BUDGET_NONE;
-	for (i = 0; i < br->n_units; i++) {
-		finish_unit(br, &br->units[i]);
+	for (i = 0; i < br->n_units; i++)
+		if (!inprocess_finish(br, &br->units[i]))
+			finish_unit(br, &br->units[i]);
+	inprocess_drop_rows(br);
+	for (i = 0; i < br->rb->n_commands; i++)
 		br->rb->result = worst(br->rb->result, br->rb->commands[i].result);
-	}
 	finish_relative(br);
 	if (br->rb->error.present || rc == ERR_INTERRUPTED) {
 		if (!br->rb->error.present)
@@ -356,8 +404,8 @@ static int run_benchmark(struct runner *r, const struct suite *suite,
 	budget_begin(&br);
 	units_init(&br);
 	for (i = 0; i < br.n_units; i++)
-		if (br.units[i].compared) {
-			setup_judging(&br, &br.units[i]);
+		if (br.units[i].compared && !inprocess_is(&br.units[i])) {
+			runner_setup_judging(&br, &br.units[i]);
 			bisect_unit_begin(&br, &br.units[i]);
 		}
 	sysinfo_sample(&before);
@@ -431,9 +479,13 @@ int runner_run_suite(struct runner *r, const struct plan_suite *ps,
 	const struct suite *s = ps->suite;
 	struct side head, base;
 	struct side *sides[2] = { &head, ps->compared ? &base : NULL };
-	struct results_suite *rs = results_add_suite(doc, s->name);
+	struct results_suite *rs;
 	size_t i, next = 0;
-	int rc;
+	int rc = duet_cpus(r, err);
+
+	if (rc < 0)
+		return rc;
+	rs = results_add_suite(doc, s->name);
 
 	memset(&head, 0, sizeof(head));
 	memset(&base, 0, sizeof(base));

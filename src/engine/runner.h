@@ -43,6 +43,8 @@
 struct runner;
 struct run_request;
 struct run_result;
+struct duet_request;
+struct duet_result;
 
 /*
  * What the engine starts and measures commands with: a seam of three
@@ -79,6 +81,14 @@ struct runner_measurer {
 		       char *const *envp, struct counter_choice *out);
 	int (*count)(void *ctx, const struct count_request *req, uint64_t counts[2],
 		     struct strbuf *why, struct err *err);
+	/* Duet runs (docs/design.md, "Duet runs"; measure/measure.h, whose
+	 * measurer_duet_cpus and measurer_duet these follow): the two CPUs
+	 * duets use, asked once before a plan with duets measures anything
+	 * (a negative code says why there are none), and one duet. NULL: no
+	 * duets here, and a plan with duets is refused. */
+	int (*duet_cpus)(void *ctx, int cpu[2], struct err *err);
+	int (*duet)(void *ctx, const struct duet_request *req, struct duet_result *res,
+		    struct err *err);
 };
 
 /* What is not a setting (settings are the plan's): the seed, what children
@@ -115,7 +125,9 @@ struct runner_options {
 	}
 
 /* A runner of plan p (which it borrows: p must outlive it), measuring with
- * measure/'s measurer: through the spawner when the plan says so. */
+ * measure/'s measurer: through the spawner when the plan says so. A plan
+ * with duets on a machine with one usable CPU is ERR_EXEC, with
+ * measurer_duet_cpus's message, before anything runs. */
 int runner_new(const struct runner_options *o, const struct plan *p, struct runner **out,
 	       struct err *err);
 /* A runner that measures with m, which it borrows: m and its context must
@@ -166,7 +178,7 @@ struct runner_roots {
  * Commands that fail are recorded in the document, not returned as errors:
  * the return is 0, or ERR_INTERRUPTED, or ERR_EXEC for a failure of himorime
  * itself (no spawner and no fallback, a temporary directory that cannot be
- * made).
+ * made, duets planned and no two CPUs for them).
  */
 int runner_run_suite(struct runner *r, const struct plan_suite *ps,
 		     const struct runner_roots *roots, struct results *doc, struct err *err);

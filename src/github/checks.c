@@ -58,27 +58,6 @@ static const char *level_name(enum github_check_level level)
 	return "failure";
 }
 
-/* Length of the UTF-8 sequence at p, or 0 when it is malformed. */
-static size_t utf8_len(const unsigned char *p)
-{
-	size_t n, i;
-
-	if (p[0] < 0x80)
-		return 1;
-	if ((p[0] & 0xe0) == 0xc0 && p[0] >= 0xc2)
-		n = 2;
-	else if ((p[0] & 0xf0) == 0xe0)
-		n = 3;
-	else if ((p[0] & 0xf8) == 0xf0 && p[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
 /* Appends `s` as valid UTF-8 of at most `cap` bytes (a malformed byte as
  * '?', control characters as spaces unless `keep_lines`), "…" when cut. */
 static void add_clean(struct strbuf *out, const char *s, size_t cap, bool keep_lines)
@@ -87,7 +66,7 @@ static void add_clean(struct strbuf *out, const char *s, size_t cap, bool keep_l
 	size_t used = 0, total = strlen(s);
 
 	while (*p) {
-		size_t n = utf8_len(p);
+		size_t n = github_utf8_len(p);
 
 		if (total > cap && used + (n ? n : 1) > cap - 3) {
 			strbuf_adds(out, "…");
@@ -123,7 +102,7 @@ void github_check_name(const char *const *suites, size_t n, struct strbuf *out)
 	}
 	strbuf_adds(out, " (");
 	for (p = (const unsigned char *)names.buf; *p; chars++) {
-		size_t k = utf8_len(p);
+		size_t k = github_utf8_len(p);
 		if (chars == NAME_MAX_CHARS - 1 && strlen((const char *)p) > k) {
 			strbuf_adds(out, "…");
 			break;
@@ -148,9 +127,7 @@ void github_check_cut(const char *text, size_t cap, struct strbuf *out)
 	while (limit && text[limit - 1] != '\n')
 		limit--;
 	if (!limit) { /* one long line: cut it on a character */
-		limit = cap > 512 ? cap - 512 : 0;
-		while (limit && ((unsigned char)text[limit] & 0xc0) == 0x80)
-			limit--;
+		limit = github_utf8_floor(text, cap > 512 ? cap - 512 : 0);
 	}
 	for (start = 0; start < limit;) {
 		const char *nl = memchr(text + start, '\n', limit - start);

@@ -100,8 +100,7 @@ int github_comment_marker(const char *selection, struct strbuf *out, struct err 
 	return 0;
 }
 
-/* Length of the UTF-8 sequence starting at p, or 0 when it is malformed. */
-static size_t utf8_len(const unsigned char *p)
+size_t github_utf8_len(const unsigned char *p)
 {
 	size_t n, i;
 
@@ -121,8 +120,7 @@ static size_t utf8_len(const unsigned char *p)
 	return n;
 }
 
-/* The largest cut <= limit that does not split a UTF-8 sequence. */
-static size_t utf8_floor(const char *s, size_t limit)
+size_t github_utf8_floor(const char *s, size_t limit)
 {
 	while (limit && ((unsigned char)s[limit] & 0xc0) == 0x80)
 		limit--;
@@ -164,7 +162,7 @@ int github_comment_body(const char *selection, const char *body, struct strbuf *
 	while (cut && full.buf[cut - 1] != '\n')
 		cut--;
 	if (!cut)
-		cut = utf8_floor(full.buf, limit);
+		cut = github_utf8_floor(full.buf, limit);
 	for (start = 0; start < cut;) {
 		const char *nl = memchr(full.buf + start, '\n', cut - start);
 		size_t end = nl ? (size_t)(nl - full.buf) : cut;
@@ -190,11 +188,11 @@ void github_status_description(const char *text, struct strbuf *out)
 	const unsigned char *q;
 
 	for (q = p; *q; total++) {
-		size_t n = utf8_len(q);
+		size_t n = github_utf8_len(q);
 		q += n ? n : 1;
 	}
 	while (*p) {
-		size_t n = utf8_len(p);
+		size_t n = github_utf8_len(p);
 
 		if (total > GITHUB_STATUS_DESCRIPTION_MAX &&
 		    count == GITHUB_STATUS_DESCRIPTION_MAX - 1) {

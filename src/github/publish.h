@@ -101,6 +101,14 @@ int github_comment_body(const char *selection, const char *body, struct strbuf *
  * 140 code points on a UTF-8 boundary (the last one "…" when cut). */
 void github_status_description(const char *text, struct strbuf *out);
 
+/* Length of the UTF-8 sequence starting at p, or 0 when it is malformed (a
+ * bad lead byte or continuation; overlong 3-byte forms and surrogates pass).
+ * Shared by every text this area cuts or cleans for GitHub. */
+size_t github_utf8_len(const unsigned char *p);
+
+/* The largest cut <= limit in s that does not split a UTF-8 sequence. */
+size_t github_utf8_floor(const char *s, size_t limit);
+
 /* "success", "failure" or "error". */
 const char *github_state_name(enum github_state state);
 

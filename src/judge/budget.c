@@ -185,6 +185,8 @@ bool judge_result_fails(enum result_state r, bool fail_on_inconclusive)
 		return fail_on_inconclusive;
 	case RESULT_PASS:
 	case RESULT_NEW_SUITE:
+	case RESULT_NEW:
+	case RESULT_REMOVED:
 	case RESULT_IMPROVED:
 	case RESULT_METRIC_ERROR:
 	case RESULT_ERROR:

@@ -536,7 +536,7 @@ void judge_interval_at(const struct judge_plan *plan, const struct judge_metric_
 		       unsigned look, struct judge_interval *out)
 {
 	size_t n = look < plan->n_looks ? plan->looks[look] : 0;
-	struct side b = { 0 }, h = { 0 };
+	struct side b = { .x = NULL }, h = { .x = NULL };
 	struct signrank_interval iv;
 	double *r;
 

@@ -233,26 +233,39 @@ int elf_static_parse(const char *name, const unsigned char *buf, size_t len, boo
 	return linking(&src, is_static);
 }
 
-int elf_is_static(const char *path, bool *is_static, struct err *err)
+/* Opens the regular file at `path` as a source read from its descriptor
+ * (the caller closes src->fd); ERR_METRIC when it cannot be opened or read. */
+static int open_source(struct source *src, const char *path, struct err *err)
 {
-	struct source src = { .name = path, .fd = -1, .buf = NULL, .len = 0, .err = err };
 	struct stat st;
-	int rc;
 
-	*is_static = false;
-	src.fd = fsio_open_regular(path, err);
-	if (src.fd < 0) {
+	*src = (struct source){ .name = path, .fd = -1, .buf = NULL, .len = 0, .err = err };
+	src->fd = fsio_open_regular(path, err);
+	if (src->fd < 0) {
 		err->code = ERR_METRIC;
 		return ERR_METRIC;
 	}
-	if (fstat(src.fd, &st) != 0) {
-		rc = err_set(err, ERR_METRIC, "cannot read \"%s\": %s", path, strerror(errno));
-		goto done;
+	if (fstat(src->fd, &st) != 0) {
+		int rc = err_set(err, ERR_METRIC, "cannot read \"%s\": %s", path, strerror(errno));
+
+		close(src->fd);
+		return rc;
 	}
-	src.len = (uint64_t)st.st_size;
-	errno = 0;
+	src->len = (uint64_t)st.st_size;
+	errno = 0; /* a short read leaves it 0: "short read", not a stale cause */
+	return 0;
+}
+
+int elf_is_static(const char *path, bool *is_static, struct err *err)
+{
+	struct source src;
+	int rc;
+
+	*is_static = false;
+	rc = open_source(&src, path, err);
+	if (rc)
+		return rc;
 	rc = linking(&src, is_static);
-done:
 	close(src.fd);
 	return rc;
 }
@@ -267,23 +280,12 @@ int elf_sizes_parse(const char *name, const unsigned char *buf, size_t len, stru
 
 int elf_sizes_read(const char *path, struct elf_sizes *out, struct err *err)
 {
-	struct source src = { .name = path, .fd = -1, .buf = NULL, .len = 0, .err = err };
-	struct stat st;
-	int rc;
+	struct source src;
+	int rc = open_source(&src, path, err);
 
-	src.fd = fsio_open_regular(path, err);
-	if (src.fd < 0) {
-		err->code = ERR_METRIC;
-		return ERR_METRIC;
-	}
-	if (fstat(src.fd, &st) != 0) {
-		rc = err_set(err, ERR_METRIC, "cannot read \"%s\": %s", path, strerror(errno));
-		goto done;
-	}
-	src.len = (uint64_t)st.st_size;
-	errno = 0;
+	if (rc)
+		return rc;
 	rc = parse(&src, out);
-done:
 	close(src.fd);
 	return rc;
 }

@@ -171,7 +171,9 @@ static void plan_benchmark(const struct plan *p, const struct plan_input *in,
 	pb->selected = selected;
 	pb->left_out = verb_leaves_out(f->verb) && b->no_compare;
 	pb->compared = in->compared && !pb->left_out;
-	pb->schedule = PLAN_SCHEDULE_INTERLEAVED;
+	pb->schedule = !pb->compared	 ? SCHEDULE_INTERLEAVED
+		       : f->has_schedule ? f->schedule
+					 : b->schedule;
 	pb->warmup = b->warmup;
 	if (f->has_warmup) {
 		pb->warmup.kind = WARMUP_COUNT;
@@ -188,6 +190,48 @@ static void plan_benchmark(const struct plan *p, const struct plan_input *in,
 				  : b->regression.has_max_time ? b->regression.max_time_ns
 							       : 0;
 	plan_commands(pb);
+}
+
+/* Whether some command of a benchmark is paired against base. */
+static bool any_compared(const struct plan_benchmark *pb)
+{
+	size_t i;
+
+	for (i = 0; i < pb->n_commands; i++)
+		if (pb->commands[i].compared)
+			return true;
+	return false;
+}
+
+/* A duet's two runs share the machine, not a terminal: a benchmark that
+ * runs on one (`terminal: true`, one pseudo-terminal session per run)
+ * cannot be measured as duets (docs/configuration.md, "Schedule").
+ * ERR_USAGE or ERR_INVALID after adding the problem. Each side's streams
+ * are files of its own private directory, never shared; files a command
+ * writes itself are the suite's to keep apart. */
+static int plan_duet(const struct plan *p, const struct plan_benchmark *pb, size_t input,
+		     size_t index, struct plan_problems *pr)
+{
+	const struct benchmark *b = pb->b;
+	static const char why[] = "runs on a terminal (terminal: true), and duet runs start "
+				  "base and head at once, each without one";
+
+	if (!b->terminal)
+		return 0;
+	if (p->flags.has_schedule) {
+		add_problem(pr, input, true, b,
+			    "--schedule duet: benchmark \"%s\" %s: use --schedule interleaved, or "
+			    "leave it out with --filter or --skip-tag",
+			    b->name, why);
+		return ERR_USAGE;
+	}
+	if (b->param_count)
+		add_problem(pr, input, false, b, "%s: schedule duet: the benchmark %s", b->name,
+			    why);
+	else
+		add_problem(pr, input, false, b, "benchmarks[%zu]: schedule duet: the benchmark %s",
+			    index, why);
+	return ERR_INVALID;
 }
 
 /* A suite's benchmarks; the looks of those it compares. ERR_USAGE at the
@@ -210,6 +254,13 @@ static int plan_suite(const struct plan *p, const struct plan_input *in, size_t 
 		if (!pb->selected || !pb->compared)
 			continue;
 		looks = plan_looks(p, pb, input, k, pr);
+		if (looks == ERR_USAGE)
+			return looks;
+		if (looks < 0)
+			rc = looks;
+		if (pb->schedule != SCHEDULE_DUET || !any_compared(pb))
+			continue;
+		looks = plan_duet(p, pb, input, k, pr);
 		if (looks == ERR_USAGE)
 			return looks;
 		if (looks < 0)
@@ -255,6 +306,19 @@ static void plan_total_time(struct plan *p)
 							  : SUITE_DEFAULT_MAX_TOTAL_TIME_NS;
 }
 
+/* Whether any selected benchmark runs duets. */
+static void plan_duets(struct plan *p)
+{
+	size_t i, k;
+
+	for (i = 0; i < p->n_suites; i++)
+		for (k = 0; k < p->suites[i].n_benchmarks; k++) {
+			const struct plan_benchmark *pb = &p->suites[i].benchmarks[k];
+			p->duet |=
+				pb->selected && pb->schedule == SCHEDULE_DUET && any_compared(pb);
+		}
+}
+
 static void plan_accept(struct plan *p)
 {
 	const struct plan_flags *f = &p->flags;
@@ -284,6 +348,7 @@ int plan_build(const struct plan_flags *f, const struct plan_input *in, size_t n
 		rc = one < 0 ? one : rc;
 	}
 	plan_total_time(p);
+	plan_duets(p);
 	if (rc < 0) {
 		plan_free(p);
 		p = NULL;
@@ -331,4 +396,18 @@ const struct plan_benchmark *plan_benchmark_named(const struct plan_suite *ps, c
 		if (!strcmp(ps->benchmarks[i].b->name, name))
 			return &ps->benchmarks[i];
 	return NULL;
+}
+
+bool plan_harness_tolerance(const struct plan_benchmark *pb, const struct command *c,
+			    const char *bench, struct tolerance *out)
+{
+	const struct tolerance *t = plan_tolerance(pb, METRIC_LATENCY);
+	const struct harness_rule *rule = harness_rule_for(c, bench);
+
+	if (!t)
+		return false;
+	*out = *t;
+	if (rule && rule->has_tolerance)
+		out->max_fraction = rule->max_fraction;
+	return true;
 }

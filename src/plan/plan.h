@@ -2,11 +2,11 @@
  * The plan: the suites a command measures and the flags it was given,
  * resolved once into every setting the engine, the judge and the commands
  * read (docs/design.md, "The plan"). For each benchmark: the runs and warmup
- * it gets, the looks of its comparison, one tolerance per compared metric
- * and per count (fractions), min_difference, gate, statistic, max_cv, its
- * time budget; for each command: whether it is compared and how its counts
- * are counted; for the whole command: the comparison's time budget, the
- * spawner, the schedule and the accept-label policy.
+ * it gets, its schedule (interleaved or duet pairs), the looks of its comparison, one tolerance per
+ * compared metric and per count (fractions), min_difference, gate, statistic, max_cv, its time
+ * budget; for each command: whether it is compared and how its counts are counted; for the whole
+ * command: the comparison's time budget, the spawner, whether any duet runs and the accept-label
+ * policy.
  *
  * Precedence is decided here and nowhere else: the command line, then the
  * command, then the benchmark, then the defaults (the suite has already
@@ -49,15 +49,6 @@ enum plan_verb {
 	PLAN_BISECT, /* each step at alpha / ceil(log2 N) */
 };
 
-/* How the commands of a benchmark take turns (docs/design.md, "Measuring a
- * run"): interleaved rounds, every command once per round in a seeded
- * shuffled order, a compared command's turn a base/head pair in
- * coin-flipped order. The only schedule so far; one that runs two commands
- * at once would be another value. */
-enum plan_schedule {
-	PLAN_SCHEDULE_INTERLEAVED,
-};
-
 /* The label that accepts a known regression when none is given
  * (docs/github-actions.md). */
 #define PLAN_DEFAULT_ACCEPT_LABEL "himorime:accept"
@@ -70,6 +61,8 @@ struct plan_flags {
 	unsigned runs;
 	bool has_warmup; /* --warmup: warmup rounds */
 	unsigned warmup;
+	bool has_schedule; /* --schedule */
+	enum schedule schedule;
 	uint64_t max_time_ns;	    /* --max-time */
 	uint64_t max_total_time_ns; /* --max-total-time */
 	unsigned candidates;	    /* bisect: the commits searched, N */
@@ -111,7 +104,11 @@ struct plan_benchmark {
 	/* A size with compare: false in a comparison: left out, recorded as
 	 * not compared (docs/configuration.md, "Sizes"). */
 	bool left_out;
-	enum plan_schedule schedule;
+	/* How a compared command's base and head runs take turns (common/types.h):
+	 * --schedule over the benchmark's over the defaults', interleaved
+	 * unless set; a benchmark measured on one side only runs as ever
+	 * (SCHEDULE_INTERLEAVED). */
+	enum schedule schedule;
 	struct warmup warmup; /* --warmup N is N rounds, whatever the suite says */
 	/* The stop rule of its runs (engine/schedule.h): runs fixed (--runs
 	 * over the benchmark's; 0: adaptive between min_runs and max_runs, for
@@ -166,6 +163,9 @@ struct plan {
 	/* Byte-identical builds of the two sides kept as two files
 	 * (calibrate: as a real change has them). */
 	bool separate_artifacts;
+	/* Some selected benchmark pairs its runs as duets: the measurer must
+	 * find two CPUs before anything runs (measure/measure.h). */
+	bool duet;
 	/* The confidence every comparison is planned at (bisect's per step);
 	 * 0: each benchmark's own. */
 	double confidence;
@@ -190,11 +190,12 @@ struct plan_input {
 	bool compared;
 };
 
-/* A setting that can never give a comparison. */
+/* A setting that can never give a comparison, or a schedule that cannot
+ * run a benchmark. */
 struct plan_problem {
 	size_t input; /* the suite's index among the inputs */
-	/* The command line's (--runs; exit 3) rather than the suite's (exit 2):
-	 * text is "--runs 5: ...", without a position. */
+	/* The command line's (--runs, --schedule; exit 3) rather than the
+	 * suite's (exit 2): text is "--runs 5: ...", without a position. */
 	bool flag;
 	unsigned line, column; /* of the benchmark in its suite file */
 	/* "benchmarks[0]: runs 5 cannot give a 99% confidence interval: it
@@ -230,6 +231,12 @@ bool plan_separate_artifacts(enum plan_verb verb);
 
 /* The tolerance of metric m in benchmark pb, or NULL when m has none. */
 const struct tolerance *plan_tolerance(const struct plan_benchmark *pb, enum metric m);
+/* The latency tolerance of the benchmark `bench` that command c's harness
+ * reports: pb's, its max_fraction the tolerance of the first rule of
+ * harness.benchmarks that matches it (docs/configuration.md,
+ * "Harnesses"); false when pb compares no latency. */
+bool plan_harness_tolerance(const struct plan_benchmark *pb, const struct command *c,
+			    const char *bench, struct tolerance *out);
 /* The benchmark of ps named `name` (a case's label), or NULL. */
 const struct plan_benchmark *plan_benchmark_named(const struct plan_suite *ps, const char *name);
 

@@ -65,6 +65,8 @@ const char *rnd_error_words(enum results_error_kind k)
 		return "a metric is not supported here";
 	case RESULTS_ERROR_METRIC_COLLECTION_FAILED:
 		return "a metric could not be collected";
+	case RESULTS_ERROR_HARNESS_OUTPUT:
+		return "the harness output failed";
 	}
 	return "error";
 }
@@ -474,6 +476,61 @@ static void not_compared_notes(struct rnd_notes *notes, const struct results_sui
 	}
 }
 
+/* "b › gb: harness benchmarks selected by BM_S*: passed on as
+ * --benchmark_filter=^(BM_S.*)$", once per harness command with select:
+ * (its rows stand together). */
+static void selection_notes(const struct rnd_rows *rows, struct rnd_notes *notes)
+{
+	size_t i, k;
+
+	for (i = 0; i < rows->n; i++) {
+		const struct results_harness *h = &rows->v[i].cmd->harness;
+		const struct results_harness *prev = i ? &rows->v[i - 1].cmd->harness : NULL;
+		struct strbuf sb;
+		if (!h->n_select ||
+		    (prev && prev->command && rows->v[i - 1].bench == rows->v[i].bench &&
+		     !strcmp(prev->command, h->command)))
+			continue;
+		strbuf_init(&sb, 0);
+		strbuf_addf(&sb, "%s › %s: harness benchmarks selected by ",
+			    rnd_str(rows->v[i].bench->name), rnd_str(h->command));
+		for (k = 0; k < h->n_select; k++)
+			strbuf_addf(&sb, "%s%s", k ? ", " : "", h->select[k]);
+		strbuf_adds(&sb, h->n_args ? ": passed on as "
+					   : ": not passed on (the harness "
+					     "cannot select)");
+		for (k = 0; k < h->n_args; k++)
+			strbuf_addf(&sb, "%s%s", k ? " " : "", h->args[k]);
+		if (h->filtered_after)
+			strbuf_adds(&sb, h->n_args ? ", and filtered again after each run"
+						   : ", filtered after each run");
+		strbuf_addch(&sb, '.');
+		note_add(notes, &sb, NULL);
+	}
+}
+
+/* A harness benchmark only one side reported: the tables that list
+ * comparisons do not show it, the note does. */
+static void one_side_notes(const struct rnd_rows *rows, struct rnd_notes *notes)
+{
+	struct strbuf sb;
+	size_t i;
+
+	for (i = 0; i < rows->n; i++) {
+		enum result_state s = rows->v[i].cmd->result;
+		if (s != RESULT_NEW && s != RESULT_REMOVED)
+			continue;
+		strbuf_init(&sb, 0);
+		rnd_label(&sb, &rows->v[i]);
+		strbuf_adds(&sb, s == RESULT_NEW
+					 ? ": new: only head's harness reports it; measured "
+					   "on head, not compared."
+					 : ": removed: only base's harness reports it; "
+					   "measured on base, not compared.");
+		note_add(notes, &sb, NULL);
+	}
+}
+
 static void artifact_notes(const struct results *r, struct rnd_notes *notes)
 {
 	size_t s;
@@ -530,6 +587,22 @@ static void machine_notes(const struct results *r, struct rnd_notes *notes)
 	strbuf_release(&sb);
 }
 
+/* "work: measured as duets: ..." for each benchmark whose pairs ran at
+ * once: its absolute figures (and so its budgets) are those beside a twin. */
+static void schedule_notes(struct rnd_notes *notes, const struct results_suite *su)
+{
+	size_t b;
+
+	for (b = 0; b < su->n_benchmarks; b++) {
+		struct strbuf sb;
+		if (su->benchmarks[b].schedule == SCHEDULE_INTERLEAVED)
+			continue;
+		strbuf_init(&sb, 0);
+		strbuf_addf(&sb, "%s: %s.", rnd_str(su->benchmarks[b].name), RND_DUET_WORDS);
+		note_add(notes, &sb, NULL);
+	}
+}
+
 void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 {
 	struct rnd_rows rows;
@@ -542,6 +615,7 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 		const struct results_suite *su = &r->suites[s];
 		new_suite_note(notes, su);
 		not_compared_notes(notes, su);
+		schedule_notes(notes, su);
 		error_note(notes, rnd_str(su->name), &su->error);
 		for (b = 0; b < su->n_benchmarks; b++)
 			if (!never_started(&su->benchmarks[b])) /* listed once, below */
@@ -585,6 +659,8 @@ void rnd_notes_collect(const struct results *r, struct rnd_notes *notes)
 		elf_notes(notes, label.buf, c);
 	}
 	counter_note(&rows, notes);
+	selection_notes(&rows, notes);
+	one_side_notes(&rows, notes);
 	rnd_rows_release(&rows);
 	strbuf_release(&label);
 	geomean_notes(r, notes);

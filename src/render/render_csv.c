@@ -1,7 +1,8 @@
 /*
  * CSV renderings for spreadsheets and scripts. `csv` is long: one row per
  * statistic, budget, comparison and error, under the reference's header with
- * our columns only appended. `samples-csv` is one row per raw value. Numbers
+ * our columns only appended. `samples-csv` is one row per raw value (with
+ * each run's start and end when the document has duet runs). Numbers
  * are written exactly as the JSON writer writes them, in canonical units;
  * fields are quoted as RFC 4180 says (only when they hold a comma, a quote
  * or a line break), and lines end in "\n".
@@ -11,6 +12,7 @@
 #include "common/alloc.h"
 #include "results/jsonw.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -360,6 +362,18 @@ static void budget_row(struct ctx *x, const struct results_budget *b)
 	row_emit(row, x->out);
 }
 
+/* A benchmark measured as duets: one row that says so, and that its
+ * budgets were checked on those runs (interleaved, the default, has none). */
+static void schedule_row(struct ctx *x)
+{
+	if (x->b->schedule == SCHEDULE_INTERLEAVED)
+		return;
+	where(x->row, x->s, x->b, NULL, x->b->result);
+	set(x->row, C_RECORD, "schedule");
+	set(x->row, C_REASON, RND_DUET_WORDS);
+	row_emit(x->row, x->out);
+}
+
 static void error_row(struct ctx *x, enum result_state result, const char *side,
 		      const struct results_error *e)
 {
@@ -511,6 +525,7 @@ int rnd_csv(const struct results *r, struct strbuf *out)
 			x.b = &x.s->benchmarks[b];
 			x.c = NULL;
 			error_row(&x, x.b->result, "", &x.b->error);
+			schedule_row(&x);
 			for (c = 0; c < x.b->n_commands; c++) {
 				x.c = &x.b->commands[c];
 				command_rows(&x);
@@ -530,6 +545,27 @@ int rnd_csv(const struct results *r, struct strbuf *out)
 	return 0;
 }
 
+/* Whether some side of the document ran duets, whose rows then carry each
+ * run's start and end (docs/reports.md). */
+static bool any_run_times(const struct rnd_rows *rows)
+{
+	size_t i;
+
+	for (i = 0; i < rows->n; i++)
+		if (rows->v[i].cmd->head.n_times || rows->v[i].cmd->base.n_times)
+			return true;
+	return false;
+}
+
+/* ",start_ns,end_ns" of run k, or ",," when the side has none. */
+static void run_times(const struct results_side *sd, size_t k, struct strbuf *out)
+{
+	if (k < sd->n_times)
+		strbuf_addf(out, ",%" PRIu64 ",%" PRIu64, sd->run_start_ns[k], sd->run_end_ns[k]);
+	else
+		strbuf_adds(out, ",,");
+}
+
 int rnd_samples_csv(const struct results *r, const struct render_sink *sink, struct strbuf *out,
 		    struct err *err)
 {
@@ -538,10 +574,16 @@ int rnd_samples_csv(const struct results *r, const struct render_sink *sink, str
 	size_t i, k;
 	int m, side;
 	int rc = 0;
+	bool times;
 
 	strbuf_init(&f, 0);
-	strbuf_adds(out, "suite,benchmark,command,side,run,metric,unit,value\n");
 	rnd_rows_collect(r, &rows);
+	times = any_run_times(&rows);
+	/* the columns of duet runs are appended only where there are some, so
+	 * that other documents' rows stay as they were */
+	strbuf_adds(out, times ? "suite,benchmark,command,side,run,metric,unit,value,start_ns,"
+				 "end_ns\n"
+			       : "suite,benchmark,command,side,run,metric,unit,value\n");
 	for (i = 0; i < rows.n; i++) {
 		const struct results_command *c = rows.v[i].cmd;
 		for (side = 0; side < 2; side++) {
@@ -566,6 +608,8 @@ int rnd_samples_csv(const struct results *r, const struct render_sink *sink, str
 					strbuf_reset(&f);
 					rnd_number(&f, mt->samples[k]);
 					strbuf_adds(out, f.buf);
+					if (times)
+						run_times(sd, k, out);
 					strbuf_addch(out, '\n');
 					if (sink && out->len >= RENDER_FLUSH_BYTES) {
 						rc = sink->flush(sink->ctx, out, err);

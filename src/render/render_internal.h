@@ -46,6 +46,12 @@ struct rnd_notes {
 void rnd_notes_collect(const struct results *r, struct rnd_notes *notes);
 void rnd_notes_release(struct rnd_notes *notes);
 
+/* What a duet benchmark's figures are (docs/configuration.md, "Schedule"):
+ * the note of every format and the csv's `schedule` row. */
+#define RND_DUET_WORDS                                                                             \
+	"measured as duets: base and head at once, each alone on its own CPU; its figures, "       \
+	"and the budgets checked on them, are each side's beside its twin"
+
 /* s, or "" for NULL. */
 const char *rnd_str(const char *s);
 

@@ -65,6 +65,8 @@ static const char *state_colour(enum result_state s)
 	switch (s) {
 	case RESULT_PASS:
 	case RESULT_NEW_SUITE:
+	case RESULT_NEW:
+	case RESULT_REMOVED:
 		return NULL;
 	case RESULT_IMPROVED:
 		return ANSI_GREEN;
@@ -249,15 +251,16 @@ static void run_group(const struct rnd_rows *rows, enum metric_group g,
 	table_release(&t);
 }
 
-/* Head's median latency for a row with nothing compared (a suite new in
- * head: docs/revisions.md), or a dash. */
-static void head_median(struct strbuf *sb, const struct results_command *c, bool *floor)
+/* A side's median latency for a row with nothing compared (a suite new in
+ * head: docs/revisions.md; a harness benchmark only one side reported), or
+ * a dash. */
+static void side_median(struct strbuf *sb, const struct results_side *s, bool *floor)
 {
-	const struct results_metric *m = &c->head.metrics[METRIC_LATENCY];
+	const struct results_metric *m = &s->metrics[METRIC_LATENCY];
 	struct rnd_summary sum;
 
 	strbuf_reset(sb);
-	if (c->head.present && m->status == STATUS_MEASURED && rnd_summary(m, &sum))
+	if (s->present && m->status == STATUS_MEASURED && rnd_summary(m, &sum))
 		stat_cell(sb, m, sum.median, floor);
 	else
 		strbuf_adds(sb, "—");
@@ -335,9 +338,11 @@ static void compare_group(const struct results *r, const struct rnd_rows *rows, 
 		}
 		if (!any && g == GROUP_LATENCY && cmd->n_comparisons == 0) {
 			const char *word = rnd_result_word(cmd->result);
-			head_median(head, cmd, floor);
-			table_add_rowf(&t, "%s\t%s\t—\t%s\t—\t—\t—\t—\t—\t%s",
-				       rows->v[i].bench->name, cmd->name, head->buf, word);
+			side_median(base, &cmd->base, floor);
+			side_median(head, &cmd->head, floor);
+			table_add_rowf(&t, "%s\t%s\t%s\t%s\t—\t—\t—\t—\t—\t%s",
+				       rows->v[i].bench->name, cmd->name, base->buf, head->buf,
+				       word);
 			coloured_add(&col, word, state_colour(cmd->result));
 		}
 	}

@@ -144,8 +144,9 @@ static void undecided_text(const struct undecided *u, struct strbuf *sb)
 
 bool rnd_rest_line(const struct results *r, const struct rnd_rows *rows, struct strbuf *out)
 {
-	static const enum result_state rest[] = { RESULT_INCONCLUSIVE, RESULT_IMPROVED, RESULT_PASS,
-						  RESULT_NEW_SUITE };
+	static const enum result_state rest[] = { RESULT_INCONCLUSIVE, RESULT_IMPROVED,
+						  RESULT_PASS,	       RESULT_NEW_SUITE,
+						  RESULT_NEW,	       RESULT_REMOVED };
 	size_t i, shown = 0;
 
 	for (i = 0; i < ARRAY_SIZE(rest); i++) {

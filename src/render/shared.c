@@ -83,6 +83,10 @@ const char *rnd_result_word(enum result_state s)
 		return "pass";
 	case RESULT_NEW_SUITE:
 		return "new suite";
+	case RESULT_NEW:
+		return "new";
+	case RESULT_REMOVED:
+		return "removed";
 	case RESULT_IMPROVED:
 		return "improved";
 	case RESULT_INCONCLUSIVE:
@@ -110,6 +114,12 @@ void rnd_result_count(struct strbuf *sb, enum result_state s, unsigned long long
 	case RESULT_NEW_SUITE:
 		strbuf_addf(sb, "%llu measured on head only", n);
 		return;
+	case RESULT_NEW:
+		strbuf_addf(sb, "%llu new", n);
+		return;
+	case RESULT_REMOVED:
+		strbuf_addf(sb, "%llu removed", n);
+		return;
 	case RESULT_IMPROVED:
 		strbuf_addf(sb, "%llu improved", n);
 		return;
@@ -135,8 +145,9 @@ void rnd_result_count(struct strbuf *sb, enum result_state s, unsigned long long
  * regression (ACCEPTED) sits after everything that still fails the job. */
 #define ACCEPTED (-1)
 static const int count_order[] = {
-	RESULT_ERROR,	     RESULT_METRIC_ERROR, RESULT_REGRESSION, RESULT_OVER_BUDGET, ACCEPTED,
-	RESULT_INCONCLUSIVE, RESULT_IMPROVED,	  RESULT_PASS,	     RESULT_NEW_SUITE,
+	RESULT_ERROR, RESULT_METRIC_ERROR, RESULT_REGRESSION, RESULT_OVER_BUDGET,
+	ACCEPTED,     RESULT_INCONCLUSIVE, RESULT_IMPROVED,   RESULT_REMOVED,
+	RESULT_NEW,   RESULT_PASS,	   RESULT_NEW_SUITE,
 };
 
 static uint64_t count_of(const struct results *r, int slot)
@@ -616,6 +627,8 @@ void rnd_budget_table(const struct rnd_rows *rows, bool problems_only,
 			strbuf_addch(&budget, ' ');
 			text(&budget, b->text ? b->text : rnd_op(b->result.op));
 			rnd_budget_actual(&actual, cmd, b, NULL);
+			if (rows->v[i].bench->schedule == SCHEDULE_DUET)
+				strbuf_adds(&actual, " (duet runs)");
 			cells[0] = label.buf;
 			cells[1] = metric_info(b->result.metric)->name;
 			cells[2] = budget.buf;

@@ -35,6 +35,7 @@ static const char *const sources[] = {
 	[RESULTS_SOURCE_ARTIFACT_FILE] = "artifact_file",
 	[RESULTS_SOURCE_VALGRIND] = "valgrind",
 	[RESULTS_SOURCE_PERF_EVENT] = "perf_event",
+	[RESULTS_SOURCE_HARNESS] = "harness",
 };
 
 static const char *const aggregations[] = {
@@ -59,8 +60,9 @@ static const char *const error_kinds[] = {
 	[RESULTS_ERROR_INTERNAL] = "internal",
 	[RESULTS_ERROR_METRIC_UNSUPPORTED] = "metric_unsupported",
 	[RESULTS_ERROR_METRIC_COLLECTION_FAILED] = "metric_collection_failed",
+	[RESULTS_ERROR_HARNESS_OUTPUT] = "harness_output",
 };
-_Static_assert(ARRAY_SIZE(error_kinds) == RESULTS_ERROR_METRIC_COLLECTION_FAILED + 1,
+_Static_assert(ARRAY_SIZE(error_kinds) == RESULTS_ERROR_HARNESS_OUTPUT + 1,
 	       "error kind table incomplete");
 
 static const char *const phases[] = {
@@ -343,6 +345,16 @@ void results_add_sample(struct results_side *side, enum metric m, double value)
 	rm->status = STATUS_MEASURED;
 }
 
+void results_add_run_times(struct results_side *side, uint64_t start_ns, uint64_t end_ns)
+{
+	side->run_start_ns =
+		xgrow(side->run_start_ns, &side->alloc_start, side->n_times + 1, sizeof(uint64_t));
+	side->run_end_ns =
+		xgrow(side->run_end_ns, &side->alloc_end, side->n_times + 1, sizeof(uint64_t));
+	side->run_start_ns[side->n_times] = start_ns;
+	side->run_end_ns[side->n_times++] = end_ns;
+}
+
 void results_set_stats(struct results_side *side, enum metric m, const struct stats_summary *stats)
 {
 	struct results_metric *rm = &side->metrics[m];
@@ -454,9 +466,47 @@ static void error_release(struct results_error *e)
 	free(e->stderr_tail);
 }
 
+void results_add_harness_value(struct results_side *s, const char *name, const char *unit,
+			       enum better better, double value, const double *raw, size_t n)
+{
+	struct results_harness_metric *hm = NULL;
+	size_t i;
+
+	for (i = 0; i < s->n_harness_metrics && !hm; i++)
+		if (!strcmp(s->harness_metrics[i].name, name))
+			hm = &s->harness_metrics[i];
+	if (!hm) {
+		s->harness_metrics = xgrow(s->harness_metrics, &s->alloc_harness_metrics,
+					   s->n_harness_metrics + 1, sizeof(*hm));
+		hm = &s->harness_metrics[s->n_harness_metrics++];
+		memset(hm, 0, sizeof(*hm));
+		hm->name = xstrdup(name);
+		hm->unit = xstrdup(unit);
+		hm->better = better;
+	}
+	hm->values = xgrow(hm->values, &hm->alloc_values, hm->n_values + 1, sizeof(double));
+	hm->raw_counts = xgrow(hm->raw_counts, &hm->alloc_counts, hm->n_values + 1, sizeof(size_t));
+	hm->values[hm->n_values] = value;
+	hm->raw_counts[hm->n_values++] = n;
+	hm->raw = xgrow(hm->raw, &hm->alloc_raw, hm->n_raw + n, sizeof(double));
+	if (n)
+		memcpy(hm->raw + hm->n_raw, raw, n * sizeof(double));
+	hm->n_raw += n;
+}
+
 static void side_release(struct results_side *side)
 {
 	int m;
+	size_t i;
+
+	for (i = 0; i < side->n_harness_metrics; i++) {
+		free(side->harness_metrics[i].name);
+		free(side->harness_metrics[i].unit);
+		free(side->harness_metrics[i].values);
+		free(side->harness_metrics[i].raw);
+		free(side->harness_metrics[i].raw_counts);
+	}
+	free(side->harness_metrics);
 
 	for (m = 0; m < METRIC__COUNT; m++) {
 		struct results_metric *rm = &side->metrics[m];
@@ -470,6 +520,8 @@ static void side_release(struct results_side *side)
 		free(rm->counter_event);
 	}
 	error_release(&side->error);
+	free(side->run_start_ns);
+	free(side->run_end_ns);
 }
 
 static void command_release(struct results_command *c)
@@ -478,12 +530,36 @@ static void command_release(struct results_command *c)
 
 	free(c->name);
 	free(c->command);
+	free(c->harness.format);
+	free(c->harness.command);
+	free(c->harness.benchmark);
+	for (i = 0; i < c->harness.n_select; i++)
+		free(c->harness.select[i]);
+	free(c->harness.select);
+	for (i = 0; i < c->harness.n_args; i++)
+		free(c->harness.args[i]);
+	free(c->harness.args);
 	side_release(&c->head);
 	side_release(&c->base);
 	free(c->comparisons);
 	for (i = 0; i < c->n_budgets; i++)
 		free(c->budgets[i].text);
 	free(c->budgets);
+}
+
+void results_add_string(char ***v, size_t *n, const char *s)
+{
+	/* grows one at a time: a selection is a few filters */
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = xstrdup(s);
+}
+
+void results_remove_command(struct results_benchmark *b, size_t i)
+{
+	command_release(&b->commands[i]);
+	memmove(&b->commands[i], &b->commands[i + 1],
+		(b->n_commands - i - 1) * sizeof(*b->commands));
+	b->n_commands--;
 }
 
 static void benchmark_release(struct results_benchmark *b)

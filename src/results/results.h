@@ -59,6 +59,9 @@ enum results_source {
 	RESULTS_SOURCE_ARTIFACT_FILE, /* artifact_size: the file's bytes and ELF section headers */
 	RESULTS_SOURCE_VALGRIND,      /* instructions: a separate phase of runs under valgrind */
 	RESULTS_SOURCE_PERF_EVENT,    /* instructions: the perf counter, during the timed runs */
+	/* latency of a harness benchmark: its time per iteration as the
+	 * harness reported it, in ns that need not be whole */
+	RESULTS_SOURCE_HARNESS,
 };
 
 enum results_aggregation {
@@ -84,6 +87,9 @@ enum results_error_kind {
 	RESULTS_ERROR_INTERNAL,
 	RESULTS_ERROR_METRIC_UNSUPPORTED,
 	RESULTS_ERROR_METRIC_COLLECTION_FAILED,
+	/* A harness's output that cannot be read, a benchmark missing from it
+	 * or reported failed (docs/configuration.md, "Harnesses"). */
+	RESULTS_ERROR_HARNESS_OUTPUT,
 };
 
 /* An error of a suite, benchmark or measured side; absent unless present. */
@@ -199,6 +205,21 @@ struct results_metric {
 };
 
 /* One side (head or base) of one command. */
+/* A metric a harness reported for one of its benchmarks
+ * (docs/configuration.md, "Harnesses"), run by run: each run's value (the
+ * median of what that run repeated inside itself) and every raw value
+ * behind it. Only the runs that reported it, in order. */
+struct results_harness_metric {
+	char *name, *unit;
+	enum better better;
+	double *values; /* one per run */
+	size_t n_values, alloc_values;
+	double *raw; /* every raw value, run after run */
+	size_t n_raw, alloc_raw;
+	size_t *raw_counts; /* per run: how many of raw are its */
+	size_t alloc_counts;
+};
+
 struct results_side {
 	bool present;
 	uint64_t count; /* measured runs */
@@ -206,16 +227,49 @@ struct results_side {
 	enum results_plan plan;
 	struct results_metric metrics[METRIC__COUNT]; /* indexed by enum metric */
 	struct results_error error;
+	/* A harness benchmark's metrics as the harness reported them. */
+	struct results_harness_metric *harness_metrics;
+	size_t n_harness_metrics, alloc_harness_metrics;
+	/* Duet runs only (docs/configuration.md, "Schedule"): each measured
+	 * run's start (its execve) and end (its reap) on CLOCK_MONOTONIC, in
+	 * ns, run i beside sample i, so that the two sides' overlap can be
+	 * seen; n_times is 0 for interleaved runs. */
+	uint64_t *run_start_ns, *run_end_ns;
+	size_t n_times, alloc_start, alloc_end;
 };
+
+/* Adds one run's value of a harness metric (made on its first value) and
+ * the n raw values behind it. */
+void results_add_harness_value(struct results_side *s, const char *name, const char *unit,
+			       enum better better, double value, const double *raw, size_t n);
 
 struct results_budget {
 	struct budget_result result;
 	char *text; /* as written in the suite, e.g. "<= 50ms" */
 };
 
+/* The row of a benchmark a harness reported (docs/configuration.md,
+ * "Harnesses"): its harness ("google-benchmark"), the suite's command that
+ * ran it and its name as the harness reports it; all NULL for a command's
+ * own row. */
+struct results_harness {
+	char *format, *command, *benchmark;
+	/* The suite's `select:` (none: every benchmark), the arguments that
+	 * passed it on to the harness, and whether the output was filtered
+	 * again after each run (docs/configuration.md, "Selecting harness
+	 * benchmarks"). */
+	char **select, **args;
+	size_t n_select, n_args;
+	bool filtered_after;
+};
+
+/* Adds a copy of s to a list of strings. */
+void results_add_string(char ***v, size_t *n, const char *s);
+
 struct results_command {
 	char *name;
 	char *command; /* as written, before ${env:...} substitution */
+	struct results_harness harness;
 	enum result_state result;
 	struct results_side head, base; /* base.present only when comparing */
 	bool has_vs_baseline, has_vs_fastest;
@@ -277,6 +331,10 @@ struct results_benchmark {
 	size_t n_tags, alloc_tags;
 	char *baseline;
 	uint64_t rounds;
+	/* How its compared commands' pairs ran (common/types.h); interleaved
+	 * for documents written before duets, and for benchmarks measured on
+	 * one side. Budgets of a duet benchmark were checked on duet runs. */
+	enum schedule schedule;
 	enum results_time_budget time_budget_ran_out;
 	enum result_state result;
 	struct results_error error;
@@ -481,6 +539,8 @@ struct results_suite *results_add_suite(struct results *r, const char *name);
 struct results_benchmark *results_add_benchmark(struct results_suite *s, const char *name);
 struct results_command *results_add_command(struct results_benchmark *b, const char *name,
 					    const char *command);
+/* Removes and frees command i of b; the later ones move down by one. */
+void results_remove_command(struct results_benchmark *b, size_t i);
 void results_add_tool(struct results *r, const char *name, const char *version);
 void results_add_param(struct results_benchmark *b, const char *name, const char *value);
 struct results_growth *results_add_growth(struct results_suite *s, const char *benchmark,
@@ -497,6 +557,8 @@ struct results_budget *results_add_budget(struct results_command *c,
 					  const struct budget_result *res, const char *text);
 /* Appends one raw sample (canonical unit) and marks the metric measured. */
 void results_add_sample(struct results_side *side, enum metric m, double value);
+/* Appends the start and end of one measured duet run (CLOCK_MONOTONIC ns). */
+void results_add_run_times(struct results_side *side, uint64_t start_ns, uint64_t end_ns);
 /* Copies a summary into a metric (the percentiles are duplicated). */
 void results_set_stats(struct results_side *side, enum metric m, const struct stats_summary *stats);
 /* Replaces a string field: *slot = copy of s (NULL clears). */

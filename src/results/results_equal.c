@@ -102,8 +102,30 @@ static bool same_metric(const struct results_metric *a, const struct results_met
 	return true;
 }
 
+static bool same_doubles(const double *a, const double *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!same_double(a[i], b[i]))
+			return false;
+	return true;
+}
+
+static bool same_harness_metric(const struct results_harness_metric *a,
+				const struct results_harness_metric *b)
+{
+	return same_str(a->name, b->name) && same_str(a->unit, b->unit) && a->better == b->better &&
+	       a->n_values == b->n_values && a->n_raw == b->n_raw &&
+	       same_doubles(a->values, b->values, a->n_values) &&
+	       same_doubles(a->raw, b->raw, a->n_raw) &&
+	       (!a->n_values ||
+		!memcmp(a->raw_counts, b->raw_counts, a->n_values * sizeof(*a->raw_counts)));
+}
+
 static bool same_side(const struct results_side *a, const struct results_side *b)
 {
+	size_t i;
 	int m;
 
 	if (a->present != b->present)
@@ -111,10 +133,19 @@ static bool same_side(const struct results_side *a, const struct results_side *b
 	if (!a->present)
 		return true;
 	if (a->count != b->count || a->warmups != b->warmups || a->plan != b->plan ||
-	    !same_error(&a->error, &b->error))
+	    !same_error(&a->error, &b->error) || a->n_times != b->n_times)
+		return false;
+	if (a->n_times &&
+	    (memcmp(a->run_start_ns, b->run_start_ns, a->n_times * sizeof(uint64_t)) ||
+	     memcmp(a->run_end_ns, b->run_end_ns, a->n_times * sizeof(uint64_t))))
 		return false;
 	for (m = 0; m < METRIC__COUNT; m++)
 		if (!same_metric(&a->metrics[m], &b->metrics[m]))
+			return false;
+	if (a->n_harness_metrics != b->n_harness_metrics)
+		return false;
+	for (i = 0; i < a->n_harness_metrics; i++)
+		if (!same_harness_metric(&a->harness_metrics[i], &b->harness_metrics[i]))
 			return false;
 	return true;
 }
@@ -168,13 +199,32 @@ static bool same_budget(const struct results_budget *a, const struct results_bud
 	       same_str(a->text, b->text);
 }
 
+static bool same_strs(char *const *a, size_t na, char *const *b, size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+		if (!same_str(a[i], b[i]))
+			return false;
+	return true;
+}
+
 static bool same_command(const struct results_command *a, const struct results_command *b)
 {
 	size_t i;
 
 	if (!same_str(a->name, b->name) || !same_str(a->command, b->command) ||
-	    a->result != b->result || !same_side(&a->head, &b->head) ||
-	    !same_side(&a->base, &b->base) || a->has_vs_baseline != b->has_vs_baseline ||
+	    !same_str(a->harness.format, b->harness.format) ||
+	    !same_str(a->harness.command, b->harness.command) ||
+	    !same_str(a->harness.benchmark, b->harness.benchmark) ||
+	    !same_strs(a->harness.select, a->harness.n_select, b->harness.select,
+		       b->harness.n_select) ||
+	    !same_strs(a->harness.args, a->harness.n_args, b->harness.args, b->harness.n_args) ||
+	    a->harness.filtered_after != b->harness.filtered_after || a->result != b->result ||
+	    !same_side(&a->head, &b->head) || !same_side(&a->base, &b->base) ||
+	    a->has_vs_baseline != b->has_vs_baseline ||
 	    (a->has_vs_baseline && !same_double(a->vs_baseline, b->vs_baseline)) ||
 	    a->has_vs_fastest != b->has_vs_fastest ||
 	    (a->has_vs_fastest && !same_double(a->vs_fastest, b->vs_fastest)) ||
@@ -265,9 +315,10 @@ static bool same_benchmark(const struct results_benchmark *a, const struct resul
 
 	if (!same_str(a->name, b->name) || !same_str(a->description, b->description) ||
 	    a->n_tags != b->n_tags || !same_str(a->baseline, b->baseline) ||
-	    a->rounds != b->rounds || a->time_budget_ran_out != b->time_budget_ran_out ||
-	    a->result != b->result || !same_error(&a->error, &b->error) ||
-	    a->n_commands != b->n_commands || a->line != b->line)
+	    a->rounds != b->rounds || a->schedule != b->schedule ||
+	    a->time_budget_ran_out != b->time_budget_ran_out || a->result != b->result ||
+	    !same_error(&a->error, &b->error) || a->n_commands != b->n_commands ||
+	    a->line != b->line)
 		return false;
 	for (i = 0; i < a->n_tags; i++)
 		if (!same_str(a->tags[i], b->tags[i]))

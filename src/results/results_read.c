@@ -102,10 +102,12 @@ static int read_stats(struct reader *rd, const cJSON *mo, struct results_metric 
 	return rc;
 }
 
-static int read_samples(struct reader *rd, const cJSON *mo, struct results_metric *m)
+/* source: the metric's, read before (a harness's ns need not be whole). */
+static int read_samples(struct reader *rd, const cJSON *mo, int source, struct results_metric *m)
 {
 	enum metric_unit unit = metric_info(m->metric)->unit;
-	bool whole = unit == UNIT_NS || unit == UNIT_BYTES || unit == UNIT_COUNT;
+	bool whole = (unit == UNIT_NS || unit == UNIT_BYTES || unit == UNIT_COUNT) &&
+		     source != RESULTS_SOURCE_HARNESS;
 	const cJSON *a, *v;
 	size_t old, n, i = 0;
 	int rc = reader_get_array(rd, mo, "samples", RESULTS_MAX_SAMPLES, &a, &n);
@@ -231,7 +233,7 @@ static int read_metric(struct reader *rd, const cJSON *o, struct results_metric 
 	     reader_get_name(rd, o, "process_aggregation", aggs, na, &agg) ||
 	     reader_get_name(rd, o, "status", statuses, ARRAY_SIZE(statuses), &status) ||
 	     reader_get_str(rd, o, "reason", &m->reason) || read_stats(rd, o, m) ||
-	     read_samples(rd, o, m) || read_work(rd, o, &m->work);
+	     read_samples(rd, o, source, m) || read_work(rd, o, &m->work);
 	m->source = (enum results_source)source;
 	m->process_aggregation = (enum results_aggregation)agg;
 	m->status = (enum metric_status)status;
@@ -241,6 +243,125 @@ static int read_metric(struct reader *rd, const cJSON *o, struct results_metric 
 		     reader_get_uint(rd, o, "samples_at_floor", &m->samples_at_floor);
 	}
 	return rc || read_trend(rd, o, &m->trend) || read_elf(rd, o, m) || read_counter(rd, o, m);
+}
+
+/* A number array at key of o (or o itself when key is NULL) into a heap
+ * array. */
+static int read_doubles(struct reader *rd, const cJSON *o, const char *key, double **out, size_t *n)
+{
+	const cJSON *a = o, *v;
+	size_t count, i = 0, old = 0;
+	int rc = 0;
+
+	if (key)
+		rc = reader_get_array(rd, o, key, RESULTS_MAX_SAMPLES, &a, &count);
+	else if (!cJSON_IsArray(o))
+		return reader_expected(rd, "an array", o);
+	if (rc || !a)
+		return rc;
+	if (key)
+		old = reader_push_key(rd, key);
+	*n = (size_t)cJSON_GetArraySize(a);
+	*out = xcalloc(*n ? *n : 1, sizeof(double));
+	for (v = a->child; !rc && v; v = v->next, i++) {
+		size_t o2 = reader_push_index(rd, i);
+		rc = reader_num_value(rd, v, &(*out)[i]);
+		reader_pop(rd, o2);
+	}
+	if (key)
+		reader_pop(rd, old);
+	return rc;
+}
+
+static int read_harness_metric(struct reader *rd, const cJSON *o, struct results_side *s)
+{
+	static const char *const betters[] = { "lower", "higher", "neutral" };
+	char *name = NULL, *unit = NULL;
+	double *values = NULL, *run = NULL;
+	size_t n = 0, nr = 0, i = 0, old;
+	const cJSON *runs = NULL, *v;
+	int better = 0;
+	int rc = reader_get_str(rd, o, "name", &name) || reader_get_str(rd, o, "unit", &unit) ||
+		 reader_get_name(rd, o, "better", betters, 3, &better) ||
+		 read_doubles(rd, o, "values", &values, &n) ||
+		 reader_get_array(rd, o, "raw", RESULTS_MAX_SAMPLES, &runs, &nr);
+
+	if (!rc && (!name || !unit || nr != n))
+		rc = reader_expected(rd, "name, unit and a raw array per value", o);
+	old = reader_push_key(rd, "raw");
+	for (v = runs ? runs->child : NULL; !rc && v; v = v->next, i++) {
+		size_t o2 = reader_push_index(rd, i), k = 0;
+		rc = read_doubles(rd, v, NULL, &run, &k);
+		if (!rc)
+			results_add_harness_value(s, name, unit, (enum better)better, values[i],
+						  run, k);
+		free(run);
+		run = NULL;
+		reader_pop(rd, o2);
+	}
+	reader_pop(rd, old);
+	free(name);
+	free(unit);
+	free(values);
+	return rc;
+}
+
+static int read_harness_metrics(struct reader *rd, const cJSON *o, struct results_side *s)
+{
+	const cJSON *a, *v;
+	size_t n, i = 0, old;
+	int rc = reader_get_array(rd, o, "harness_metrics", RESULTS_MAX_ITEMS, &a, &n);
+
+	if (rc || !a)
+		return rc;
+	old = reader_push_key(rd, "harness_metrics");
+	for (v = a->child; !rc && v; v = v->next, i++) {
+		size_t o2 = reader_push_index(rd, i);
+		rc = cJSON_IsObject(v) ? read_harness_metric(rd, v, s)
+				       : reader_expected(rd, "an object", v);
+		reader_pop(rd, o2);
+	}
+	reader_pop(rd, old);
+	return rc;
+}
+
+/* One array of a duet side's run times (whole ns); *n its length. */
+static int read_times(struct reader *rd, const cJSON *so, const char *key, uint64_t **out,
+		      size_t *n)
+{
+	const cJSON *a, *v;
+	size_t old, i = 0;
+	int rc = reader_get_array(rd, so, key, RESULTS_MAX_SAMPLES, &a, n);
+
+	if (rc || !*n)
+		return rc;
+	old = reader_push_key(rd, key);
+	*out = xcalloc(*n, sizeof(uint64_t));
+	for (v = a->child; !rc && v; v = v->next, i++) {
+		size_t o2 = reader_push_index(rd, i);
+		rc = reader_uint_value(rd, v, RESULTS_MAX_INTEGER, &(*out)[i]);
+		reader_pop(rd, o2);
+	}
+	reader_pop(rd, old);
+	return rc;
+}
+
+/* run_start_ns and run_end_ns: both or neither, one entry per run. */
+static int read_run_times(struct reader *rd, const cJSON *so, struct results_side *s)
+{
+	size_t ns = 0, ne = 0;
+	int rc = read_times(rd, so, "run_start_ns", &s->run_start_ns, &ns) ||
+		 read_times(rd, so, "run_end_ns", &s->run_end_ns, &ne);
+
+	s->alloc_start = ns;
+	s->alloc_end = ne;
+	s->n_times = ns < ne ? ns : ne;
+	if (!rc && ns != ne)
+		return reader_bad(rd,
+				  "expected run_start_ns and run_end_ns of the same length, "
+				  "got %zu and %zu",
+				  ns, ne);
+	return rc;
 }
 
 static int read_side(struct reader *rd, const cJSON *co, const char *key, struct results_side *s)
@@ -274,7 +395,8 @@ static int read_side(struct reader *rd, const cJSON *co, const char *key, struct
 		reader_pop(rd, o3);
 		reader_pop(rd, o2);
 	}
-	rc = rc || read_error(rd, o, &s->error);
+	rc = rc || read_error(rd, o, &s->error) || read_harness_metrics(rd, o, s) ||
+	     read_run_times(rd, o, s);
 	reader_pop(rd, old);
 	return rc;
 }
@@ -454,6 +576,62 @@ static int read_result(struct reader *rd, const cJSON *o, enum result_state *out
 	return 0;
 }
 
+static int read_strings(struct reader *rd, const cJSON *o, const char *key, char ***v, size_t *n)
+{
+	const cJSON *a, *s;
+	size_t count, i = 0, old;
+	int rc = reader_get_array(rd, o, key, RESULTS_MAX_ITEMS, &a, &count);
+
+	old = reader_push_key(rd, key);
+	for (s = a ? a->child : NULL; !rc && s; s = s->next, i++) {
+		size_t o2 = reader_push_index(rd, i);
+		char *str = NULL;
+		rc = reader_str_value(rd, s, RESULTS_MAX_STRING_BYTES, &str);
+		if (!rc)
+			results_add_string(v, n, str);
+		free(str);
+		reader_pop(rd, o2);
+	}
+	reader_pop(rd, old);
+	return rc;
+}
+
+/* "selection" of a harness benchmark's row: absent when nothing was
+ * selected. */
+static int read_selection(struct reader *rd, const cJSON *h, struct results_harness *out)
+{
+	const cJSON *v;
+	size_t old;
+	int rc = reader_enter_object(rd, h, "selection", &v, &old);
+
+	if (rc <= 0)
+		return rc;
+	rc = read_strings(rd, v, "filters", &out->select, &out->n_select) ||
+	     read_strings(rd, v, "args", &out->args, &out->n_args) ||
+	     reader_get_bool(rd, v, "filtered_after", &out->filtered_after);
+	reader_pop(rd, old);
+	return rc ? -1 : 0;
+}
+
+/* "harness" of a harness benchmark's row: absent on a command's own. */
+static int read_harness(struct reader *rd, const cJSON *o, struct results_harness *h)
+{
+	const cJSON *v;
+	size_t old;
+	int rc = reader_enter_object(rd, o, "harness", &v, &old);
+
+	if (rc <= 0)
+		return rc;
+	rc = reader_get_str(rd, v, "format", &h->format) ||
+	     reader_get_str(rd, v, "command", &h->command) ||
+	     reader_get_str(rd, v, "benchmark", &h->benchmark);
+	if (!rc && (!h->format || !h->command || !h->benchmark))
+		rc = reader_expected(rd, "format, command and benchmark", v);
+	rc = rc || read_selection(rd, v, h);
+	reader_pop(rd, old);
+	return rc ? -1 : 0;
+}
+
 /* "line": where a benchmark or command was written in its suite file;
  * absent (documents written before it) is 0, unknown. */
 static int read_line(struct reader *rd, const cJSON *o, uint32_t *out)
@@ -487,9 +665,9 @@ static int read_command(struct reader *rd, const cJSON *o, enum results_mode mod
 	if (!cJSON_IsObject(o))
 		return reader_expected(rd, "an object", o);
 	rc = reader_get_str(rd, o, "name", &c->name) ||
-	     reader_get_str(rd, o, "command", &c->command) || read_result(rd, o, &c->result) ||
-	     read_side(rd, o, "head", &c->head) || read_side(rd, o, "base", &c->base) ||
-	     reader_get_object(rd, o, "relative", &rel);
+	     reader_get_str(rd, o, "command", &c->command) || read_harness(rd, o, &c->harness) ||
+	     read_result(rd, o, &c->result) || read_side(rd, o, "head", &c->head) ||
+	     read_side(rd, o, "base", &c->base) || reader_get_object(rd, o, "relative", &rel);
 	if (!rc && rel) {
 		size_t old = reader_push_key(rd, "relative");
 		rc = reader_get_opt_num(rd, rel, "vs_baseline", &c->has_vs_baseline,
@@ -518,8 +696,9 @@ static int read_benchmark(struct reader *rd, const cJSON *o, enum results_mode m
 {
 	static const char *const time_budgets[] = { "max_time", "max_total_time" };
 	const cJSON *tags = NULL, *cmds = NULL, *v;
-	size_t n, i = 0;
-	int rc, time_budget = -1;
+	size_t n, i = 0, n_schedules;
+	const char *const *schedules = vocab_names(VOCAB_SCHEDULE, &n_schedules);
+	int rc, time_budget = -1, schedule = SCHEDULE_INTERLEAVED;
 
 	if (!cJSON_IsObject(o))
 		return reader_expected(rd, "an object", o);
@@ -539,11 +718,13 @@ static int read_benchmark(struct reader *rd, const cJSON *o, enum results_mode m
 	}
 	rc = rc || reader_get_str(rd, o, "baseline", &b->baseline) ||
 	     reader_get_uint(rd, o, "rounds", &b->rounds) ||
+	     reader_get_name(rd, o, "schedule", schedules, n_schedules, &schedule) ||
 	     reader_get_name(rd, o, "time_budget_ran_out", time_budgets, 2, &time_budget) ||
 	     read_result(rd, o, &b->result) || read_error(rd, o, &b->error) ||
 	     read_line(rd, o, &b->line) ||
 	     reader_get_array(rd, o, "commands", RESULTS_MAX_ITEMS, &cmds, &n);
 	b->time_budget_ran_out = (enum results_time_budget)(time_budget + 1);
+	b->schedule = (enum schedule)schedule;
 	i = 0;
 	for (v = cmds ? cmds->child : NULL; !rc && v; v = v->next, i++) {
 		size_t o2 = reader_push_key(rd, "commands");

@@ -250,10 +250,13 @@ static void put_stats(struct writer *w, cJSON *obj, const struct results_metric 
 	}
 }
 
-static bool whole_units(enum metric m)
+static bool whole_units(const struct results_metric *m)
 {
-	enum metric_unit u = metric_info(m)->unit;
+	enum metric_unit u = metric_info(m->metric)->unit;
 
+	/* a harness's time per iteration may be a fraction of a ns */
+	if (m->source == RESULTS_SOURCE_HARNESS)
+		return false;
 	return u == UNIT_NS || u == UNIT_BYTES || u == UNIT_COUNT;
 }
 
@@ -273,8 +276,8 @@ static void put_samples(struct writer *w, cJSON *obj, const struct results_metri
 	strbuf_addch(&sb, '[');
 	for (i = 0; i < m->n_samples; i++) {
 		double v = m->samples[i];
-		if (whole_units(m->metric) && !(v >= 0 && !signbit(v) && v <= RESULTS_MAX_INTEGER &&
-						v == (double)(uint64_t)v))
+		if (whole_units(m) && !(v >= 0 && !signbit(v) && v <= RESULTS_MAX_INTEGER &&
+					v == (double)(uint64_t)v))
 			fail(w, "samples", "holds a value that is not a whole number below 2^53");
 		if (i > 0)
 			strbuf_adds(&sb, ", ");
@@ -362,6 +365,75 @@ static void put_metric(struct writer *w, cJSON *metrics, const struct results_me
 	}
 }
 
+/* A number array as put_samples writes one: one raw item. */
+static void put_doubles(struct writer *w, cJSON *parent, const char *key, const double *v, size_t n)
+{
+	struct strbuf sb;
+	char buf[64];
+	size_t i;
+
+	strbuf_init(&sb, 0);
+	strbuf_addch(&sb, '[');
+	for (i = 0; i < n; i++) {
+		if (i)
+			strbuf_adds(&sb, ", ");
+		if (results_format_double(v[i], buf, sizeof(buf)) < 0) {
+			fail(w, key, "is not a finite number");
+			strbuf_adds(&sb, "null");
+		} else {
+			strbuf_adds(&sb, buf);
+		}
+	}
+	strbuf_addch(&sb, ']');
+	if (key)
+		add(parent, key, raw(sb.buf));
+	else
+		cJSON_AddItemToArray(parent, raw(sb.buf));
+	strbuf_release(&sb);
+}
+
+/* "harness_metrics" of a harness benchmark's side (absent elsewhere):
+ * [{name, unit, better, values: one per run, raw: [[the run's], ...]}]. */
+static void put_harness_metrics(struct writer *w, cJSON *side, const struct results_side *s)
+{
+	cJSON *arr;
+	size_t i, r, at;
+
+	if (!s->n_harness_metrics)
+		return;
+	arr = add(side, "harness_metrics", cJSON_CreateArray());
+	for (i = 0; i < s->n_harness_metrics; i++) {
+		const struct results_harness_metric *hm = &s->harness_metrics[i];
+		cJSON *o = cJSON_CreateObject(), *rawv;
+		cJSON_AddItemToArray(arr, o);
+		put_str(w, o, "name", hm->name);
+		put_str(w, o, "unit", hm->unit);
+		put_str(w, o, "better", better_name(hm->better));
+		put_doubles(w, o, "values", hm->values, hm->n_values);
+		rawv = add(o, "raw", cJSON_CreateArray());
+		for (r = 0, at = 0; r < hm->n_values; at += hm->raw_counts[r++])
+			put_doubles(w, rawv, NULL, hm->raw + at, hm->raw_counts[r]);
+	}
+}
+
+/* A duet side's run starts or ends: whole ns, one raw item as the samples. */
+static void put_times(struct writer *w, cJSON *obj, const char *key, const uint64_t *v, size_t n)
+{
+	struct strbuf sb;
+	size_t i;
+
+	strbuf_init(&sb, 0);
+	strbuf_addch(&sb, '[');
+	for (i = 0; i < n; i++) {
+		if (v[i] > (uint64_t)RESULTS_MAX_INTEGER)
+			fail(w, key, "holds a value of 2^53 or larger");
+		strbuf_addf(&sb, "%s%" PRIu64, i ? ", " : "", v[i]);
+	}
+	strbuf_addch(&sb, ']');
+	add(obj, key, raw(sb.buf));
+	strbuf_release(&sb);
+}
+
 static void put_side(struct writer *w, cJSON *obj, const char *key, const struct results_side *s)
 {
 	cJSON *o, *metrics;
@@ -381,6 +453,11 @@ static void put_side(struct writer *w, cJSON *obj, const char *key, const struct
 		    s->metrics[m].status != STATUS_NOT_REQUESTED)
 			put_metric(w, metrics, &s->metrics[m]);
 	put_error(w, o, &s->error);
+	put_harness_metrics(w, o, s);
+	if (s->n_times) {
+		put_times(w, o, "run_start_ns", s->run_start_ns, s->n_times);
+		put_times(w, o, "run_end_ns", s->run_end_ns, s->n_times);
+	}
 }
 
 static void put_comparison(struct writer *w, cJSON *obj, const struct comparison *c)
@@ -472,6 +549,23 @@ static void put_command(struct writer *w, enum results_mode mode, cJSON *arr,
 	cJSON_AddItemToArray(arr, o);
 	put_str(w, o, "name", c->name);
 	put_str(w, o, "command", c->command);
+	if (c->harness.format) {
+		cJSON *h = add(o, "harness", cJSON_CreateObject());
+		put_str(w, h, "format", c->harness.format);
+		put_str(w, h, "command", c->harness.command);
+		put_str(w, h, "benchmark", c->harness.benchmark);
+		if (c->harness.n_select) {
+			cJSON *sel = add(h, "selection", cJSON_CreateObject());
+			cJSON *f = add(sel, "filters", cJSON_CreateArray());
+			cJSON *a = add(sel, "args", cJSON_CreateArray());
+			for (i = 0; i < c->harness.n_select; i++)
+				cJSON_AddItemToArray(f,
+						     str_item(w, "filters", c->harness.select[i]));
+			for (i = 0; i < c->harness.n_args; i++)
+				cJSON_AddItemToArray(a, str_item(w, "args", c->harness.args[i]));
+			put_bool(sel, "filtered_after", c->harness.filtered_after);
+		}
+	}
 	put_str(w, o, "result", result_state_name(c->result));
 	put_side(w, o, "head", &c->head);
 	put_side(w, o, "base", &c->base);
@@ -600,6 +694,9 @@ static void put_benchmark(struct writer *w, enum results_mode mode, cJSON *arr,
 		cJSON_AddItemToArray(tags, str_item(w, "tags", b->tags[i]));
 	put_str(w, o, "baseline", b->baseline);
 	put_uint(w, o, "rounds", b->rounds);
+	/* only duets: documents of interleaved runs stay as they were */
+	if (b->schedule != SCHEDULE_INTERLEAVED)
+		put_str(w, o, "schedule", schedule_name(b->schedule));
 	if (b->time_budget_ran_out != RESULTS_TIME_BUDGET_NONE)
 		put_str(w, o, "time_budget_ran_out",
 			results_time_budget_name(b->time_budget_ran_out));
@@ -728,7 +825,10 @@ static void put_summary(struct writer *w, cJSON *root, const struct results_summ
 	put_uint(w, o, "benchmarks", s->benchmarks);
 	put_uint(w, o, "commands", s->commands);
 	for (i = 0; i < RESULTS_RESULT_STATES; i++)
-		put_uint(w, o, result_state_name((enum result_state)i), s->results[i]);
+		/* harness benchmarks' states, written where there are some so
+		 * that a document without harnesses reads as it always has */
+		if (s->results[i] || (i != RESULT_NEW && i != RESULT_REMOVED))
+			put_uint(w, o, result_state_name((enum result_state)i), s->results[i]);
 	put_uint(w, o, "accepted_regressions", s->accepted_regressions);
 	put_bool(o, "fail_on_inconclusive", s->fail_on_inconclusive);
 	put_int(o, "exit_code", s->exit_code);

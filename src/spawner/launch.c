@@ -252,7 +252,7 @@ static void wait_signals(const struct launch *l, sigset_t *set)
  * is read after this, so none is lost. */
 static void drain_signals(const struct launch *l)
 {
-	const struct timespec zero = { 0, 0 };
+	const struct timespec zero = { .tv_sec = 0, .tv_nsec = 0 };
 	sigset_t set;
 	int sig;
 
@@ -360,7 +360,9 @@ int launch_resolve_program(const struct run_request *req, char *out)
 /* Sets the signals in set to their default; async-signal-safe. */
 static void default_signals(uint64_t set)
 {
-	struct kernel_sigaction dfl = { SIG_DFL, 0, NULL, 0 };
+	struct kernel_sigaction dfl = {
+		.handler = SIG_DFL, .flags = 0, .restorer = NULL, .mask = 0
+	};
 	int i;
 
 	for (i = 1; i <= KERNEL_SIGNALS; i++)
@@ -838,9 +840,9 @@ void launch_run(struct launch *l, uint32_t run_id, const struct run_request *req
 {
 	char path[PATH_CAP];
 	struct child_plan plan = { .argv = req->argv, .envp = req->envp, .cwd = req->cwd };
-	volatile struct child_report rep = { STEP_NONE, 0, 0, 0, 0 };
+	volatile struct child_report rep = { .step = STEP_NONE };
 	struct typist ty = { .master = -1, .slave = -1, .out = -1 };
-	struct tally tally = { 0, 0, 0 };
+	struct tally tally = { .user_ns = 0 };
 	struct watch w = { .n = 1, .pidfd = { -1, -1 } };
 	enum wait_outcome outcome = WAIT_EXITED;
 	sigset_t all, old, waiting, poll_mask;
@@ -993,8 +995,8 @@ struct duet {
 
 static long futex(void *addr, int op, int val, uint64_t timeout_ns)
 {
-	struct timespec ts = { (time_t)(timeout_ns / 1000000000u),
-			       (long)(timeout_ns % 1000000000u) };
+	struct timespec ts = { .tv_sec = (time_t)(timeout_ns / 1000000000u),
+			       .tv_nsec = (long)(timeout_ns % 1000000000u) };
 
 	return syscall(SYS_futex, addr, op, val, timeout_ns ? &ts : NULL, NULL, 0);
 }

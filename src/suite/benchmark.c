@@ -85,7 +85,7 @@ static const char *const benchmark_keys[] = {
 	"prepare_each", "cleanup",     "baseline",   "commands", "warmup",     "runs",
 	"min_runs",	"max_runs",    "min_time",   "timeout",	 "cwd",	       "env",
 	"stdout",	"stderr",      "exit_codes", "metrics",	 "regression", "parameters",
-	"exclude",	"cases",       "sizes",	     "long_run", NULL
+	"exclude",	"cases",       "sizes",	     "long_run", "schedule",   NULL
 };
 
 /* Cross-checks of the resolved run counts. runs or max_runs below
@@ -121,6 +121,7 @@ static void resolve_settings(struct loader *l, const struct ynode *n, const char
 	b->max_runs = r->l.max_runs;
 	b->max_runs_set = r->l.has_max_runs;
 	b->min_time_ns = r->l.min_time_ns;
+	b->schedule = r->l.schedule;
 	b->metrics.cpu = r->l.cpu;
 	b->metrics.memory = r->l.memory;
 	b->metrics.unsupported = r->l.unsupported;

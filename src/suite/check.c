@@ -184,7 +184,7 @@ static const char *level_hint(struct loader *l, const char *key, const char *whe
 	/* metrics is not here: a command may set its counts. */
 	static const char *const benchmark_settings[] = { "warmup",   "runs",	  "min_runs",
 							  "max_runs", "min_time", "regression",
-							  NULL };
+							  "schedule", NULL };
 	static const char *const benchmark_only[] = { "name",	      "description", "tags",
 						      "stdin",	      "terminal",    "setup",
 						      "prepare_each", "cleanup",     "baseline",

@@ -6,6 +6,8 @@
  */
 #include "suite/loader.h"
 
+#include "common/alloc.h"
+#include "harness/select.h"
 #include "suite/vars.h"
 
 #include <string.h>
@@ -155,9 +157,228 @@ void parse_hooks(struct loader *l, const struct ynode *n, const char *path,
 	*count = n->count;
 }
 
-static const char *const command_keys[] = { "command", "shell",	  "cwd",    "env",
-					    "timeout", "stdout",  "stderr", "exit_codes",
-					    "budget",  "metrics", NULL };
+static const char *const command_keys[] = { "command", "shell",	  "cwd",     "env",
+					    "timeout", "stdout",  "stderr",  "exit_codes",
+					    "budget",  "metrics", "harness", NULL };
+
+static const char *const harness_keys[] = { "format", "output",	    "metric",
+					    "select", "benchmarks", NULL };
+static const char *const rule_keys[] = { "tolerance", "budget", NULL };
+
+/* One rule of harness.benchmarks: tolerance (a percent) and budget (of
+ * latency, as a command's budget: is written). */
+static bool parse_rule(struct loader *l, const struct ynode *key, const struct ynode *n,
+		       const char *path, const struct benchmark *bm, const struct command *c,
+		       struct harness_rule *r)
+{
+	struct err err = ERR_INIT;
+	const struct ynode *v;
+	size_t i;
+
+	r->filter = key->text;
+	r->pos.line = key->line;
+	r->pos.column = key->column;
+	if (harness_filter_check(key->text, &err) < 0) {
+		check_problem(l, key, path, NULL, "%s", err.msg);
+		return false;
+	}
+	if (!check_map(l, n, path, "a map of tolerance, budget"))
+		return false;
+	check_keys(l, n, path, rule_keys, path);
+	if ((v = ynode_get(n, "tolerance")))
+		r->has_tolerance = check_percent(l, v, check_child(l, path, "tolerance"), 1000,
+						 &r->max_fraction);
+	if ((v = ynode_get(n, "budget"))) {
+		struct command tmp = *c;
+		const char *bp = check_child(l, path, "budget");
+		tmp.budgets = NULL;
+		tmp.budget_count = 0;
+		parse_budgets(l, v, bp, bm, &tmp);
+		for (i = 0; i < tmp.budget_count; i++)
+			if (tmp.budgets[i].metric != METRIC_LATENCY) {
+				check_problem(l, v, bp, "a harness benchmark has its time only",
+					      "expected a budget of latency, got %s",
+					      metric_info(tmp.budgets[i].metric)->name);
+				return false;
+			}
+		r->budgets = tmp.budgets;
+		r->budget_count = tmp.budget_count;
+	}
+	return true;
+}
+
+static void parse_rules(struct loader *l, const struct ynode *n, const char *path,
+			const struct benchmark *bm, struct harness_spec *h, const struct command *c)
+{
+	struct harness_rule *v;
+	size_t i;
+
+	if (!check_map(l, n, path, "a map of benchmark filter: {tolerance, budget}"))
+		return;
+	v = arena_array(l->a, n->count ? n->count : 1, sizeof(*v));
+	for (i = 0; i < n->count; i++)
+		if (!parse_rule(l, n->keys[i], n->items[i], check_child(l, path, n->keys[i]->text),
+				bm, c, &v[i]))
+			return;
+	h->rules = v;
+	h->rule_count = n->count;
+}
+
+/* select: a filter or a list of them (harness/select.h), for a command
+ * written as a list: a shell string has no command line to add to. */
+static bool parse_harness_select(struct loader *l, const struct ynode *n, const char *path,
+				 const struct command *c, struct harness_spec *h)
+{
+	const struct ynode *const *items = &n;
+	const char **v;
+	size_t count = 1, i;
+
+	if (c->exec.kind == EXEC_SHELL) {
+		check_problem(l, n, path, "write the command as a list [program, arg, ...]",
+			      "select needs a command without shell: true: the selection is "
+			      "added to its arguments");
+		return false;
+	}
+	if (n->kind == YNODE_SEQ) {
+		items = (const struct ynode *const *)n->items;
+		count = n->count;
+	}
+	if (!count || count > HARNESS_MAX_FILTERS) {
+		check_problem(l, n, path, NULL, "expected 1 to %u filters, got %zu",
+			      HARNESS_MAX_FILTERS, count);
+		return false;
+	}
+	v = arena_array(l->a, count, sizeof(*v));
+	for (i = 0; i < count; i++) {
+		const char *ip = n->kind == YNODE_SEQ ? check_index(l, path, i) : path;
+		struct err err = ERR_INIT;
+		const char *s = check_str(l, items[i], ip);
+		if (!s)
+			return false;
+		if (harness_filter_check(s, &err) < 0) {
+			check_problem(l, items[i], ip, NULL, "%s", err.msg);
+			return false;
+		}
+		v[i] = s;
+	}
+	h->select = v;
+	h->select_count = count;
+	return true;
+}
+
+/* The kinds' names as one line for messages, from the harness area's table
+ * so that a new kind is named here without an edit. */
+static const char *harness_names(struct loader *l)
+{
+	struct strbuf sb;
+	const char *s;
+	int k;
+
+	strbuf_init(&sb, 0);
+	for (k = 0; k < HARNESS__COUNT; k++)
+		strbuf_addf(&sb, "%s%s", k ? (k + 1 == HARNESS__COUNT ? " or " : ", ") : "",
+			    harness_kind_name((enum harness_kind)k));
+	s = arena_strdup(l->a, sb.buf);
+	strbuf_release(&sb);
+	return s;
+}
+
+static bool parse_harness_kind(struct loader *l, const struct ynode *n, const char *path,
+			       enum harness_kind *kind)
+{
+	const char *s = check_str(l, n, path);
+
+	if (!s)
+		return false;
+	if (harness_kind_from_name(s, kind) == 0)
+		return true;
+	check_problem(l, n, path, "see docs/configuration.md, \"Harnesses\"", "expected %s, got %s",
+		      harness_names(l), check_found(l, n));
+	return false;
+}
+
+/* harness: NAME, or {format: NAME, output: FILE} for a harness that writes
+ * its output to a file in ${workdir} (docs/configuration.md, "Harnesses"). */
+static void parse_harness(struct loader *l, const struct ynode *n, const char *path,
+			  const struct benchmark *bm, struct command *c)
+{
+	struct harness_spec *h = &c->harness;
+	const struct ynode *format, *output, *metric;
+	struct output o;
+
+	h->pos.line = n->line;
+	h->pos.column = n->column;
+	h->metric = "time";
+	if (bm->terminal) {
+		check_problem(l, n, path, "drop terminal: true from the benchmark",
+			      "a harness cannot run in a terminal benchmark: its output would "
+			      "be the pty's");
+		return;
+	}
+	if (n->kind == YNODE_SCALAR) {
+		h->present = parse_harness_kind(l, n, path, &h->kind);
+		return;
+	}
+	if (!check_map(l, n, path, "a harness name or a map with format"))
+		return;
+	check_keys(l, n, path, harness_keys, path);
+	format = ynode_get(n, "format");
+	output = ynode_get(n, "output");
+	metric = ynode_get(n, "metric");
+	if (ynode_get(n, "select") &&
+	    !parse_harness_select(l, ynode_get(n, "select"), check_child(l, path, "select"), c, h))
+		return;
+	if (ynode_get(n, "benchmarks"))
+		parse_rules(l, ynode_get(n, "benchmarks"), check_child(l, path, "benchmarks"), bm,
+			    h, c);
+	if (!format) {
+		check_problem(l, n, path, NULL, "expected a map with format, got no format");
+		return;
+	}
+	if (!parse_harness_kind(l, format, check_child(l, path, "format"), &h->kind))
+		return;
+	if (output) {
+		const char *op = check_child(l, path, "output");
+		if (!parse_output(l, output, op, &o))
+			return;
+		if (o.kind != OUTPUT_FILE) {
+			check_problem(l, output, op, "leave output out to read standard output",
+				      "expected a file inside ${workdir}, got %s",
+				      check_found(l, output));
+			return;
+		}
+		h->output = o.path;
+	}
+	if (metric) {
+		const char *mp = check_child(l, path, "metric");
+		const char *s = check_str(l, metric, mp);
+		if (!s)
+			return;
+		if (!*s || strlen(s) > HARNESS_MAX_METRIC_BYTES) {
+			check_problem(l, metric, mp, NULL,
+				      "expected a metric's name of 1 to %u bytes, got %s",
+				      HARNESS_MAX_METRIC_BYTES, check_found(l, metric));
+			return;
+		}
+		h->metric = s;
+	}
+	h->present = true;
+}
+
+/* The counts measure a process, not the benchmarks inside a harness. */
+static void check_harness_metrics(struct loader *l, const struct ynode *n, const char *path,
+				  const struct command *c)
+{
+	static const enum metric counts[] = { METRIC_INSTRUCTIONS, METRIC_ALLOCATIONS,
+					      METRIC_ARTIFACT_SIZE };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(counts); i++)
+		if (command_measures(c, counts[i]))
+			check_problem(l, n, path, "measure it in a command without harness:",
+				      "metrics.%s cannot be counted for a harness's benchmarks",
+				      metric_info(counts[i])->name);
+}
 
 /* The benchmark's metrics with the command's own counts laid over
  * (docs/configuration.md, "Metrics"). */
@@ -206,10 +427,15 @@ void parse_command(struct loader *l, const struct ynode *n, const char *path,
 			continue;
 		if (!strcmp(k, "metrics"))
 			parse_command_metrics(l, v, p, &own);
+		else if (!strcmp(k, "harness"))
+			parse_harness(l, v, p, bm, c);
 		else if (strcmp(k, "command") && strcmp(k, "shell") && strcmp(k, "budget"))
 			parse_setting(l, k, v, p, false, &own);
 	}
 	resolve_metrics(l, &own, bm, c);
+	if (c->harness.present)
+		check_harness_metrics(l, ynode_get(n, "harness"), check_child(l, path, "harness"),
+				      c);
 	if ((budget = ynode_get(n, "budget"))) /* once the command's metrics are known */
 		parse_budgets(l, budget, check_child(l, path, "budget"), bm, c);
 	c->exec.cwd = own.cwd ? own.cwd : r->cwd;

@@ -376,8 +376,7 @@ static bool names_a_directory(const char *rel)
 	return !*last || !strcmp(last, ".") || !strcmp(last, "..");
 }
 
-static bool parse_output(struct loader *l, const struct ynode *n, const char *path,
-			 struct output *o)
+bool parse_output(struct loader *l, const struct ynode *n, const char *path, struct output *o)
 {
 	const char *s = check_str(l, n, path), *rel;
 
@@ -473,6 +472,19 @@ static void parse_warmup(struct loader *l, const struct ynode *n, const char *pa
 	ly->has_warmup = true;
 }
 
+/* interleaved or duet (docs/configuration.md, "Schedule"). */
+static void parse_schedule(struct loader *l, const struct ynode *n, const char *path,
+			   struct layer *ly)
+{
+	const char *s = check_str(l, n, path);
+
+	if (s && !schedule_from_name(s, &ly->schedule))
+		ly->has_schedule = true;
+	else if (s)
+		check_problem(l, n, path, NULL, "expected interleaved or duet, got %s",
+			      check_found(l, n));
+}
+
 /* The settings that layer; returns false when key is not one of them. Which
  * keys a level allows is decided by the caller's key list. */
 bool parse_setting(struct loader *l, const char *k, const struct ynode *v, const char *p,
@@ -494,6 +506,8 @@ bool parse_setting(struct loader *l, const char *k, const struct ynode *v, const
 		ly->max_runs_path = p;
 	} else if (!strcmp(k, "min_time")) {
 		ly->has_min_time = check_duration(l, v, p, false, &ly->min_time_ns);
+	} else if (!strcmp(k, "schedule")) {
+		parse_schedule(l, v, p, ly);
 	} else if (!strcmp(k, "timeout")) {
 		ly->has_timeout = check_duration(l, v, p, true, &ly->timeout_ns);
 	} else if (!strcmp(k, "cwd")) {
@@ -596,6 +610,7 @@ void apply_layer(struct loader *l, struct resolved *r, const struct layer *o)
 	TAKE(has_min_runs, min_runs);
 	TAKE(has_max_runs, max_runs);
 	TAKE(has_min_time, min_time_ns);
+	TAKE(has_schedule, schedule);
 	TAKE(has_cpu, cpu);
 	TAKE(has_memory, memory);
 	TAKE(has_unsupported, unsupported);

@@ -50,6 +50,8 @@ struct reg_layer {
 
 struct layer {
 	bool has_warmup, has_runs, has_min_runs, has_max_runs, has_min_time, has_timeout;
+	bool has_schedule;
+	enum schedule schedule;
 	struct warmup warmup;
 	unsigned runs, min_runs, max_runs;
 	uint64_t min_time_ns, timeout_ns;
@@ -112,6 +114,9 @@ void apply_layer(struct loader *l, struct resolved *r, const struct layer *o);
 /* The built-in defaults (docs/configuration.md). */
 void regression_defaults(struct regression *r);
 void resolved_defaults(struct resolved *r);
+
+/* stdout: or stderr: "discard" or a file inside ${workdir}. */
+bool parse_output(struct loader *l, const struct ynode *n, const char *path, struct output *o);
 
 /* ---- commands.c ---- */
 

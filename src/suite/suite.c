@@ -12,6 +12,7 @@
 
 #include "common/alloc.h"
 #include "common/fsio.h"
+#include "harness/select.h"
 #include "suite/loader.h"
 
 #include <stdio.h>
@@ -36,10 +37,10 @@ void suite_diags_release(struct suite_diags *d)
 	memset(d, 0, sizeof(*d));
 }
 
-static const char *const defaults_keys[] = { "warmup",	   "runs",    "min_runs",   "max_runs",
-					     "min_time",   "timeout", "cwd",	    "env",
-					     "stdout",	   "stderr",  "exit_codes", "metrics",
-					     "regression", NULL };
+static const char *const defaults_keys[] = { "warmup",	   "runs",     "min_runs",   "max_runs",
+					     "min_time",   "timeout",  "cwd",	     "env",
+					     "stdout",	   "stderr",   "exit_codes", "metrics",
+					     "regression", "schedule", NULL };
 /* ---- report ---- */
 
 static const char *const report_format_names[] = { "json", "csv", "markdown", "github",
@@ -521,6 +522,16 @@ static bool metrics_measure(const struct metrics *ms, enum metric m)
 		break;
 	}
 	return false;
+}
+
+const struct harness_rule *harness_rule_for(const struct command *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->harness.rule_count; i++)
+		if (harness_filter_matches(c->harness.rules[i].filter, name))
+			return &c->harness.rules[i];
+	return NULL;
 }
 
 bool command_measures(const struct command *c, enum metric m)

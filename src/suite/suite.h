@@ -24,6 +24,7 @@
 #include "common/metric.h"
 #include "common/strbuf.h"
 #include "common/types.h"
+#include "harness/harness.h" /* enum harness_kind: the names of `harness:` */
 #include "suite/arena.h"
 #include "suite/params.h"
 
@@ -207,10 +208,46 @@ struct growth_budget {
 	struct suite_pos pos;
 };
 
+/* A rule of `harness.benchmarks:` for the benchmarks a filter matches
+ * (harness/select.h): their latency tolerance and budgets. */
+struct harness_rule {
+	const char *filter;
+	bool has_tolerance;
+	double max_fraction;	      /* of latency, over regression.latency.max_percent */
+	const struct budget *budgets; /* latency only, over the command's */
+	size_t budget_count;
+	struct suite_pos pos;
+};
+
+/* `harness:` of a command (docs/configuration.md, "Harnesses"): the
+ * command runs an in-process benchmark harness; one of its processes is
+ * one run, and every benchmark its output reports is a case of its own. */
+struct harness_spec {
+	bool present;
+	enum harness_kind kind;
+	/* A file inside ${workdir} the command writes its output to
+	 * (relative, like stdout's), or NULL: its standard output. */
+	const char *output;
+	/* The metric each benchmark is judged on, its latency: "time" (the
+	 * harness's time per iteration), or another time it reports such as
+	 * Google Benchmark's "cpu_time". */
+	const char *metric;
+	/* `select:` (docs/configuration.md, "Selecting harness benchmarks"):
+	 * filters (harness/select.h), checked; none: every benchmark. */
+	const char *const *select;
+	size_t select_count;
+	/* `benchmarks:`, in written order: the first rule whose filter
+	 * matches a benchmark is its rule. */
+	const struct harness_rule *rules;
+	size_t rule_count;
+	struct suite_pos pos; /* of the `harness` value */
+};
+
 struct command {
 	const char *name;
 	struct exec exec;
 	struct output out, err;
+	struct harness_spec harness;
 	const int *exit_codes; /* statuses counted as success */
 	size_t exit_code_count;
 	const struct budget *budgets;
@@ -255,6 +292,10 @@ struct benchmark {
 	unsigned min_runs, max_runs;
 	bool max_runs_set; /* comparisons use SUITE_COMPARE_MAX_PAIRS when false */
 	uint64_t min_time_ns;
+	/* How a comparison pairs its commands' runs (defaults, then the
+	 * benchmark; interleaved unless set); the plan puts --schedule over
+	 * it. */
+	enum schedule schedule;
 	struct metrics metrics;
 	struct regression regression;
 	const struct exec *setup, *prepare_each, *cleanup;
@@ -317,6 +358,9 @@ struct suite {
  * says how many. Nothing is executed. */
 int suite_load(const char *path, struct suite **out, struct suite_diags *diags, struct err *err);
 void suite_free(struct suite *s);
+
+/* The rule of c's harness for the benchmark `name` reports, or NULL. */
+const struct harness_rule *harness_rule_for(const struct command *c, const char *name);
 
 /* Whether a command measures a metric (latency always; CPU metrics with
  * metrics.cpu; peak_rss with metrics.memory; throughput with declared work;

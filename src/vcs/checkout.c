@@ -217,7 +217,7 @@ static int copy_tag(const char *name, void *payload)
 
 static int copy_tags(struct vcs *vcs, git_repository *repo, struct err *err)
 {
-	struct tag_copy copy = { vcs->repo, repo };
+	struct tag_copy copy = { .from = vcs->repo, .to = repo };
 	git_refdb *refdb = NULL;
 	int rc = 0;
 

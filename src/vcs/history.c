@@ -31,7 +31,8 @@ static void back_off(struct rng *rng, int attempt)
 {
 	uint64_t cap_us = UINT64_C(1000) << (attempt < 7 ? attempt : 7);
 	uint64_t us = rng_below(rng, cap_us);
-	struct timespec ts = { (time_t)(us / 1000000), (long)(us % 1000000) * 1000 };
+	struct timespec ts = { .tv_sec = (time_t)(us / 1000000),
+			       .tv_nsec = (long)(us % 1000000) * 1000 };
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;

@@ -225,7 +225,9 @@ static int compare_oids(const void *a, const void *b)
 /* libgit2 only says "ambiguous"; git names the candidates, and so do we. */
 static int ambiguous_error(struct vcs *vcs, const char *rev, struct err *err)
 {
-	struct candidates c = { { 0 }, 0, NULL, 0, 0 };
+	struct candidates c = {
+		.prefix = "", .prefix_len = 0, .ids = NULL, .count = 0, .alloc = 0
+	};
 	struct strbuf sb;
 	git_odb *odb = NULL;
 	size_t i;
@@ -517,7 +519,7 @@ static int rank_walk(git_revwalk *walk, const struct ranked *r, size_t n, size_t
 
 	while (found < n && (rc = git_revwalk_next(&oid, walk)) == 0) {
 		struct vcs_sha sha;
-		struct ranked key = { NULL, 0 }, *hit;
+		struct ranked key = { .hex = NULL, .i = 0 }, *hit;
 		vcs_sha_from_oid(&sha, &oid);
 		key.hex = sha.hex;
 		hit = bsearch(&key, r, n, sizeof(*r), by_hex);

@@ -49,6 +49,20 @@ def read(path):
 KEY = re.compile(r"^(?P<dash>- +)?(?P<key>[A-Za-z0-9_.-]+|\"[^\"]*\"|'[^']*'):(?:\s|$)")
 
 
+def trusted_parent(test):
+    """A writable directory the action's valgrind step does not refuse (not
+    under /tmp, /var/tmp, /dev/shm, HOME or TMPDIR): the build directory, or
+    one of the system's when the clone is itself under /tmp."""
+    refused = ["/tmp/", "/var/tmp/", "/dev/shm/", os.path.expanduser("~") + "/"]
+    if os.environ.get("TMPDIR"):
+        refused.append(os.path.realpath(os.environ["TMPDIR"]) + "/")
+    for parent in (os.path.dirname(HIMORIME), "/var/lib", "/opt", "/run"):
+        real = os.path.realpath(parent) + "/"
+        if os.access(parent, os.W_OK) and not any(real.startswith(r) for r in refused):
+            return parent
+    test.skipTest("no writable directory outside /tmp, /var/tmp, /dev/shm and HOME")
+
+
 class Line:
     def __init__(self, number, text):
         self.number = number
@@ -575,9 +589,10 @@ class ActionTest(TempDirTest):
         """The valgrind step's script with a PATH of fakes: himorime prints
         `listed` for `list --format json`, apt-get records its arguments.
         The fakes sit under /tmp, where himorime refuses a valgrind, unless
-        trusted_dir puts them in the build directory instead."""
+        trusted_dir puts them in a directory outside every place the step
+        refuses (the build directory, unless the clone itself is under /tmp)."""
         if trusted_dir:
-            fake = tempfile.mkdtemp(prefix="fakebin-", dir=os.path.dirname(HIMORIME))
+            fake = tempfile.mkdtemp(prefix="himorime-fakebin-", dir=trusted_parent(self))
             self.addCleanup(shutil.rmtree, fake, True)
         else:
             fake = os.path.join(self.tmp, "fakebin")

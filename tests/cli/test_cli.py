@@ -74,7 +74,7 @@ class CliTest(TempDirTest):
         self.assertExit(res, 0)
         flags = [l.split()[0] for l in res.out.splitlines() if l.startswith("  --")]
         self.assertEqual(flags, ["--against", "--suite-from", "--max-time", "--max-total-time",
-                                 "--fail-on-inconclusive"])
+                                 "--schedule", "--fail-on-inconclusive"])
         self.assertIn("\nflags (besides those of 'himorime help run'):\n", res.out)
         self.assertIn("\nexit: 0 ok, 1 a regression (here: noise) or budget broken, ", res.out)
 

@@ -19,7 +19,7 @@ REPORTS = os.path.join(DATA, "reports")
 GOLDEN = os.path.join(DATA, "render")
 FORMATS = ["table", "json", "csv", "samples-csv", "markdown", "github", "html"]
 STORED = {"v1-calibrate": 0, "v1-compare": 4, "v1-minimal": 0, "v1-pr": 1, "v1-run": 4,
-          "v1-counts": 1, "v1-command-counts": 1}
+          "v1-counts": 1, "v1-command-counts": 1, "v1-duet": 0}
 INVALID = "himorime: exit 2: invalid input\n"
 
 
@@ -91,7 +91,8 @@ HOSTILE = {
                      ":13:17: control character in a string"),
     "unknown-result": (BASE.replace('"result": "pass",\n      "benchmarks"',
                                     '"result": "great",\n      "benchmarks"'),
-                       ': $.suites[0].result: expected "pass", "new_suite", "improved", "inconclusive", '
+                       ': $.suites[0].result: expected "pass", "new_suite", "new", "removed", '
+                       '"improved", "inconclusive", '
                        '"over_budget", "regression", "metric_error" or "error", got "great"'),
     "exit-code-9": (BASE.replace('"exit_code": 0', '"exit_code": 9'),
                     ": $.summary.exit_code: expected 0, 1, 4, 5 or 6, got 9"),
@@ -444,8 +445,9 @@ class DocsTest(unittest.TestCase):
         with open(os.path.join(DATA, "..", "..", "docs", "reports.md"), encoding="utf-8") as f:
             doc = f.read()
         examples = re.findall(r"<!-- example: (\S+) -->\n```\w*\n(.*?)```\n", doc, re.S)
-        # every format but json, and the pull-request comment
-        self.assertEqual(sorted(n.split(".")[1] for n, _ in examples),
+        # every format but json, and the pull-request comment (samples-csv
+        # twice: with and without duet runs)
+        self.assertEqual(sorted({n.split(".")[1] for n, _ in examples}),
                          sorted([f for f in FORMATS if f != "json"] + ["comment"]))
         for name, text in examples:
             with self.subTest(example=name):

@@ -128,8 +128,8 @@ static void test_cli__help_lists_what_the_like_command_does_not(void **state)
 	static const char *const ci_flags[] = { "comment", "accept-label", "verdict-as", "dry-run",
 						NULL };
 	static const char *const compare_flags[] = {
-		"against",  "head",	      "merge-base",	      "suite-from",
-		"max-time", "max-total-time", "fail-on-inconclusive", NULL
+		"against",	  "head",     "merge-base",	      "suite-from", "max-time",
+		"max-total-time", "schedule", "fail-on-inconclusive", NULL
 	};
 	static const char *const none[] = { NULL };
 	const struct opt **rows;

@@ -487,15 +487,17 @@ static void test_common__metric_names_round_trip(void **state)
  * leaves *out alone. */
 static void test_common__vocab_names_round_trip(void **state)
 {
-	static const char *const want[][8] = {
+	static const char *const want[][10] = {
 		[VOCAB_VERDICT] = { "pass", "improved", "regression", "inconclusive", "skipped" },
-		[VOCAB_RESULT_STATE] = { "pass", "new_suite", "improved", "inconclusive",
-					 "over_budget", "regression", "metric_error", "error" },
+		[VOCAB_RESULT_STATE] = { "pass", "new_suite", "new", "removed", "improved",
+					 "inconclusive", "over_budget", "regression",
+					 "metric_error", "error" },
 		[VOCAB_BUDGET_STATUS] = { "pass", "fail", "skipped", "no_data" },
 		[VOCAB_SIDE_STATISTIC] = { "median", "mean" },
 		[VOCAB_BOUND_OP] = { "<", "<=", ">", ">=" },
+		[VOCAB_SCHEDULE] = { "interleaved", "duet" },
 	};
-	static const size_t count[] = { 5, 8, 4, 2, 4 };
+	static const size_t count[] = { 5, 10, 4, 2, 4, 2 };
 	size_t t, i, n;
 
 	(void)state;
@@ -528,6 +530,11 @@ static void test_common__vocab_names_round_trip(void **state)
 			side_statistic_from_name(side_statistic_name((enum side_statistic)i), &s),
 			0);
 		assert_int_equal(s, i);
+	}
+	for (i = 0; i <= SCHEDULE_DUET; i++) {
+		enum schedule sc = SCHEDULE_DUET;
+		assert_int_equal(schedule_from_name(schedule_name((enum schedule)i), &sc), 0);
+		assert_int_equal(sc, i);
 	}
 	for (i = 0; i <= BOUND_GE; i++) {
 		enum bound_op op = BOUND_GE;

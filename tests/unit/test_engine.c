@@ -96,6 +96,17 @@ struct fake {
 	enum count_what what[4];
 	size_t n_chosen;
 	size_t counted[MAX_COMMANDS][2], n_counted;
+	/* Duets (docs/design.md, "Duet runs"): the CPUs measurer_duet_cpus
+	 * finds (one_cpu: none, with its message); both sides start at the
+	 * clock and it moves on to the later end. The head run timeout_at
+	 * (1-based; 0: none) of timeout_command times out and stops its twin.
+	 * Each duet's command and base's CPU are kept, in order. */
+	bool one_cpu;
+	const char *timeout_command;
+	size_t timeout_at;
+	size_t duets, cpu_asks;
+	char duet_command[MAX_CALLS][32];
+	int duet_base_cpu[MAX_CALLS];
 };
 
 /* The index of a command's name among those seen, added when new. */
@@ -195,6 +206,69 @@ static int fake_run(void *ctx, const struct run_request *req, unsigned runs, str
 		fake_run_one(ctx, req, &res[made], err);
 	while (++made < runs && !run_result_ends_batch(&res[made - 1]));
 	return (int)made;
+}
+
+static int fake_duet_cpus(void *ctx, int cpu[2], struct err *err)
+{
+	struct fake *f = ctx;
+
+	f->cpu_asks++;
+	if (f->one_cpu)
+		return err_set(err, ERR_INVALID,
+			       "duet runs need two CPUs, and himorime may use only CPU 0 (its "
+			       "affinity mask): use the interleaved schedule");
+	cpu[0] = 2;
+	cpu[1] = 5;
+	return 0;
+}
+
+/* Both sides as fake_run_one makes them, started together: each starts at
+ * 1000 ns after the clock (head 700 ns after base) and ends its wall time
+ * later, and the clock moves on to the later end. A cancel stops both; a timeout of head
+ * stops base, as the real duet does (spawner/run.h). */
+static int fake_duet(void *ctx, const struct duet_request *req, struct duet_result *res,
+		     struct err *err)
+{
+	struct fake *f = ctx;
+	uint64_t t0 = f->clock_ns, last = t0;
+	int i;
+
+	assert_string_equal(req->side[0].cwd, BASE_ROOT);
+	assert_string_equal(req->side[1].cwd, HEAD_ROOT);
+	assert_int_not_equal(req->cpu[0], req->cpu[1]);
+	assert_false(req->side[0].terminal || req->side[1].terminal);
+	memset(res, 0, sizeof(*res));
+	if (f->duets < MAX_CALLS) {
+		snprintf(f->duet_command[f->duets], sizeof(f->duet_command[0]), "%s",
+			 req->side[0].argv[0]);
+		f->duet_base_cpu[f->duets] = req->cpu[0];
+	}
+	f->duets++;
+	for (i = 0; i < 2; i++) {
+		struct run_result *x = &res->side[i];
+		if (i == 1 && res->side[0].status == RUN_INTERRUPTED) {
+			x->status = RUN_INTERRUPTED; /* the cancel stopped both */
+			continue;
+		}
+		fake_run_one(ctx, &req->side[i], x, err);
+		if (i == 1 && f->timeout_command &&
+		    !strcmp(req->side[1].argv[0], f->timeout_command) &&
+		    runs_of(f, f->timeout_command, true) == f->timeout_at) {
+			x->status = RUN_TIMED_OUT;
+			res->side[0].status = RUN_INTERRUPTED;
+			res->stopped_by_twin[0] = true;
+		}
+		if (x->status == RUN_INTERRUPTED) {
+			res->side[0].status = RUN_INTERRUPTED; /* a cancel stops both */
+			continue;
+		}
+		x->start_ns = t0 + 1000 + (uint64_t)i * 700;
+		x->end_ns = x->start_ns + x->wall_ns;
+		last = x->end_ns > last ? x->end_ns : last;
+	}
+	res->start_skew_ns = 700;
+	f->clock_ns = last;
+	return 0;
 }
 
 static void fake_cancel(void *ctx)
@@ -300,6 +374,8 @@ static void run_suite(struct fake *f, const char *yaml, bool compare, struct out
 		.now_ns = fake_now,
 		.choose = fake_choose,
 		.count = fake_count,
+		.duet_cpus = fake_duet_cpus,
+		.duet = fake_duet,
 	};
 	struct runner_roots roots = { NULL, NULL, NULL, NULL, NULL };
 	struct suite_diags diags;
@@ -1028,6 +1104,228 @@ static void test_engine__interrupt_stops_the_run_and_marks_the_rest(void **state
 	results_free(o.doc);
 }
 
+/* ---- duets ----------------------------------------------------------------- */
+
+#define DUET_SUITE                                                                                 \
+	"version: \"1\"\nname: duet\nbenchmarks:\n  - name: b\n    schedule: duet\n%s"             \
+	"    commands:\n      a: {command: [a]}\n      b: {command: [b]}\n"
+
+static void run_duets(struct fake *f, const char *extra, bool compare, struct outcome *o)
+{
+	char *yaml = xasprintf(DUET_SUITE, extra);
+
+	run_suite(f, yaml, compare, o);
+	free(yaml);
+}
+
+/* Each pair of a compared command is one duet, base and head at once: the
+ * warmup's and the rounds', and no run alone; each command's duets swap
+ * the two CPUs from one to the next; the CPUs are asked for once; each
+ * side's samples carry their start and end, which overlap, counted from
+ * the first measured duet; the document says duet. */
+static void test_engine__duet_pairs_run_at_once_on_alternating_cpus(void **state)
+{
+	struct fake f = { .wall = head_20_percent_slower };
+	const struct results_command *c;
+	const struct results_side *h, *b;
+	struct outcome o;
+	size_t k, seen[2] = { 0, 0 };
+	int last[2] = { -1, -1 };
+
+	(void)state;
+	run_duets(&f, "    runs: 12\n    warmup: 2\n", true, &o);
+	assert_int_equal(o.rc, 0);
+	assert_int_equal(f.cpu_asks, 1);
+	assert_int_equal(f.calls, 0); /* nothing ran alone */
+	assert_int_equal(f.duets, 2 * 14);
+	for (k = 0; k < f.duets; k++) {
+		size_t i = strcmp(f.duet_command[k], "a") ? 1 : 0;
+		assert_true(f.duet_base_cpu[k] == 2 || f.duet_base_cpu[k] == 5);
+		assert_int_not_equal(f.duet_base_cpu[k], last[i]);
+		last[i] = f.duet_base_cpu[k];
+		seen[i]++;
+	}
+	assert_int_equal(seen[0], 14);
+	assert_int_equal(seen[1], 14);
+	assert_int_equal(bench(&o, 0)->schedule, SCHEDULE_DUET);
+	assert_int_equal(bench(&o, 0)->rounds, 12);
+	for (k = 0; k < 2; k++) {
+		c = command(&o, 0, k);
+		h = &c->head;
+		b = &c->base;
+		assert_int_equal(h->warmups, 2);
+		assert_int_equal(b->warmups, 2);
+		assert_int_equal(h->count, 12);
+		assert_int_equal(h->n_times, 12);
+		assert_int_equal(b->n_times, 12);
+	}
+	/* the first measured duet: base at 0, head 700 ns later; each run
+	 * overlaps its twin */
+	c = command(&o, 0, 0);
+	h = &c->head;
+	b = &c->base;
+	assert_true(b->run_start_ns[0] == 0 || command(&o, 0, 1)->base.run_start_ns[0] == 0);
+	for (k = 0; k < 12; k++) {
+		assert_true(h->run_start_ns[k] == b->run_start_ns[k] + 700);
+		assert_true(h->run_end_ns[k] - h->run_start_ns[k] == 12 * MS);
+		assert_true(b->run_end_ns[k] - b->run_start_ns[k] == 10 * MS);
+		assert_true(h->run_start_ns[k] < b->run_end_ns[k]);
+		assert_true(k == 0 || h->run_start_ns[k] > h->run_end_ns[k - 1]);
+	}
+	results_free(o.doc);
+}
+
+/* Duets go through the same looks: the same streams decided at the same
+ * look with the same pairs and samples as interleaved pairs. */
+static void test_engine__duets_follow_the_looks_as_interleaved_pairs(void **state)
+{
+	struct fake fi = { .wall = slower_after_an_outlier }, fd = fi;
+	struct outcome oi, od;
+	const struct comparison *ci, *cd;
+	size_t k;
+
+	(void)state;
+	run_suite(&fi,
+		  "version: \"1\"\nname: duet\nbenchmarks:\n  - name: b\n    warmup: 0\n"
+		  "    commands:\n      a: {command: [a]}\n      b: {command: [b]}\n",
+		  true, &oi);
+	run_duets(&fd, "    warmup: 0\n", true, &od);
+	assert_int_equal(oi.rc, 0);
+	assert_int_equal(od.rc, 0);
+	assert_int_equal(fi.duets, 0);
+	assert_int_equal(bench(&oi, 0)->schedule, SCHEDULE_INTERLEAVED);
+	assert_int_equal(command(&oi, 0, 0)->head.n_times, 0);
+	assert_int_equal(bench(&od, 0)->rounds, bench(&oi, 0)->rounds);
+	assert_int_equal(fd.duets, 2 * bench(&od, 0)->rounds);
+	for (k = 0; k < 2; k++) {
+		ci = comparison_of(command(&oi, 0, k), METRIC_LATENCY);
+		cd = comparison_of(command(&od, 0, k), METRIC_LATENCY);
+		assert_int_equal(cd->verdict, VERDICT_REGRESSION);
+		assert_int_equal(cd->verdict, ci->verdict);
+		assert_int_equal(cd->looks_used, ci->looks_used);
+		assert_int_equal(cd->pairs, ci->pairs);
+		assert_true(cd->change_percent == ci->change_percent);
+		assert_memory_equal(command(&od, 0, k)->head.metrics[METRIC_LATENCY].samples,
+				    command(&oi, 0, k)->head.metrics[METRIC_LATENCY].samples,
+				    cd->pairs * sizeof(double));
+	}
+	results_free(oi.doc);
+	results_free(od.doc);
+}
+
+/* A side that fails in a duet is the unit's error, as a failed run of an
+ * interleaved pair; its twin, which ran to its end, keeps its sample, and
+ * no pair of that command runs after it. */
+static void test_engine__a_failing_side_of_a_duet_stops_its_command(void **state)
+{
+	struct fake f = failing_fake(3);
+	const struct results_command *bad, *good;
+	struct outcome o;
+
+	(void)state;
+	f.fail_command = "b";
+	run_duets(&f, "    runs: 10\n    warmup: 0\n", true, &o);
+	assert_int_equal(o.rc, 0);
+	good = command(&o, 0, 0);
+	bad = command(&o, 0, 1);
+	assert_int_equal(good->head.count, 10);
+	assert_int_equal(good->result, RESULT_PASS);
+	assert_int_equal(runs_of(&f, "b", true), 4);
+	assert_int_equal(runs_of(&f, "b", false), 4);
+	assert_int_equal(bad->head.count, 3);
+	assert_int_equal(bad->base.count, 4);
+	assert_int_equal(bad->base.n_times, 4);
+	assert_int_equal(bad->result, RESULT_ERROR);
+	assert_int_equal(bad->head.error.kind, RESULTS_ERROR_EXIT_CODE);
+	assert_string_equal(bad->head.error.message, "exited with code 3");
+	assert_string_equal(bad->head.error.stderr_tail, "bad: no such table\n");
+	assert_false(bad->base.error.present);
+	assert_int_equal(runner_summarize(o.doc, false), OUTCOME_NOT_RUN);
+	results_free(o.doc);
+}
+
+/* A side that times out stops its twin: the timeout is the side's error,
+ * the twin stopped because of it has none of its own (and no sample). */
+static void test_engine__a_timeout_in_a_duet_stops_the_twin(void **state)
+{
+	struct fake f = { .wall = steady_10ms, .timeout_command = "b", .timeout_at = 2 };
+	const struct results_command *bad;
+	struct outcome o;
+
+	(void)state;
+	run_duets(&f, "    runs: 10\n    warmup: 0\n    timeout: 5s\n", true, &o);
+	assert_int_equal(o.rc, 0);
+	bad = command(&o, 0, 1);
+	assert_int_equal(runs_of(&f, "b", true), 2);
+	assert_int_equal(bad->head.count, 1);
+	assert_int_equal(bad->base.count, 1);
+	assert_int_equal(bad->head.error.kind, RESULTS_ERROR_TIMEOUT);
+	assert_string_equal(bad->head.error.message, "timed out after 5s");
+	assert_false(bad->base.error.present);
+	assert_int_equal(bad->result, RESULT_ERROR);
+	assert_int_equal(command(&o, 0, 0)->head.count, 10);
+	results_free(o.doc);
+}
+
+/* An interrupt during a duet stops both sides and the run. */
+static void test_engine__an_interrupt_stops_a_duet(void **state)
+{
+	struct fake f = { .wall = steady_10ms, .interrupt_at = 6 };
+	struct outcome o;
+
+	(void)state;
+	run_duets(&f, "    runs: 10\n    warmup: 0\n", true, &o);
+	assert_int_equal(o.rc, ERR_INTERRUPTED);
+	assert_int_equal(f.starts, 6); /* the third duet's head: nothing after it */
+	assert_int_equal(f.duets, 3);
+	assert_int_equal(bench(&o, 0)->result, RESULT_ERROR);
+	assert_int_equal(bench(&o, 0)->error.kind, RESULTS_ERROR_INTERRUPTED);
+	assert_int_equal(command(&o, 0, 0)->head.count + command(&o, 0, 1)->head.count, 2);
+	results_free(o.doc);
+}
+
+/* A time budget stops duets as it stops pairs: the clock moves on by the
+ * later end of each duet, here 13 or 10 ms and 1.7 µs. */
+static void test_engine__max_time_stops_duets(void **state)
+{
+	struct fake f = { .wall = alternating_ms, .max_time_ns = 200 * MS };
+	struct outcome o;
+
+	(void)state;
+	run_duets(&f, "    warmup: 0\n", true, &o);
+	assert_int_equal(o.rc, 0);
+	assert_int_equal(bench(&o, 0)->time_budget_ran_out, RESULTS_TIME_BUDGET_MAX_TIME);
+	assert_true(f.clock_ns >= 200 * MS);
+	assert_true(f.clock_ns < 200 * MS + 2 * 14 * MS);
+	results_free(o.doc);
+}
+
+/* Without two CPUs a plan with duets measures nothing (ERR_EXEC with the
+ * measurer's message); measured on one side (a run), duet is not asked
+ * for and the runs are as ever. */
+static void test_engine__duets_without_two_cpus_measure_nothing(void **state)
+{
+	struct fake f = { .wall = steady_10ms, .one_cpu = true };
+	struct outcome o;
+
+	(void)state;
+	run_duets(&f, "    runs: 10\n    warmup: 0\n", true, &o);
+	assert_int_equal(o.rc, ERR_EXEC);
+	assert_string_equal(o.err.msg, "duet runs need two CPUs, and himorime may use only CPU 0 "
+				       "(its affinity mask): use the interleaved schedule");
+	assert_int_equal(f.starts, 0);
+	assert_int_equal(o.doc->n_suites, 0);
+	results_free(o.doc);
+	run_duets(&f, "    runs: 10\n    warmup: 0\n", false, &o);
+	assert_int_equal(o.rc, 0);
+	assert_int_equal(f.cpu_asks, 1);
+	assert_int_equal(f.duets, 0);
+	assert_int_equal(bench(&o, 0)->schedule, SCHEDULE_INTERLEAVED);
+	assert_int_equal(command(&o, 0, 0)->head.count, 10);
+	assert_int_equal(command(&o, 0, 0)->head.n_times, 0);
+	results_free(o.doc);
+}
+
 /* Builds: two sides of one tree build once, on the base, and both run that
  * artifact; a base tree the runner built before is not built again, and the
  * runner removes that build when it is freed (docs/comparison.md). */
@@ -1517,6 +1815,13 @@ int main(void)
 		cmocka_unit_test(test_engine__max_time_stops_the_rounds_at_every_level),
 		cmocka_unit_test(test_engine__the_whole_budget_is_shared_by_what_is_left),
 		cmocka_unit_test(test_engine__failing_command_stops_and_is_an_error),
+		cmocka_unit_test(test_engine__duet_pairs_run_at_once_on_alternating_cpus),
+		cmocka_unit_test(test_engine__duets_follow_the_looks_as_interleaved_pairs),
+		cmocka_unit_test(test_engine__a_failing_side_of_a_duet_stops_its_command),
+		cmocka_unit_test(test_engine__a_timeout_in_a_duet_stops_the_twin),
+		cmocka_unit_test(test_engine__an_interrupt_stops_a_duet),
+		cmocka_unit_test(test_engine__max_time_stops_duets),
+		cmocka_unit_test(test_engine__duets_without_two_cpus_measure_nothing),
 		cmocka_unit_test(test_engine__interrupt_stops_the_run_and_marks_the_rest),
 		cmocka_unit_test(test_engine__budgets_pass_and_fail),
 		cmocka_unit_test(test_engine__a_build_says_when_it_starts_ends_and_what_it_printed),

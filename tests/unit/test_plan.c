@@ -109,7 +109,8 @@ static void test_plan__a_suite_that_sets_nothing_gets_the_defaults(void **state)
 	assert_true(pb->selected);
 	assert_true(pb->compared);
 	assert_false(pb->left_out);
-	assert_int_equal(pb->schedule, PLAN_SCHEDULE_INTERLEAVED);
+	assert_int_equal(pb->schedule, SCHEDULE_INTERLEAVED);
+	assert_false(p->duet);
 	assert_int_equal(pb->warmup.kind, WARMUP_COUNT);
 	assert_int_equal(pb->warmup.count, SUITE_DEFAULT_WARMUP);
 	assert_int_equal(pb->runs, 0);
@@ -260,6 +261,129 @@ static void test_plan__warmup_comes_from_the_flag_then_the_benchmark_then_the_de
 	assert_int_equal(p->suites[0].benchmarks[1].warmup.kind, WARMUP_COUNT);
 	assert_int_equal(p->suites[0].benchmarks[1].warmup.count, 0);
 	plan_free(p);
+	unload(&l);
+}
+
+/* ---- the schedule --------------------------------------------------------- */
+
+/* The schedule: --schedule over the benchmark's over the defaults',
+ * interleaved unless set; a benchmark measured on one side (a run, a suite
+ * new in head, a command regression.commands leaves out) runs interleaved
+ * whatever it says, and only duets that pair something need two CPUs. */
+static void
+test_plan__the_schedule_comes_from_the_flag_then_the_benchmark_then_the_defaults(void **state)
+{
+	struct plan_flags f = flags_for(PLAN_COMPARE);
+	struct loaded l, d;
+	struct plan *p;
+
+	(void)state;
+	load(&l, "version: \"1\"\nname: s\ndefaults: {schedule: duet}\nbenchmarks:\n"
+		 "  - name: a\n    commands: {c: {command: [x]}}\n"
+		 "  - name: b\n    schedule: interleaved\n    commands: {c: {command: [x]}}\n");
+	load(&d, "version: \"1\"\nname: d\nbenchmarks:\n"
+		 "  - name: a\n    commands: {c: {command: [x]}}\n"
+		 "  - name: b\n    schedule: duet\n    regression: {commands: [c]}\n"
+		 "    commands: {c: {command: [x]}, d: {command: [y]}}\n");
+	p = plan_one(&l, &f, true);
+	assert_int_equal(p->suites[0].benchmarks[0].schedule, SCHEDULE_DUET);
+	assert_int_equal(p->suites[0].benchmarks[1].schedule, SCHEDULE_INTERLEAVED);
+	assert_true(p->duet);
+	plan_free(p);
+	/* only the selected benchmarks ask for two CPUs */
+	l.selected[0] = false;
+	p = plan_one(&l, &f, true);
+	assert_false(p->duet);
+	plan_free(p);
+	l.selected[0] = true;
+	p = plan_one(&d, &f, true);
+	assert_int_equal(p->suites[0].benchmarks[0].schedule, SCHEDULE_INTERLEAVED);
+	assert_int_equal(p->suites[0].benchmarks[1].schedule, SCHEDULE_DUET);
+	assert_true(p->duet);
+	plan_free(p);
+	f.has_schedule = true;
+	f.schedule = SCHEDULE_INTERLEAVED;
+	p = plan_one(&l, &f, true);
+	assert_int_equal(p->suites[0].benchmarks[0].schedule, SCHEDULE_INTERLEAVED);
+	assert_false(p->duet);
+	plan_free(p);
+	f.schedule = SCHEDULE_DUET;
+	p = plan_one(&l, &f, true);
+	assert_int_equal(p->suites[0].benchmarks[1].schedule, SCHEDULE_DUET);
+	assert_true(p->duet);
+	plan_free(p);
+	/* measured on one side: as ever */
+	f = flags_for(PLAN_RUN);
+	p = plan_one(&l, &f, false);
+	assert_int_equal(p->suites[0].benchmarks[0].schedule, SCHEDULE_INTERLEAVED);
+	assert_false(p->duet);
+	plan_free(p);
+	f = flags_for(PLAN_COMPARE);
+	p = plan_one(&l, &f, false); /* a suite new in head */
+	assert_int_equal(p->suites[0].benchmarks[0].schedule, SCHEDULE_INTERLEAVED);
+	assert_false(p->duet);
+	plan_free(p);
+	unload(&l);
+	unload(&d);
+}
+
+/* A benchmark on a terminal cannot run duets: the suite's schedule is a
+ * problem at the benchmark's position (ERR_INVALID, every one listed),
+ * --schedule duet the flag's (ERR_USAGE); measured on one side, or
+ * interleaved, it is fine. */
+static void test_plan__duets_on_a_terminal_are_refused(void **state)
+{
+	struct plan_flags f = flags_for(PLAN_COMPARE);
+	struct plan_problems pr = PLAN_PROBLEMS_INIT;
+	struct plan_input in;
+	struct loaded l;
+	struct plan *p = NULL;
+
+	(void)state;
+	load(&l, "version: \"1\"\nname: s\nbenchmarks:\n"
+		 "  - name: plain\n    commands: {c: {command: [x]}}\n"
+		 "  - name: tty\n    terminal: true\n    schedule: duet\n"
+		 "    commands: {c: {command: [x]}}\n"
+		 "  - name: tty2\n    terminal: true\n    schedule: duet\n"
+		 "    parameters: {n: [1]}\n    commands: {c: {command: [x]}}\n");
+	in = (struct plan_input){ .suite = l.suite, .selected = l.selected, .compared = true };
+	assert_int_equal(plan_build(&f, &in, 1, &p, &pr), ERR_INVALID);
+	assert_null(p);
+	assert_int_equal(pr.n, 2);
+	assert_false(pr.v[0].flag);
+	assert_int_equal(pr.v[0].line, 6);
+	assert_int_equal(pr.v[0].column, 5);
+	assert_string_equal(pr.v[0].text,
+			    "benchmarks[1]: schedule duet: the benchmark runs on a terminal "
+			    "(terminal: true), and duet runs start base and head at once, each "
+			    "without one");
+	assert_int_equal(pr.v[1].line, 10);
+	assert_string_equal(pr.v[1].text,
+			    "tty2[n=1]: schedule duet: the benchmark runs on a terminal "
+			    "(terminal: true), and duet runs start base and head at once, each "
+			    "without one");
+	plan_problems_release(&pr);
+	f.has_schedule = true;
+	f.schedule = SCHEDULE_DUET;
+	assert_int_equal(plan_build(&f, &in, 1, &p, &pr), ERR_USAGE);
+	assert_null(p);
+	assert_int_equal(pr.n, 1);
+	assert_true(pr.v[0].flag);
+	assert_string_equal(pr.v[0].text,
+			    "--schedule duet: benchmark \"tty\" runs on a terminal (terminal: "
+			    "true), and duet runs start base and head at once, each without one: "
+			    "use --schedule interleaved, or leave it out with --filter or "
+			    "--skip-tag");
+	plan_problems_release(&pr);
+	f.schedule = SCHEDULE_INTERLEAVED;
+	assert_int_equal(plan_build(&f, &in, 1, &p, &pr), 0);
+	plan_free(p);
+	f = flags_for(PLAN_COMPARE);
+	in.compared = false;
+	assert_int_equal(plan_build(&f, &in, 1, &p, &pr), 0);
+	assert_false(p->duet);
+	plan_free(p);
+	assert_int_equal(pr.n, 0);
 	unload(&l);
 }
 
@@ -758,6 +882,9 @@ int main(void)
 			test_plan__the_adaptive_rule_comes_from_the_benchmark_then_the_defaults),
 		cmocka_unit_test(
 			test_plan__warmup_comes_from_the_flag_then_the_benchmark_then_the_defaults),
+		cmocka_unit_test(
+			test_plan__the_schedule_comes_from_the_flag_then_the_benchmark_then_the_defaults),
+		cmocka_unit_test(test_plan__duets_on_a_terminal_are_refused),
 		cmocka_unit_test(test_plan__tolerances_come_from_the_benchmark_then_the_defaults),
 		cmocka_unit_test(
 			test_plan__the_counting_backend_comes_from_the_command_then_the_benchmark),

@@ -20,8 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const fixtures[] = { "v1-calibrate", "v1-compare", "v1-minimal",	  "v1-pr",
-					"v1-run",	"v1-counts",  "v1-command-counts" };
+static const char *const fixtures[] = {
+	"v1-calibrate", "v1-compare",	     "v1-minimal", "v1-pr",	"v1-run",
+	"v1-counts",	"v1-command-counts", "v1-duet",	   "v1-harness"
+};
 static const char *const formats[] = { "table",	   "json",   "csv", "samples-csv",
 				       "markdown", "github", "html" };
 

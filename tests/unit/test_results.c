@@ -870,15 +870,29 @@ static const struct bad_case bad_cases[] = {
 	  "\"rounds\": -3}]}]}",
 	  "report.json: $.suites[0].benchmarks[0].rounds: expected an integer from 0 to "
 	  "9007199254740991, got -3" },
+	{ "{\"schema_version\": \"1\", \"mode\": \"compare\", \"suites\": [{\"benchmarks\": [{"
+	  "\"schedule\": \"together\"}]}]}",
+	  "report.json: $.suites[0].benchmarks[0].schedule: expected \"interleaved\" or \"duet\", "
+	  "got \"together\"" },
+	{ "{\"schema_version\": \"1\", \"mode\": \"compare\", \"suites\": [{\"benchmarks\": [{"
+	  "\"commands\": [{\"head\": {\"run_start_ns\": [0, 5], \"run_end_ns\": [9]}}]}]}]}",
+	  "report.json: $.suites[0].benchmarks[0].commands[0].head: expected run_start_ns and "
+	  "run_end_ns of the same length, got 2 and 1" },
+	{ "{\"schema_version\": \"1\", \"mode\": \"compare\", \"suites\": [{\"benchmarks\": [{"
+	  "\"commands\": [{\"base\": {\"run_start_ns\": [9007199254740992], \"run_end_ns\": "
+	  "[1]}}]}]}]}",
+	  "report.json: $.suites[0].benchmarks[0].commands[0].base.run_start_ns[0]: expected an "
+	  "integer from 0 to 9007199254740991, got 9007199254740992" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"suites\": [{\"error\": {\"kind\": "
 	  "\"oops\"}}]}",
 	  "report.json: $.suites[0].error.kind: expected \"build_failed\", \"setup_failed\", "
 	  "\"prepare_each_failed\", \"cleanup_failed\", \"exit_code\", \"timeout\", "
 	  "\"start_failed\", \"interrupted\", \"invalid_path\", \"internal\", "
-	  "\"metric_unsupported\" or \"metric_collection_failed\", got \"oops\"" },
+	  "\"metric_unsupported\", \"metric_collection_failed\" or \"harness_output\", got "
+	  "\"oops\"" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"run\", \"suites\": [{\"result\": true}]}",
-	  "report.json: $.suites[0].result: expected \"pass\", \"new_suite\", \"improved\", "
-	  "\"inconclusive\", "
+	  "report.json: $.suites[0].result: expected \"pass\", \"new_suite\", \"new\", "
+	  "\"removed\", \"improved\", \"inconclusive\", "
 	  "\"over_budget\", \"regression\", \"metric_error\" or \"error\", got true" },
 	{ "{\"schema_version\": \"1\", \"mode\": \"compare\", \"suites\": [{\"benchmarks\": [{"
 	  "\"commands\": [{\"budgets\": [{\"metric\": \"latency\", \"aggregation\": "
