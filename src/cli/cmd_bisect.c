@@ -1,13 +1,14 @@
 /*
  * `himorime bisect --good REV --bad REV [--metric M] [flags] [PATH...]`:
  * binary search over the first-parent line from the good commit to the bad
- * one. Each step is one full comparison of the candidate against the good
- * commit (docs/comparison.md) planned at alpha / ceil(log2 N) for N candidates,
- * so the whole search keeps the error bound (the plan's confidence). What a
- * step makes of its candidate is the judge's (judge_bisect_step): a
- * regression of the metric in any compared command marks it bad; every
- * command passing (or improved) marks it good; anything else ends the search
- * with the smallest range it has proven. This file only prints.
+ * one (docs/sweeps.md, "himorime bisect"). Bad is first measured against
+ * good: each compared command's change to locate. Then each candidate is
+ * measured against good and placed nearer good or nearer bad; one that
+ * cannot be placed is measured once more at the cap, and if it still cannot,
+ * the search ends with the smallest range it has proven. Every comparison is
+ * planned at alpha / ceil(log2 N) for N candidates, so the whole search
+ * keeps the error bound. What each comparison says is the engine's, by the
+ * judge's rule (runner_bisect_outcome); this file walks the line and prints.
  */
 #include "cli/commands.h"
 #include "cli/revisions.h"
@@ -35,30 +36,50 @@ struct bisect {
 	unsigned steps;
 };
 
-/* What a command says about the metric: "  bench › cmd: latency +12.1%
- * [+9.8%, +14.5%] at 99.5%, 22 pairs: regression". */
-static void print_comparison(const struct bisect *b, const struct step_finding *f,
-			     struct strbuf *sb)
-{
-	const struct comparison *cmp = f->cmp;
+/* What a measurement of the metric came to, and how the line goes on. */
+static const char *const states[] = {
+	[RUNNER_BISECT_NONE] = "",
+	[RUNNER_BISECT_LOCATED] = "located, midpoint ",
+	[RUNNER_BISECT_NOT_LOCATED] = "not located",
+	[RUNNER_BISECT_GOOD] = "nearer good than the midpoint ",
+	[RUNNER_BISECT_BAD] = "nearer bad than the midpoint ",
+	[RUNNER_BISECT_UNPLACED] = "not placed",
+	[RUNNER_BISECT_NO_PART] = "takes no part: its change was not located",
+};
 
+/* What a command's measurement says: "cpu_total +2.1% [-1.0%, +5.3%] at
+ * 99.75%, 15 pairs: nearer good than the midpoint +73.2%". */
+static void print_measured(const struct bisect *b, const struct runner_bisect_finding *f,
+			   struct strbuf *sb)
+{
 	strbuf_addf(sb, "%s ", metric_info(b->metric)->name);
-	if (cmp->has_estimate) {
-		fmt_change(sb, cmp->change_percent, false);
-		strbuf_adds(sb, " [");
-		fmt_change(sb, cmp->ci_low_percent, false);
-		strbuf_adds(sb, ", ");
-		fmt_change(sb, cmp->ci_high_percent, false);
-		strbuf_addf(sb, "] at %.4g%%, %u pairs: ", cmp->confidence * 100, cmp->pairs);
+	if (f->state == RUNNER_BISECT_NO_PART) {
+		strbuf_adds(sb, states[f->state]);
+		return;
 	}
-	strbuf_adds(sb, verdict_name(cmp->verdict));
-	if (cmp->reason[0])
-		strbuf_addf(sb, " (%s)", cmp->reason);
+	if (f->has_estimate) {
+		fmt_change(sb, f->change_percent, false);
+		if (f->has_interval) {
+			strbuf_adds(sb, " [");
+			fmt_change(sb, f->ci_low_percent, false);
+			strbuf_adds(sb, ", ");
+			fmt_change(sb, f->ci_high_percent, false);
+			strbuf_adds(sb, "]");
+		}
+		strbuf_addf(sb, " at %.4g%%, %u pairs: ", f->confidence * 100, f->pairs);
+	}
+	strbuf_adds(sb, states[f->state]);
+	if (f->state == RUNNER_BISECT_LOCATED || f->state == RUNNER_BISECT_GOOD ||
+	    f->state == RUNNER_BISECT_BAD)
+		fmt_change(sb, f->midpoint_percent, false);
+	if (f->reason[0])
+		strbuf_addf(sb, " (%s)", f->reason);
 }
 
-/* One line of a step: what a suite, benchmark or command says. */
-static void print_finding(const struct bisect *b, const struct step_finding *f)
+/* One line of a comparison: what a suite, benchmark or command says. */
+static void print_finding(const struct bisect *b, const struct runner_bisect_finding *rf)
 {
+	const struct step_finding *f = &rf->f;
 	struct strbuf sb;
 
 	strbuf_init(&sb, 0);
@@ -78,34 +99,75 @@ static void print_finding(const struct bisect *b, const struct step_finding *f)
 		strbuf_addf(&sb, "  %s › %s: failed: not measured", f->benchmark, f->command);
 		break;
 	case STEP_NOT_COMPARED:
-		strbuf_addf(&sb, "  %s › %s: %s not compared", f->benchmark, f->command,
-			    metric_info(b->metric)->name);
+		strbuf_addf(&sb, "  %s › %s: ", f->benchmark, f->command);
+		if (rf->state == RUNNER_BISECT_NO_PART)
+			print_measured(b, rf, &sb);
+		else
+			strbuf_addf(&sb, "%s not compared", metric_info(b->metric)->name);
 		break;
 	case STEP_COMPARED:
 		strbuf_addf(&sb, "  %s › %s: ", f->benchmark, f->command);
-		print_comparison(b, f, &sb);
+		print_measured(b, rf, &sb);
 		break;
 	}
 	printf("%s\n", sb.buf);
 	strbuf_release(&sb);
 }
 
-/* The step's findings and the judge's outcome. */
-static enum step_outcome print_step(const struct bisect *b, const struct results *doc)
+/* A comparison's findings and what it comes to; a step says it. */
+static enum step_outcome print_outcome(const struct bisect *b, const struct results *doc, bool step)
 {
-	struct step_finding *findings;
+	struct runner_bisect_finding *findings;
 	size_t i, n;
-	enum step_outcome out = runner_bisect_step(doc, b->metric, &findings, &n);
+	enum step_outcome out = runner_bisect_outcome(b->s->runner, doc, &findings, &n);
 
 	for (i = 0; i < n; i++)
 		print_finding(b, &findings[i]);
-	printf("  => %s\n", step_outcome_name(out));
+	if (step)
+		printf("  => %s\n", step_outcome_name(out));
 	free(findings);
 	return out;
 }
 
-/* One step: the candidate against the good commit. */
-static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *code)
+/* The suites measured with `tree` as head against the good commit. */
+static int measure_suites(struct bisect *b, struct vcs_tree *tree, const struct vcs_sha *tree_id,
+			  struct results *doc, struct err *err)
+{
+	struct session *s = b->s;
+	size_t i;
+	int rc = 0;
+
+	/* each comparison has the whole time budget */
+	session_budget_start(s);
+	for (i = 0; i < s->suites.count && rc == 0; i++) {
+		const struct suite *suite = s->suites.v[i];
+		char *head = revisions_suite_root(&b->rv, suite, vcs_tree_path(tree));
+		char *base = revisions_suite_root(&b->rv, suite, vcs_tree_path(b->good_tree));
+		char *fixtures = revisions_suite_root(&b->rv, suite, vcs_workdir(b->rv.vcs));
+		if (!head || !base || !fixtures)
+			rc = err_set(err, ERR_EXEC, "suite \"%s\" is not inside the repository",
+				     suite->path);
+		else if (s->plan->suites[i].n_selected) {
+			struct runner_roots roots = {
+				.head = head,
+				.base = base,
+				.fixture = fixtures,
+				.head_tree = tree_id->hex,
+				.base_tree = b->good_tree_id.hex,
+			};
+			rc = runner_run_suite(s->runner, &s->plan->suites[i], &roots, doc, err);
+		}
+		free(fixtures);
+		free(head);
+		free(base);
+	}
+	return rc;
+}
+
+/* One comparison: commit `sha` against the good commit, in the runner's
+ * bisect phase, under the title "step 3" (or "bad against good"). */
+static enum step_outcome measure(struct bisect *b, const struct vcs_sha *sha, const char *title,
+				 int *code)
 {
 	struct session *s = b->s;
 	struct results *doc = results_new(RESULTS_MODE_COMPARE);
@@ -115,11 +177,10 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 	enum step_outcome out = STEP_FAILED;
 	struct vcs_sha tree_id;
 	uint64_t t;
-	size_t i, k;
+	size_t k;
 	int rc;
 
 	memset(&info, 0, sizeof(info));
-	b->steps++;
 	rc = vcs_commit_info(b->rv.vcs, sha, &info, &err);
 	if (rc == 0)
 		rc = vcs_tree_id(b->rv.vcs, sha, &tree_id, &err);
@@ -127,44 +188,38 @@ static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *
 	if (rc == 0)
 		rc = vcs_materialise(b->rv.vcs, sha, &tree, &err);
 	session_phase(s, RESULTS_PHASE_MATERIALISE_HEAD, t);
-	if (rc == 0)
-		printf("step %u: %.12s %s\n", b->steps, sha->hex, info.subject);
-	/* each step is a comparison with the whole time budget */
-	session_budget_start(s);
-	for (i = 0; i < s->suites.count && rc == 0; i++) {
-		const struct suite *suite = s->suites.v[i];
-		char *head = revisions_suite_root(&b->rv, suite, vcs_tree_path(tree));
-		char *base = revisions_suite_root(&b->rv, suite, vcs_tree_path(b->good_tree));
-		char *fixtures = revisions_suite_root(&b->rv, suite, vcs_workdir(b->rv.vcs));
-		if (!head || !base || !fixtures)
-			rc = err_set(&err, ERR_EXEC, "suite \"%s\" is not inside the repository",
-				     suite->path);
-		else if (s->plan->suites[i].n_selected) {
-			struct runner_roots roots = {
-				.head = head,
-				.base = base,
-				.fixture = fixtures,
-				.head_tree = tree_id.hex,
-				.base_tree = b->good_tree_id.hex,
-			};
-			rc = runner_run_suite(s->runner, &s->plan->suites[i], &roots, doc, &err);
-		}
-		free(fixtures);
-		free(head);
-		free(base);
+	if (rc == 0) {
+		printf("%s: %.12s %s\n", title, sha->hex, info.subject);
+		rc = measure_suites(b, tree, &tree_id, doc, &err);
 	}
-	if (rc < 0) {
+	if (rc < 0)
 		*code = cli_fail(&err);
-		goto done;
-	}
-	out = print_step(b, doc);
-done:
+	else
+		out = print_outcome(b, doc, strcmp(title, "bad against good") != 0);
 	vcs_tree_remove(tree, &gone);
 	vcs_commit_info_release(&info);
-	for (k = 0; k < RESULTS_PHASE__COUNT; k++) /* the step's phases are the session's */
+	for (k = 0; k < RESULTS_PHASE__COUNT; k++) /* the comparison's phases are the session's */
 		s->doc->timings.phase_ns[k] += doc->timings.phase_ns[k];
 	results_free(doc);
 	return out;
+}
+
+/* One step: the candidate placed, or measured once more at the cap when it
+ * could not be. */
+static enum step_outcome step(struct bisect *b, const struct vcs_sha *sha, int *code)
+{
+	enum step_outcome out;
+	char title[64];
+
+	b->steps++;
+	snprintf(title, sizeof(title), "step %u", b->steps);
+	runner_bisect(b->s->runner, b->metric, RUNNER_BISECT_STEP);
+	out = measure(b, sha, title, code);
+	if (out != STEP_UNPLACED || *code != EXIT_OK || runner_interrupted(b->s->runner))
+		return out;
+	snprintf(title, sizeof(title), "step %u again, one look at the cap", b->steps);
+	runner_bisect(b->s->runner, b->metric, RUNNER_BISECT_RECHECK);
+	return measure(b, sha, title, code);
 }
 
 static void name_commit(struct bisect *b, const char *what, const struct vcs_sha *sha)
@@ -180,82 +235,119 @@ static void name_commit(struct bisect *b, const char *what, const struct vcs_sha
 	vcs_commit_info_release(&info);
 }
 
-static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
+/* The first-parent line good..bad (*line, ending with bad), the plan for
+ * its candidates, the runner and the good commit's tree. */
+static int search_begin(struct bisect *b, const char *good_rev, const char *bad_rev,
+			struct vcs_sha *good, struct vcs_sha_list *line)
 {
 	struct revisions_request req = { .base_source = "bisect",
 					 .suite_from = REVISIONS_SUITE_HEAD };
 	struct vcs_walk_opts wo = VCS_WALK_OPTS_INIT;
-	struct vcs_sha_list line = { .items = NULL, .count = 0 };
-	struct vcs_sha good, bad;
+	struct vcs_sha bad;
 	struct err err = ERR_INIT;
-	char *range = NULL;
-	enum step_outcome last = STEP_GOOD;
-	long lo = -1, hi;
-	double confidence;
+	char *range;
 	int code = revisions_open(b->s, &req, &b->rv);
 
 	if (code != EXIT_OK)
 		return code;
-	if (vcs_resolve(b->rv.vcs, good_rev, &good, &err) < 0 ||
+	if (vcs_resolve(b->rv.vcs, good_rev, good, &err) < 0 ||
 	    vcs_resolve(b->rv.vcs, bad_rev, &bad, &err) < 0)
 		return cli_fail(&err);
-	range = xasprintf("%s..%s", good.hex, bad.hex);
+	range = xasprintf("%s..%s", good->hex, bad.hex);
 	wo.first_parent = true;
-	if (vcs_walk(b->rv.vcs, range, &wo, &line, &err) < 0) {
-		code = cli_fail(&err);
-		goto done;
-	}
-	if (line.count == 0 || strcmp(line.items[line.count - 1].hex, bad.hex)) {
+	code = vcs_walk(b->rv.vcs, range, &wo, line, &err) < 0 ? cli_fail(&err) : EXIT_OK;
+	free(range);
+	if (code == EXIT_OK &&
+	    (line->count == 0 || strcmp(line->items[line->count - 1].hex, bad.hex)))
 		code = cli_usagef("bisect",
 				  "--bad %s is not a descendant of --good on the first-parent line",
 				  bad_rev);
-		goto done;
-	}
-	hi = (long)line.count - 1;
-	b->s->flags.candidates = (unsigned)line.count;
+	if (code != EXIT_OK)
+		return code;
+	b->s->flags.candidates = (unsigned)line->count;
 	code = session_plan(b->s, b->selected, NULL);
 	if (code != EXIT_OK)
-		goto done;
-	confidence = b->s->plan->confidence;
+		return code;
 	printf("bisect: %zu candidate%s between %.12s (good) and %.12s (bad); each step at %.4g%% "
 	       "confidence\n",
-	       line.count, line.count == 1 ? "" : "s", good.hex, bad.hex, confidence * 100);
+	       line->count, line->count == 1 ? "" : "s", good->hex, bad.hex,
+	       b->s->plan->confidence * 100);
 	code = session_runner(b->s, b->rv.hidden, b->rv.n_hidden);
-	if (code == EXIT_OK && line.count > 1 &&
-	    (vcs_tree_id(b->rv.vcs, &good, &b->good_tree_id, &err) < 0 ||
-	     vcs_materialise(b->rv.vcs, &good, &b->good_tree, &err) < 0))
+	if (code == EXIT_OK && (vcs_tree_id(b->rv.vcs, good, &b->good_tree_id, &err) < 0 ||
+				vcs_materialise(b->rv.vcs, good, &b->good_tree, &err) < 0))
 		code = cli_fail(&err);
-	while (code == EXIT_OK && hi - lo > 1) {
+	return code;
+}
+
+/* Bad against good: whether there is a change to locate (exit 1 when there
+ * is none, 4 when it could not be measured). */
+static int locate(struct bisect *b, const struct vcs_sha *bad)
+{
+	enum step_outcome out;
+	int code = EXIT_OK;
+
+	runner_bisect(b->s->runner, b->metric, RUNNER_BISECT_TARGET);
+	out = measure(b, bad, "bad against good", &code);
+	if (code != EXIT_OK || out == STEP_BAD)
+		return code;
+	if (runner_interrupted(b->s->runner))
+		return cli_exit(EXIT_EXEC, "interrupted");
+	if (out == STEP_FAILED)
+		return cli_exit(EXIT_EXEC, "bad against good could not be measured");
+	printf("no change between good and bad could be located: nothing to search\n");
+	return cli_exit(EXIT_FAILED, "no change of %s between good and bad could be located",
+			metric_info(b->metric)->name);
+}
+
+/* The binary search over line (good excluded, bad last) once bad is known
+ * to differ from good. */
+static int bisect_line(struct bisect *b, const struct vcs_sha *good,
+		       const struct vcs_sha_list *line)
+{
+	enum step_outcome last = STEP_GOOD;
+	long lo = -1, hi = (long)line->count - 1;
+	int code = EXIT_OK;
+
+	while (code == EXIT_OK && hi - lo > 1 && !runner_interrupted(b->s->runner)) {
 		long mid = lo + (hi - lo) / 2;
-		last = step(b, &line.items[mid], &code);
+		last = step(b, &line->items[mid], &code);
 		if (last == STEP_BAD)
 			hi = mid;
 		else if (last == STEP_GOOD)
 			lo = mid;
 		else
 			break;
-		if (runner_interrupted(b->s->runner))
-			break;
 	}
 	if (code != EXIT_OK)
-		goto done;
+		return code;
 	if (hi - lo == 1) {
-		name_commit(b, "first bad commit:", &line.items[hi]);
-		name_commit(b, "last good commit:", lo < 0 ? &good : &line.items[lo]);
-	} else {
-		printf("the search ended without a decision: the first bad commit is one of the "
-		       "%ld "
-		       "after %.12s up to %.12s\n",
-		       hi - lo, lo < 0 ? good.hex : line.items[lo].hex, line.items[hi].hex);
-		if (runner_interrupted(b->s->runner))
-			code = cli_exit(EXIT_EXEC, "interrupted");
-		else if (last == STEP_FAILED)
-			code = cli_exit(EXIT_EXEC, "step %u could not be measured", b->steps);
+		name_commit(b, "first bad commit:", &line->items[hi]);
+		name_commit(b, "last good commit:", lo < 0 ? good : &line->items[lo]);
+		return EXIT_OK;
 	}
-done:
+	printf("the search ended without a decision: the first bad commit is one of the %ld "
+	       "after %.12s up to %.12s\n",
+	       hi - lo, lo < 0 ? good->hex : line->items[lo].hex, line->items[hi].hex);
+	if (runner_interrupted(b->s->runner))
+		return cli_exit(EXIT_EXEC, "interrupted");
+	if (last == STEP_FAILED)
+		return cli_exit(EXIT_EXEC, "step %u could not be measured", b->steps);
+	return EXIT_OK;
+}
+
+static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
+{
+	struct vcs_sha_list line = { .items = NULL, .count = 0 };
+	struct vcs_sha good;
+	struct err err = ERR_INIT;
+	int code = search_begin(b, good_rev, bad_rev, &good, &line);
+
+	if (code == EXIT_OK)
+		code = locate(b, &line.items[line.count - 1]);
+	if (code == EXIT_OK)
+		code = bisect_line(b, &good, &line);
 	vcs_tree_remove(b->good_tree, &err);
 	vcs_sha_list_release(&line);
-	free(range);
 	return code;
 }
 

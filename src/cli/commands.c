@@ -777,23 +777,41 @@ static const struct cmd commands[] = {
 		.name = "bisect",
 		.summary = "find the first commit that moved a metric",
 		.synopsis = "bisect --good REV --bad REV [--metric M] [flags] [PATH...]\n",
-		.about = "Binary search over the first-parent line from --good to --bad. Each step "
-			 "builds\n"
-			 "the candidate and compares it with the good commit on this machine (the "
-			 "full\n"
-			 "procedure of 'himorime help compare') at confidence 1 - alpha / "
-			 "ceil(log2 N)\n"
-			 "for N candidates, so the whole search keeps the error bound. A "
-			 "regression of\n"
-			 "the metric in any compared command marks the candidate bad; pass or "
-			 "improved\n"
-			 "everywhere marks it good; anything else ends the search with the "
-			 "smallest\n"
-			 "range it has proven. Prints the evidence of each step and the first bad "
-			 "commit.\n",
-		.notes = "exit: 0 the search ended (named the commit or the range), 2 invalid "
-			 "suite,\n"
-			 "3 usage, 4 a build or git step failed, or interrupted.\n",
+		.about = "Binary search over the first-parent line from --good to --bad. Bad is "
+			 "first\n"
+			 "compared with good on this machine (the procedure of 'himorime help "
+			 "compare'):\n"
+			 "the change to locate, with its interval; when none can be located the "
+			 "search\n"
+			 "stops there (exit 1). Each step then builds a candidate, compares it "
+			 "with good\n"
+			 "and places it nearer good or nearer bad (its interval against the "
+			 "midpoint of\n"
+			 "the two levels, not a tolerance). A step that cannot be placed is "
+			 "measured once\n"
+			 "more as one look at the cap of pairs; if it still cannot, the search "
+			 "ends with\n"
+			 "the smallest range it has proven. Every comparison is at confidence\n"
+			 "1 - alpha / ceil(log2 N) for N candidates, so the whole search keeps the "
+			 "error\n"
+			 "bound. A 15% step at c8 of 12 commits, beside a busy loop "
+			 "(docs/sweeps.md):\n"
+			 "  bad against good: cffa018229b5 c11\n"
+			 "    work › work: cpu_total +13.4% [+11.4%, +15.7%] at 99.75%, 15 pairs:\n"
+			 "    located, midpoint +6.5%\n"
+			 "  step 1: bdcf2da24f3c c5\n"
+			 "    work › work: cpu_total +1.0% [-1.6%, +4.4%] at 99.75%, 22 pairs: "
+			 "nearer\n"
+			 "    good than the midpoint +6.5%\n"
+			 "    => good\n"
+			 "  ... (steps 2 to 4: c8 bad, c6 good, c7 good)\n"
+			 "  first bad commit: ff93740564ace5b40284eb278b6387cc976639e8 c8\n"
+			 "  last good commit: 3b5870a2fef3ef1eaac26d274d83ec103437cd35 c7\n",
+		.notes = "exit: 0 the search ended (named the commit or the range), 1 no change "
+			 "between\n"
+			 "good and bad could be located, 2 invalid suite, 3 usage, 4 a build or "
+			 "git step\n"
+			 "failed, or interrupted.\n",
 		FLAGS(bisect_flags),
 		.help_column = 23,
 		.setup = CMD_MEASURE,

@@ -67,7 +67,7 @@ _Static_assert(ARRAY_SIZE(schedules) == SCHEDULE_DUET + 1, "schedule table incom
 static const char *const step_outcomes[] = {
 	[STEP_GOOD] = "good",
 	[STEP_BAD] = "bad",
-	[STEP_INCONCLUSIVE] = "inconclusive",
+	[STEP_UNPLACED] = "not placed",
 	[STEP_FAILED] = "failed",
 };
 _Static_assert(ARRAY_SIZE(step_outcomes) == STEP_FAILED + 1, "step table incomplete");

@@ -165,8 +165,9 @@ struct budget_result {
 };
 
 /* What a step of `bisect` found its candidate to be (docs/sweeps.md,
- * "Bisect"): bad (the change is in), good, or neither. */
-enum step_outcome { STEP_GOOD, STEP_BAD, STEP_INCONCLUSIVE, STEP_FAILED };
+ * "himorime bisect"): bad (nearer bad's level), good (nearer good's), not
+ * placed, or failed. */
+enum step_outcome { STEP_GOOD, STEP_BAD, STEP_UNPLACED, STEP_FAILED };
 
 /* One thing a step's comparison says about the candidate, in the order of
  * its document: each suite's error, its benchmarks' errors, then every
@@ -210,7 +211,7 @@ int budget_status_from_name(const char *name, enum budget_status *out);
 const char *side_statistic_name(enum side_statistic s); /* "median", "mean" */
 int side_statistic_from_name(const char *name, enum side_statistic *out);
 const char *bound_op_name(enum bound_op op);	    /* "<", "<=", ">", ">=" */
-const char *step_outcome_name(enum step_outcome o); /* "good", "bad", ... */
+const char *step_outcome_name(enum step_outcome o); /* "good", "bad", "not placed", ... */
 int bound_op_from_name(const char *name, enum bound_op *out);
 const char *schedule_name(enum schedule s); /* "interleaved", "duet" */
 int schedule_from_name(const char *name, enum schedule *out);

@@ -52,6 +52,7 @@ struct runner {
 	struct time_budget budget;
 	struct kept_build *kept;
 	size_t n_kept;
+	struct engine_bisect *bisect; /* NULL: comparisons judged as usual */
 	/* The two CPUs of duets (measurer_duet_cpus), once the plan has any. */
 	bool have_cpus;
 	int cpu[2];
@@ -89,6 +90,7 @@ struct unit {
 	struct judge_metric_input in[METRIC__COUNT];
 	struct comparison cmp[METRIC__COUNT];
 	bool judged[METRIC__COUNT];
+	struct bisect_entry *bisect; /* judged by the bisect rule (bisect.c) */
 	/* A harness command (inprocess.c): the cases its benchmarks became,
 	 * made after its first turn, and that turn's outputs until then. */
 	struct unit *cases;
@@ -274,6 +276,19 @@ bool inprocess_finish(struct bench_run *br, struct unit *u);
 /* Removes the rows of the harness processes whose cases stand in them. */
 void inprocess_drop_rows(struct bench_run *br);
 void inprocess_release(struct unit *u);
+
+/* bisect.c: a search's comparisons, judged by the bisect rule */
+/* Before a benchmark's units: the looks of the phase (a recheck's). */
+void bisect_bench_begin(struct bench_run *br);
+/* After a compared unit's judging is set up: ties it to its command's
+ * entry, or marks it done when it takes no part. */
+void bisect_unit_begin(struct bench_run *br, struct unit *u);
+/* A round's end for a unit tied to an entry: the look when `look`;
+ * returns whether the unit is decided. */
+bool bisect_look(struct bench_run *br, struct unit *u, bool look);
+/* After the rounds: why an entry the rounds left undecided stopped. */
+void bisect_finish(struct bench_run *br);
+void bisect_free(struct runner *r);
 
 /* finish.c */
 /* How each metric of command c is measured, and which it does not ask for. */

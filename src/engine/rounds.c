@@ -663,6 +663,10 @@ static void look_unit(struct bench_run *br, struct unit *u, bool look)
 	int m;
 
 	rounds_point_inputs(br, u);
+	if (u->bisect) { /* a bisect's: its own rule (bisect.c) */
+		u->done = bisect_look(br, u, look);
+		return;
+	}
 	for (m = 0; m < METRIC__COUNT && look; m++)
 		if (u->judged[m])
 			judge_look(br->looks, &u->in[m], br->next_look, &u->cmp[m]);

@@ -133,6 +133,7 @@ void runner_free(struct runner *r)
 	if (!r)
 		return;
 	side_release_kept(r);
+	bisect_free(r);
 	measurer_free(r->owned);
 	free(r);
 }
@@ -399,11 +400,14 @@ static int run_benchmark(struct runner *r, const struct suite *suite,
 	int side, rc = 0;
 
 	bench_begin(&br, r, suite, pb, sides, rs);
+	bisect_bench_begin(&br);
 	budget_begin(&br);
 	units_init(&br);
 	for (i = 0; i < br.n_units; i++)
-		if (br.units[i].compared && !inprocess_is(&br.units[i]))
+		if (br.units[i].compared && !inprocess_is(&br.units[i])) {
 			runner_setup_judging(&br, &br.units[i]);
+			bisect_unit_begin(&br, &br.units[i]);
+		}
 	sysinfo_sample(&before);
 	open_sides(&br, err);
 	fail_unmeasurable_units(&br);
@@ -426,6 +430,7 @@ static int run_benchmark(struct runner *r, const struct suite *suite,
 		side_cleanup(&br, side);
 	t = engine_phase(doc, RESULTS_PHASE_CLEANUP, t);
 	budget_end(&br);
+	bisect_finish(&br);
 	finish_benchmark(&br, rc);
 	note_noise(doc, &before);
 	counted_release(&br);

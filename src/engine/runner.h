@@ -230,11 +230,69 @@ enum runner_outcome {
 void runner_accept_regressions(struct results *doc);
 /* The worst result of every suite: the verdict a CI step reports. */
 enum result_state runner_worst_result(const struct results *doc);
-/* A bisect step's comparison about metric m: what each suite, benchmark
- * and command says (*findings, free()d by the caller, pointing into doc),
- * and the outcome of the step (judge_bisect_step). */
-enum step_outcome runner_bisect_step(const struct results *doc, enum metric m,
-				     struct step_finding **findings, size_t *n);
+
+/* ---- bisect (docs/sweeps.md, "himorime bisect") ----
+ *
+ * The comparisons of a search are judged by the bisect rule
+ * (judge/bisect.h) on one metric, not by the tolerance: first bad against
+ * good, each command's change to locate; then each candidate against good,
+ * placed nearer good or nearer bad at the plan's looks; a candidate not
+ * placed is measured again as one look at the cap (the plan's recheck). A
+ * compared command stops at the look that decides it; one whose change
+ * could not be located is not measured in the steps (it takes no part).
+ *
+ *     runner_bisect(r, metric, RUNNER_BISECT_TARGET);
+ *     runner_run_suite(r, ps, <base: good, head: bad>, doc, &err);
+ *     if (runner_bisect_outcome(r, doc, &v, &n) != STEP_BAD) <nothing to locate>;
+ *     runner_bisect(r, metric, RUNNER_BISECT_STEP);
+ *     runner_run_suite(r, ps, <base: good, head: the candidate>, doc2, &err);
+ *     switch (runner_bisect_outcome(r, doc2, &v, &n)) ...
+ */
+enum runner_bisect_phase {
+	RUNNER_BISECT_TARGET,  /* bad against good: each command's change to locate */
+	RUNNER_BISECT_STEP,    /* a candidate against good, at the plan's looks */
+	RUNNER_BISECT_RECHECK, /* the same candidate again, one look at the cap */
+};
+
+/* Judges the comparisons that follow by the bisect rule on metric m, in
+ * this phase (the changes located in the last TARGET phase stand). */
+void runner_bisect(struct runner *r, enum metric m, enum runner_bisect_phase phase);
+
+/* What a compared command's measurement of the metric says. */
+enum runner_bisect_state {
+	RUNNER_BISECT_NONE,	   /* no measurement: f.kind says why */
+	RUNNER_BISECT_LOCATED,	   /* target: its change to locate */
+	RUNNER_BISECT_NOT_LOCATED, /* target: none (reason) */
+	RUNNER_BISECT_GOOD,	   /* step: nearer good */
+	RUNNER_BISECT_BAD,	   /* step: nearer bad */
+	RUNNER_BISECT_UNPLACED,	   /* step: not placed (reason) */
+	RUNNER_BISECT_NO_PART,	   /* step: its change was not located (STEP_NOT_COMPARED,
+				    * with the target's figures) */
+};
+
+/* One thing a comparison of the search says: a suite, benchmark or command
+ * that failed, a command that does not compare the metric (f.kind, names
+ * and message as in struct step_finding; f.cmp is NULL), or a compared
+ * command's measurement (STEP_COMPARED). Percentages of the metric,
+ * head / base - 1. */
+struct runner_bisect_finding {
+	struct step_finding f;
+	enum runner_bisect_state state;
+	bool has_estimate, has_interval; /* no estimate: no look was made */
+	unsigned pairs;			 /* of the deciding (or last) look */
+	double confidence;
+	double change_percent, ci_low_percent, ci_high_percent;
+	double midpoint_percent; /* half the change to locate, on the log scale */
+	const char *reason;	 /* why not located or placed; "" otherwise */
+};
+
+/* What doc, measured in the runner's bisect phase, says (*v, free()d by the
+ * caller, pointing into doc and the runner until its next runner_bisect())
+ * and its outcome (judge_bisect_outcome): in the TARGET phase STEP_BAD when
+ * a change is located, STEP_UNPLACED when none is; in a step the
+ * candidate's. */
+enum step_outcome runner_bisect_outcome(const struct runner *r, const struct results *doc,
+					struct runner_bisect_finding **v, size_t *n);
 /* Records that doc is a calibration of plan p (docs/reports.md), with the
  * smallest slowdown each compared metric could show at its benchmark's cap
  * of pairs. */

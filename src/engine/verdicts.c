@@ -1,8 +1,8 @@
 /*
  * What the commands report from a finished document, as the judge decides
  * it (judge.h, "What the commands report"): the regressions a pull request's
- * label accepts, the worst result, the outcome of a bisect step, and the
- * figures of a calibration. The commands only print what these leave in the
+ * label accepts, the worst result and the figures of a calibration (a bisect
+ * step's outcome is bisect.c's). The commands only print what these leave in the
  * document or hand back.
  */
 #include "engine/runner.h"
@@ -10,7 +10,6 @@
 #include "common/alloc.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "common/banned.h"
 
@@ -68,81 +67,6 @@ enum result_state runner_worst_result(const struct results *doc)
 	worst = judge_worst(suites, doc->n_suites);
 	free(suites);
 	return worst;
-}
-
-/* ---- bisect --------------------------------------------------------------- */
-
-static struct step_finding *add_finding(struct step_finding **v, size_t *n,
-					enum step_finding_kind kind, const char *suite)
-{
-	struct step_finding *f;
-
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	f = &(*v)[(*n)++];
-	memset(f, 0, sizeof(*f));
-	f->kind = kind;
-	f->suite = suite;
-	return f;
-}
-
-/* What one command says about metric m: its comparison of it, or why
- * there is none. */
-static void command_finding(const struct results_suite *rs, const struct results_benchmark *bm,
-			    const struct results_command *c, enum metric m, struct step_finding **v,
-			    size_t *n)
-{
-	const struct comparison *cmp = NULL;
-	struct step_finding *f;
-	size_t i;
-
-	for (i = 0; i < c->n_comparisons; i++)
-		if (c->comparisons[i].metric == m && !c->comparisons[i].derived)
-			cmp = &c->comparisons[i];
-	if (cmp)
-		f = add_finding(v, n, STEP_COMPARED, rs->name);
-	else if (c->head.error.present || c->base.error.present)
-		f = add_finding(v, n, STEP_COMMAND_FAILED, rs->name);
-	else if (c->result == RESULT_ERROR)
-		f = add_finding(v, n, STEP_NOT_MEASURED, rs->name);
-	else
-		f = add_finding(v, n, STEP_NOT_COMPARED, rs->name);
-	f->benchmark = bm->name;
-	f->command = c->name;
-	f->cmp = cmp;
-	if (f->kind == STEP_COMMAND_FAILED)
-		f->message = c->head.error.present ? c->head.error.message : c->base.error.message;
-}
-
-/* A suite's findings: its error, its benchmarks' errors, then every command. */
-static void suite_findings(const struct results_suite *rs, enum metric m, struct step_finding **v,
-			   size_t *n)
-{
-	size_t j, k;
-
-	if (rs->error.present)
-		add_finding(v, n, STEP_SUITE_FAILED, rs->name)->message = rs->error.message;
-	for (j = 0; j < rs->n_benchmarks; j++)
-		if (rs->benchmarks[j].error.present) {
-			struct step_finding *f = add_finding(v, n, STEP_BENCHMARK_FAILED, rs->name);
-			f->benchmark = rs->benchmarks[j].name;
-			f->message = rs->benchmarks[j].error.message;
-		}
-	for (j = 0; j < rs->n_benchmarks; j++)
-		for (k = 0; k < rs->benchmarks[j].n_commands; k++)
-			command_finding(rs, &rs->benchmarks[j], &rs->benchmarks[j].commands[k], m,
-					v, n);
-}
-
-enum step_outcome runner_bisect_step(const struct results *doc, enum metric m,
-				     struct step_finding **findings, size_t *n)
-{
-	size_t i;
-
-	*findings = NULL;
-	*n = 0;
-	for (i = 0; i < doc->n_suites; i++)
-		suite_findings(&doc->suites[i], m, findings, n);
-	return judge_bisect_step(*findings, *n);
 }
 
 /* ---- calibrate ------------------------------------------------------------ */

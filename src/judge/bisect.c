@@ -194,3 +194,38 @@ enum judge_bisect_place judge_bisect_combine(const enum judge_bisect_place *p, s
 	}
 	return n > 0 && good == n ? JUDGE_BISECT_GOOD : JUDGE_BISECT_UNPLACED;
 }
+
+/* How one finding moves the outcome so far (*placed: commands placed). */
+static enum step_outcome outcome_fold(const struct step_finding *f, enum judge_bisect_place place,
+				      enum step_outcome out, size_t *placed)
+{
+	switch (f->kind) {
+	case STEP_SUITE_FAILED:
+		return STEP_FAILED;
+	case STEP_BENCHMARK_FAILED:
+	case STEP_COMMAND_FAILED:
+	case STEP_NOT_MEASURED:
+		return out == STEP_BAD ? out : STEP_FAILED;
+	case STEP_NOT_COMPARED:
+		return out;
+	case STEP_COMPARED:
+		break;
+	}
+	(*placed)++;
+	if (place == JUDGE_BISECT_BAD)
+		return STEP_BAD;
+	if (place == JUDGE_BISECT_UNPLACED && out == STEP_GOOD)
+		return STEP_UNPLACED;
+	return out;
+}
+
+enum step_outcome judge_bisect_outcome(const struct step_finding *f,
+				       const enum judge_bisect_place *place, size_t n)
+{
+	enum step_outcome out = STEP_GOOD;
+	size_t i, placed = 0;
+
+	for (i = 0; i < n; i++)
+		out = outcome_fold(&f[i], place[i], out, &placed);
+	return out == STEP_GOOD && placed == 0 ? STEP_UNPLACED : out;
+}

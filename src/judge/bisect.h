@@ -119,4 +119,18 @@ void judge_bisect_place(const struct judge_plan *plan, const struct judge_bisect
  * when every one is good (n > 0), unplaced otherwise. */
 enum judge_bisect_place judge_bisect_combine(const enum judge_bisect_place *p, size_t n);
 
+/*
+ * What a comparison of the search makes of its candidate, from its findings
+ * in their order (each suite's error, its benchmarks' errors, then every
+ * command) and place[i], the placement of finding i when it is
+ * STEP_COMPARED (a command that takes no part is STEP_NOT_COMPARED): bad
+ * when a command places it bad, whatever failed beside it but a suite after
+ * it; else failed when something could not run; else good when every
+ * command that takes part places it good (judge_bisect_combine), and
+ * unplaced otherwise, also when none takes part. Measuring bad against
+ * good, a located change is JUDGE_BISECT_BAD: bad is then at bad's level.
+ */
+enum step_outcome judge_bisect_outcome(const struct step_finding *f,
+				       const enum judge_bisect_place *place, size_t n);
+
 #endif

@@ -271,12 +271,4 @@ enum result_state judge_accept(struct comparison *cmp, size_t n_cmp,
  * again; anything else (an error of its own) stays. */
 enum result_state judge_accepted_parent(enum result_state parent, enum result_state worst_child);
 
-/* What one step of bisect makes of its candidate (docs/sweeps.md,
- * "Bisect"), from the step's findings in their order: bad when a command
- * regressed in the metric searched, else failed when something could not
- * run, else inconclusive when a comparison neither passed nor improved,
- * else good. A suite that failed makes the step fail even after a regression
- * of an earlier suite. */
-enum step_outcome judge_bisect_step(const struct step_finding *findings, size_t n);
-
 #endif

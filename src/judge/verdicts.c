@@ -1,7 +1,7 @@
 /*
  * What the commands report from a finished comparison, decided here rather
- * than by each command: the worst result of a level of the document, the
- * accept label of a pull request, and the outcome of a bisect step. Pure,
+ * than by each command: the worst result of a level of the document and the
+ * accept label of a pull request (a bisect step's outcome is bisect.c's). Pure,
  * on the plain types of common/types.h. Part of the judge module: see
  * judge.h.
  */
@@ -40,37 +40,4 @@ enum result_state judge_accept(struct comparison *cmp, size_t n_cmp,
 enum result_state judge_accepted_parent(enum result_state parent, enum result_state worst_child)
 {
 	return parent == RESULT_REGRESSION ? worst_child : parent;
-}
-
-/* How one finding moves the step's outcome so far. */
-static enum step_outcome step_fold(const struct step_finding *f, enum step_outcome out)
-{
-	switch (f->kind) {
-	case STEP_SUITE_FAILED:
-		return STEP_FAILED;
-	case STEP_BENCHMARK_FAILED:
-	case STEP_COMMAND_FAILED:
-	case STEP_NOT_MEASURED:
-		return out == STEP_BAD ? out : STEP_FAILED;
-	case STEP_NOT_COMPARED:
-		return out;
-	case STEP_COMPARED:
-		break;
-	}
-	if (f->cmp->verdict == VERDICT_REGRESSION)
-		return STEP_BAD;
-	if (f->cmp->verdict != VERDICT_PASS && f->cmp->verdict != VERDICT_IMPROVED &&
-	    out == STEP_GOOD)
-		return STEP_INCONCLUSIVE;
-	return out;
-}
-
-enum step_outcome judge_bisect_step(const struct step_finding *findings, size_t n)
-{
-	enum step_outcome out = STEP_GOOD;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		out = step_fold(&findings[i], out);
-	return out;
 }

@@ -112,8 +112,14 @@ static int plan_looks(const struct plan *p, struct plan_benchmark *pb, size_t in
 	s.min_samples = b->regression.min_samples;
 	s.max_runs = pb->max_pairs;
 	s.runs = pb->runs;
-	if (judge_plan_init(&pb->looks, &s, &err) == 0)
+	if (judge_plan_init(&pb->looks, &s, &err) == 0) {
+		/* one look at the cap gets the whole level: the narrowest interval
+		 * the step can have, so it plans whenever the looks did */
+		s.runs = pb->looks.looks[pb->looks.n_looks - 1];
+		if (p->flags.verb == PLAN_BISECT)
+			judge_plan_init(&pb->recheck, &s, &err);
 		return 0;
+	}
 	if (p->flags.has_runs) {
 		add_problem(pr, input, true, b, "--runs %u: %s", p->flags.runs, err.msg);
 		return ERR_USAGE;

@@ -122,6 +122,10 @@ struct plan_benchmark {
 	 * command asks (bisect's per step) or the benchmark's, up to runs
 	 * pairs when fixed, else up to max_pairs. */
 	struct judge_plan looks;
+	/* Bisect: a step that could not be placed is measured once more as
+	 * one look at the cap (the last look's pairs), at the same level
+	 * (docs/sweeps.md, "himorime bisect"); empty otherwise. */
+	struct judge_plan recheck;
 	/* Per metric with a tolerance (latency, cpu_total, peak_rss and the
 	 * counts): plan_tolerance(). */
 	struct tolerance tolerance[METRIC__COUNT];

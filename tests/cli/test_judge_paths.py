@@ -228,15 +228,26 @@ class JudgePathsTest(GitRepoTest):
                 self.assertNotEqual(results, ["error"], sha)
 
     def test_issue18_item1__bisect_where_setup_fails_on_a_step(self):
-        self.commit("c0", **{"himorime.yaml": SETUP_SUITE})
+        # c3 is slower than c0 (a change to locate); c1, the first step,
+        # cannot set up
+        suite = SETUP_SUITE.replace('command: ["true"]',
+                                    'command: [sh, -c, "if [ -f slow ]; then sleep 0.03; fi"]')
+        self.commit("c0", **{"himorime.yaml": suite})
         self.commit("c1", broken="")
-        self.commit("c2", **{"notes.txt": "x\n"})
-        res = self.h("bisect", "--good", "HEAD~2", "--bad", "HEAD", "--runs", "12", "-q")
+        self.commit("c2", broken=None)
+        self.commit("c3", slow="")
+        res = self.h("bisect", "--good", "HEAD~3", "--bad", "HEAD", "--runs", "12", "-q")
         self.assertExit(res, 4)
+        self.assertRegex(res.out, r"\nbad against good: %s c3\n  fixture › t: latency [^\n]*, "
+                         r"12 pairs: located, midpoint [^\n]*\n" % self.git("rev-parse", "HEAD")[:12])
         self.assertIn("step 1: %s c1\n"
                       "  fixture: failed: setup[0] exited with code 3\n"
                       "  fixture › t: failed: not measured\n"
-                      "  => failed\n" % self.git("rev-parse", "HEAD~1")[:12], res.out)
+                      "  => failed\n"
+                      "the search ended without a decision: the first bad commit is one of the 3 "
+                      "after %s up to %s\n" % (self.git("rev-parse", "HEAD~2")[:12],
+                                                self.git("rev-parse", "HEAD~3")[:12],
+                                                self.git("rev-parse", "HEAD")[:12]), res.out)
         self.assertIn("himorime: exit 4: step 1 could not be measured", res.err)
 
     def test_issue18_item3__head_root_in_a_sweep_reads_the_working_tree(self):

@@ -206,6 +206,7 @@ class PhasesTest(GitRepoTest):
         self.assertIn("first bad commit: %s ten times the work\n" % first_bad, res.out)
         steps = [l for l in res.out.splitlines() if l.startswith("step ")]
         built = self.builds()
-        # the good commit once, each step's candidate once
+        # the good commit once, bad (against good first) and each step's
+        # candidate once
         self.assertEqual(built.count(good), 1, built)
-        self.assertEqual(len(built), 1 + len(steps), built)
+        self.assertEqual(len(built), 2 + len(steps), built)

@@ -188,10 +188,11 @@ class TenPercentTest(RepoTest):
         self.assertTrue(res.out.endswith(
             "first bad commit: %s c%d\nlast good commit: %s c%d\n"
             % (shas[self.STEP], self.STEP, shas[self.STEP - 1], self.STEP - 1)), res.out)
-        self.assertIn(": regression\n  => bad\n", res.out)
-        # a pass within the hair of the tolerance says so (docs/comparison.md)
-        self.assertRegex(res.out, r": pass( \(within the tolerance but for a hair: [^\n]*\))?\n"
-                                  r"  => good\n")
+        self.assertRegex(res.out, r"\nbad against good: %s c%d\n  work › work: cpu_total "
+                         r"[^\n]*: located, midpoint \+\d+\.\d%%\n" % (shas[self.STEP + 5][:12],
+                                                                     self.STEP + 5))
+        self.assertRegex(res.out, r": nearer bad than the midpoint [^\n]*\n  => bad\n")
+        self.assertRegex(res.out, r": nearer good than the midpoint [^\n]*\n  => good\n")
         self.assertEqual(self.repo.user_state(), self.before)
 
 
@@ -377,8 +378,10 @@ class ThreeTimesTest(RepoTest):
         self.assertLessEqual(len(steps), 4)  # ceil(log2 11)
         self.assertIn("step 1: %s c%d\n  work › work: cpu_total " % (shas[self.STEP - 1][:12],
                                                                       self.STEP - 1), res.out)
-        self.assertIn("at 99.75%, 60 pairs: regression\n  => bad\n", res.out)
-        self.assertIn("at 99.75%, 60 pairs: pass\n  => good\n", res.out)
+        self.assertRegex(res.out, r"at 99\.75%, 60 pairs: nearer bad than the midpoint "
+                                  r"\+\d+\.\d%\n  => bad\n")
+        self.assertRegex(res.out, r"at 99\.75%, 60 pairs: nearer good than the midpoint "
+                                  r"\+\d+\.\d%\n  => good\n")
         self.assertEqual(self.repo.user_state(), self.before)
 
     def test_bisect__refuses_what_it_cannot_search(self):
@@ -426,11 +429,13 @@ class ThreeTimesTest(RepoTest):
             doc = json.loads(self.repo.git("show", "refs/himorime/broken:" + tree[0]))
             self.assertEqual(doc["suites"][0]["error"]["kind"], "build_failed")
             self.assertIn("no compiler", doc["suites"][0]["error"]["stderr"])
+            # bad against good comes first: nothing to locate when it fails
             res = self.repo.run("bisect", "--good", "HEAD~2", "--bad", "HEAD",
                                 "broken.himorime.yaml", "--runs", "10", "-q", code=4)
-            self.assertIn("  => failed\n", res.out)
-            self.assertIn("the first bad commit is one of the 2 after", res.out)
-            self.assertIn("himorime: exit 4: step 1 could not be measured", res.err)
+            self.assertTrue(res.out.endswith("bad against good: %s c%d\n  sw: build (head): "
+                                             "exited with code 3\n"
+                                             % (self.repo.shas[-1][:12], COMMITS - 1)), res.out)
+            self.assertIn("himorime: exit 4: bad against good could not be measured", res.err)
             res = self.repo.run("sweep", "HEAD", "--summary", "x", code=3)
             self.assertIn("--section, --summary and --fail-on-inconclusive do not apply to sweep",
                           res.err)

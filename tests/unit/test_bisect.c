@@ -291,6 +291,47 @@ static void test_bisect__commands_combine(void **state)
 	assert_int_equal(judge_bisect_combine(goods, 0), JUDGE_BISECT_UNPLACED);
 }
 
+/* What a comparison of the search comes to, from its findings in order:
+ * bad on a command placed bad, whatever else failed but a suite after it;
+ * else failed when something could not run; else good when every command
+ * that takes part is placed good, not placed otherwise (and when none takes
+ * part: a command that does not is STEP_NOT_COMPARED). */
+static void test_bisect__a_step_from_its_findings(void **state)
+{
+	struct step_finding f[4];
+	enum judge_bisect_place p[4] = { JUDGE_BISECT_GOOD, JUDGE_BISECT_GOOD, JUDGE_BISECT_GOOD,
+					 JUDGE_BISECT_BAD };
+
+	(void)state;
+	memset(f, 0, sizeof(f));
+	assert_int_equal(judge_bisect_outcome(f, p, 0), STEP_UNPLACED);
+	f[0] = (struct step_finding){ .kind = STEP_COMPARED };
+	f[1] = (struct step_finding){ .kind = STEP_COMPARED };
+	f[2] = (struct step_finding){ .kind = STEP_NOT_COMPARED };
+	assert_int_equal(judge_bisect_outcome(f, p, 3), STEP_GOOD);
+	assert_int_equal(judge_bisect_outcome(&f[2], &p[2], 1), STEP_UNPLACED);
+	f[2] = (struct step_finding){ .kind = STEP_COMPARED };
+	p[2] = JUDGE_BISECT_UNPLACED;
+	assert_int_equal(judge_bisect_outcome(f, p, 3), STEP_UNPLACED);
+	f[1] = (struct step_finding){ .kind = STEP_NOT_MEASURED };
+	assert_int_equal(judge_bisect_outcome(f, p, 3), STEP_FAILED);
+	f[3] = (struct step_finding){ .kind = STEP_COMPARED };
+	assert_int_equal(judge_bisect_outcome(f, p, 4), STEP_BAD);
+	/* a command or benchmark that failed after a placement bad: still bad */
+	p[0] = JUDGE_BISECT_BAD;
+	f[1] = (struct step_finding){ .kind = STEP_COMMAND_FAILED };
+	f[2] = (struct step_finding){ .kind = STEP_BENCHMARK_FAILED };
+	assert_int_equal(judge_bisect_outcome(f, p, 3), STEP_BAD);
+	/* a suite that failed: the step failed, unless placed bad after it */
+	f[2] = (struct step_finding){ .kind = STEP_SUITE_FAILED };
+	assert_int_equal(judge_bisect_outcome(f, p, 3), STEP_FAILED);
+	assert_int_equal(judge_bisect_outcome(f, p, 4), STEP_BAD);
+	assert_string_equal(step_outcome_name(STEP_GOOD), "good");
+	assert_string_equal(step_outcome_name(STEP_BAD), "bad");
+	assert_string_equal(step_outcome_name(STEP_UNPLACED), "not placed");
+	assert_string_equal(step_outcome_name(STEP_FAILED), "failed");
+}
+
 /* What the rule of tolerance did: under noise that makes a single run vary
  * by ±30% (a loaded machine), a commit identical to good is seldom proven
  * within ±5% of it at the step's level, which ended searches for a
@@ -337,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_bisect__an_improvement_is_bisected_the_same_way),
 		cmocka_unit_test(test_bisect__unusable_samples_are_not_placed),
 		cmocka_unit_test(test_bisect__commands_combine),
+		cmocka_unit_test(test_bisect__a_step_from_its_findings),
 		cmocka_unit_test(test_bisect__where_the_tolerance_rule_stalled),
 	};
 

@@ -1323,48 +1323,6 @@ static void test_judge__an_accepted_parent_takes_its_childrens_worst(void **stat
 			 RESULT_INCONCLUSIVE);
 }
 
-/* A bisect step: bad on a regression, whatever else; else failed when
- * something could not run; else inconclusive unless every comparison passed
- * or improved; a command that does not compare the metric says nothing. */
-static void test_judge__a_bisect_step_from_its_findings(void **state)
-{
-	struct comparison pass, regression, inconclusive, improved;
-	struct step_finding f[4];
-
-	(void)state;
-	memset(f, 0, sizeof(f));
-	memset(&pass, 0, sizeof(pass));
-	regression = improved = inconclusive = pass;
-	pass.verdict = VERDICT_PASS;
-	improved.verdict = VERDICT_IMPROVED;
-	regression.verdict = VERDICT_REGRESSION;
-	inconclusive.verdict = VERDICT_INCONCLUSIVE;
-	assert_int_equal(judge_bisect_step(f, 0), STEP_GOOD);
-	f[0] = (struct step_finding){ .kind = STEP_COMPARED, .cmp = &pass };
-	f[1] = (struct step_finding){ .kind = STEP_COMPARED, .cmp = &improved };
-	f[2] = (struct step_finding){ .kind = STEP_NOT_COMPARED };
-	assert_int_equal(judge_bisect_step(f, 3), STEP_GOOD);
-	f[2] = (struct step_finding){ .kind = STEP_COMPARED, .cmp = &inconclusive };
-	assert_int_equal(judge_bisect_step(f, 3), STEP_INCONCLUSIVE);
-	f[1] = (struct step_finding){ .kind = STEP_NOT_MEASURED };
-	assert_int_equal(judge_bisect_step(f, 3), STEP_FAILED);
-	f[3] = (struct step_finding){ .kind = STEP_COMPARED, .cmp = &regression };
-	assert_int_equal(judge_bisect_step(f, 4), STEP_BAD);
-	/* a command or benchmark that failed after a regression: still bad */
-	f[0] = (struct step_finding){ .kind = STEP_COMPARED, .cmp = &regression };
-	f[1] = (struct step_finding){ .kind = STEP_COMMAND_FAILED };
-	f[2] = (struct step_finding){ .kind = STEP_BENCHMARK_FAILED };
-	assert_int_equal(judge_bisect_step(f, 3), STEP_BAD);
-	/* a suite that failed: the step failed, unless a later regression */
-	f[2] = (struct step_finding){ .kind = STEP_SUITE_FAILED };
-	assert_int_equal(judge_bisect_step(f, 3), STEP_FAILED);
-	assert_int_equal(judge_bisect_step(f, 4), STEP_BAD);
-	assert_string_equal(step_outcome_name(STEP_GOOD), "good");
-	assert_string_equal(step_outcome_name(STEP_BAD), "bad");
-	assert_string_equal(step_outcome_name(STEP_INCONCLUSIVE), "inconclusive");
-	assert_string_equal(step_outcome_name(STEP_FAILED), "failed");
-}
-
 static void test_judge__fail_on_inconclusive(void **state)
 {
 	(void)state;
@@ -1482,7 +1440,6 @@ int main(void)
 		cmocka_unit_test(test_judge__worst_result_rolls_up),
 		cmocka_unit_test(test_judge__accepting_marks_regressions_and_judges_again),
 		cmocka_unit_test(test_judge__an_accepted_parent_takes_its_childrens_worst),
-		cmocka_unit_test(test_judge__a_bisect_step_from_its_findings),
 		cmocka_unit_test(test_judge__bisect_confidence_splits_alpha),
 		cmocka_unit_test(test_judge__geometric_mean),
 		cmocka_unit_test(test_judge__detectable_change_from_an_a_a_interval),
