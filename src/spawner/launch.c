@@ -1035,6 +1035,34 @@ static bool await_go(struct twin *t)
 	return go == GO_GO;
 }
 
+/* execve for the twin, returning -errno itself: the twin is a clone child
+ * without a thread area of its own, so libc's errno is the starter's, which
+ * the starter's own waits (futex timeouts) may overwrite before the twin
+ * reads it. A raw system call where we know the convention; elsewhere libc's
+ * wrapper, with that race. */
+static long twin_execve(const char *path, char *const argv[], char *const envp[])
+{
+#if defined(__x86_64__)
+	long ret;
+
+	__asm__ __volatile__("syscall"
+			     : "=a"(ret)
+			     : "a"((long)SYS_execve), "D"(path), "S"(argv), "d"(envp)
+			     : "rcx", "r11", "memory");
+	return ret;
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = SYS_execve;
+	register long x0 __asm__("x0") = (long)path;
+	register long x1 __asm__("x1") = (long)argv;
+	register long x2 __asm__("x2") = (long)envp;
+
+	__asm__ __volatile__("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
+	return x0;
+#else
+	return execve(path, argv, envp) < 0 ? -errno : 0;
+#endif
+}
+
 static uint64_t own_cpu_ns(void)
 {
 	struct timespec ts;
@@ -1066,8 +1094,9 @@ static int twin_main(void *arg)
 		_exit(127);
 	t->rep->spin_cpu_ns = own_cpu_ns() - cpu;
 	t->rep->exec_ns = now_ns();
-	execve(t->plan->path, t->plan->argv, t->plan->envp);
-	child_fail(t->rep, STEP_EXEC);
+	t->rep->error = (int)-twin_execve(t->plan->path, t->plan->argv, t->plan->envp);
+	t->rep->step = STEP_EXEC;
+	_exit(127);
 }
 
 /* In the starter: waits until the twin is ready (spinning on its CPU) or
