@@ -993,12 +993,47 @@ struct duet {
 	sigset_t old, waiting, poll_mask;
 };
 
+/*
+ * A system call that returns -errno itself and leaves errno alone. A duet's
+ * twin is a clone child without a thread area of its own, so libc's errno
+ * is the starter's: the twin's execve error and the starter's futex waits
+ * (which time out every nap) must not go through it, or one overwrites
+ * what the other is about to read. A raw call where we know the
+ * convention; elsewhere libc's wrapper, with that race.
+ */
+static long raw_syscall4(long n, long a, long b, long c, long d)
+{
+#if defined(__x86_64__)
+	register long r10 __asm__("r10") = d;
+	long ret;
+
+	__asm__ __volatile__("syscall"
+			     : "=a"(ret)
+			     : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10)
+			     : "rcx", "r11", "memory");
+	return ret;
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = n;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d;
+
+	__asm__ __volatile__("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
+	return x0;
+#else
+	long ret = syscall(n, a, b, c, d);
+
+	return ret < 0 ? -errno : ret;
+#endif
+}
+
 static long futex(void *addr, int op, int val, uint64_t timeout_ns)
 {
 	struct timespec ts = { .tv_sec = (time_t)(timeout_ns / 1000000000u),
 			       .tv_nsec = (long)(timeout_ns % 1000000000u) };
 
-	return syscall(SYS_futex, addr, op, val, timeout_ns ? &ts : NULL, NULL, 0);
+	return raw_syscall4(SYS_futex, (long)addr, op, val, timeout_ns ? (long)&ts : 0);
 }
 
 static void twin_say(struct twin *t, int state)
@@ -1035,34 +1070,6 @@ static bool await_go(struct twin *t)
 	return go == GO_GO;
 }
 
-/* execve for the twin, returning -errno itself: the twin is a clone child
- * without a thread area of its own, so libc's errno is the starter's, which
- * the starter's own waits (futex timeouts) may overwrite before the twin
- * reads it. A raw system call where we know the convention; elsewhere libc's
- * wrapper, with that race. */
-static long twin_execve(const char *path, char *const argv[], char *const envp[])
-{
-#if defined(__x86_64__)
-	long ret;
-
-	__asm__ __volatile__("syscall"
-			     : "=a"(ret)
-			     : "a"((long)SYS_execve), "D"(path), "S"(argv), "d"(envp)
-			     : "rcx", "r11", "memory");
-	return ret;
-#elif defined(__aarch64__)
-	register long x8 __asm__("x8") = SYS_execve;
-	register long x0 __asm__("x0") = (long)path;
-	register long x1 __asm__("x1") = (long)argv;
-	register long x2 __asm__("x2") = (long)envp;
-
-	__asm__ __volatile__("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
-	return x0;
-#else
-	return execve(path, argv, envp) < 0 ? -errno : 0;
-#endif
-}
-
 static uint64_t own_cpu_ns(void)
 {
 	struct timespec ts;
@@ -1094,7 +1101,8 @@ static int twin_main(void *arg)
 		_exit(127);
 	t->rep->spin_cpu_ns = own_cpu_ns() - cpu;
 	t->rep->exec_ns = now_ns();
-	t->rep->error = (int)-twin_execve(t->plan->path, t->plan->argv, t->plan->envp);
+	t->rep->error = (int)-raw_syscall4(SYS_execve, (long)t->plan->path, (long)t->plan->argv,
+					   (long)t->plan->envp, 0);
 	t->rep->step = STEP_EXEC;
 	_exit(127);
 }
