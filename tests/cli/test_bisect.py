@@ -44,7 +44,7 @@ benchmarks:
 """
 
 COMMITS, FIRST_BAD = 12, 8
-NUMBER = r"[-+]\d+\.\d%"
+NUMBER = r"[-+]?\d+\.\d%"  # a change of 0.0% has no sign
 
 
 class BisectTest(unittest.TestCase):
