@@ -182,6 +182,7 @@ static enum judge_stop stop_reason(const struct bench_run *br)
 
 static void finish_comparisons(struct bench_run *br, struct unit *u, struct results_command *rc)
 {
+	struct comparison t;
 	int m;
 
 	if (!u->compared || u->failed)
@@ -192,13 +193,14 @@ static void finish_comparisons(struct bench_run *br, struct unit *u, struct resu
 			continue;
 		if (!u->cmp[m].final)
 			judge_finish(&u->in[m], stop_reason(br), &u->cmp[m]);
-		results_add_comparison(rc, &u->cmp[m]);
+		results_add_comparison(rc, u->bench ? inprocess_shown(u, m, &t) : &u->cmp[m]);
 	}
+	if (u->bench)
+		inprocess_compare_counts(br, u, rc);
 	if (benchmark_measures(br->b, METRIC_THROUGHPUT) && u->judged[METRIC_LATENCY]) {
 		const struct results_metric *h = &rc->head.metrics[METRIC_THROUGHPUT];
 		const struct results_metric *b = &rc->base.metrics[METRIC_THROUGHPUT];
 		struct judge_work w;
-		struct comparison t;
 		w.head_min = h->work.measured_min;
 		w.head_max = h->work.measured_max;
 		w.base_min = b->work.measured_min;

@@ -4,16 +4,26 @@
  * themselves: after each run its output (standard output, or the file the
  * command wrote in ${workdir}) is read under a cap and parsed by src/harness,
  * and every benchmark the output reports is a case unit of its own, with its
- * own row of the document ("gb › BM_Sort/64"), samples (the benchmark's time
- * per iteration, one per harness run), looks and verdict.
+ * own row of the document ("gb › BM_Sort/64"), samples (one per harness run),
+ * looks and verdicts. A case judges each metric of its benchmark that has a
+ * metric of the document to stand in (docs/configuration.md, "Harnesses"):
+ * the time per iteration as latency, the first metric where higher is better
+ * as throughput (judged by the paired looks with its sides swapped, so that
+ * the judge sees reciprocals: judge_turn_higher), and Go's allocations and
+ * bytes per operation as counts (the counts rule, on the runs the looks
+ * took). What has no such metric (Google Benchmark's user counters, which do
+ * not say which way is better) is kept run by run in harness_metrics only.
  *
  * The cases are fixed by the process unit's first turn (the first run of
  * each side, warmup or not): a benchmark only head reported is new, one only
  * base reported is removed. A later run that lacks one of them, or whose
- * harness says it failed, is an error for that benchmark; a run that fails
- * or prints nothing readable is an error for every case still measured. The
- * process unit's own row only carries errors until the cases exist, and is
- * dropped once they are finished.
+ * harness says it failed, or that gives one of its metrics in another unit
+ * than the first run that gave it, is an error for that benchmark; so is a
+ * benchmark a side reports in a later run but not in its first, which no
+ * pairs could be taken for from the start (its row says so). A run that
+ * fails or prints nothing readable is an error for every case still
+ * measured. The process unit's own row only carries errors until the cases
+ * exist, and is dropped once they are finished.
  */
 #include "engine/internal.h"
 
@@ -21,9 +31,11 @@
 #include "common/clock.h"
 #include "common/fsio.h"
 #include "harness/select.h"
+#include "judge/counts.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,6 +45,42 @@
 /* How long reading one output may take: a file the measured code could
  * still be writing to is no reason to hang. */
 #define READ_NS (10 * UINT64_C(1000000000))
+
+/* The unit a metric of a case came in first, and the run that gave it, so
+ * that a later run that gives it in another unit is named beside it. */
+struct seen_unit {
+	char *name, *unit;
+	int side;
+	bool warmup;
+	uint64_t run;
+};
+
+/* A case's harness metrics: which one each metric of its row judges (NULL:
+ * none), and the units seen. A harness process keeps here its cases' names
+ * in order, to find a case by name in each later output. */
+struct inprocess_case {
+	char *slot[METRIC__COUNT];
+	struct seen_unit *seen;
+	size_t n_seen;
+	struct case_name *by_name;
+	size_t n_by_name;
+};
+
+struct case_name {
+	const char *name;
+	size_t k;
+};
+
+/* Go's -benchmem counts per operation: whole numbers, the same from run to
+ * run unless the code changed, decided by the counts rule as heap counts
+ * are (docs/comparison.md, "Deciding on counts"). */
+static const struct {
+	enum metric m;
+	const char *name;
+} per_op_counts[] = {
+	{ METRIC_ALLOCATIONS, "allocs_per_op" },
+	{ METRIC_ALLOCATED_BYTES, "bytes_per_op" },
+};
 
 bool inprocess_is(const struct unit *u)
 {
@@ -207,13 +255,159 @@ static void fail_case(struct bench_run *br, struct unit *c, int side, const char
 	c->failed = true;
 }
 
-/* One run's value of case c: its time per iteration, or its error. */
+/* Whether every side's first output that reports the benchmark (h, b;
+ * NULL: the side did not) gives metric `name`. */
+static bool on_each(const struct harness_benchmark *h, const struct harness_benchmark *b,
+		    const char *name)
+{
+	return (!h || harness_benchmark_metric(h, name)) &&
+	       (!b || harness_benchmark_metric(b, name));
+}
+
+/* Which of the benchmark's metrics the case judges, from the first outputs
+ * of its sides: those both give. Its time unless it gives none and has
+ * another metric to judge (a `lines` throughput alone). */
+static void pick_slots(const struct unit *u, struct inprocess_case *hc,
+		       const struct harness_benchmark *h, const struct harness_benchmark *b)
+{
+	const struct harness_benchmark *first = h ? h : b;
+	const char *want = u->cmd->harness.metric;
+	bool other = false;
+	size_t k;
+
+	for (k = 0; k < first->n_metrics && !hc->slot[METRIC_THROUGHPUT]; k++) {
+		const struct harness_metric *m = &first->metrics[k];
+		if (m->better == BETTER_HIGHER && strcmp(m->name, want) && on_each(h, b, m->name))
+			hc->slot[METRIC_THROUGHPUT] = xstrdup(m->name);
+	}
+	other = hc->slot[METRIC_THROUGHPUT] != NULL;
+	for (k = 0; u->cmd->harness.kind == HARNESS_GO_TEST && k < ARRAY_SIZE(per_op_counts); k++)
+		if (first->n_metrics && on_each(h, b, per_op_counts[k].name)) {
+			hc->slot[per_op_counts[k].m] = xstrdup(per_op_counts[k].name);
+			other = true;
+		}
+	if (!other || (harness_benchmark_metric(first, want) && on_each(h, b, want)))
+		hc->slot[METRIC_LATENCY] = xstrdup(want);
+}
+
+/* A throughput's work unit, as reports print it before "/s": the harness's
+ * unit without its "/s" ("bytes/s" is bytes per second). */
+static void work_unit(struct results_metric *rm, const struct harness_benchmark *first,
+		      const char *name)
+{
+	const char *unit = harness_benchmark_metric(first, name)->unit;
+	size_t n = strlen(unit);
+
+	if (n > 2 && !strcmp(unit + n - 2, "/s"))
+		n -= 2;
+	rm->work.present = true;
+	free(rm->work.unit);
+	rm->work.unit = xstrndup(unit, n);
+}
+
+/* The row's metrics: those the case judges are measured, by the harness. */
+static void describe_slots(const struct inprocess_case *hc, const struct harness_benchmark *first,
+			   struct results_command *rc)
+{
+	int m;
+
+	if (hc->slot[METRIC_THROUGHPUT]) {
+		work_unit(&rc->head.metrics[METRIC_THROUGHPUT], first, hc->slot[METRIC_THROUGHPUT]);
+		work_unit(&rc->base.metrics[METRIC_THROUGHPUT], first, hc->slot[METRIC_THROUGHPUT]);
+	}
+
+	for (m = 0; m < METRIC__COUNT; m++) {
+		enum metric_status st = hc->slot[m] ? STATUS_MEASURED : STATUS_NOT_REQUESTED;
+		rc->head.metrics[m].status = rc->base.metrics[m].status = st;
+		if (hc->slot[m])
+			rc->head.metrics[m].source = rc->base.metrics[m].source =
+				RESULTS_SOURCE_HARNESS;
+	}
+}
+
+/* The unit of each metric of b against the first run that gave it: another
+ * is the error "head run 2: "rate" is in GB/s, but base run 1 reported it in
+ * MB/s" (msg holds "head run 2"); a metric not seen before is noted. */
+static int check_units(struct inprocess_case *hc, const struct harness_benchmark *b, int side,
+		       bool warmup, uint64_t run, struct strbuf *msg)
+{
+	size_t k, i;
+
+	for (k = 0; k < b->n_metrics; k++) {
+		const struct harness_metric *m = &b->metrics[k];
+		for (i = 0; i < hc->n_seen && strcmp(hc->seen[i].name, m->name); i++)
+			;
+		if (i == hc->n_seen) {
+			hc->seen = xrealloc(hc->seen, (i + 1) * sizeof(*hc->seen));
+			hc->seen[hc->n_seen++] = (struct seen_unit){ .name = xstrdup(m->name),
+								     .unit = xstrdup(m->unit),
+								     .side = side,
+								     .warmup = warmup,
+								     .run = run };
+		} else if (strcmp(hc->seen[i].unit, m->unit)) {
+			strbuf_addf(msg, ": \"%s\" is in %s, but ", m->name, m->unit);
+			run_name(msg, hc->seen[i].side, hc->seen[i].warmup, hc->seen[i].run);
+			strbuf_addf(msg, " reported it in %s", hc->seen[i].unit);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Whether b gives every metric the case judges, its time in ns; if not,
+ * why, after msg's run name. */
+static bool lacks_slot(const struct unit *c, const struct harness_benchmark *b, struct strbuf *msg)
+{
+	int m;
+
+	for (m = 0; m < METRIC__COUNT; m++) {
+		const char *name = c->hc->slot[m];
+		const struct harness_metric *hm = name ? harness_benchmark_metric(b, name) : NULL;
+		if (name && !hm) {
+			strbuf_addf(msg, ": the output reports no \"%s\" for this benchmark", name);
+			return true;
+		}
+		if (hm && m == METRIC_LATENCY && strcmp(hm->unit, "ns")) {
+			strbuf_addf(msg, ": \"%s\" is in %s, not a time", name, hm->unit);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* One measured run's values of case c, one sample of each judged metric. */
+static void add_values(struct unit *c, struct results_side *rs, int side,
+		       const struct harness_benchmark *b)
+{
+	size_t k;
+	int m;
+
+	for (k = 0; k < b->n_metrics; k++)
+		results_add_harness_value(rs, b->metrics[k].name, b->metrics[k].unit,
+					  b->metrics[k].better, b->metrics[k].value,
+					  b->metrics[k].values, b->metrics[k].n_values);
+	for (m = 0; m < METRIC__COUNT; m++) {
+		const struct harness_metric *hm;
+		double v;
+		if (!c->hc->slot[m])
+			continue;
+		hm = harness_benchmark_metric(b, c->hc->slot[m]);
+		/* a count's median of an even number of repetitions can be
+		 * half a count: the counts rule takes whole ones */
+		v = metric_info((enum metric)m)->counted ? nearbyint(hm->value) : hm->value;
+		results_add_sample(rs, (enum metric)m, v);
+		if (m == METRIC_LATENCY)
+			c->measured_ns[side] += (uint64_t)v;
+	}
+	c->n_runs[side]++;
+	rs->count++;
+}
+
+/* One run's values of case c, or its error. */
 static void record_case(struct bench_run *br, struct unit *c, int side, bool warmup, uint64_t run,
 			const struct harness_output *out, const struct strbuf *tail)
 {
-	const char *want = c->cmd->harness.metric;
 	const struct harness_benchmark *b = harness_output_find(out, c->bench);
-	const struct harness_metric *m = b ? harness_benchmark_metric(b, want) : NULL;
 	struct results_side *rs = row_side(br, c, side);
 	struct strbuf msg;
 	bool bad = true;
@@ -225,30 +419,54 @@ static void record_case(struct bench_run *br, struct unit *c, int side, bool war
 				  "run did");
 	else if (b->error)
 		strbuf_addf(&msg, ": the harness reports it failed: %s", b->error);
-	else if (!m)
-		strbuf_addf(&msg, ": the output reports no \"%s\" for this benchmark", want);
-	else if (strcmp(m->unit, "ns"))
-		strbuf_addf(&msg, ": \"%s\" is in %s, not a time", want, m->unit);
-	else
+	else if (check_units(c->hc, b, side, warmup, run, &msg) == 0 && !lacks_slot(c, b, &msg))
 		bad = false;
-	if (bad) {
+	if (bad)
 		fail_case(br, c, side, msg.buf, tail);
-	} else if (!warmup) {
-		size_t k;
-		for (k = 0; k < b->n_metrics; k++)
-			results_add_harness_value(rs, b->metrics[k].name, b->metrics[k].unit,
-						  b->metrics[k].better, b->metrics[k].value,
-						  b->metrics[k].values, b->metrics[k].n_values);
-		results_add_sample(rs, METRIC_LATENCY, m->value);
-		c->n_runs[side]++;
-		c->measured_ns[side] += (uint64_t)m->value;
-		rs->count++;
-	}
+	else if (!warmup)
+		add_values(c, rs, side, b);
 	strbuf_release(&msg);
 }
 
-/* The cases of process unit u, from the first turn's outputs. */
-static void add_case(struct bench_run *br, struct unit *u, const char *name, bool head, bool base)
+/* The judge's inputs of a compared case: its time and its throughput (with
+ * its sides swapped, rounds_point_inputs) by the paired looks, at the
+ * tolerance of its rule in harness.benchmarks or latency's. */
+static void setup_judging(struct bench_run *br, struct unit *c)
+{
+	static const enum metric paired[] = { METRIC_LATENCY, METRIC_THROUGHPUT };
+	struct tolerance t;
+	size_t k;
+
+	if (!plan_harness_tolerance(br->pb, c->cmd, c->bench, &t))
+		return;
+	for (k = 0; k < ARRAY_SIZE(paired); k++) {
+		enum metric m = paired[k];
+		struct judge_metric_input *in = &c->in[m];
+		if (!c->hc->slot[m])
+			continue;
+		judge_input_init(in, METRIC_LATENCY);
+		in->tol.max_fraction = t.max_fraction;
+		/* a smallest difference in ns means nothing to a throughput */
+		in->tol.has_min_difference = m == METRIC_LATENCY && t.has_min_difference;
+		in->tol.min_difference = t.min_difference;
+		in->tol.gate = t.gate;
+		in->tol.statistic = t.statistic;
+		in->max_cv = br->pb->max_cv;
+		in->seed = br->r->o.seed;
+		in->benchmark = br->b->name;
+		in->command = br->rb->commands[c->index].name;
+		c->judged[m] = true;
+	}
+	rounds_point_inputs(br, c);
+	for (k = 0; k < ARRAY_SIZE(paired); k++)
+		if (c->judged[paired[k]])
+			judge_begin(br->looks, &c->in[paired[k]], &c->cmp[paired[k]]);
+}
+
+/* A case of process unit u; h and b are the benchmark in each side's first
+ * output (NULL: not there), both NULL for a case that came later. */
+static struct unit *add_case(struct bench_run *br, struct unit *u, const char *name,
+			     const struct harness_benchmark *h, const struct harness_benchmark *b)
 {
 	struct unit *c = &u->cases[u->n_cases++];
 	struct results_command *rc;
@@ -258,9 +476,10 @@ static void add_case(struct bench_run *br, struct unit *u, const char *name, boo
 	c->cmd = u->cmd;
 	c->pc = u->pc;
 	c->bench = xstrdup(name);
-	c->sides[HEAD] = head;
-	c->sides[BASE] = base;
-	c->compared = u->compared && head && base;
+	c->hc = xcalloc(1, sizeof(*c->hc));
+	c->sides[HEAD] = h != NULL;
+	c->sides[BASE] = b != NULL;
+	c->compared = u->compared && h && b;
 	warmup_auto_init(&c->warm[HEAD]);
 	warmup_auto_init(&c->warm[BASE]);
 	c->index = br->rb->n_commands;
@@ -270,12 +489,44 @@ static void add_case(struct bench_run *br, struct unit *u, const char *name, boo
 	rc->harness.command = xstrdup(u->cmd->name);
 	rc->harness.benchmark = xstrdup(name);
 	note_selection(u->cmd, &rc->harness);
-	rc->head.present = head;
-	rc->base.present = base;
+	rc->head.present = h != NULL;
+	rc->base.present = b != NULL;
 	inprocess_describe(c->cmd, &rc->head);
 	inprocess_describe(c->cmd, &rc->base);
+	if (h || b) {
+		pick_slots(u, c->hc, h, b);
+		describe_slots(c->hc, h ? h : b, rc);
+	}
 	if (c->compared)
-		runner_setup_judging(br, c);
+		setup_judging(br, c);
+	return c;
+}
+
+static int cmp_case_name(const void *a, const void *b)
+{
+	return strcmp(((const struct case_name *)a)->name, ((const struct case_name *)b)->name);
+}
+
+/* u's cases by name, for case_named. */
+static void index_cases(struct unit *u)
+{
+	size_t k;
+
+	if (!u->hc)
+		u->hc = xcalloc(1, sizeof(*u->hc));
+	u->hc->by_name = xrealloc(u->hc->by_name, (u->n_cases + 1) * sizeof(*u->hc->by_name));
+	for (k = 0; k < u->n_cases; k++)
+		u->hc->by_name[k] = (struct case_name){ .name = u->cases[k].bench, .k = k };
+	u->hc->n_by_name = u->n_cases;
+	qsort(u->hc->by_name, u->n_cases, sizeof(*u->hc->by_name), cmp_case_name);
+}
+
+static struct unit *case_named(struct unit *u, const char *name)
+{
+	struct case_name key = { .name = name }, *at;
+
+	at = bsearch(&key, u->hc->by_name, u->hc->n_by_name, sizeof(key), cmp_case_name);
+	return at ? &u->cases[at->k] : NULL;
 }
 
 /* The cases of u: what head's first run reported, then what only base's
@@ -291,13 +542,14 @@ static void expand(struct bench_run *br, struct unit *u)
 	u->cases = xcalloc(n ? n : 1, sizeof(*u->cases));
 	for (i = 0; h && i < h->n_benchmarks; i++)
 		if (selected(u, h->benchmarks[i].name))
-			add_case(br, u, h->benchmarks[i].name, true,
-				 b && harness_output_find(b, h->benchmarks[i].name));
+			add_case(br, u, h->benchmarks[i].name, &h->benchmarks[i],
+				 b ? harness_output_find(b, h->benchmarks[i].name) : NULL);
 	for (i = 0; b && i < b->n_benchmarks; i++)
 		if ((!h || !harness_output_find(h, b->benchmarks[i].name)) &&
 		    selected(u, b->benchmarks[i].name))
-			add_case(br, u, b->benchmarks[i].name, false, true);
+			add_case(br, u, b->benchmarks[i].name, NULL, &b->benchmarks[i]);
 	u->expanded = u->n_cases > 0;
+	index_cases(u);
 	if (!u->expanded) {
 		int side = h ? HEAD : BASE;
 		struct strbuf msg;
@@ -311,6 +563,32 @@ static void expand(struct bench_run *br, struct unit *u)
 	}
 }
 
+/* A benchmark this side's first run did not report, in a later run: an
+ * error of its row (made now if it has none), since no pairs were taken
+ * for it from the start and taking it in would judge it on fewer. */
+static void late_benchmark(struct bench_run *br, struct unit *u, const char *name, int side,
+			   bool warmup, uint64_t run, const struct strbuf *tail)
+{
+	struct unit *c = case_named(u, name);
+	struct strbuf msg;
+
+	if (c && (c->failed || c->done))
+		return;
+	if (!c) {
+		u->cases = xrealloc(u->cases, (u->n_cases + 1) * sizeof(*u->cases));
+		memset(&u->cases[u->n_cases], 0, sizeof(*u->cases));
+		c = add_case(br, u, name, NULL, NULL);
+		index_cases(u);
+	}
+	c->sides[side] = true;
+	row_side(br, c, side)->present = true;
+	strbuf_init(&msg, 0);
+	run_name(&msg, side, warmup, run);
+	strbuf_adds(&msg, ": the output reports this benchmark, which the first run did not");
+	fail_case(br, c, side, msg.buf, tail);
+	strbuf_release(&msg);
+}
+
 static void record_all(struct bench_run *br, struct unit *u, int side, bool warmup, uint64_t run,
 		       const struct harness_output *out, const struct strbuf *tail)
 {
@@ -320,6 +598,12 @@ static void record_all(struct bench_run *br, struct unit *u, int side, bool warm
 		struct unit *c = &u->cases[k];
 		if (c->sides[side] && !c->failed && !c->done)
 			record_case(br, c, side, warmup, run, out, tail);
+	}
+	for (k = 0; k < out->n_benchmarks; k++) {
+		const char *name = out->benchmarks[k].name;
+		const struct unit *c = case_named(u, name);
+		if ((!c || !c->sides[side]) && selected(u, name))
+			late_benchmark(br, u, name, side, warmup, run, tail);
 	}
 }
 
@@ -469,6 +753,69 @@ void inprocess_drop_rows(struct bench_run *br)
 	}
 }
 
+const struct comparison *inprocess_shown(const struct unit *u, int m, struct comparison *tmp)
+{
+	if (m != METRIC_THROUGHPUT)
+		return &u->cmp[m];
+	judge_turn_higher(&u->cmp[m], METRIC_THROUGHPUT, tmp);
+	return tmp;
+}
+
+void inprocess_compare_counts(const struct bench_run *br, const struct unit *u,
+			      struct results_command *rc)
+{
+	size_t k, i;
+
+	for (k = 0; k < ARRAY_SIZE(per_op_counts); k++) {
+		enum metric m = per_op_counts[k].m;
+		const struct results_metric *h = &rc->head.metrics[m], *b = &rc->base.metrics[m];
+		const struct tolerance *t = plan_tolerance(br->pb, m);
+		struct counts_input in = COUNTS_INPUT_INIT;
+		uint64_t *v[2];
+		struct comparison cmp;
+		unsigned more;
+		if (!u->hc->slot[m] || !h->n_samples || !b->n_samples)
+			continue;
+		v[HEAD] = xcalloc(h->n_samples, sizeof(*v[HEAD]));
+		v[BASE] = xcalloc(b->n_samples, sizeof(*v[BASE]));
+		for (i = 0; i < h->n_samples; i++)
+			v[HEAD][i] = (uint64_t)h->samples[i];
+		for (i = 0; i < b->n_samples; i++)
+			v[BASE][i] = (uint64_t)b->samples[i];
+		in.head = v[HEAD];
+		in.n_head = h->n_samples;
+		in.base = v[BASE];
+		in.n_base = b->n_samples;
+		if (t)
+			in.max_fraction = t->max_fraction;
+		counts_compare(m, &in, t ? t->gate : true, &cmp, &more);
+		/* the runs are the looks': a noisy count stays inconclusive with
+		 * its spread, no runs are taken for it alone */
+		cmp.final = true;
+		results_add_comparison(rc, &cmp);
+		free(v[HEAD]);
+		free(v[BASE]);
+	}
+}
+
+static void release_case(struct inprocess_case *hc)
+{
+	size_t i;
+	int m;
+
+	if (!hc)
+		return;
+	for (m = 0; m < METRIC__COUNT; m++)
+		free(hc->slot[m]);
+	for (i = 0; i < hc->n_seen; i++) {
+		free(hc->seen[i].name);
+		free(hc->seen[i].unit);
+	}
+	free(hc->seen);
+	free(hc->by_name);
+	free(hc);
+}
+
 void inprocess_release(struct unit *u)
 {
 	size_t k;
@@ -478,8 +825,10 @@ void inprocess_release(struct unit *u)
 		warmup_auto_release(&u->cases[k].warm[HEAD]);
 		warmup_auto_release(&u->cases[k].warm[BASE]);
 		free(u->cases[k].bench);
+		release_case(u->cases[k].hc);
 	}
 	free(u->cases);
+	release_case(u->hc);
 	for (side = HEAD; side <= BASE; side++) {
 		harness_output_release(u->first[side]);
 		free(u->first[side]);

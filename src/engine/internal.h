@@ -98,8 +98,9 @@ struct unit {
 	bool expanded;
 	struct harness_output *first[2];
 	bool first_warmup;
-	uint64_t first_run[2]; /* their numbers, for messages */
-	char *bench;	       /* a case: the benchmark's name in the harness output */
+	uint64_t first_run[2];	   /* their numbers, for messages */
+	char *bench;		   /* a case: the benchmark's name in the harness output */
+	struct inprocess_case *hc; /* a case: which harness metrics it judges */
 };
 
 /* The backends the measurer chose for one count (counted.c), once for each
@@ -268,7 +269,8 @@ void inprocess_take(struct bench_run *br, struct unit *u, int side, bool warmup,
 /* After a turn of u: the cases made after the first, a failure of the
  * process handed to each open case, the process done when no case runs. */
 void inprocess_after_turn(struct bench_run *br, struct unit *u, bool warmup);
-/* A case's metrics: latency (the time per iteration) only. */
+/* A case's metrics before it knows which its benchmark gives: none
+ * requested, latency's source the harness. */
 void inprocess_describe(const struct command *c, struct results_side *rs);
 /* Finishes the cases of u; false when u is no expanded harness unit (then
  * it is finished as any unit). */
@@ -276,6 +278,13 @@ bool inprocess_finish(struct bench_run *br, struct unit *u);
 /* Removes the rows of the harness processes whose cases stand in them. */
 void inprocess_drop_rows(struct bench_run *br);
 void inprocess_release(struct unit *u);
+/* The comparison of a case's judged metric m as the report shows it: a
+ * throughput judged with its sides swapped, turned back; cmp otherwise. */
+const struct comparison *inprocess_shown(const struct unit *u, int m, struct comparison *tmp);
+/* Appends the comparisons of a case's counts (allocations and bytes per
+ * operation), decided by the counts rule on its runs. */
+void inprocess_compare_counts(const struct bench_run *br, const struct unit *u,
+			      struct results_command *rc);
 
 /* bisect.c: a search's comparisons, judged by the bisect rule */
 /* Before a benchmark's units: the looks of the phase (a recheck's). */

@@ -628,6 +628,10 @@ void rounds_point_inputs(struct bench_run *br, struct unit *u)
 			continue;
 		in->base = rc->base.metrics[m].samples;
 		in->head = rc->head.metrics[m].samples;
+		if (u->bench && m == METRIC_THROUGHPUT) { /* higher is better: swapped */
+			in->base = rc->head.metrics[m].samples;
+			in->head = rc->base.metrics[m].samples;
+		}
 		in->n = rc->head.metrics[m].n_samples < rc->base.metrics[m].n_samples
 				? rc->head.metrics[m].n_samples
 				: rc->base.metrics[m].n_samples;

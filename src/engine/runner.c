@@ -170,14 +170,9 @@ void runner_setup_judging(struct bench_run *br, struct unit *u)
 	for (k = 0; k < ARRAY_SIZE(compared); k++) {
 		enum metric m = compared[k];
 		const struct tolerance *t = plan_tolerance(br->pb, m);
-		struct tolerance own;
 		struct judge_metric_input *in = &u->in[m];
 		if (!benchmark_measures(b, m) || !t)
 			continue;
-		if (u->bench && m != METRIC_LATENCY) /* a harness's case: its time only */
-			continue;
-		if (u->bench && plan_harness_tolerance(br->pb, u->cmd, u->bench, &own))
-			t = &own;
 		judge_input_init(in, m);
 		in->tol.max_fraction = t->max_fraction;
 		in->tol.has_min_difference = t->has_min_difference;

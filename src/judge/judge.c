@@ -610,6 +610,33 @@ static double reciprocal_percent(double p)
 	return (100.0 / (100.0 + p) - 1.0) * 100.0;
 }
 
+/* A comparison of reciprocals turned over into the metric they are the
+ * reciprocals of: the changes, the interval, what it could see and the band,
+ * each as 1/(1+c) - 1, low and high swapped. */
+static void turn_over(const struct comparison *latency, struct comparison *out)
+{
+	if (latency->has_estimate) {
+		out->change_percent = reciprocal_percent(latency->change_percent);
+		out->ci_low_percent = reciprocal_percent(latency->ci_high_percent);
+		out->ci_high_percent = reciprocal_percent(latency->ci_low_percent);
+	}
+	/* what latency could see, turned over: its smallest slowdown is the
+	 * smallest loss of throughput, and the other way round */
+	out->has_detectable_high = latency->has_detectable_low;
+	out->detectable_high_percent = latency->has_detectable_low
+					       ? reciprocal_percent(latency->detectable_low_percent)
+					       : 0;
+	out->has_detectable_low = latency->has_detectable_high;
+	out->detectable_low_percent = latency->has_detectable_high
+					      ? reciprocal_percent(latency->detectable_high_percent)
+					      : 0;
+	out->band_low_percent = reciprocal_percent(latency->band_high_percent);
+	out->band_low_infinite = false;
+	out->band_high_infinite = latency->band_low_infinite;
+	out->band_high_percent =
+		latency->band_low_infinite ? 0.0 : reciprocal_percent(latency->band_low_percent);
+}
+
 void judge_derive_throughput(const struct comparison *latency, const struct judge_work *work,
 			     struct comparison *out)
 {
@@ -638,24 +665,17 @@ void judge_derive_throughput(const struct comparison *latency, const struct judg
 	}
 	out->base = latency->base > 0.0 ? work->base_min / (latency->base * 1e-9) : 0.0;
 	out->head = latency->head > 0.0 ? work->head_min / (latency->head * 1e-9) : 0.0;
-	if (latency->has_estimate) {
-		out->change_percent = reciprocal_percent(latency->change_percent);
-		out->ci_low_percent = reciprocal_percent(latency->ci_high_percent);
-		out->ci_high_percent = reciprocal_percent(latency->ci_low_percent);
-	}
-	/* what latency could see, turned over: its smallest slowdown is the
-	 * smallest loss of throughput, and the other way round */
-	out->has_detectable_high = latency->has_detectable_low;
-	out->detectable_high_percent = latency->has_detectable_low
-					       ? reciprocal_percent(latency->detectable_low_percent)
-					       : 0;
-	out->has_detectable_low = latency->has_detectable_high;
-	out->detectable_low_percent = latency->has_detectable_high
-					      ? reciprocal_percent(latency->detectable_high_percent)
-					      : 0;
-	out->band_low_percent = reciprocal_percent(latency->band_high_percent);
-	out->band_low_infinite = false;
-	out->band_high_infinite = latency->band_low_infinite;
-	out->band_high_percent =
-		latency->band_low_infinite ? 0.0 : reciprocal_percent(latency->band_low_percent);
+	turn_over(latency, out);
+}
+
+void judge_turn_higher(const struct comparison *swapped, enum metric m, struct comparison *out)
+{
+	*out = *swapped;
+	out->metric = m;
+	out->base = swapped->head;
+	out->head = swapped->base;
+	out->has_min_difference = false;
+	out->min_difference = 0.0;
+	out->max_fraction = swapped->max_fraction / (1.0 + swapped->max_fraction);
+	turn_over(swapped, out);
 }

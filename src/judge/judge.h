@@ -192,6 +192,18 @@ struct judge_work {
 void judge_derive_throughput(const struct comparison *latency, const struct judge_work *work,
 			     struct comparison *out);
 
+/*
+ * A metric where higher is better (a harness's throughput) is judged as a
+ * lower-is-better one with its sides swapped: the judge's base is head's
+ * samples and its head is base's, so that its change head/base - 1 is the
+ * change of the reciprocals (docs/configuration.md, "Harnesses"). This
+ * turns that comparison back into metric m's own: base and head swapped
+ * back, the change c as 1/(1+c) - 1, the interval, what it could see and
+ * the band turned over as judge_derive_throughput() turns latency's, the
+ * tolerance t as the loss t/(1+t). The verdict, gate and looks stay.
+ */
+void judge_turn_higher(const struct comparison *swapped, enum metric m, struct comparison *out);
+
 /* ---- Budgets and results ---------------------------------------------- */
 
 struct budget_rule {

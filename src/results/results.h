@@ -59,8 +59,9 @@ enum results_source {
 	RESULTS_SOURCE_ARTIFACT_FILE, /* artifact_size: the file's bytes and ELF section headers */
 	RESULTS_SOURCE_VALGRIND,      /* instructions: a separate phase of runs under valgrind */
 	RESULTS_SOURCE_PERF_EVENT,    /* instructions: the perf counter, during the timed runs */
-	/* latency of a harness benchmark: its time per iteration as the
-	 * harness reported it, in ns that need not be whole */
+	/* a harness benchmark's metric as the harness reported it (its time
+	 * per iteration, throughput, allocations or bytes per operation),
+	 * not necessarily whole */
 	RESULTS_SOURCE_HARNESS,
 };
 

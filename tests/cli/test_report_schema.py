@@ -107,9 +107,8 @@ class ReportSchemaTest(unittest.TestCase):
         fixtures = sorted(glob.glob(os.path.join(DATA, "reports", "v1-*.json")))
         self.assertEqual([os.path.basename(f) for f in fixtures],
                          ["v1-calibrate.json", "v1-command-counts.json", "v1-compare.json",
-                          "v1-counts.json", "v1-duet.json", "v1-harness.json", "v1-minimal.json",
-                          "v1-pr.json",
-                          "v1-run.json"])
+                          "v1-counts.json", "v1-duet.json", "v1-harness-metrics.json",
+                          "v1-harness.json", "v1-minimal.json", "v1-pr.json", "v1-run.json"])
         for path in fixtures:
             with self.subTest(path=os.path.basename(path)):
                 self.assertEqual(validate(self.schema, load(path), self.schema), [])

@@ -949,6 +949,47 @@ static void test_judge__throughput_sees_what_latency_saw(void **state)
 	free(f);
 }
 
+/* A throughput judged with its sides swapped (a harness's, where higher is
+ * better): 20% less in head is the regression, turned back into throughput's
+ * own figures; the same drop the other way round is an improvement. */
+static void test_judge__higher_is_better_judged_swapped_and_turned_back(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct comparison t;
+
+	(void)state;
+	fill(f, METRIC_LATENCY, 30, 0.1, 0.8, 0.01); /* head: 80% of base's rate */
+	f->in.base = f->head;			     /* swapped: the judge's base is head */
+	f->in.head = f->base;
+	one_look(f, 30);
+	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
+	assert_int_equal(f->cmp.verdict, VERDICT_REGRESSION);
+	f->cmp.has_min_difference = true; /* in ns: nothing to a throughput */
+	judge_turn_higher(&f->cmp, METRIC_THROUGHPUT, &t);
+	assert_int_equal(t.metric, METRIC_THROUGHPUT);
+	assert_int_equal(t.verdict, VERDICT_REGRESSION);
+	assert_true(t.gate && !t.derived && !t.has_min_difference);
+	assert_near(t.base, f->cmp.head, 1e-9);
+	assert_near(t.head, f->cmp.base, 1e-9);
+	assert_true(t.head < t.base);
+	assert_near(t.change_percent, -20.0, 0.5);
+	assert_near(t.change_percent, 100 / (1 + f->cmp.change_percent / 100) - 100, 1e-9);
+	assert_near(t.ci_low_percent, 100 / (1 + f->cmp.ci_high_percent / 100) - 100, 1e-9);
+	assert_near(t.ci_high_percent, 100 / (1 + f->cmp.ci_low_percent / 100) - 100, 1e-9);
+	assert_true(t.ci_low_percent <= t.change_percent && t.change_percent <= t.ci_high_percent);
+	assert_near(t.max_fraction, 0.05 / 1.05, 1e-12);
+	assert_near(t.band_low_percent, -100 * 0.05 / 1.05, 1e-9);
+	assert_near(t.band_high_percent, 100 * 0.05 / 0.95, 1e-9);
+	fill(f, METRIC_LATENCY, 30, 0.1, 1.25, 0.01); /* head's rate 1.25 times base's */
+	f->in.base = f->head;
+	f->in.head = f->base;
+	judge_compare(&f->plan, &f->in, JUDGE_STOP_DECIDED, &f->cmp);
+	judge_turn_higher(&f->cmp, METRIC_THROUGHPUT, &t);
+	assert_int_equal(t.verdict, VERDICT_IMPROVED);
+	assert_near(t.change_percent, 25.0, 0.7);
+	free(f);
+}
+
 static void test_judge__zero_base_is_inconclusive(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -1426,6 +1467,7 @@ int main(void)
 		cmocka_unit_test(test_judge__pairs_to_decide_hold_in_simulation),
 		cmocka_unit_test(test_judge__pairs_to_decide_from_the_fields),
 		cmocka_unit_test(test_judge__throughput_sees_what_latency_saw),
+		cmocka_unit_test(test_judge__higher_is_better_judged_swapped_and_turned_back),
 		cmocka_unit_test(test_judge__zero_base_is_inconclusive),
 		cmocka_unit_test(test_judge__floor_both_sides_skipped),
 		cmocka_unit_test(test_judge__floor_keeps_regression_from_base_at_floor),
