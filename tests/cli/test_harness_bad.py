@@ -54,6 +54,38 @@ class Helpers:
 
 
 
+class ManyBenchmarksTest(PrivateTmpTest, Helpers):
+    def test_harness_bad__a_hundred_thousand_benchmarks_stop_at_the_cap(self):
+        # 100,000 names on stdout; a child left behind in the background
+        self.write("gen.py", "import json, subprocess, sys\n"
+                   "p = subprocess.Popen(['sleep', '300'])\n"
+                   "open(sys.argv[1], 'w').write(str(p.pid))\n"
+                   "for i in range(100000):\n"
+                   "    print(json.dumps({'name': 'case/%06d' % i, 'value': 1, "
+                   "'unit': 'ms', 'better': 'lower'}))\n")
+        pid_file = os.path.join(self.tmp, "pid")
+        self.write("himorime.yaml", suite(
+            "benchmarks:\n  - name: b\n    runs: 3\n    commands:\n"
+            "      h: {command: [python3, gen.py, %s], harness: lines}\n" % json.dumps(pid_file)))
+        out = os.path.join(self.tmp, "r.json")
+        res = self.run_h(["run", "--format", "table", "-o", out], cwd=self.tmp)
+        self.assertEqual(res.code, 4, repr(res))
+        self.assertTrue(res.err.endswith("himorime: exit 4: 1 command failed\n"), res.err)
+        with open(out) as f:
+            text = f.read()
+        self.assertIn("\n  - b › h: the harness output failed: head warmup 1: stdout:1001: "
+                      "$.name: more than 1000 benchmarks\n", text)
+        self.assertTrue(text.endswith(" · exit 4\n"), text[-200:])
+        res = self.run_h(["run", "--format", "json"], cwd=self.tmp)
+        self.assertEqual(res.code, 4, repr(res))
+        doc = json.loads(res.out)
+        self.assertEqual(commands(doc)["h"]["head"]["error"], {
+            "kind": "harness_output", "exit_code": None, "stderr": "", "metric": None,
+            "message": "head warmup 1: stdout:1001: $.name: more than 1000 benchmarks"})
+        self.assertEqual(doc["summary"]["exit_code"], 4)
+        self.assertGone(pid_file)
+
+
 class KilledTest(PrivateTmpTest, Helpers):
     def test_harness_bad__a_harness_killed_mid_output_is_an_error_naming_the_run(self):
         # `first` kills itself in its first run (the warmup) after half a
