@@ -647,13 +647,21 @@ static void propagate(struct bench_run *br, struct unit *u, bool warmup)
 
 	strbuf_init(&msg, 0);
 	for (side = HEAD; side <= BASE; side++) {
-		const struct results_error *e = &row_side(br, u, side)->error;
+		struct results_error *e = &row_side(br, u, side)->error;
+		size_t named;
 		strbuf_reset(&msg);
 		if (e->present && e->kind != RESULTS_ERROR_HARNESS_OUTPUT) {
 			run_name(&msg, side, warmup, run_number(u, side, warmup));
 			strbuf_adds(&msg, ": ");
 		}
+		named = msg.len;
 		strbuf_adds(&msg, e->present && e->message ? e->message : "");
+		/* a process that failed before any case came from it keeps the
+		 * error on its own row: that names the run too */
+		if (named && !u->expanded && e->message && strncmp(e->message, msg.buf, named)) {
+			free(e->message);
+			e->message = xstrdup(msg.buf);
+		}
 		for (k = 0; e->present && k < u->n_cases; k++) {
 			struct unit *c = &u->cases[k];
 			struct results_side *rs = row_side(br, c, side);

@@ -9,12 +9,14 @@
  */
 #include "render/formats.h"
 
+#include "common/alloc.h"
 #include "render/format.h"
 #include "render/table.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/banned.h"
@@ -23,6 +25,11 @@
 /* Problem rows the comment shows above its first <details>: with the lines
  * around them the top stays under 40 lines whatever the suite's size. */
 #define COMMENT_MAX_ROWS 10
+/* A long list of comparisons in the comment: the problems and the largest
+ * changes in one fold, the rest in another, as many of them (largest change
+ * first) as leave COMMENT_TAIL_BYTES for the sections after them. */
+#define COMMENT_LARGEST	   20
+#define COMMENT_TAIL_BYTES ((size_t)16384)
 
 static const char *headline_icon(const struct results *r)
 {
@@ -382,20 +389,93 @@ static const struct comparison *latency_cmp(const struct results_command *c)
 	return NULL;
 }
 
+/* A row and the size of its change, for ordering by that size. */
+struct sized {
+	size_t i;
+	double size;
+};
+
+/* Largest first; equal sizes keep the document's order. */
+static int by_size(const void *a, const void *b)
+{
+	const struct sized *x = a, *y = b;
+
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The size of a command's largest change (the decision's estimate, of any
+ * metric but a derived throughput, which repeats its latency), or of its
+ * latency change alone; -1 without an estimate. */
+static double change_size(const struct results_command *c, bool latency_only)
+{
+	double size = -1;
+	size_t j;
+
+	for (j = 0; j < c->n_comparisons; j++) {
+		const struct comparison *k = &c->comparisons[j];
+		if (k->derived || !k->has_estimate || (latency_only && k->metric != METRIC_LATENCY))
+			continue;
+		if (fabs(k->change_percent) > size)
+			size = fabs(k->change_percent);
+	}
+	return size;
+}
+
+static bool row_is_problem(const struct rnd_row *row)
+{
+	size_t j;
+
+	for (j = 0; j < row->cmd->n_comparisons; j++)
+		if (!row->cmd->comparisons[j].derived &&
+		    rnd_cmp_is_problem(&row->cmd->comparisons[j]))
+			return true;
+	return false;
+}
+
+/* The rows that compared something and are no problem, largest change
+ * first; returns how many (the caller frees *out). */
+static size_t others_by_change(const struct rnd_rows *rows, bool latency_only, struct sized **out)
+{
+	struct sized *v = xcalloc(rows->n ? rows->n : 1, sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 0; i < rows->n; i++) {
+		const struct rnd_row *row = &rows->v[i];
+		const struct comparison *lk = latency_only ? latency_cmp(row->cmd) : NULL;
+		bool problem = latency_only ? lk && rnd_cmp_is_problem(lk) : row_is_problem(row);
+		if (!row->cmd->n_comparisons || problem)
+			continue;
+		v[n++] = (struct sized){ .i = i, .size = change_size(row->cmd, latency_only) };
+	}
+	qsort(v, n, sizeof(*v), by_size);
+	*out = v;
+	return n;
+}
+
 /* Head relative to base × 100 per command, from the change the tables show
- * (the Hodges–Lehmann estimate), problems first, at most CHART_MAX_BARS. */
+ * (the Hodges–Lehmann estimate): problems first, then the largest changes,
+ * at most CHART_MAX_BARS. */
 static void chart(const struct rnd_rows *rows, struct strbuf *out)
 {
-	size_t idx[CHART_MAX_BARS], n = 0, i, pass;
+	size_t idx[CHART_MAX_BARS], n = 0, i, n_others;
 	double lo = 80, hi = 125;
+	struct sized *others;
 	struct strbuf v;
 
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < rows->n && n < CHART_MAX_BARS; i++) {
-			const struct comparison *k = latency_cmp(rows->v[i].cmd);
-			if (k && rnd_cmp_is_problem(k) == (pass == 0))
-				idx[n++] = i;
-		}
+	for (i = 0; i < rows->n && n < CHART_MAX_BARS; i++) {
+		const struct comparison *k = latency_cmp(rows->v[i].cmd);
+		if (k && rnd_cmp_is_problem(k))
+			idx[n++] = i;
+	}
+	n_others = others_by_change(rows, true, &others);
+	for (i = 0; i < n_others && n < CHART_MAX_BARS; i++) {
+		const struct comparison *k = latency_cmp(rows->v[others[i].i].cmd);
+		if (k && !rnd_cmp_is_problem(k))
+			idx[n++] = others[i].i;
+	}
+	free(others);
 	if (!n)
 		return;
 	strbuf_init(&v, 0);
@@ -683,6 +763,87 @@ static void comparisons_section(const struct rnd_rows *rows, struct strbuf *out)
 	strbuf_release(&part);
 }
 
+/* The rows others[from, to) as a view of `rows` (the caller frees v). */
+static void rows_view(const struct rnd_rows *rows, const struct sized *others, size_t from,
+		      size_t to, struct rnd_rows *view)
+{
+	size_t i;
+
+	for (i = from; i < to; i++)
+		view->v[view->n++] = rows->v[others[i].i];
+}
+
+/* The comparisons after the largest changes, largest first, as many as fit
+ * in `room` bytes; a line counts those left out. */
+static void other_comparisons(const struct rnd_rows *rows, const struct sized *others,
+			      size_t n_others, size_t room, struct strbuf *out)
+{
+	struct rnd_rows view = { .v = xcalloc(n_others + 1, sizeof(*view.v)) };
+	size_t shown = n_others, n = 0;
+	struct strbuf part;
+	char summary[96];
+
+	strbuf_init(&part, 0);
+	for (;;) {
+		view.n = 0;
+		strbuf_reset(&part);
+		rows_view(rows, others, COMMENT_LARGEST, shown, &view);
+		n = rnd_md_compare_table(&view, -1, true, &part);
+		if (part.len <= room || shown == COMMENT_LARGEST)
+			break;
+		/* fewer rows, in proportion to the bytes over, and at least one */
+		shown = COMMENT_LARGEST + (shown - COMMENT_LARGEST) * room / part.len * 9 / 10;
+	}
+	snprintf(summary, sizeof(summary), "The other comparisons: %zu", n);
+	if (n)
+		details_open(out, summary);
+	strbuf_add(out, part.buf, part.len);
+	if (shown < n_others)
+		strbuf_addf(out,
+			    "… and the comparisons of %zu more command%s, with smaller changes: "
+			    "the job summary and the JSON report list every one.\n\n",
+			    n_others - shown, n_others - shown == 1 ? "" : "s");
+	if (n)
+		details_close(out);
+	strbuf_release(&part);
+	free(view.v);
+}
+
+/* The comment's comparisons: all in one fold while the list is short; a
+ * long one (more than COMMENT_LARGEST commands that are no problem) as the
+ * problems and the COMMENT_LARGEST largest changes, then the others,
+ * largest first, as many as `room` bytes hold (docs/reports.md). */
+static void comment_comparisons(const struct rnd_rows *rows, size_t room, struct strbuf *out)
+{
+	struct rnd_rows view;
+	struct sized *others;
+	size_t n_others = others_by_change(rows, false, &others), i, n;
+	struct strbuf part;
+	char summary[96];
+
+	if (n_others <= COMMENT_LARGEST) {
+		free(others);
+		comparisons_section(rows, out);
+		return;
+	}
+	view = (struct rnd_rows){ .v = xcalloc(rows->n + 1, sizeof(*view.v)) };
+	for (i = 0; i < rows->n; i++)
+		if (rows->v[i].cmd->n_comparisons && row_is_problem(&rows->v[i]))
+			view.v[view.n++] = rows->v[i];
+	rows_view(rows, others, 0, COMMENT_LARGEST, &view);
+	strbuf_init(&part, 0);
+	n = rnd_md_compare_table(&view, -1, true, &part);
+	snprintf(summary, sizeof(summary), "Problems and the %d largest changes: %zu comparisons",
+		 COMMENT_LARGEST, n);
+	details_open(out, summary);
+	strbuf_add(out, part.buf, part.len);
+	details_close(out);
+	other_comparisons(rows, others, n_others, room > part.len ? room - part.len : 0, out);
+	strbuf_release(&part);
+	free(view.v);
+	free(others);
+}
+
 static void statistics_section(const struct results *r, const struct rnd_rows *rows,
 			       struct strbuf *out)
 {
@@ -775,7 +936,8 @@ static void comment_top(const struct results *r, const struct rnd_rows *rows, st
 /* The pull-request comment below its headline: the top, then the notes,
  * the comparisons and the rest folded; the statistics of every run stay in
  * the job summary the footer links to. */
-static void comment_body(const struct results *r, const struct rnd_rows *rows, struct strbuf *out)
+static void comment_body(const struct results *r, const struct rnd_rows *rows, size_t end,
+			 struct strbuf *out)
 {
 	struct strbuf part;
 	struct rnd_notes notes;
@@ -794,7 +956,11 @@ static void comment_body(const struct results *r, const struct rnd_rows *rows, s
 	rnd_notes_release(&notes);
 	strbuf_release(&part);
 	if (r->mode == RESULTS_MODE_COMPARE)
-		comparisons_section(rows, out);
+		comment_comparisons(rows,
+				    end > out->len + COMMENT_TAIL_BYTES
+					    ? end - out->len - COMMENT_TAIL_BYTES
+					    : 0,
+				    out);
 	growth_sections(r, true, out);
 	budgets_section(rows, out);
 	how_decided(r, rows, out);
@@ -840,14 +1006,14 @@ int rnd_github(const struct results *r, const struct render_options *o, struct s
 	rnd_headline_counts(out, r);
 	strbuf_adds(out, "\n\n");
 	context_line(r, out);
+	cap = o->max_bytes ? o->max_bytes
+			   : (o->comment ? RENDER_COMMENT_MAX_BYTES : RENDER_GITHUB_MAX_BYTES);
 	if (o->comment)
-		comment_body(r, &rows, out);
+		comment_body(r, &rows, start + cap, out);
 	else
 		summary_body(r, &rows, out);
 	if (!(o->comment && o->hide_footer))
 		footer(r, o, &last);
-	cap = o->max_bytes ? o->max_bytes
-			   : (o->comment ? RENDER_COMMENT_MAX_BYTES : RENDER_GITHUB_MAX_BYTES);
 	/* a cut keeps the footer: the link to the full report matters most then */
 	cap_output(out, start, cap > last.len ? cap - last.len : 0);
 	strbuf_add(out, last.buf, last.len);

@@ -648,8 +648,9 @@ static void test_render__chart_bars_show_the_change_the_table_shows(void **state
 	char *g = render(r, RENDER_GITHUB, NULL);
 
 	(void)state;
-	/* parse +16.3%, startup +3.4%, render −2.5% and −2.3%, cold −7.6% */
-	assert_non_null(strstr(g, "    bar [116.3, 103.4, 97.5, 97.7, 92.4]\n"));
+	/* the problems, parse +16.3% and startup +3.4%, then the largest
+	 * changes: cold −7.6%, render −2.5% and −2.3% */
+	assert_non_null(strstr(g, "    bar [116.3, 103.4, 92.4, 97.5, 97.7]\n"));
 	assert_non_null(
 		strstr(g, "| parse 5 MiB › parser | latency | 41.3 ms | 47.9 ms | +16.3% "));
 	assert_non_null(strstr(g, "| startup › cli | latency | 2.34 ms | 2.37 ms | +3.4% "));
