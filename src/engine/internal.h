@@ -56,6 +56,9 @@ struct runner {
 	/* The two CPUs of duets (measurer_duet_cpus), once the plan has any. */
 	bool have_cpus;
 	int cpu[2];
+	/* The plan's both_schedules with no two CPUs: why duet is not measured
+	 * beside (heap), for the calibration to say. */
+	char *no_duet;
 };
 
 /* One revision's side of a suite or benchmark. */
@@ -100,6 +103,10 @@ struct unit {
 	bool first_warmup;
 	uint64_t first_run[2]; /* their numbers, for messages */
 	char *bench;	       /* a case: the benchmark's name in the harness output */
+	/* calibrate.c: the pairs of the other schedule, measured beside this
+	 * one's (NULL: none), and whether the run in progress is one of them. */
+	struct calib_shadow *shadow;
+	bool to_shadow;
 };
 
 /* The backends the measurer chose for one count (counted.c), once for each
@@ -113,6 +120,7 @@ struct count_picks {
 
 struct bench_run {
 	struct runner *r;
+	struct results *doc; /* the document its benchmark goes into */
 	const struct suite *suite;
 	const struct benchmark *b;
 	const struct plan_benchmark *pb; /* its settings */
@@ -276,6 +284,21 @@ bool inprocess_finish(struct bench_run *br, struct unit *u);
 /* Removes the rows of the harness processes whose cases stand in them. */
 void inprocess_drop_rows(struct bench_run *br);
 void inprocess_release(struct unit *u);
+
+/* calibrate.c: both schedules in one calibration (the plan's both_schedules) */
+/* A compared unit's shadow, when the calibration measures the other
+ * schedule beside its benchmark's and the unit can run it. */
+void calib_unit_begin(struct bench_run *br, struct unit *u);
+/* Whether the shadow's pair goes first in this turn (alternating). */
+bool calib_turn_shadow_first(struct unit *u);
+enum schedule calib_shadow_schedule(const struct unit *u);
+/* A successful measured run of the shadow: its judged metrics' samples. */
+void calib_record(struct unit *u, int side, const struct run_result *res);
+/* After the unit is finished: its calibration rows with both schedules'
+ * half-widths at the same pairs, or why not (a harness command, `terminal:
+ * true`, a failure). */
+void calib_finish(struct bench_run *br, struct unit *u);
+void calib_release(struct unit *u);
 
 /* bisect.c: a search's comparisons, judged by the bisect rule */
 /* Before a benchmark's units: the looks of the phase (a recheck's). */
