@@ -162,9 +162,9 @@ static void render_schedules(const struct results *r, struct strbuf *out)
 		strbuf_addf(out, "\nDuet was not measured: %s.\n", c->duet_not_measured);
 		return;
 	}
-	strbuf_adds(out, "\nSchedules: every pair above was measured again under the other "
-			 "schedule, alternately; each one's interval half-width at the same "
-			 "pairs.\n");
+	strbuf_adds(out, "\nSchedules: each pair above was measured again under the other "
+			 "schedule, in the same rounds, which one first alternating; each "
+			 "schedule's interval half-width at the same pairs.\n");
 	table_init(&t, ARRAY_SIZE(cols), cols);
 	for (i = 0; i < c->n_rows; i++)
 		schedule_row(&t, &c->rows[i]);
