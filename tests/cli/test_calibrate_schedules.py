@@ -13,7 +13,7 @@ import os
 import re
 import subprocess
 
-from harness import HIMORIME, GitRepoTest, suite
+from harness import DATA, HIMORIME, GitRepoTest, suite
 
 # Each run appends the CPUs it may run on to ${head_root}/cpus; a tolerance
 # no A/A comparison of ten pairs can break, so the exit code is the
@@ -178,3 +178,29 @@ class CalibrateSchedulesTest(GitRepoTest):
                                  ("tty", "terminal: true: duet cannot run it"),
                                  ("tty", "terminal: true: duet cannot run it")])
         self.assertTrue(res.stderr.endswith(ONE_CPU + "\n"), res.stderr[-400:])
+
+    def test_calibrate__a_report_with_wrong_schedule_figures_is_refused(self):
+        with open(os.path.join(DATA, "reports", "v1-calibrate-schedules.json")) as f:
+            good = f.read()
+        cases = [
+            (lambda c: c.update(recommended_schedule="fast"),
+             '$.calibration.recommended_schedule: expected "interleaved" or "duet", got "fast"'),
+            (lambda c: c.update(both_schedules=False),
+             "$.calibration: a schedule recommendation without both_schedules"),
+            (lambda c: c.update(both_schedules=False, recommended_schedule=None),
+             "$.calibration.rows[0]: schedule figures without both_schedules"),
+            (lambda c: c["rows"][0].update(duet_half_width_percent=None),
+             "$.calibration.rows[0]: schedule_pairs without both half-widths"),
+        ]
+        path = os.path.join(self.tmp, "bad.json")
+        for change, message in cases:
+            doc = json.loads(good)
+            change(doc["calibration"])
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            res = subprocess.run([HIMORIME, "report", path], text=True, capture_output=True,
+                                 timeout=60)
+            self.assertEqual(res.returncode, 2)
+            self.assertEqual(res.stdout, "")
+            self.assertEqual(res.stderr, "himorime: error: %s: %s [HMR2001]\n"
+                             "himorime: exit 2: invalid input\n" % (path, message))

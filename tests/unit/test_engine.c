@@ -1448,6 +1448,33 @@ static void test_engine__calibrate_recommends_interleaved_when_duets_are_wider(v
 	results_free(o.doc);
 }
 
+/* A benchmark whose schedule is duet is calibrated the other way round:
+ * its duets are the document's, interleaved pairs are measured beside. */
+static void test_engine__calibrate_a_duet_benchmark_measures_interleaved_beside(void **state)
+{
+	struct fake f = { .wall = duet_quieter, .calibrate = true };
+	const struct results_calibration_row *row;
+	struct outcome o;
+	unsigned rounds;
+
+	(void)state;
+	run_suite(&f,
+		  "version: \"1\"\nname: cal\nbenchmarks:\n  - name: b\n    warmup: 0\n"
+		  "    schedule: duet\n    commands:\n      a: {command: [a]}\n",
+		  true, &o);
+	assert_int_equal(o.rc, 0);
+	rounds = bench(&o, 0)->rounds;
+	assert_int_equal(bench(&o, 0)->schedule, SCHEDULE_DUET);
+	assert_int_equal(f.duets, rounds);
+	assert_int_equal(f.calls, 2 * rounds);
+	assert_int_equal(command(&o, 0, 0)->head.n_times, rounds); /* the duets' */
+	row = calibration_row(&o, METRIC_LATENCY);
+	assert_true(row->schedule_pairs >= 10);
+	assert_true(row->duet_half_width_percent < row->interleaved_half_width_percent / 2);
+	assert_string_equal(o.doc->calibration.recommended_schedule, "duet");
+	results_free(o.doc);
+}
+
 /* With --schedule only that schedule is measured; on one CPU duet is not
  * measured and the calibration says why, the interleaved pairs measured as
  * ever; a benchmark on a terminal gets interleaved pairs only, with the
@@ -1997,6 +2024,8 @@ int main(void)
 			test_engine__calibrate_recommends_duet_when_its_pairs_are_narrower),
 		cmocka_unit_test(
 			test_engine__calibrate_recommends_interleaved_when_duets_are_wider),
+		cmocka_unit_test(
+			test_engine__calibrate_a_duet_benchmark_measures_interleaved_beside),
 		cmocka_unit_test(test_engine__calibrate_measures_one_schedule_when_it_must),
 		cmocka_unit_test(test_engine__interrupt_stops_the_run_and_marks_the_rest),
 		cmocka_unit_test(test_engine__budgets_pass_and_fail),
