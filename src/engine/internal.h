@@ -4,7 +4,8 @@
  * builds, artifacts and version probes; watch.c a build's signs of life; rounds.c one run, warmup,
  * the rounds and the stop rules (plain runs) or looks (comparisons); counted.c the counts decided
  * by the counts rule (artifact sizes); finish.c the statistics, budgets, verdicts and result states
- * written into the document (beside summary.c and geomean.c, which work on the document alone).
+ * written into the document (beside summary.c and geomean.c, which work on the document alone);
+ * calibrate.c a calibration's pairs under the other schedule, measured beside.
  */
 #ifndef HIMORIME_ENGINE_INTERNAL_H
 #define HIMORIME_ENGINE_INTERNAL_H
