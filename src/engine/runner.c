@@ -64,8 +64,10 @@ static int real_duet(void *ctx, const struct duet_request *req, struct duet_resu
 	return measurer_duet(ctx, req, res, err);
 }
 
-/* The two CPUs of the plan's duets, found once: ERR_EXEC when there are
- * none (one usable CPU), before anything of the plan runs. */
+/* The two CPUs of the plan's duets, found once before anything of the
+ * plan runs: ERR_EXEC when there are none (one usable CPU); for a
+ * calibration that measures duets only beside the benchmarks' own pairs,
+ * no error but the reason, for the calibration to say (calibrate.c). */
 static int duet_cpus(struct runner *r, struct err *err)
 {
 	struct err why = ERR_INIT;
