@@ -4,7 +4,8 @@
  * builds, artifacts and version probes; watch.c a build's signs of life; rounds.c one run, warmup,
  * the rounds and the stop rules (plain runs) or looks (comparisons); counted.c the counts decided
  * by the counts rule (artifact sizes); finish.c the statistics, budgets, verdicts and result states
- * written into the document (beside summary.c and geomean.c, which work on the document alone).
+ * written into the document (beside summary.c and geomean.c, which work on the document alone);
+ * calibrate.c a calibration's pairs under the other schedule, measured beside.
  */
 #ifndef HIMORIME_ENGINE_INTERNAL_H
 #define HIMORIME_ENGINE_INTERNAL_H
@@ -56,6 +57,9 @@ struct runner {
 	/* The two CPUs of duets (measurer_duet_cpus), once the plan has any. */
 	bool have_cpus;
 	int cpu[2];
+	/* The plan's both_schedules with no two CPUs: why duet is not measured
+	 * beside (heap), for the calibration to say. */
+	char *no_duet;
 };
 
 /* One revision's side of a suite or benchmark. */
@@ -101,6 +105,10 @@ struct unit {
 	uint64_t first_run[2];	   /* their numbers, for messages */
 	char *bench;		   /* a case: the benchmark's name in the harness output */
 	struct inprocess_case *hc; /* a case: which harness metrics it judges */
+	/* calibrate.c: the pairs of the other schedule, measured beside this
+	 * one's (NULL: none), and whether the run in progress is one of them. */
+	struct calib_shadow *shadow;
+	bool to_shadow;
 };
 
 /* The backends the measurer chose for one count (counted.c), once for each
@@ -114,6 +122,7 @@ struct count_picks {
 
 struct bench_run {
 	struct runner *r;
+	struct results *doc; /* the document its benchmark goes into */
 	const struct suite *suite;
 	const struct benchmark *b;
 	const struct plan_benchmark *pb; /* its settings */
@@ -285,6 +294,21 @@ const struct comparison *inprocess_shown(const struct unit *u, int m, struct com
  * operation), decided by the counts rule on its runs. */
 void inprocess_compare_counts(const struct bench_run *br, const struct unit *u,
 			      struct results_command *rc);
+
+/* calibrate.c: both schedules in one calibration (the plan's both_schedules) */
+/* A compared unit's shadow, when the calibration measures the other
+ * schedule beside its benchmark's and the unit can run it. */
+void calib_unit_begin(struct bench_run *br, struct unit *u);
+/* Whether the shadow's pair goes first in this turn (alternating). */
+bool calib_turn_shadow_first(struct unit *u);
+enum schedule calib_shadow_schedule(const struct unit *u);
+/* A successful measured run of the shadow: its judged metrics' samples. */
+void calib_record(struct unit *u, int side, const struct run_result *res);
+/* After the unit is finished: its calibration rows with both schedules'
+ * half-widths at the same pairs, or why not (a harness command, `terminal:
+ * true`, a failure). */
+void calib_finish(struct bench_run *br, struct unit *u);
+void calib_release(struct unit *u);
 
 /* bisect.c: a search's comparisons, judged by the bisect rule */
 /* Before a benchmark's units: the looks of the phase (a recheck's). */

@@ -112,6 +112,10 @@ static void record(struct bench_run *br, struct unit *u, int side, const struct 
 	double wall = (double)(res->wall_ns ? res->wall_ns : 1);
 	size_t n = u->n_runs[side];
 
+	if (u->to_shadow) { /* the other schedule's pair of a calibration */
+		calib_record(u, side, res);
+		return;
+	}
 	results_add_sample(rs, METRIC_LATENCY, (double)res->wall_ns);
 	if (b->metrics.cpu) {
 		double total = (double)res->user_ns + (double)res->system_ns;
@@ -362,7 +366,8 @@ static int take_duet_side(struct bench_run *br, struct unit *u, bool warmup, str
 	if (x->status == RUN_EXITED && rounds_exit_ok(u->cmd, x->code)) {
 		if (!warmup) {
 			record(br, u, side, x, rd->work);
-			record_times(br, u, side, res, i);
+			if (!u->to_shadow)
+				record_times(br, u, side, res, i);
 		}
 		return 0;
 	}
@@ -434,14 +439,14 @@ static bool duet_turn(const struct bench_run *br, const struct unit *u)
 	       !br->sides[HEAD]->failed && !br->sides[BASE]->failed;
 }
 
-/* A command's turn in a round: head alone, a base/head pair in
- * coin-flipped order, or a duet. */
-static int run_turn(struct bench_run *br, struct unit *u, bool warmup)
+/* A command's run or pair: head alone, a base/head pair in coin-flipped
+ * order, or a duet. */
+static int run_pair(struct bench_run *br, struct unit *u, bool warmup, bool duet)
 {
 	int order[2] = { HEAD, BASE };
 	int i, rc;
 
-	if (duet_turn(br, u))
+	if (duet)
 		return run_duet(br, u, warmup);
 	if (u->compared && schedule_base_first(&br->order)) {
 		order[0] = BASE;
@@ -466,6 +471,27 @@ static int run_turn(struct bench_run *br, struct unit *u, bool warmup)
 	}
 	inprocess_after_turn(br, u, warmup);
 	return 0;
+}
+
+/* A command's turn in a round: its pair under the benchmark's schedule,
+ * and in a calibration of both schedules (calibrate.c) a pair under the
+ * other one too, which of them first alternating from turn to turn. */
+static int run_turn(struct bench_run *br, struct unit *u, bool warmup)
+{
+	bool shadow_first;
+	int i, rc = 0;
+
+	if (warmup || !u->shadow)
+		return run_pair(br, u, warmup, duet_turn(br, u));
+	shadow_first = calib_turn_shadow_first(u);
+	for (i = 0; i < 2 && rc == 0 && !u->failed; i++) {
+		u->to_shadow = (i == 0) == shadow_first;
+		rc = run_pair(br, u, false,
+			      u->to_shadow ? calib_shadow_schedule(u) == SCHEDULE_DUET
+					   : duet_turn(br, u));
+		u->to_shadow = false;
+	}
+	return rc;
 }
 
 static bool unit_active(const struct unit *u)

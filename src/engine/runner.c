@@ -64,23 +64,35 @@ static int real_duet(void *ctx, const struct duet_request *req, struct duet_resu
 	return measurer_duet(ctx, req, res, err);
 }
 
-/* The two CPUs of the plan's duets, found once: ERR_EXEC when there are
- * none (one usable CPU), before anything of the plan runs. */
+/* The two CPUs of the plan's duets, found once before anything of the
+ * plan runs: ERR_EXEC when there are none (one usable CPU); for a
+ * calibration that measures duets only beside the benchmarks' own pairs,
+ * no error but the reason, for the calibration to say (calibrate.c). */
 static int duet_cpus(struct runner *r, struct err *err)
 {
+	struct err why = ERR_INIT;
 	int rc;
 
-	if (!r->plan->duet || r->have_cpus)
+	if ((!r->plan->duet && !r->plan->both_schedules) || r->have_cpus || r->no_duet)
 		return 0;
 	if (!r->m.duet_cpus || !r->m.duet)
-		return err_set(err, ERR_EXEC,
-			       "this measurer cannot run duets: use the "
-			       "interleaved schedule");
-	rc = r->m.duet_cpus(r->m.ctx, r->cpu, err);
-	if (rc < 0) /* a machine that cannot run the plan: an execution failure */
-		return err->code = ERR_EXEC;
-	r->have_cpus = true;
-	return 0;
+		rc = err_set(&why, ERR_EXEC,
+			     "this measurer cannot run duets: use the "
+			     "interleaved schedule");
+	else
+		rc = r->m.duet_cpus(r->m.ctx, r->cpu, &why);
+	if (rc == 0) {
+		r->have_cpus = true;
+		return 0;
+	}
+	/* A calibration that only measures duets beside says why it did not;
+	 * a plan that runs them cannot run here: an execution failure. */
+	if (!r->plan->duet) {
+		r->no_duet = xstrdup(why.msg);
+		return 0;
+	}
+	*err = why;
+	return err->code = ERR_EXEC;
 }
 
 void runner_new_with(const struct runner_options *o, const struct plan *p,
@@ -134,6 +146,7 @@ void runner_free(struct runner *r)
 		return;
 	side_release_kept(r);
 	bisect_free(r);
+	free(r->no_duet);
 	measurer_free(r->owned);
 	free(r);
 }
@@ -230,8 +243,10 @@ static void units_release(struct bench_run *br)
 	size_t i;
 	int s;
 
-	for (i = 0; i < br->n_units; i++)
+	for (i = 0; i < br->n_units; i++) {
 		inprocess_release(&br->units[i]);
+		calib_release(&br->units[i]);
+	}
 	for (i = 0; i < br->n_units; i++)
 		for (s = 0; s < 2; s++) {
 			warmup_auto_release(&br->units[i].warm[s]);
@@ -369,9 +384,11 @@ static void finish_benchmark(struct bench_run *br, int rc)
 	br->rb->time_budget_ran_out = br->ran_out      ? br->ran_out
 				      : br->counts_cut ? RESULTS_TIME_BUDGET_MAX_TOTAL_TIME
 						       : RESULTS_TIME_BUDGET_NONE;
-	for (i = 0; i < br->n_units; i++)
+	for (i = 0; i < br->n_units; i++) {
 		if (!inprocess_finish(br, &br->units[i]))
 			finish_unit(br, &br->units[i]);
+		calib_finish(br, &br->units[i]);
+	}
 	inprocess_drop_rows(br);
 	for (i = 0; i < br->rb->n_commands; i++)
 		br->rb->result = worst(br->rb->result, br->rb->commands[i].result);
@@ -395,6 +412,7 @@ static int run_benchmark(struct runner *r, const struct suite *suite,
 	int side, rc = 0;
 
 	bench_begin(&br, r, suite, pb, sides, rs);
+	br.doc = doc;
 	bisect_bench_begin(&br);
 	budget_begin(&br);
 	units_init(&br);
@@ -402,6 +420,7 @@ static int run_benchmark(struct runner *r, const struct suite *suite,
 		if (br.units[i].compared && !inprocess_is(&br.units[i])) {
 			runner_setup_judging(&br, &br.units[i]);
 			bisect_unit_begin(&br, &br.units[i]);
+			calib_unit_begin(&br, &br.units[i]);
 		}
 	sysinfo_sample(&before);
 	open_sides(&br, err);
@@ -480,6 +499,8 @@ int runner_run_suite(struct runner *r, const struct plan_suite *ps,
 
 	if (rc < 0)
 		return rc;
+	if (r->no_duet && !doc->calibration.duet_not_measured)
+		results_set_str(&doc->calibration.duet_not_measured, r->no_duet);
 	rs = results_add_suite(doc, s->name);
 
 	memset(&head, 0, sizeof(head));

@@ -9,7 +9,9 @@
 
 #include "common/alloc.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/banned.h"
 
@@ -71,14 +73,31 @@ enum result_state runner_worst_result(const struct results *doc)
 
 /* ---- calibrate ------------------------------------------------------------ */
 
-static void calibrate_command(struct results *doc, const struct results_benchmark *b,
-			      const struct results_command *c, unsigned cap)
+/* The row the engine made for a command's metric while measuring both
+ * schedules (calibrate.c), or NULL. */
+static struct results_calibration_row *made_row(struct results_calibration *made, const char *bench,
+						const char *cmd, enum metric m)
+{
+	size_t i;
+
+	for (i = 0; i < made->n_rows; i++) {
+		struct results_calibration_row *row = &made->rows[i];
+		if (row->metric == m && row->benchmark && row->command &&
+		    !strcmp(row->benchmark, bench) && !strcmp(row->command, cmd))
+			return row;
+	}
+	return NULL;
+}
+
+static void calibrate_command(struct results *doc, struct results_calibration *made,
+			      const struct results_benchmark *b, const struct results_command *c,
+			      unsigned cap)
 {
 	size_t m;
 
 	for (m = 0; m < c->n_comparisons; m++) {
 		const struct comparison *cmp = &c->comparisons[m];
-		struct results_calibration_row *row;
+		struct results_calibration_row *row, *was;
 		double pct;
 		if (cmp->derived)
 			continue;
@@ -86,7 +105,49 @@ static void calibrate_command(struct results *doc, const struct results_benchmar
 		row->max_pairs = cap;
 		row->has_detectable = judge_detectable_change(cmp, cap, &pct);
 		row->detectable_percent = row->has_detectable ? pct : 0;
+		was = made_row(made, b->name ? b->name : "", c->name ? c->name : "", cmp->metric);
+		if (!was)
+			continue;
+		row->schedule_pairs = was->schedule_pairs;
+		row->interleaved_half_width_percent = was->interleaved_half_width_percent;
+		row->duet_half_width_percent = was->duet_half_width_percent;
+		row->schedules_note = was->schedules_note;
+		was->schedules_note = NULL;
 	}
+}
+
+/* The schedule whose intervals were narrower here: duet when the geometric
+ * mean of the rows' duet ÷ interleaved half-widths is below 1, interleaved
+ * otherwise (a tie keeps the default); none without a row measured under
+ * both. */
+static void recommend(struct results_calibration *cal)
+{
+	double sum = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < cal->n_rows; i++) {
+		const struct results_calibration_row *row = &cal->rows[i];
+		if (!row->schedule_pairs || row->interleaved_half_width_percent <= 0 ||
+		    row->duet_half_width_percent <= 0)
+			continue;
+		sum += log(row->duet_half_width_percent / row->interleaved_half_width_percent);
+		n++;
+	}
+	if (n)
+		results_set_str(&cal->recommended_schedule,
+				schedule_name(sum < 0 ? SCHEDULE_DUET : SCHEDULE_INTERLEAVED));
+}
+
+static void free_made(struct results_calibration *made)
+{
+	size_t i;
+
+	for (i = 0; i < made->n_rows; i++) {
+		free(made->rows[i].benchmark);
+		free(made->rows[i].command);
+		free(made->rows[i].schedules_note);
+	}
+	free(made->rows);
 }
 
 /* The benchmark of the plan named `name`, in the first suite that has one. */
@@ -102,9 +163,15 @@ static const struct plan_benchmark *planned(const struct plan *p, const char *na
 
 void runner_calibration(struct results *doc, const struct plan *p)
 {
+	/* the rows the engine made while measuring, in its order: the
+	 * document's follow its benchmarks and commands */
+	struct results_calibration made = doc->calibration;
 	size_t i, j, k;
 
+	doc->calibration.rows = NULL;
+	doc->calibration.n_rows = doc->calibration.alloc_rows = 0;
 	doc->calibration.present = true;
+	doc->calibration.both_schedules = p->both_schedules;
 	for (k = 0; k < p->n_suites; k++)
 		doc->calibration.separate_builds |= p->suites[k].suite->has_build;
 	for (i = 0; i < doc->n_suites; i++)
@@ -113,6 +180,8 @@ void runner_calibration(struct results *doc, const struct plan *p)
 			const struct plan_benchmark *pb = planned(p, b->name);
 			unsigned cap = pb ? pb->max_pairs : SUITE_COMPARE_MAX_PAIRS;
 			for (k = 0; k < b->n_commands; k++)
-				calibrate_command(doc, b, &b->commands[k], cap);
+				calibrate_command(doc, &made, b, &b->commands[k], cap);
 		}
+	free_made(&made);
+	recommend(&doc->calibration);
 }

@@ -338,6 +338,7 @@ int plan_build(const struct plan_flags *f, const struct plan_input *in, size_t n
 	p->flags = *f;
 	p->spawner = f->spawner;
 	p->separate_artifacts = plan_separate_artifacts(f->verb);
+	p->both_schedules = f->verb == PLAN_CALIBRATE && !f->has_schedule;
 	if (f->verb == PLAN_BISECT)
 		p->confidence = judge_bisect_confidence(strictest_confidence(in, n), f->candidates);
 	plan_accept(p);

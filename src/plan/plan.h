@@ -166,6 +166,13 @@ struct plan {
 	/* Some selected benchmark pairs its runs as duets: the measurer must
 	 * find two CPUs before anything runs (measure/measure.h). */
 	bool duet;
+	/* calibrate without --schedule: each compared pair is measured under
+	 * both schedules, the benchmark's and the other one beside it, so that
+	 * the calibration can say which decides faster here (docs/comparison.md,
+	 * "Choosing a schedule"). Duets measured only for this need two CPUs but
+	 * do not refuse a machine without them: the calibration says why duet
+	 * was not measured. */
+	bool both_schedules;
 	/* The confidence every comparison is planned at (bisect's per step);
 	 * 0: each benchmark's own. */
 	double confidence;

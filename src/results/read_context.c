@@ -137,16 +137,52 @@ int reader_sweep(struct reader *rd, const cJSON *root, struct results_sweep *s)
 static int read_calibration_row(struct reader *rd, const cJSON *o, struct results *r)
 {
 	struct results_calibration_row *row;
+	bool has_iw = false, has_dw = false;
+	int rc;
 
 	if (!cJSON_IsObject(o))
 		return reader_expected(rd, "an object", o);
 	row = results_add_calibration_row(r, NULL, NULL, METRIC_LATENCY);
-	return reader_get_str(rd, o, "benchmark", &row->benchmark) ||
-	       reader_get_str(rd, o, "command", &row->command) ||
-	       reader_get_metric_name(rd, o, "metric", &row->metric) ||
-	       reader_get_uint(rd, o, "max_pairs", &row->max_pairs) ||
-	       reader_get_opt_num(rd, o, "detectable_percent", &row->has_detectable,
-				  &row->detectable_percent);
+	rc = reader_get_str(rd, o, "benchmark", &row->benchmark) ||
+	     reader_get_str(rd, o, "command", &row->command) ||
+	     reader_get_metric_name(rd, o, "metric", &row->metric) ||
+	     reader_get_uint(rd, o, "max_pairs", &row->max_pairs) ||
+	     reader_get_opt_num(rd, o, "detectable_percent", &row->has_detectable,
+				&row->detectable_percent) ||
+	     reader_get_uint(rd, o, "schedule_pairs", &row->schedule_pairs) ||
+	     reader_get_opt_num(rd, o, "interleaved_half_width_percent", &has_iw,
+				&row->interleaved_half_width_percent) ||
+	     reader_get_opt_num(rd, o, "duet_half_width_percent", &has_dw,
+				&row->duet_half_width_percent) ||
+	     reader_get_str(rd, o, "schedules_note", &row->schedules_note);
+	if (!rc && row->schedule_pairs && (!has_iw || !has_dw))
+		rc = reader_bad(rd, "schedule_pairs without both half-widths");
+	/* written only with both_schedules: anything else would not survive
+	 * being written again */
+	if (!rc && !r->calibration.both_schedules &&
+	    (row->schedule_pairs || has_iw || has_dw || row->schedules_note))
+		rc = reader_bad(rd, "schedule figures without both_schedules");
+	return rc;
+}
+
+/* recommended_schedule names a schedule; it and duet_not_measured are
+ * written only with both_schedules. */
+static int read_recommended(struct reader *rd, const struct results_calibration *c)
+{
+	enum schedule unused;
+	size_t old;
+	int rc;
+
+	if (c->recommended_schedule && schedule_from_name(c->recommended_schedule, &unused) < 0) {
+		old = reader_push_key(rd, "recommended_schedule");
+		rc = reader_bad(rd, "expected \"interleaved\" or \"duet\", got \"%s\"",
+				c->recommended_schedule);
+		reader_pop(rd, old);
+		return rc;
+	}
+	if (!c->both_schedules && (c->recommended_schedule || c->duet_not_measured))
+		return reader_bad(rd, "a schedule recommendation without both_schedules");
+	return 0;
 }
 
 int reader_calibration(struct reader *rd, const cJSON *root, struct results *r)
@@ -164,6 +200,10 @@ int reader_calibration(struct reader *rd, const cJSON *root, struct results *r)
 	}
 	r->calibration.present = true;
 	rc = reader_get_bool(rd, o, "separate_builds", &r->calibration.separate_builds) ||
+	     reader_get_bool(rd, o, "both_schedules", &r->calibration.both_schedules) ||
+	     reader_get_str(rd, o, "recommended_schedule", &r->calibration.recommended_schedule) ||
+	     reader_get_str(rd, o, "duet_not_measured", &r->calibration.duet_not_measured) ||
+	     read_recommended(rd, &r->calibration) ||
 	     reader_get_array(rd, o, "rows", RESULTS_MAX_ITEMS, &rows, &n);
 	for (v = rows ? rows->child : NULL; !rc && v; v = v->next, i++) {
 		size_t o2 = reader_push_key(rd, "rows");

@@ -644,8 +644,11 @@ void results_free(struct results *r)
 	for (i = 0; i < r->calibration.n_rows; i++) {
 		free(r->calibration.rows[i].benchmark);
 		free(r->calibration.rows[i].command);
+		free(r->calibration.rows[i].schedules_note);
 	}
 	free(r->calibration.rows);
+	free(r->calibration.recommended_schedule);
+	free(r->calibration.duet_not_measured);
 	free(r->git.head_sha);
 	free(r->git.base_ref);
 	free(r->git.base_sha);

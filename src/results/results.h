@@ -474,11 +474,24 @@ struct results_calibration_row {
 	uint64_t max_pairs;
 	bool has_detectable;
 	double detectable_percent;
+	/* Both schedules measured (docs/comparison.md, "Choosing a schedule"):
+	 * each one's A/A interval half-width, in percent, at the same pairs;
+	 * schedule_pairs 0 when they were not both measured, and then
+	 * schedules_note says why (NULL: the whole calibration's reason). */
+	uint64_t schedule_pairs;
+	double interleaved_half_width_percent, duet_half_width_percent;
+	char *schedules_note;
 };
 
 struct results_calibration {
 	bool present;
 	bool separate_builds; /* a suite built its command: two files, as in a change */
+	/* Whether both schedules were to be measured (no --schedule), the one
+	 * whose intervals were narrower here (NULL: none measured on both),
+	 * and why duet was measured nowhere (NULL: it was, or not asked). */
+	bool both_schedules;
+	char *recommended_schedule;
+	char *duet_not_measured;
 	struct results_calibration_row *rows;
 	size_t n_rows, alloc_rows;
 };

@@ -400,7 +400,9 @@ static bool same_calibration(const struct results_calibration *a,
 	size_t i;
 
 	if (a->present != b->present || a->n_rows != b->n_rows ||
-	    a->separate_builds != b->separate_builds)
+	    a->separate_builds != b->separate_builds || a->both_schedules != b->both_schedules ||
+	    !same_str(a->recommended_schedule, b->recommended_schedule) ||
+	    !same_str(a->duet_not_measured, b->duet_not_measured))
 		return false;
 	for (i = 0; i < a->n_rows; i++) {
 		const struct results_calibration_row *x = &a->rows[i], *y = &b->rows[i];
@@ -408,7 +410,13 @@ static bool same_calibration(const struct results_calibration *a,
 		    x->metric != y->metric || x->max_pairs != y->max_pairs ||
 		    x->has_detectable != y->has_detectable ||
 		    (x->has_detectable &&
-		     !same_double(x->detectable_percent, y->detectable_percent)))
+		     !same_double(x->detectable_percent, y->detectable_percent)) ||
+		    x->schedule_pairs != y->schedule_pairs ||
+		    !same_str(x->schedules_note, y->schedules_note) ||
+		    (x->schedule_pairs &&
+		     (!same_double(x->interleaved_half_width_percent,
+				   y->interleaved_half_width_percent) ||
+		      !same_double(x->duet_half_width_percent, y->duet_half_width_percent))))
 			return false;
 	}
 	return true;

@@ -774,6 +774,22 @@ static void put_sweep(struct writer *w, cJSON *root, const struct results_sweep 
 	put_uint(w, o, "commits", s->commits);
 }
 
+/* Each schedule's half-width at the same pairs, or null with why not. */
+static void put_calibration_schedules(struct writer *w, cJSON *e,
+				      const struct results_calibration_row *row)
+{
+	bool both = row->schedule_pairs > 0;
+
+	if (both)
+		put_uint(w, e, "schedule_pairs", row->schedule_pairs);
+	else
+		put_null(e, "schedule_pairs");
+	put_opt_num(w, e, "interleaved_half_width_percent", both,
+		    row->interleaved_half_width_percent);
+	put_opt_num(w, e, "duet_half_width_percent", both, row->duet_half_width_percent);
+	put_str(w, e, "schedules_note", row->schedules_note);
+}
+
 static void put_calibration(struct writer *w, cJSON *root, const struct results_calibration *c)
 {
 	cJSON *o, *rows;
@@ -784,6 +800,13 @@ static void put_calibration(struct writer *w, cJSON *root, const struct results_
 		return;
 	o = add(root, "calibration", cJSON_CreateObject());
 	put_bool(o, "separate_builds", c->separate_builds);
+	/* only when both schedules were measured: a calibration with
+	 * --schedule is written as before */
+	if (c->both_schedules) {
+		put_bool(o, "both_schedules", true);
+		put_str(w, o, "recommended_schedule", c->recommended_schedule);
+		put_str(w, o, "duet_not_measured", c->duet_not_measured);
+	}
 	rows = add(o, "rows", cJSON_CreateArray());
 	for (i = 0; i < c->n_rows; i++) {
 		const struct results_calibration_row *row = &c->rows[i];
@@ -795,6 +818,8 @@ static void put_calibration(struct writer *w, cJSON *root, const struct results_
 		put_uint(w, e, "max_pairs", row->max_pairs);
 		put_opt_num(w, e, "detectable_percent", row->has_detectable,
 			    row->detectable_percent);
+		if (c->both_schedules)
+			put_calibration_schedules(w, e, row);
 	}
 }
 

@@ -19,7 +19,7 @@ REPORTS = os.path.join(DATA, "reports")
 GOLDEN = os.path.join(DATA, "render")
 FORMATS = ["table", "json", "csv", "samples-csv", "markdown", "github", "html"]
 STORED = {"v1-calibrate": 0, "v1-compare": 4, "v1-minimal": 0, "v1-pr": 1, "v1-run": 4,
-          "v1-counts": 1, "v1-command-counts": 1, "v1-duet": 0}
+          "v1-counts": 1, "v1-command-counts": 1, "v1-duet": 0, "v1-calibrate-schedules": 0}
 INVALID = "himorime: exit 2: invalid input\n"
 
 

@@ -107,7 +107,17 @@ struct fake {
 	size_t duets, cpu_asks;
 	char duet_command[MAX_CALLS][32];
 	int duet_base_cpu[MAX_CALLS];
+	/* A calibration (runner_calibration after the suite), with --schedule
+	 * `schedule` when has_schedule; the runs started alone before each
+	 * duet (calls, when it started). */
+	bool calibrate, has_schedule;
+	enum schedule schedule;
+	size_t calls_before_duet[MAX_CALLS];
 };
+
+/* Whether the run being made is a side of a duet: for streams whose noise
+ * depends on the schedule. */
+static bool in_duet;
 
 /* The index of a command's name among those seen, added when new. */
 static size_t name_index(struct fake *f, const char *name)
@@ -242,8 +252,10 @@ static int fake_duet(void *ctx, const struct duet_request *req, struct duet_resu
 		snprintf(f->duet_command[f->duets], sizeof(f->duet_command[0]), "%s",
 			 req->side[0].argv[0]);
 		f->duet_base_cpu[f->duets] = req->cpu[0];
+		f->calls_before_duet[f->duets] = f->calls;
 	}
 	f->duets++;
+	in_duet = true;
 	for (i = 0; i < 2; i++) {
 		struct run_result *x = &res->side[i];
 		if (i == 1 && res->side[0].status == RUN_INTERRUPTED) {
@@ -268,6 +280,7 @@ static int fake_duet(void *ctx, const struct duet_request *req, struct duet_resu
 	}
 	res->start_skew_ns = 700;
 	f->clock_ns = last;
+	in_duet = false;
 	return 0;
 }
 
@@ -341,8 +354,8 @@ static int fake_count(void *ctx, const struct count_request *req, uint64_t count
 
 /* The plan of suite s for a run or a comparison, with --max-time max_time_ns
  * (0: none). */
-static struct plan *plan_of(const struct suite *s, const bool *selected, bool compare,
-			    uint64_t max_time_ns)
+static struct plan *plan_with(const struct suite *s, const bool *selected, bool compare,
+			      uint64_t max_time_ns, const struct fake *f)
 {
 	struct plan_flags pf = PLAN_FLAGS_INIT;
 	struct plan_input in = { .suite = s, .selected = selected, .compared = compare };
@@ -350,10 +363,20 @@ static struct plan *plan_of(const struct suite *s, const bool *selected, bool co
 	struct plan *p = NULL;
 
 	pf.verb = compare ? PLAN_COMPARE : PLAN_RUN;
+	if (f && f->calibrate)
+		pf.verb = PLAN_CALIBRATE;
+	pf.has_schedule = f && f->has_schedule;
+	pf.schedule = f ? f->schedule : SCHEDULE_INTERLEAVED;
 	pf.max_time_ns = max_time_ns;
 	if (plan_build(&pf, &in, 1, &p, &pr) < 0)
 		fail_msg("plan: %s", pr.v[0].text);
 	return p;
+}
+
+static struct plan *plan_of(const struct suite *s, const bool *selected, bool compare,
+			    uint64_t max_time_ns)
+{
+	return plan_with(s, selected, compare, max_time_ns, NULL);
 }
 
 struct outcome {
@@ -398,7 +421,7 @@ static void run_suite(struct fake *f, const char *yaml, bool compare, struct out
 	o.seed = 42;
 	memset(out, 0, sizeof(*out));
 	out->err = (struct err)ERR_INIT;
-	plan = plan_of(s, selected, compare, f->max_time_ns);
+	plan = plan_with(s, selected, compare, f->max_time_ns, f);
 	if (compare)
 		out->plan = plan->suites[0].benchmarks[0].looks;
 	runner_new_with(&o, plan, &m, &f->runner);
@@ -407,6 +430,8 @@ static void run_suite(struct fake *f, const char *yaml, bool compare, struct out
 	roots.head = HEAD_ROOT;
 	roots.base = compare ? BASE_ROOT : NULL;
 	out->rc = runner_run_suite(f->runner, &plan->suites[0], &roots, out->doc, &out->err);
+	if (f->calibrate)
+		runner_calibration(out->doc, plan);
 	runner_free(f->runner);
 	f->runner = NULL;
 	plan_free(plan);
@@ -1326,6 +1351,179 @@ static void test_engine__duets_without_two_cpus_measure_nothing(void **state)
 	results_free(o.doc);
 }
 
+/* ---- calibrating both schedules ------------------------------------------ */
+
+/* 10 ms plus a deviation of up to `spread` of it, pseudo-random per side
+ * and run. */
+static uint64_t spread_by(double spread, bool head, size_t i)
+{
+	uint64_t h = ((uint64_t)i * 2654435761u + (head ? 40503u : 0u)) % 1000;
+
+	return 10 * MS + (uint64_t)llround((double)h / 1000.0 * spread * 10e6);
+}
+
+/* Duets 1% apart, interleaved pairs 8%; and the other way round. */
+static uint64_t duet_quieter(const char *command, bool head, size_t i)
+{
+	(void)command;
+	return spread_by(in_duet ? 0.01 : 0.08, head, i);
+}
+
+static uint64_t duet_noisier(const char *command, bool head, size_t i)
+{
+	(void)command;
+	return spread_by(in_duet ? 0.08 : 0.01, head, i);
+}
+
+#define CALIBRATE_SUITE                                                                            \
+	"version: \"1\"\nname: cal\nbenchmarks:\n  - name: b\n    warmup: 0\n"                     \
+	"    commands:\n      a: {command: [a]}\n"
+
+static const struct results_calibration_row *calibration_row(const struct outcome *o, enum metric m)
+{
+	size_t i;
+
+	for (i = 0; i < o->doc->calibration.n_rows; i++)
+		if (o->doc->calibration.rows[i].metric == m)
+			return &o->doc->calibration.rows[i];
+	fail_msg("no calibration row of metric %d", (int)m);
+	return NULL;
+}
+
+/* A calibration without --schedule measures each pair interleaved and as
+ * a duet in the same round, which first alternating (the duet after the
+ * interleaved pair, then before the next one); the document's samples are
+ * the interleaved pairs', whose looks stop the rounds; each schedule's
+ * half-width is taken at the same pairs, and the narrower one is
+ * recommended: duet here, whose pairs are quieter. */
+static void test_engine__calibrate_recommends_duet_when_its_pairs_are_narrower(void **state)
+{
+	struct fake f = { .wall = duet_quieter, .calibrate = true };
+	const struct results_calibration_row *row;
+	const struct comparison *cmp;
+	struct outcome o;
+	unsigned rounds;
+	size_t k;
+
+	(void)state;
+	run_suite(&f, CALIBRATE_SUITE, true, &o);
+	assert_int_equal(o.rc, 0);
+	rounds = bench(&o, 0)->rounds;
+	assert_true(rounds >= 10);
+	assert_int_equal(f.duets, rounds);
+	assert_int_equal(f.calls, 2 * rounds);
+	for (k = 0; k < f.duets; k++) /* 2, 2, 6, 6, 10, 10, ... */
+		assert_int_equal(f.calls_before_duet[k], 4 * (k / 2) + 2);
+	assert_int_equal(bench(&o, 0)->schedule, SCHEDULE_INTERLEAVED);
+	assert_int_equal(command(&o, 0, 0)->head.count, rounds);
+	assert_int_equal(command(&o, 0, 0)->head.n_times, 0);
+	cmp = comparison_of(command(&o, 0, 0), METRIC_LATENCY);
+	row = calibration_row(&o, METRIC_LATENCY);
+	assert_true(o.doc->calibration.both_schedules);
+	assert_null(o.doc->calibration.duet_not_measured);
+	assert_int_equal(row->schedule_pairs, o.plan.looks[cmp->looks_used - 1]);
+	assert_null(row->schedules_note);
+	assert_true(row->duet_half_width_percent > 0);
+	assert_true(row->duet_half_width_percent < row->interleaved_half_width_percent / 2);
+	assert_string_equal(o.doc->calibration.recommended_schedule, "duet");
+	results_free(o.doc);
+}
+
+/* The same with duets the noisier: interleaved is recommended. */
+static void test_engine__calibrate_recommends_interleaved_when_duets_are_wider(void **state)
+{
+	struct fake f = { .wall = duet_noisier, .calibrate = true };
+	const struct results_calibration_row *row;
+	struct outcome o;
+
+	(void)state;
+	run_suite(&f, CALIBRATE_SUITE, true, &o);
+	assert_int_equal(o.rc, 0);
+	assert_int_equal(f.duets, bench(&o, 0)->rounds);
+	row = calibration_row(&o, METRIC_LATENCY);
+	assert_true(row->schedule_pairs >= 10);
+	assert_true(row->interleaved_half_width_percent > 0);
+	assert_true(row->interleaved_half_width_percent < row->duet_half_width_percent / 2);
+	assert_string_equal(o.doc->calibration.recommended_schedule, "interleaved");
+	results_free(o.doc);
+}
+
+/* A benchmark whose schedule is duet is calibrated the other way round:
+ * its duets are the document's, interleaved pairs are measured beside. */
+static void test_engine__calibrate_a_duet_benchmark_measures_interleaved_beside(void **state)
+{
+	struct fake f = { .wall = duet_quieter, .calibrate = true };
+	const struct results_calibration_row *row;
+	struct outcome o;
+	unsigned rounds;
+
+	(void)state;
+	run_suite(&f,
+		  "version: \"1\"\nname: cal\nbenchmarks:\n  - name: b\n    warmup: 0\n"
+		  "    schedule: duet\n    commands:\n      a: {command: [a]}\n",
+		  true, &o);
+	assert_int_equal(o.rc, 0);
+	rounds = bench(&o, 0)->rounds;
+	assert_int_equal(bench(&o, 0)->schedule, SCHEDULE_DUET);
+	assert_int_equal(f.duets, rounds);
+	assert_int_equal(f.calls, 2 * rounds);
+	assert_int_equal(command(&o, 0, 0)->head.n_times, rounds); /* the duets' */
+	row = calibration_row(&o, METRIC_LATENCY);
+	assert_true(row->schedule_pairs >= 10);
+	assert_true(row->duet_half_width_percent < row->interleaved_half_width_percent / 2);
+	assert_string_equal(o.doc->calibration.recommended_schedule, "duet");
+	results_free(o.doc);
+}
+
+/* With --schedule only that schedule is measured; on one CPU duet is not
+ * measured and the calibration says why, the interleaved pairs measured as
+ * ever; a benchmark on a terminal gets interleaved pairs only, with the
+ * reason in its rows. */
+static void test_engine__calibrate_measures_one_schedule_when_it_must(void **state)
+{
+	struct fake flag = { .wall = duet_quieter, .calibrate = true, .has_schedule = true };
+	struct fake one = { .wall = duet_quieter, .calibrate = true, .one_cpu = true };
+	struct fake tty = { .wall = duet_quieter, .calibrate = true };
+	struct outcome o;
+
+	(void)state;
+	run_suite(&flag, CALIBRATE_SUITE, true, &o);
+	assert_int_equal(o.rc, 0);
+	assert_int_equal(flag.duets, 0);
+	assert_int_equal(flag.cpu_asks, 0);
+	assert_false(o.doc->calibration.both_schedules);
+	assert_int_equal(calibration_row(&o, METRIC_LATENCY)->schedule_pairs, 0);
+	assert_null(calibration_row(&o, METRIC_LATENCY)->schedules_note);
+	assert_null(o.doc->calibration.recommended_schedule);
+	results_free(o.doc);
+
+	run_suite(&one, CALIBRATE_SUITE, true, &o);
+	assert_int_equal(o.rc, 0);
+	assert_int_equal(one.duets, 0);
+	assert_int_equal(one.calls, 2 * bench(&o, 0)->rounds);
+	assert_true(o.doc->calibration.both_schedules);
+	assert_string_equal(
+		o.doc->calibration.duet_not_measured,
+		"duet runs need two CPUs, and himorime may use only CPU 0 (its affinity "
+		"mask): use the interleaved schedule");
+	assert_int_equal(calibration_row(&o, METRIC_LATENCY)->schedule_pairs, 0);
+	assert_null(calibration_row(&o, METRIC_LATENCY)->schedules_note);
+	assert_null(o.doc->calibration.recommended_schedule);
+	results_free(o.doc);
+
+	run_suite(&tty,
+		  "version: \"1\"\nname: cal\nbenchmarks:\n  - name: b\n    warmup: 0\n"
+		  "    terminal: true\n    commands:\n      a: {command: [a]}\n",
+		  true, &o);
+	assert_int_equal(o.rc, 0);
+	assert_int_equal(tty.duets, 0);
+	assert_int_equal(calibration_row(&o, METRIC_LATENCY)->schedule_pairs, 0);
+	assert_string_equal(calibration_row(&o, METRIC_LATENCY)->schedules_note,
+			    "terminal: true: duet cannot run it");
+	assert_null(o.doc->calibration.recommended_schedule);
+	results_free(o.doc);
+}
+
 /* Builds: two sides of one tree build once, on the base, and both run that
  * artifact; a base tree the runner built before is not built again, and the
  * runner removes that build when it is freed (docs/comparison.md). */
@@ -1822,6 +2020,13 @@ int main(void)
 		cmocka_unit_test(test_engine__an_interrupt_stops_a_duet),
 		cmocka_unit_test(test_engine__max_time_stops_duets),
 		cmocka_unit_test(test_engine__duets_without_two_cpus_measure_nothing),
+		cmocka_unit_test(
+			test_engine__calibrate_recommends_duet_when_its_pairs_are_narrower),
+		cmocka_unit_test(
+			test_engine__calibrate_recommends_interleaved_when_duets_are_wider),
+		cmocka_unit_test(
+			test_engine__calibrate_a_duet_benchmark_measures_interleaved_beside),
+		cmocka_unit_test(test_engine__calibrate_measures_one_schedule_when_it_must),
 		cmocka_unit_test(test_engine__interrupt_stops_the_run_and_marks_the_rest),
 		cmocka_unit_test(test_engine__budgets_pass_and_fail),
 		cmocka_unit_test(test_engine__a_build_says_when_it_starts_ends_and_what_it_printed),

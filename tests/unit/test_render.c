@@ -21,8 +21,17 @@
 #include <string.h>
 
 static const char *const fixtures[] = {
-	"v1-calibrate", "v1-compare",	     "v1-minimal", "v1-pr",	 "v1-run",
-	"v1-counts",	"v1-command-counts", "v1-duet",	   "v1-harness", "v1-harness-metrics"
+	"v1-calibrate",
+	"v1-compare",
+	"v1-minimal",
+	"v1-pr",
+	"v1-run",
+	"v1-counts",
+	"v1-command-counts",
+	"v1-duet",
+	"v1-harness",
+	"v1-harness-metrics",
+	"v1-calibrate-schedules",
 };
 static const char *const formats[] = { "table",	   "json",   "csv", "samples-csv",
 				       "markdown", "github", "html" };
