@@ -474,15 +474,17 @@ static void test_measure__timeout_kills_the_whole_tree(void **state)
 	char *pidfile = xasprintf("%s/pids", dir);
 	char *tree = helper("tree");
 	char *argv[] = { tree, pidfile, "wait", NULL };
-	struct run_request req = { .argv = argv, .timeout_ns = 400 * MS };
+	/* long enough for the tree to be built and its pids written on a
+	 * loaded machine (0.4 s once was not, at load 14) */
+	struct run_request req = { .argv = argv, .timeout_ns = 1500 * MS };
 	struct run_result res;
 	char *text;
 
 	run_ok(m, &req, &res);
 	assert_int_equal(res.status, RUN_TIMED_OUT);
-	assert_true(res.wall_ns >= 400 * MS);
+	assert_true(res.wall_ns >= 1500 * MS);
 	text = describe(&req, &res);
-	assert_string_equal(text, "timed out after 0.4s");
+	assert_string_equal(text, "timed out after 1.5s");
 	free(text);
 	assert_tree_gone(pidfile, mode_of(state));
 	free(tree);
