@@ -157,5 +157,46 @@ class HarnessSweepHistoryTest(GitRepoTest):
         self.assertTrue(lines[at + 4].startswith("DETECTABLE AT CAP: "), table.out)
 
 
+class HarnessSweepKeyTest(GitRepoTest):
+    # a `lines` harness in sh: no compiler, no timing to judge
+    SUITE = suite("""benchmarks:
+  - name: b
+    runs: 10
+    warmup: 0
+    commands:
+      h:
+        command: [sh, -c, "echo '{\\"name\\": \\"a\\", \\"value\\": 1, \\"unit\\": \\"ms\\", \\"better\\": \\"lower\\"}';
+                          echo '{\\"name\\": \\"b\\", \\"value\\": 1, \\"unit\\": \\"ms\\", \\"better\\": \\"lower\\"}'"]
+        harness: lines
+""")
+
+    def test_harness_history__a_filtered_sweep_is_not_the_whole_one(self):
+        self.write("repo/himorime.yaml", self.SUITE)
+        self.git("add", "-A")
+        self.git("commit", "-qm", "one")
+        self.git("commit", "-qm", "two", "--allow-empty")
+
+        def sweep(*flags):
+            res = self.run_h(["sweep", "HEAD~1..HEAD", "--reference", "HEAD~1", *flags],
+                             cwd=self.repo)
+            self.assertEqual(res.code, 0, repr(res))
+            return res
+
+        res = sweep("--filter", "h › a")
+        self.assertIn("himorime: sweep: 1 measured, 0 already in the history\n", res.err)
+        self.assertEqual(res.out.splitlines()[0].split(" relative")[0],
+                         "t › b › h › a: latency")
+        # the whole sweep is other settings: measured, not taken from the
+        # filtered one
+        res = sweep()
+        self.assertIn("himorime: sweep: 1 measured, 0 already in the history\n", res.err)
+        self.assertEqual([line.split(" relative")[0] for line in res.out.splitlines()
+                          if " relative to " in line],
+                         ["t › b › h › a: latency", "t › b › h › b: latency"])
+        # the same filter again: in the history already
+        res = sweep("--filter", "h › a")
+        self.assertIn("himorime: sweep: 0 measured, 1 already in the history\n", res.err)
+
+
 if __name__ == "__main__":
     unittest.main()
