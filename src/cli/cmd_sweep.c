@@ -110,6 +110,8 @@ static int hash_suites(struct sweep_run *w)
 	st.max_total_time_ns = s->plan->flags.max_total_time_ns;
 	st.selected = names;
 	st.n_selected = n;
+	st.harness_command = s->plan->flags.harness_command;
+	st.harness_filter = s->plan->flags.harness_filter;
 	sweep_settings_hash(&st, w->settings_hash);
 	for (i = 0; i < n; i++)
 		free((char *)names[i]);

@@ -41,7 +41,8 @@ static const struct opt session_flags[] = {
 	  SESSION_STRING(filter),
 	  .arg = "REGEXP",
 	  .group = FLAGS_SELECT,
-	  .help = "measure benchmarks whose name matches" },
+	  .help = "measure benchmarks whose name matches; 'CMD › GLOB': the\n"
+		  "harness benchmarks of command CMD that GLOB matches" },
 	{ .name = "tag",
 	  SESSION_LIST(tags),
 	  .arg = "TAG",
@@ -154,7 +155,8 @@ static const struct opt list_flags[] = {
 	{ .name = "filter",
 	  OWN_STRING(list.filter),
 	  .arg = "RE",
-	  .help = "benchmarks whose name matches RE (unanchored)" },
+	  .help = "benchmarks whose name matches RE (unanchored); 'CMD › GLOB':\n"
+		  "those with a harness command CMD" },
 	{ .name = "tag",
 	  OWN_LIST(list.tags),
 	  .arg = "TAG",

@@ -4,7 +4,13 @@
  * by list, run, compare and ci so that they always agree. A filter of the
  * form NAME[k=v,...] is not a regular expression (its brackets would be a
  * character class) but a case selector: the cases of NAME with those values
- * (docs/configuration.md, "Parameters").
+ * (docs/configuration.md, "Parameters"). Nor is one of the form
+ * COMMAND › GLOB, a harness case's label as the reports print it: it keeps
+ * the benchmarks with a harness command whose name COMMAND matches, and
+ * the plan has those commands keep only their harness benchmarks GLOB
+ * matches (both are harness filters, harness/select.h: `*` any run of
+ * characters, `?` one, `\` escapes; docs/configuration.md, "Selecting
+ * harness benchmarks").
  */
 #ifndef HIMORIME_CLI_SELECT_H
 #define HIMORIME_CLI_SELECT_H
@@ -20,10 +26,13 @@ struct selection {
 	bool has_re;
 	struct params_selector cases;
 	bool has_cases;
+	/* COMMAND › GLOB: owned copies of both parts, or NULL. */
+	char *harness_command, *harness_filter;
 	const struct strlist *tags, *skip_tags;
 };
 
-/* ERR_USAGE when the filter is not a valid regular expression. */
+/* ERR_USAGE when the filter is not a valid regular expression, or a
+ * COMMAND › GLOB whose parts are not valid filters. */
 int selection_init(struct selection *sel, const char *filter, const struct strlist *tags,
 		   const struct strlist *skip_tags, struct err *err);
 void selection_release(struct selection *sel);

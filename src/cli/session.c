@@ -246,6 +246,8 @@ static int check_values(struct session *s, enum results_mode mode)
 		return cli_usagef(s->cmd, "--fail-on-inconclusive only applies to compare and ci");
 	if (selection_init(&s->sel, s->filter, &s->tags, &s->skip_tags, &err) < 0)
 		return cli_usage_error(s->cmd, &err);
+	s->flags.harness_command = s->sel.harness_command;
+	s->flags.harness_filter = s->sel.harness_filter;
 	return EXIT_OK;
 }
 

@@ -112,40 +112,41 @@ int inprocess_select(const struct unit *u, struct prepared *p, struct err *err)
 	struct harness_selection sel = HARNESS_SELECTION_INIT;
 	int rc;
 
-	if (!inprocess_is(u) || !h->select_count)
+	if (!inprocess_is(u) || (!h->select_count && !u->pc->harness_filter))
 		return 0;
-	rc = harness_select(h->kind, h->select, h->select_count, &sel, err);
+	rc = harness_select_both(h->kind, h->select, h->select_count, u->pc->harness_filter, &sel,
+				 err);
 	if (rc == 0)
 		exec_append_args(p, sel.args, sel.n_args);
 	harness_selection_release(&sel);
 	return rc;
 }
 
-/* Whether the suite's select: keeps a benchmark the harness reported:
- * where the harness's own selection can be wider than the filters, what
- * it ran beyond them is left out (and it costs nothing where it cannot). */
+/* Whether the suite's select: and --filter keep a benchmark the harness
+ * reported: where the harness's own selection can be wider than the
+ * filters, what it ran beyond them is left out (and it costs nothing
+ * where it cannot). */
 static bool selected(const struct unit *u, const char *name)
 {
 	const struct harness_spec *h = &u->cmd->harness;
-	size_t i;
 
-	for (i = 0; i < h->select_count; i++)
-		if (harness_filter_matches(h->select[i], name))
-			return true;
-	return h->select_count == 0;
+	return harness_filters_keep(h->select, h->select_count, u->pc->harness_filter, name);
 }
 
 /* How the benchmarks were selected, for the report. */
-static void note_selection(const struct command *cmd, struct results_harness *rh)
+static void note_selection(const struct unit *u, struct results_harness *rh)
 {
-	const struct harness_spec *h = &cmd->harness;
+	const struct harness_spec *h = &u->cmd->harness;
+	const char *also = u->pc->harness_filter;
 	struct harness_selection sel = HARNESS_SELECTION_INIT;
 	struct err err = ERR_INIT;
 	size_t i;
 
 	for (i = 0; i < h->select_count; i++)
 		results_add_string(&rh->select, &rh->n_select, h->select[i]);
-	if (!h->select_count || harness_select(h->kind, h->select, h->select_count, &sel, &err))
+	rh->filter = also ? xstrdup(also) : NULL;
+	if ((!h->select_count && !also) ||
+	    harness_select_both(h->kind, h->select, h->select_count, also, &sel, &err))
 		return;
 	for (i = 0; i < sel.n_args; i++)
 		results_add_string(&rh->args, &rh->n_args, sel.args[i]);
@@ -488,7 +489,7 @@ static struct unit *add_case(struct bench_run *br, struct unit *u, const char *n
 	rc->harness.format = xstrdup(harness_kind_name(u->cmd->harness.kind));
 	rc->harness.command = xstrdup(u->cmd->name);
 	rc->harness.benchmark = xstrdup(name);
-	note_selection(u->cmd, &rc->harness);
+	note_selection(u, &rc->harness);
 	rc->head.present = h != NULL;
 	rc->base.present = b != NULL;
 	inprocess_describe(c->cmd, &rc->head);
@@ -555,7 +556,10 @@ static void expand(struct bench_run *br, struct unit *u)
 		struct strbuf msg;
 		strbuf_init(&msg, 0);
 		run_name(&msg, side, u->first_warmup, u->first_run[side]);
-		strbuf_addf(&msg, ": select matches none of the %zu benchmarks the output reports",
+		strbuf_addf(&msg, ": %s none of the %zu benchmarks the output reports",
+			    !u->pc->harness_filter	   ? "select matches"
+			    : u->cmd->harness.select_count ? "select and --filter match"
+							   : "--filter matches",
 			    (h ? h : b)->n_benchmarks);
 		set_error(row_side(br, u, side), msg.buf, NULL, 0);
 		u->failed = true;

@@ -389,3 +389,76 @@ void harness_selection_release(struct harness_selection *s)
 		free(s->args[i]);
 	*s = (struct harness_selection)HARNESS_SELECTION_INIT;
 }
+
+/* ---- two selections that must both hold */
+
+static bool any_matches(const char *const *filters, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (harness_filter_matches(filters[i], name))
+			return true;
+	return false;
+}
+
+bool harness_filters_keep(const char *const *select, size_t n, const char *also, const char *name)
+{
+	return (!n || any_matches(select, n, name)) &&
+	       (!also || harness_filter_matches(also, name));
+}
+
+static bool is_literal(const char *f)
+{
+	return !has_wild(f, '*') && !has_wild(f, '?');
+}
+
+/* The literal filters of lits[0..n) the other side keeps, as filters;
+ * false when one of lits is not literal or none is kept. */
+static bool literal_meet(const char *const *lits, size_t n, const char *const *other,
+			 size_t n_other, const char **kept, size_t *n_kept)
+{
+	size_t i;
+	char *name;
+
+	*n_kept = 0;
+	for (i = 0; i < n; i++)
+		if (!is_literal(lits[i]))
+			return false;
+	for (i = 0; i < n; i++) {
+		bool wild;
+		name = literal_prefix(lits[i], &wild);
+		if (any_matches(other, n_other, name))
+			kept[(*n_kept)++] = lits[i];
+		free(name);
+	}
+	return *n_kept > 0;
+}
+
+int harness_select_both(enum harness_kind kind, const char *const *select, size_t n,
+			const char *also, struct harness_selection *out, struct err *err)
+{
+	const char **kept;
+	size_t n_kept;
+	int rc;
+
+	harness_selection_release(out);
+	if (!also)
+		return n ? harness_select(kind, select, n, out, err) : 0;
+	if (harness_filter_check(also, err))
+		return ERR_INVALID;
+	if (!n)
+		return harness_select(kind, &also, 1, out, err);
+	if (n > HARNESS_MAX_FILTERS)
+		return harness_select(kind, select, n, out, err);
+	kept = xcalloc(n, sizeof(*kept));
+	if (literal_meet(select, n, &also, 1, kept, &n_kept) ||
+	    literal_meet(&also, 1, select, n, kept, &n_kept)) {
+		rc = harness_select(kind, kept, n_kept, out, err);
+	} else {
+		rc = harness_select(kind, &also, 1, out, err);
+		out->after = true;
+	}
+	free(kept);
+	return rc;
+}

@@ -56,4 +56,18 @@ int harness_select(enum harness_kind kind, const char *const *filters, size_t n,
 		   struct harness_selection *out, struct err *err);
 void harness_selection_release(struct harness_selection *s);
 
+/*
+ * Two selections that must both hold: the suite's filters (select[0..n),
+ * none: every benchmark) and one more filter (`also`, NULL: none), the
+ * glob of the command line's --filter. A benchmark is kept when one of the
+ * suite's filters and `also` match it (harness_filters_keep). The harness
+ * is told the exact intersection where one side is names without
+ * wildcards (the names of it the other side matches); otherwise it is told
+ * `also` and the suite's filters are applied after the run. Nothing to
+ * select (n == 0 and no `also`) leaves *out empty.
+ */
+int harness_select_both(enum harness_kind kind, const char *const *select, size_t n,
+			const char *also, struct harness_selection *out, struct err *err);
+bool harness_filters_keep(const char *const *select, size_t n, const char *also, const char *name);
+
 #endif

@@ -49,6 +49,10 @@ void sweep_settings_hash(const struct sweep_settings *s, char out[SWEEP_HASH_HEX
 			    (unsigned long long)s->max_total_time_ns);
 	for (i = 0; i < s->n_selected; i++)
 		strbuf_addf(&sb, "benchmark=%s\n", s->selected[i]);
+	/* only when given, as above; lengths first: a filter may hold '\n' */
+	if (s->harness_filter)
+		strbuf_addf(&sb, "harness_filter=%zu:%s,%zu:%s\n", strlen(s->harness_command),
+			    s->harness_command, strlen(s->harness_filter), s->harness_filter);
 	sweep_hash(sb.buf, sb.len, out);
 	strbuf_release(&sb);
 }

@@ -47,6 +47,8 @@ struct sweep_settings {
 	/* Selected benchmarks as "suite-name/benchmark-name", in suite order. */
 	const char *const *selected;
 	size_t n_selected;
+	/* --filter COMMAND › GLOB: the harness benchmarks kept; NULL: none. */
+	const char *harness_command, *harness_filter;
 };
 
 void sweep_settings_hash(const struct sweep_settings *s, char out[SWEEP_HASH_HEX + 1]);

@@ -10,6 +10,7 @@
 
 #include "common/alloc.h"
 #include "common/strbuf.h"
+#include "harness/select.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -145,7 +146,17 @@ static void plan_tolerances(struct plan_benchmark *pb)
 	pb->max_cv = pb->b->regression.max_cv;
 }
 
-static void plan_commands(struct plan_benchmark *pb)
+/* The glob --filter COMMAND › GLOB keeps of c's harness benchmarks, or
+ * NULL: c is not a harness command that COMMAND names. */
+static const char *harness_filter(const struct plan_flags *f, const struct command *c)
+{
+	if (!f->harness_filter || !c->harness.present ||
+	    !harness_filter_matches(f->harness_command, c->name))
+		return NULL;
+	return f->harness_filter;
+}
+
+static void plan_commands(const struct plan_flags *f, struct plan_benchmark *pb)
 {
 	const struct benchmark *b = pb->b;
 	size_t i;
@@ -158,6 +169,7 @@ static void plan_commands(struct plan_benchmark *pb)
 		pc->compared = pb->compared && command_compared(b, pc->c->name);
 		pc->backend = pc->c->metrics.backend;
 		pc->count_runs = pc->c->metrics.count_runs;
+		pc->harness_filter = harness_filter(f, pc->c);
 	}
 }
 
@@ -189,7 +201,7 @@ static void plan_benchmark(const struct plan *p, const struct plan_input *in,
 		pb->max_time_ns = f->max_time_ns	       ? f->max_time_ns
 				  : b->regression.has_max_time ? b->regression.max_time_ns
 							       : 0;
-	plan_commands(pb);
+	plan_commands(f, pb);
 }
 
 /* Whether some command of a benchmark is paired against base. */

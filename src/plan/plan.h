@@ -74,6 +74,11 @@ struct plan_flags {
 	/* The spawner found beside himorime (docs/design.md, "Measuring a
 	 * run"); NULL: none. */
 	const char *spawner;
+	/* --filter COMMAND › GLOB (docs/configuration.md, "Selecting harness
+	 * benchmarks"): the harness commands whose name COMMAND matches keep
+	 * only their benchmarks GLOB matches; NULL: no such filter. Both are
+	 * checked filters (harness/select.h). */
+	const char *harness_command, *harness_filter;
 };
 
 #define PLAN_FLAGS_INIT                                                                            \
@@ -92,6 +97,9 @@ struct plan_command {
 	 * (measure/counter.h). Allocations are valgrind's whatever this says. */
 	enum counter_backend backend;
 	unsigned count_runs; /* counted runs per side to start with */
+	/* A harness command that --filter names: the glob its benchmarks must
+	 * match besides the suite's select: (harness/select.h); NULL: none. */
+	const char *harness_filter;
 };
 
 /* One benchmark of a suite, as the command measures it. */

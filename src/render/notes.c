@@ -487,7 +487,7 @@ static void selection_notes(const struct rnd_rows *rows, struct rnd_notes *notes
 		const struct results_harness *h = &rows->v[i].cmd->harness;
 		const struct results_harness *prev = i ? &rows->v[i - 1].cmd->harness : NULL;
 		struct strbuf sb;
-		if (!h->n_select ||
+		if ((!h->n_select && !h->filter) ||
 		    (prev && prev->command && rows->v[i - 1].bench == rows->v[i].bench &&
 		     !strcmp(prev->command, h->command)))
 			continue;
@@ -496,6 +496,8 @@ static void selection_notes(const struct rnd_rows *rows, struct rnd_notes *notes
 			    rnd_str(rows->v[i].bench->name), rnd_str(h->command));
 		for (k = 0; k < h->n_select; k++)
 			strbuf_addf(&sb, "%s%s", k ? ", " : "", h->select[k]);
+		if (h->filter)
+			strbuf_addf(&sb, "%s--filter %s", h->n_select ? " and " : "", h->filter);
 		strbuf_adds(&sb, h->n_args ? ": passed on as "
 					   : ": not passed on (the harness "
 					     "cannot select)");

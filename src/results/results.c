@@ -536,6 +536,7 @@ static void command_release(struct results_command *c)
 	for (i = 0; i < c->harness.n_select; i++)
 		free(c->harness.select[i]);
 	free(c->harness.select);
+	free(c->harness.filter);
 	for (i = 0; i < c->harness.n_args; i++)
 		free(c->harness.args[i]);
 	free(c->harness.args);

@@ -262,6 +262,9 @@ struct results_harness {
 	char **select, **args;
 	size_t n_select, n_args;
 	bool filtered_after;
+	/* The command line's --filter COMMAND › GLOB: its GLOB, which the
+	 * suite's select: and it must both match; NULL: none. */
+	char *filter;
 };
 
 /* Adds a copy of s to a list of strings. */

@@ -222,7 +222,8 @@ static bool same_command(const struct results_command *a, const struct results_c
 	    !same_strs(a->harness.select, a->harness.n_select, b->harness.select,
 		       b->harness.n_select) ||
 	    !same_strs(a->harness.args, a->harness.n_args, b->harness.args, b->harness.n_args) ||
-	    a->harness.filtered_after != b->harness.filtered_after || a->result != b->result ||
+	    a->harness.filtered_after != b->harness.filtered_after ||
+	    !same_str(a->harness.filter, b->harness.filter) || a->result != b->result ||
 	    !same_side(&a->head, &b->head) || !same_side(&a->base, &b->base) ||
 	    a->has_vs_baseline != b->has_vs_baseline ||
 	    (a->has_vs_baseline && !same_double(a->vs_baseline, b->vs_baseline)) ||

@@ -608,7 +608,8 @@ static int read_selection(struct reader *rd, const cJSON *h, struct results_harn
 		return rc;
 	rc = read_strings(rd, v, "filters", &out->select, &out->n_select) ||
 	     read_strings(rd, v, "args", &out->args, &out->n_args) ||
-	     reader_get_bool(rd, v, "filtered_after", &out->filtered_after);
+	     reader_get_bool(rd, v, "filtered_after", &out->filtered_after) ||
+	     reader_get_str(rd, v, "filter", &out->filter);
 	reader_pop(rd, old);
 	return rc ? -1 : 0;
 }

@@ -554,7 +554,7 @@ static void put_command(struct writer *w, enum results_mode mode, cJSON *arr,
 		put_str(w, h, "format", c->harness.format);
 		put_str(w, h, "command", c->harness.command);
 		put_str(w, h, "benchmark", c->harness.benchmark);
-		if (c->harness.n_select) {
+		if (c->harness.n_select || c->harness.filter) {
 			cJSON *sel = add(h, "selection", cJSON_CreateObject());
 			cJSON *f = add(sel, "filters", cJSON_CreateArray());
 			cJSON *a = add(sel, "args", cJSON_CreateArray());
@@ -564,6 +564,8 @@ static void put_command(struct writer *w, enum results_mode mode, cJSON *arr,
 			for (i = 0; i < c->harness.n_args; i++)
 				cJSON_AddItemToArray(a, str_item(w, "args", c->harness.args[i]));
 			put_bool(sel, "filtered_after", c->harness.filtered_after);
+			if (c->harness.filter)
+				put_str(w, sel, "filter", c->harness.filter);
 		}
 	}
 	put_str(w, o, "result", result_state_name(c->result));

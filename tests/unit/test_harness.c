@@ -1221,6 +1221,52 @@ static void test_harness__hyperfine_and_lines_select_after_the_run(void **state)
 	SELECT(HARNESS_LINES, NULL, NULL, true, "parse/*");
 }
 
+/* select: and one more filter: the intersection is exact where one side is
+ * names, else the filter is passed on and select: applied after. */
+static void expect_both(const char *const *filters, size_t n, const char *also, const char *arg0,
+			bool after)
+{
+	struct harness_selection sel = HARNESS_SELECTION_INIT;
+	struct err err = ERR_INIT;
+
+	if (harness_select_both(HARNESS_GOOGLE_BENCHMARK, filters, n, also, &sel, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(sel.n_args, arg0 ? 1 : 0);
+	if (arg0)
+		assert_string_equal(sel.args[0], arg0);
+	assert_int_equal(sel.after, after);
+	harness_selection_release(&sel);
+}
+
+static void test_harness__two_selections_both_hold(void **state)
+{
+	const char *const names[] = { "BM_A", "BM_B/1" }, *const globs[] = { "BM_A*", "BM_B/*" };
+	struct harness_selection sel = HARNESS_SELECTION_INIT;
+	struct err err = ERR_INIT;
+
+	(void)state;
+	expect_both(names, 2, NULL, "--benchmark_filter=^(BM_A|BM_B/1)$", false);
+	expect_both(names, 0, NULL, NULL, false);
+	expect_both(names, 0, "BM_*", "--benchmark_filter=^(BM_.*)$", false);
+	/* names in select: the ones the filter keeps */
+	expect_both(names, 2, "BM_B*", "--benchmark_filter=^(BM_B/1)$", false);
+	/* a name on the command line that select: keeps */
+	expect_both(globs, 2, "BM_B/1", "--benchmark_filter=^(BM_B/1)$", false);
+	/* globs on both sides */
+	expect_both(globs, 2, "*1", "--benchmark_filter=^(.*1)$", true);
+	/* nothing in common: the filter, and none survives the run */
+	expect_both(names, 2, "BM_C", "--benchmark_filter=^(BM_C)$", true);
+	assert_true(harness_filters_keep(globs, 2, "*1", "BM_B/1"));
+	assert_false(harness_filters_keep(globs, 2, "*1", "BM_B/2"));
+	assert_false(harness_filters_keep(globs, 2, "*1", "BM_C1"));
+	assert_true(harness_filters_keep(globs, 0, "*1", "BM_C1"));
+	assert_true(harness_filters_keep(globs, 0, NULL, "BM_C1"));
+	assert_int_equal(harness_select_both(HARNESS_LINES, names, 2, "a\\", &sel, &err),
+			 ERR_INVALID);
+	assert_string_equal(err.msg,
+			    "filter \"a\\\": ends in a lone \\ (write \\\\ for a backslash)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1263,6 +1309,7 @@ int main(void)
 		cmocka_unit_test(test_harness__pytest_selection_is_a_word_after_the_path),
 		cmocka_unit_test(test_harness__catch2_selection_is_a_test_case_spec),
 		cmocka_unit_test(test_harness__hyperfine_and_lines_select_after_the_run),
+		cmocka_unit_test(test_harness__two_selections_both_hold),
 	};
 	return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }
