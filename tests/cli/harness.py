@@ -12,6 +12,18 @@ BUILD = os.environ.get("HIMORIME_BUILD", os.path.join(ROOT, "build"))
 HIMORIME = os.path.join(BUILD, "himorime")
 HELPERS = os.path.join(BUILD, "tests", "helpers")
 DATA = os.path.join(ROOT, "tests", "data")
+
+# Google Benchmark's header, whose presence the harness tests need, and the
+# work their programs measure: a serial chain of integer steps, whose time per
+# iteration is its length and nothing else (no memory, no allocation).
+GB_HEADER = "/usr/include/benchmark/benchmark.h"
+GB_CHAIN = r"""static uint64_t chain(uint64_t x, long n)
+{
+	for (long i = 0; i < n; i++)
+		x = x * 6364136223846793005u + 1442695040888963407u;
+	return x;
+}
+"""
 # Sanitizer builds inflate every memory figure: absolute floor checks are skipped.
 SANITIZED = os.path.basename(BUILD).startswith("build-san")
 

@@ -11,22 +11,15 @@ import re
 import shutil
 import unittest
 
-from harness import GitRepoTest, suite
+from harness import GB_CHAIN, GB_HEADER, GitRepoTest, suite
 
-GB_HEADER = "/usr/include/benchmark/benchmark.h"
 
 GB_PROGRAM = r"""#include <benchmark/benchmark.h>
 #include <cstdint>
 
 #include "work.h"
 
-static uint64_t chain(uint64_t x, long n)
-{
-	for (long i = 0; i < n; i++)
-		x = x * 6364136223846793005u + 1442695040888963407u;
-	return x;
-}
-
+""" + GB_CHAIN + r"""
 static void BM_Work(benchmark::State &state)
 {
 	uint64_t x = 1;

@@ -7,25 +7,16 @@ import os
 import shutil
 import unittest
 
-from harness import DATA, GitRepoTest, PrivateTmpTest, suite
+from harness import DATA, GB_CHAIN, GB_HEADER, GitRepoTest, PrivateTmpTest, suite
 
-GB_HEADER = "/usr/include/benchmark/benchmark.h"
 
-# A serial chain of integer steps: the time per iteration is the chain's
-# length and nothing else (no memory, no allocation). BM_Work's length is in
-# work.h, which the head commit raises by 10%.
+# BM_Work's chain length is in work.h, which the head commit raises by 10%.
 GB_PROGRAM = r"""#include <benchmark/benchmark.h>
 #include <cstdint>
 
 #include "work.h"
 
-static uint64_t chain(uint64_t x, long n)
-{
-	for (long i = 0; i < n; i++)
-		x = x * 6364136223846793005u + 1442695040888963407u;
-	return x;
-}
-
+""" + GB_CHAIN + r"""
 static void BM_Work(benchmark::State &state)
 {
 	uint64_t x = 1;

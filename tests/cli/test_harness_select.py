@@ -9,9 +9,8 @@ import os
 import shutil
 import unittest
 
-from harness import DATA, GitRepoTest, PrivateTmpTest, suite
+from harness import DATA, GB_CHAIN, GB_HEADER, GitRepoTest, PrivateTmpTest, suite
 
-GB_HEADER = "/usr/include/benchmark/benchmark.h"
 PYTEST_BENCHMARK = "/usr/lib/python3/dist-packages/pytest_benchmark/__init__.py"
 
 # Three benchmarks, each of which appends its name to the file RAN (an
@@ -28,13 +27,7 @@ static void mark(const char *name)
 	std::fclose(f);
 }
 
-static uint64_t chain(uint64_t x, long n)
-{
-	for (long i = 0; i < n; i++)
-		x = x * 6364136223846793005u + 1442695040888963407u;
-	return x;
-}
-
+""" + GB_CHAIN + r"""
 static void BM_Work(benchmark::State &state)
 {
 	uint64_t x = 1;
