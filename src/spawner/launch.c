@@ -1349,10 +1349,11 @@ static bool duet_start(struct launch *l, struct duet *d, const struct duet_reque
 	return true;
 }
 
-/* Ends side i: killed first unless it exited, reaped, timed, and what it
- * left in its process group killed (its stray descendants are swept at the
- * end, with the twin's). */
-static void end_side(struct launch *l, struct duet *d, int i, enum wait_outcome outcome)
+/* Ends side i: killed first unless it exited, reaped, timed (at `at` when
+ * not 0, else now), and what it left in its process group killed (its stray
+ * descendants are swept at the end, with the twin's). */
+static void end_side(struct launch *l, struct duet *d, int i, enum wait_outcome outcome,
+		     uint64_t at)
 {
 	struct duet_side *s = &d->s[i];
 
@@ -1363,7 +1364,7 @@ static void end_side(struct launch *l, struct duet *d, int i, enum wait_outcome 
 	if (outcome != WAIT_EXITED)
 		kill(-s->pid, SIGKILL);
 	reap(s->pid, &s->status, &s->tally);
-	s->end_ns = now_ns();
+	s->end_ns = at ? at : now_ns();
 	kill(-s->pid, SIGKILL);
 	s->live = false;
 	s->outcome = outcome;
@@ -1380,10 +1381,25 @@ static void duet_event(struct launch *l, uint32_t run_id, struct duet *d, enum w
 	int i;
 
 	if (outcome == WAIT_EXITED) {
-		end_side(l, d, which, WAIT_EXITED);
-		if (read_cancels(l, run_id))
+		/* Both sides may have exited by this wake-up. Their ends are then
+		 * one time, taken before either reap: ending one after the other
+		 * dated the second later by the first's reap, and base is always
+		 * looked at first, so head read some 25 us slower in about half
+		 * the pairs of an A/A duet (docs/comparison.md). */
+		struct duet_side *o = &d->s[1 - which];
+		bool both = o->live && exited(o->pid);
+		uint64_t at = now_ns();
+
+		end_side(l, d, which, WAIT_EXITED, at);
+		if (both)
+			end_side(l, d, 1 - which, WAIT_EXITED, at);
+		if (read_cancels(l, run_id)) {
 			outcome = d->s[which].outcome = WAIT_INTERRUPTED;
-		stop = outcome != WAIT_EXITED || d->s[which].rep.step != STEP_NONE;
+			if (both)
+				o->outcome = WAIT_INTERRUPTED;
+		}
+		stop = outcome != WAIT_EXITED || d->s[which].rep.step != STEP_NONE ||
+		       (both && o->rep.step != STEP_NONE);
 	}
 	now = now_ns();
 	for (i = 0; i < 2; i++) {
@@ -1392,11 +1408,11 @@ static void duet_event(struct launch *l, uint32_t run_id, struct duet *d, enum w
 		if (!s->live)
 			continue;
 		if (outcome == WAIT_TIMED_OUT && s->deadline_ns && now >= s->deadline_ns) {
-			end_side(l, d, i, WAIT_TIMED_OUT);
+			end_side(l, d, i, WAIT_TIMED_OUT, 0);
 		} else if (outcome == WAIT_INTERRUPTED) {
-			end_side(l, d, i, WAIT_INTERRUPTED);
+			end_side(l, d, i, WAIT_INTERRUPTED, 0);
 		} else if (stop) { /* the twin timed out, or its execve failed */
-			end_side(l, d, i, WAIT_INTERRUPTED);
+			end_side(l, d, i, WAIT_INTERRUPTED, 0);
 			s->stopped_by_twin = true;
 		}
 	}

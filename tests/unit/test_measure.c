@@ -1153,6 +1153,35 @@ static void test_measure__duet_of_two_quick_exits(void **state)
 	measurer_free(m);
 }
 
+/* Two sides that have both exited when the starter wakes end at one time:
+ * ending them one after the other dated the second (always head, side 1,
+ * looked at second) later by the first's reap, some 25 us, so that an A/A
+ * duet leaned to head slower (docs/comparison.md). Two quick identical
+ * commands both exit before the wake-up in many pairs; with the old code no
+ * pair could have equal ends (two clock reads around a reap). */
+static void test_measure__duet_ends_seen_together_are_one_time(void **state)
+{
+	struct measurer *m = new_measurer(mode_of(state));
+	char *noop = helper("noop_static");
+	char *argv[] = { noop, NULL };
+	struct duet_request d = { .side = { { .argv = argv }, { .argv = argv } } };
+	struct duet_result res;
+	int cpu[2], k, together = 0;
+
+	duet_cpus(cpu);
+	for (k = 0; k < 60; k++) {
+		duet_ok(m, &d, cpu, k, &res);
+		assert_int_equal(res.side[0].status, RUN_EXITED);
+		assert_int_equal(res.side[1].status, RUN_EXITED);
+		together += res.side[0].end_ns == res.side[1].end_ns;
+	}
+	print_message("%s: %d of 60 duets of two no-ops ended at one time\n",
+		      mode_of(state) ? "spawner" : "in-process", together);
+	assert_true(together > 0);
+	free(noop);
+	measurer_free(m);
+}
+
 /* Each side's peak is its own tree's: 64 MiB beside a no-op, either way
  * round. The floor is the starter's, one for both: both commands execve
  * from its memory after one reset, so each inherits the same high-water
@@ -1705,6 +1734,7 @@ int main(void)
 		BOTH(test_measure__duet_timeout_stops_both),
 		BOTH(test_measure__duet_crash_ends_one_side),
 		BOTH(test_measure__duet_of_two_quick_exits),
+		BOTH(test_measure__duet_ends_seen_together_are_one_time),
 		BOTH(test_measure__duet_peak_rss_per_side),
 		BOTH(test_measure__duet_orphan_cpu_counts_on_its_side),
 		BOTH(test_measure__duet_cancel_stops_both),
