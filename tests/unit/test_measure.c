@@ -1166,18 +1166,21 @@ static void test_measure__duet_ends_seen_together_are_one_time(void **state)
 	char *argv[] = { noop, NULL };
 	struct duet_request d = { .side = { { .argv = argv }, { .argv = argv } } };
 	struct duet_result res;
-	int cpu[2], k, together = 0;
+	int cpu[2], k;
+	bool together = false;
 
+	/* In 2–70% of the pairs here, depending on the mode and the build
+	 * (sanitizers slow the starter's own wake-up); the first one ends it. */
 	duet_cpus(cpu);
-	for (k = 0; k < 60; k++) {
+	for (k = 0; k < 600 && !together; k++) {
 		duet_ok(m, &d, cpu, k, &res);
 		assert_int_equal(res.side[0].status, RUN_EXITED);
 		assert_int_equal(res.side[1].status, RUN_EXITED);
-		together += res.side[0].end_ns == res.side[1].end_ns;
+		together = res.side[0].end_ns == res.side[1].end_ns;
 	}
-	print_message("%s: %d of 60 duets of two no-ops ended at one time\n",
-		      mode_of(state) ? "spawner" : "in-process", together);
-	assert_true(together > 0);
+	print_message("%s: duet %d of two no-ops ended at one time (at most 600)\n",
+		      mode_of(state) ? "spawner" : "in-process", together ? k : 0);
+	assert_true(together);
 	free(noop);
 	measurer_free(m);
 }
