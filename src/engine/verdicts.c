@@ -9,7 +9,6 @@
 
 #include "common/alloc.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,20 +121,12 @@ static void calibrate_command(struct results *doc, struct results_calibration *m
  * both. */
 static void recommend(struct results_calibration *cal)
 {
-	double sum = 0;
-	size_t i, n = 0;
+	size_t n;
+	double ratio = results_calibration_width_ratio(cal, &n);
 
-	for (i = 0; i < cal->n_rows; i++) {
-		const struct results_calibration_row *row = &cal->rows[i];
-		if (!row->schedule_pairs || row->interleaved_half_width_percent <= 0 ||
-		    row->duet_half_width_percent <= 0)
-			continue;
-		sum += log(row->duet_half_width_percent / row->interleaved_half_width_percent);
-		n++;
-	}
 	if (n)
 		results_set_str(&cal->recommended_schedule,
-				schedule_name(sum < 0 ? SCHEDULE_DUET : SCHEDULE_INTERLEAVED));
+				schedule_name(ratio < 1 ? SCHEDULE_DUET : SCHEDULE_INTERLEAVED));
 }
 
 static void free_made(struct results_calibration *made)

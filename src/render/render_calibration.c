@@ -16,7 +16,6 @@
 #include "render/format.h"
 #include "render/table.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "common/banned.h"
@@ -101,23 +100,17 @@ static const struct results_calibration_row *quoted(const struct results_calibra
 						    double *ratio, size_t *n)
 {
 	const struct results_calibration_row *q = NULL;
-	double sum = 0;
 	size_t i;
 
-	*n = 0;
+	*ratio = results_calibration_width_ratio(c, n);
 	for (i = 0; i < c->n_rows; i++) {
 		const struct results_calibration_row *row = &c->rows[i];
-		if (!row->schedule_pairs || row->interleaved_half_width_percent <= 0 ||
-		    row->duet_half_width_percent <= 0)
-			continue;
-		sum += log(row->duet_half_width_percent / row->interleaved_half_width_percent);
-		(*n)++;
-		if (duet != (row->duet_half_width_percent < row->interleaved_half_width_percent))
-			continue; /* a row that says otherwise */
+		if (!results_calibration_row_both(row) ||
+		    duet != (row->duet_half_width_percent < row->interleaved_half_width_percent))
+			continue; /* not measured under both, or a row that says otherwise */
 		if (!q || (q->metric != METRIC_LATENCY && row->metric == METRIC_LATENCY))
 			q = row;
 	}
-	*ratio = *n ? exp(sum / (double)*n) : 1;
 	return q;
 }
 

@@ -9,6 +9,7 @@
 #include "common/version.h"
 #include "results/results_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -664,4 +665,26 @@ void results_free(struct results *r)
 		suite_release(&r->suites[i]);
 	free(r->suites);
 	free(r);
+}
+
+bool results_calibration_row_both(const struct results_calibration_row *row)
+{
+	return row->schedule_pairs && row->interleaved_half_width_percent > 0 &&
+	       row->duet_half_width_percent > 0;
+}
+
+double results_calibration_width_ratio(const struct results_calibration *c, size_t *n)
+{
+	double sum = 0;
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < c->n_rows; i++) {
+		const struct results_calibration_row *row = &c->rows[i];
+		if (!results_calibration_row_both(row))
+			continue;
+		sum += log(row->duet_half_width_percent / row->interleaved_half_width_percent);
+		(*n)++;
+	}
+	return *n ? exp(sum / (double)*n) : 1;
 }

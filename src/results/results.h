@@ -565,6 +565,12 @@ struct results_growth *results_add_growth(struct results_suite *s, const char *b
 void results_add_not_compared(struct results_suite *s, const char *benchmark, const char *reason);
 void results_add_tag(struct results_benchmark *b, const char *tag);
 void results_add_ratio(struct results_suite *s, const char *command, double ratio);
+/* Whether a calibration row was measured under both schedules. */
+bool results_calibration_row_both(const struct results_calibration_row *row);
+/* The geometric mean of duet's half-widths over interleaved's across the rows
+ * measured under both (*n of them; 1 when none): below 1, duet's intervals
+ * were the narrower. */
+double results_calibration_width_ratio(const struct results_calibration *c, size_t *n);
 /* Appends a calibration row and marks the document a calibration. */
 struct results_calibration_row *results_add_calibration_row(struct results *r,
 							    const char *benchmark,
