@@ -31,24 +31,25 @@
  *     step.place: JUDGE_BISECT_GOOD, JUDGE_BISECT_BAD, or JUDGE_BISECT_UNPLACED
  *
  * judge_bisect_locate() and judge_bisect_place() do the same on complete
- * samples.
+ * samples. With several commands, each has its own target; a command whose
+ * good-to-bad change cannot be located takes no part, and a candidate is bad
+ * when any command places it bad, good when every one places it good, and
+ * unplaced otherwise (judge_bisect_combine()).
  *
  * On a count (instructions, allocations, allocated bytes, an artifact's
  * size) the rule is the same, its interval the counts rule's (judge/counts.h):
  * the change of the two sides' medians, widened by the spreads their runs
  * showed, on sides within the noise bound only. No looks and no confidence:
- * the runs are counted to in->n per side and the rule asked again while it
- * wants more (*more, the runs per side in all), as counts_decide() asks:
+ * the rule is asked on every run so far, and while it wants more (*more, the
+ * runs per side in all) the search counts up to that many and asks again, as
+ * with counts_decide():
  *
- *     judge_bisect_counts_locate(&in, &t, &more);   // bad against good
+ *     judge_bisect_counts_locate(&in, &t, &more);       // bad against good
  *     judge_bisect_counts_place(&t, &in, &step, &more); // a candidate
  *
  * A change is located only when its midpoint lies beyond the noise bound, so
  * that a commit at either level is never placed at the other by the few
- * instructions a count may move without a change of code. With several commands, each has its own
- * target; a command whose good-to-bad change cannot be located takes no part, and a candidate is
- * bad when any command places it bad, good when every one places it good, and unplaced otherwise
- * (judge_bisect_combine()).
+ * instructions a count may move without a change of code.
  */
 #ifndef HIMORIME_JUDGE_BISECT_H
 #define HIMORIME_JUDGE_BISECT_H
@@ -139,7 +140,7 @@ void judge_bisect_place(const struct judge_plan *plan, const struct judge_bisect
  * wants before it settles (noisy sides, or an interval that reaches the
  * midpoint, up to in->runs_cap), 0 when t is final. Not located says why:
  * the counts rule's reason for noisy sides, "bad against good is +0.15%
- * after 3 runs per side: half of it, +0.07%, is within the noise bound
+ * after 3 runs per side: half of it, +0.075%, is within the noise bound
  * 0.1%", a zero count.
  */
 void judge_bisect_counts_locate(const struct counts_input *in, struct judge_bisect_target *t,
