@@ -234,6 +234,50 @@ int main(int argc, char **argv) { (void)argv; return pad[argc] == 7; }
         self.assertFalse(os.path.exists(os.path.join(self.repo, "ran")), "the command ran")
         self.assertEqual(res.err, "")
 
+    def test_bisect__names_the_commit_that_allocates_more_bytes(self):
+        """allocated_bytes, the second count of valgrind's DHAT runs: from c8 on
+        the program makes 15% more allocations; a search from c7 (four
+        candidates, two steps) names c8."""
+        allocs = r"""#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+	FILE *f = fopen("work.txt", "r");
+	long n = 0;
+	if (!f || fscanf(f, "%ld", &n) != 1)
+		return 2;
+	fclose(f);
+	for (long i = 0; i < n; i++) {
+		void *volatile p = malloc(64);
+		free(p);
+	}
+	return 0;
+}
+"""
+        suite = COUNTS_SUITE.replace("{instructions: {backend: valgrind, runs: 1}}",
+                                     "{allocations: true, instructions: {runs: 1}}")
+        shas = self.history(1000, 1150, suite, (allocs, allocs))
+        res = run(["bisect", "--good", "HEAD~4", "--bad", "HEAD", "-q", "--metric",
+                   "allocated_bytes"], cwd=self.repo, timeout=600, env={"TMPDIR": self.tmp})
+        self.assertEqual(res.code, 0, repr(res))
+        self.assertEqual(os.listdir(self.tmp), [], "temporary files left behind")
+        lines = res.out.splitlines()
+        # 15% more of the 64-byte blocks; stdio's buffers are the rest (+14.0% here)
+        m = re.fullmatch(r"  work › work: allocated_bytes (\+1[34]\.\d%) \[\1, \1\] exact, 1 run: "
+                         r"located, midpoint (\+[67]\.\d%)", lines[2])
+        self.assertTrue(m, res.out)
+        change, midpoint = m.groups()
+        self.assertAlmostEqual(float(midpoint[:-1]),
+                               (math.sqrt(1 + float(change[:-1]) / 100) - 1) * 100, delta=0.06)
+        self.assertEqual(lines[3:], [
+            "step 1: %s c9" % shas[9][:12],
+            "  work › work: allocated_bytes %s [%s, %s] exact, 1 run: nearer bad than the "
+            "midpoint %s" % (change, change, change, midpoint), "  => bad",
+            "step 2: %s c8" % shas[8][:12],
+            "  work › work: allocated_bytes %s [%s, %s] exact, 1 run: nearer bad than the "
+            "midpoint %s" % (change, change, change, midpoint), "  => bad",
+            "first bad commit: %s c8" % shas[8], "last good commit: %s c7" % shas[7]])
+        self.assertEqual(res.err, "")
+
     def test_bisect__a_count_the_suite_does_not_measure_is_refused(self):
         self.history(1000000, 1150000)
         for metric, hint in (("instructions", "metrics.instructions: true in the command, its "
