@@ -7,8 +7,11 @@
  * cannot be placed is measured once more at the cap, and if it still cannot,
  * the search ends with the smallest range it has proven. Every comparison is
  * planned at alpha / ceil(log2 N) for N candidates, so the whole search
- * keeps the error bound. What each comparison says is the engine's, by the
- * judge's rule (runner_bisect_outcome); this file walks the line and prints.
+ * keeps the error bound. On a count (instructions, allocations,
+ * allocated_bytes, artifact_size) each comparison is the counts rule's
+ * counted runs instead, exact. What each comparison says is the engine's, by
+ * the judge's rule (runner_bisect_outcome); this file walks the line and
+ * prints.
  */
 #include "cli/commands.h"
 #include "cli/revisions.h"
@@ -34,6 +37,9 @@ struct bisect {
 	struct vcs_tree *good_tree;
 	struct vcs_sha good_tree_id; /* its build is kept: built once per bisect */
 	unsigned steps;
+	/* The last comparison failed only where a metric could not be
+	 * measured: exit 6 rather than 4. */
+	bool metric_failed;
 };
 
 /* What a measurement of the metric came to, and how the line goes on. */
@@ -48,7 +54,8 @@ static const char *const states[] = {
 };
 
 /* What a command's measurement says: "cpu_total +2.1% [-1.0%, +5.3%] at
- * 99.75%, 15 pairs: nearer good than the midpoint +73.2%". */
+ * 99.75%, 15 pairs: nearer good than the midpoint +73.2%", or on a count
+ * "instructions 0.0% [0.0%, 0.0%] exact, 3 runs: nearer good than ...". */
 static void print_measured(const struct bisect *b, const struct runner_bisect_finding *f,
 			   struct strbuf *sb)
 {
@@ -66,7 +73,10 @@ static void print_measured(const struct bisect *b, const struct runner_bisect_fi
 			fmt_change(sb, f->ci_high_percent, false);
 			strbuf_adds(sb, "]");
 		}
-		strbuf_addf(sb, " at %.4g%%, %u pairs: ", f->confidence * 100, f->pairs);
+		if (f->counts)
+			strbuf_addf(sb, " exact, %u run%s: ", f->pairs, f->pairs == 1 ? "" : "s");
+		else
+			strbuf_addf(sb, " at %.4g%%, %u pairs: ", f->confidence * 100, f->pairs);
 	}
 	strbuf_adds(sb, states[f->state]);
 	if (f->state == RUNNER_BISECT_LOCATED || f->state == RUNNER_BISECT_GOOD ||
@@ -114,8 +124,25 @@ static void print_finding(const struct bisect *b, const struct runner_bisect_fin
 	strbuf_release(&sb);
 }
 
+/* Whether every failure among the findings is a metric that could not be
+ * measured (and there is one). */
+static bool only_metrics_failed(const struct runner_bisect_finding *v, size_t n)
+{
+	size_t i, failed = 0;
+
+	for (i = 0; i < n; i++) {
+		enum step_finding_kind k = v[i].f.kind;
+		if (k == STEP_COMPARED || k == STEP_NOT_COMPARED)
+			continue;
+		if (k != STEP_COMMAND_FAILED || !v[i].metric_error)
+			return false;
+		failed++;
+	}
+	return failed > 0;
+}
+
 /* A comparison's findings and what it comes to; a step says it. */
-static enum step_outcome print_outcome(const struct bisect *b, const struct results *doc, bool step)
+static enum step_outcome print_outcome(struct bisect *b, const struct results *doc, bool step)
 {
 	struct runner_bisect_finding *findings;
 	size_t i, n;
@@ -123,6 +150,7 @@ static enum step_outcome print_outcome(const struct bisect *b, const struct resu
 
 	for (i = 0; i < n; i++)
 		print_finding(b, &findings[i]);
+	b->metric_failed = out == STEP_FAILED && only_metrics_failed(findings, n);
 	if (step)
 		printf("  => %s\n", step_outcome_name(out));
 	free(findings);
@@ -235,6 +263,54 @@ static void name_commit(struct bisect *b, const char *what, const struct vcs_sha
 	vcs_commit_info_release(&info);
 }
 
+/* Whether a compared command of a selected benchmark measures m; when none
+ * does, *first is the first benchmark with a compared command (NULL: none
+ * has one, and the search says so on its own). */
+static bool plan_measures(const struct plan *p, enum metric m, const struct suite **suite,
+			  const struct benchmark **first)
+{
+	size_t i, j, k;
+
+	*first = NULL;
+	for (i = 0; i < p->n_suites; i++)
+		for (j = 0; j < p->suites[i].n_benchmarks; j++) {
+			const struct plan_benchmark *pb = &p->suites[i].benchmarks[j];
+			bool any = false;
+			for (k = 0; pb->selected && pb->compared && k < pb->n_commands; k++) {
+				if (!pb->commands[k].compared)
+					continue;
+				if (plan_tolerance(pb, m) && command_measures(pb->commands[k].c, m))
+					return true;
+				any = true;
+			}
+			if (any && !*first) {
+				*first = pb->b;
+				*suite = p->suites[i].suite;
+			}
+		}
+	return *first == NULL;
+}
+
+/* A search on a metric no compared command measures has nothing to find:
+ * say so before anything is built, naming a benchmark and how it turns the
+ * metric on (exit 3). */
+static int check_metric(const struct bisect *b)
+{
+	const struct suite *suite = NULL;
+	const struct benchmark *first;
+	const char *name = metric_info(b->metric)->name;
+
+	if (plan_measures(b->s->plan, b->metric, &suite, &first))
+		return EXIT_OK;
+	cli_error(HMR_USAGE,
+		  "--metric %s: no selected command measures %s (%s:%u:%u: benchmark \"%s\" "
+		  "does not)",
+		  name, name, suite->path, first->pos.line, first->pos.column, first->name);
+	if (metric_switch_hint(b->metric))
+		fprintf(stderr, "  hint: %s\n", metric_switch_hint(b->metric));
+	return cli_exit(EXIT_USAGE, "nothing to search on %s", name);
+}
+
 /* The first-parent line good..bad (*line, ending with bad), the plan for
  * its candidates, the runner and the good commit's tree. */
 static int search_begin(struct bisect *b, const char *good_rev, const char *bad_rev,
@@ -268,10 +344,15 @@ static int search_begin(struct bisect *b, const char *good_rev, const char *bad_
 	code = session_plan(b->s, b->selected, NULL);
 	if (code != EXIT_OK)
 		return code;
-	printf("bisect: %zu candidate%s between %.12s (good) and %.12s (bad); each step at %.4g%% "
-	       "confidence\n",
-	       line->count, line->count == 1 ? "" : "s", good->hex, bad.hex,
-	       b->s->plan->confidence * 100);
+	code = check_metric(b);
+	if (code != EXIT_OK)
+		return code;
+	printf("bisect: %zu candidate%s between %.12s (good) and %.12s (bad); ", line->count,
+	       line->count == 1 ? "" : "s", good->hex, bad.hex);
+	if (metric_info(b->metric)->counted)
+		printf("each step on counts, exact\n");
+	else
+		printf("each step at %.4g%% confidence\n", b->s->plan->confidence * 100);
 	code = session_runner(b->s, b->rv.hidden, b->rv.n_hidden);
 	if (code == EXIT_OK && (vcs_tree_id(b->rv.vcs, good, &b->good_tree_id, &err) < 0 ||
 				vcs_materialise(b->rv.vcs, good, &b->good_tree, &err) < 0))
@@ -292,6 +373,9 @@ static int locate(struct bisect *b, const struct vcs_sha *bad)
 		return code;
 	if (runner_interrupted(b->s->runner))
 		return cli_exit(EXIT_EXEC, "interrupted");
+	if (out == STEP_FAILED && b->metric_failed)
+		return cli_exit(EXIT_METRIC, "bad against good: %s could not be measured",
+				metric_info(b->metric)->name);
 	if (out == STEP_FAILED)
 		return cli_exit(EXIT_EXEC, "bad against good could not be measured");
 	printf("no change between good and bad could be located: nothing to search\n");
@@ -330,6 +414,9 @@ static int bisect_line(struct bisect *b, const struct vcs_sha *good,
 	       hi - lo, lo < 0 ? good->hex : line->items[lo].hex, line->items[hi].hex);
 	if (runner_interrupted(b->s->runner))
 		return cli_exit(EXIT_EXEC, "interrupted");
+	if (last == STEP_FAILED && b->metric_failed)
+		return cli_exit(EXIT_METRIC, "step %u: %s could not be measured", b->steps,
+				metric_info(b->metric)->name);
 	if (last == STEP_FAILED)
 		return cli_exit(EXIT_EXEC, "step %u could not be measured", b->steps);
 	return EXIT_OK;
@@ -351,6 +438,13 @@ static int search(struct bisect *b, const char *good_rev, const char *bad_rev)
 	return code;
 }
 
+/* The metrics a search can be on: those a comparison judges, and the counts. */
+static const bool searched[METRIC__COUNT] = {
+	[METRIC_LATENCY] = true,	 [METRIC_CPU_TOTAL] = true,    [METRIC_PEAK_RSS] = true,
+	[METRIC_ARTIFACT_SIZE] = true,	 [METRIC_INSTRUCTIONS] = true, [METRIC_ALLOCATIONS] = true,
+	[METRIC_ALLOCATED_BYTES] = true,
+};
+
 int cmd_bisect(struct session *s, struct cmd_args *a)
 {
 	const struct bisect_flags *f = &a->f.bisect;
@@ -360,11 +454,10 @@ int cmd_bisect(struct session *s, struct cmd_args *a)
 	if (!f->good || !f->bad)
 		code = cli_usagef("bisect", "bisect needs --good REV and --bad REV");
 	if (code == EXIT_OK && f->metric &&
-	    (metric_from_name(f->metric, &b.metric) < 0 ||
-	     (b.metric != METRIC_LATENCY && b.metric != METRIC_CPU_TOTAL &&
-	      b.metric != METRIC_PEAK_RSS)))
+	    (metric_from_name(f->metric, &b.metric) < 0 || !searched[b.metric]))
 		code = cli_usagef("bisect",
-				  "--metric \"%s\": expected latency, cpu_total or peak_rss",
+				  "--metric \"%s\": expected latency, cpu_total, peak_rss, "
+				  "instructions, allocations, allocated_bytes or artifact_size",
 				  f->metric);
 	if (code == EXIT_OK &&
 	    (s->out.output || s->out.section || s->out.summary || strcmp(s->out.format, "table")))

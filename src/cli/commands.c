@@ -373,7 +373,9 @@ static const struct opt bisect_flags[] = {
 	{ .name = "metric",
 	  OWN_STRING(bisect.metric),
 	  .arg = "M",
-	  .help = "latency (default), cpu_total or peak_rss" },
+	  .help = "latency (default), cpu_total, peak_rss, or a count:\n"
+		  "instructions, allocations, allocated_bytes,\n"
+		  "artifact_size" },
 };
 
 #define FLAGS(rows) .flags = rows, .n_flags = ARRAY_SIZE(rows)
@@ -809,8 +811,15 @@ static const struct cmd commands[] = {
 			 "the smallest range it has proven. Every comparison is at confidence\n"
 			 "1 - alpha / ceil(log2 N) for N candidates, so the whole search keeps the "
 			 "error\n"
-			 "bound. A 15% step at c8 of 12 commits, beside a busy loop "
-			 "(docs/sweeps.md):\n"
+			 "bound. On a count (--metric instructions, allocations, "
+			 "allocated_bytes or\n"
+			 "artifact_size, which the suite must measure) there are no pairs: "
+			 "each comparison\n"
+			 "is the counts' runs under valgrind (or perf), their change widened "
+			 "by their\n"
+			 "spread, exact whatever the load. A 15% step at c8 of 12 commits, "
+			 "beside a busy\n"
+			 "loop (docs/sweeps.md):\n"
 			 "  bad against good: cffa018229b5 c11\n"
 			 "    work › work: cpu_total +13.4% [+11.4%, +15.7%] at 99.75%, 15 pairs:\n"
 			 "    located, midpoint +6.5%\n"
@@ -824,9 +833,11 @@ static const struct cmd commands[] = {
 			 "  last good commit: 3b5870a2fef3ef1eaac26d274d83ec103437cd35 c7\n",
 		.notes = "exit: 0 the search ended (named the commit or the range), 1 no change "
 			 "between\n"
-			 "good and bad could be located, 2 invalid suite, 3 usage, 4 a build or "
-			 "git step\n"
-			 "failed, or interrupted.\n",
+			 "good and bad could be located, 2 invalid suite, 3 usage (also a "
+			 "--metric no\n"
+			 "compared command measures), 4 a build or git step failed, or "
+			 "interrupted, 6 the\n"
+			 "count searched could not be measured here.\n",
 		FLAGS(bisect_flags),
 		.help_column = 23,
 		.setup = CMD_MEASURE,

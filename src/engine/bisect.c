@@ -9,11 +9,19 @@
  * whose change could not be located is not measured in the steps at all.
  * Entries are kept by pointer, so that a unit's stays put while others are
  * added.
+ *
+ * A search on a count (instructions, allocations, allocated_bytes,
+ * artifact_size) has no rounds: its commands are done before the first, and
+ * their counted runs (counted.c) are the only ones made, of the searched
+ * count's phase alone, judged by the bisect rule on counts each time the
+ * runs per side it wanted are in (bisect_count), and a recheck starts at
+ * the cap of runs.
  */
 #include "engine/internal.h"
 
 #include "common/alloc.h"
 #include "judge/bisect.h"
+#include "judge/counts.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -106,9 +114,34 @@ void bisect_bench_begin(struct bench_run *br)
 		br->looks = &br->pb->recheck;
 }
 
+/* Whether u compares the metric searched: a tolerance for it and, for a
+ * count, the command asks for it. */
+static bool takes_part(const struct bench_run *br, const struct unit *u, enum metric m)
+{
+	if (!metric_info(m)->counted)
+		return u->judged[m];
+	return command_measures(u->cmd, m) && plan_tolerance(br->pb, m);
+}
+
+/* A count's entry before its first runs: no figures yet, by the counts rule. */
+static void counts_begin(enum runner_bisect_phase phase, struct bisect_entry *e)
+{
+	if (phase == RUNNER_BISECT_TARGET) {
+		memset(&e->target, 0, sizeof(e->target));
+		e->target.counts = true;
+		e->target.confidence = 1;
+		return;
+	}
+	memset(&e->step, 0, sizeof(e->step));
+	e->step.counts = true;
+	e->step.confidence = 1;
+	e->step.midpoint_percent = expm1(e->target.midpoint) * 100.0;
+}
+
 void bisect_unit_begin(struct bench_run *br, struct unit *u)
 {
 	struct engine_bisect *b = br->r->bisect;
+	bool counted = b && metric_info(b->metric)->counted;
 	struct bisect_entry *e;
 
 	if (!b || !u->compared)
@@ -116,7 +149,7 @@ void bisect_unit_begin(struct bench_run *br, struct unit *u)
 	/* only the metric searched is looked at: a command that does not
 	 * compare it has nothing to say, and is not measured */
 	u->done = true;
-	if (!u->judged[b->metric])
+	if (!takes_part(br, u, b->metric))
 		return;
 	e = entry_named(b, br->suite->name, br->b->name, u->cmd->name);
 	if (b->phase == RUNNER_BISECT_TARGET) {
@@ -128,9 +161,51 @@ void bisect_unit_begin(struct bench_run *br, struct unit *u)
 	} else {
 		judge_bisect_begin(br->looks, &e->target, &e->step);
 	}
+	if (counted)
+		counts_begin(b->phase, e);
 	e->measured = true;
 	u->bisect = e;
-	u->done = false;
+	/* a count is measured by its counted runs alone, after the rounds */
+	u->done = counted;
+}
+
+bool bisect_counts_phase(const struct bench_run *br, const struct unit *u,
+			 const enum metric *metrics, size_t n)
+{
+	const struct engine_bisect *b = br->r->bisect;
+	size_t k;
+
+	if (!b)
+		return true;
+	for (k = 0; u->bisect && k < n; k++)
+		if (metrics[k] == b->metric)
+			return true;
+	return false;
+}
+
+size_t bisect_count_runs(const struct bench_run *br, const struct unit *u, size_t runs)
+{
+	const struct engine_bisect *b = br->r->bisect;
+
+	if (b && u->bisect && b->phase == RUNNER_BISECT_RECHECK)
+		return COUNTS_DEFAULT_RUNS_CAP;
+	return runs;
+}
+
+unsigned bisect_count(const struct bench_run *br, const struct unit *u, enum metric m,
+		      const struct counts_input *in)
+{
+	const struct engine_bisect *b = br->r->bisect;
+	struct bisect_entry *e = u->bisect;
+	unsigned more;
+
+	if (!b || !e || m != b->metric)
+		return 0;
+	if (b->phase == RUNNER_BISECT_TARGET)
+		judge_bisect_counts_locate(in, &e->target, &more);
+	else
+		judge_bisect_counts_place(&e->target, in, &e->step, &more);
+	return more;
 }
 
 bool bisect_look(struct bench_run *br, struct unit *u, bool look)
@@ -149,6 +224,22 @@ bool bisect_look(struct bench_run *br, struct unit *u, bool look)
 	return e->step.final;
 }
 
+/* Why a count's entry the counted runs left undecided stopped: the whole
+ * time budget (a count not measured is a failure of its command: see
+ * command_finding). */
+static void counts_unfinished(const struct bench_run *br, const struct unit *u, enum metric m,
+			      char *reason, size_t size)
+{
+	const struct results_command *rc = &br->rb->commands[u->index];
+	size_t h = rc->head.metrics[m].n_samples, b = rc->base.metrics[m].n_samples;
+	size_t runs = h < b ? h : b;
+
+	if (br->counts_cut)
+		snprintf(reason, size,
+			 "the comparison's time budget ran out after %zu counted run%s per side",
+			 runs, runs == 1 ? "" : "s");
+}
+
 void bisect_finish(struct bench_run *br)
 {
 	static const char *const budgets[] = {
@@ -158,19 +249,20 @@ void bisect_finish(struct bench_run *br)
 	};
 	const struct engine_bisect *b = br->r->bisect;
 	const char *budget = budgets[br->ran_out];
+	bool target = b && b->phase == RUNNER_BISECT_TARGET;
 	size_t i;
 
-	for (i = 0; b && budget && i < br->n_units; i++) {
+	for (i = 0; b && i < br->n_units; i++) {
 		struct bisect_entry *e = br->units[i].bisect;
-		if (!e)
+		bool final = e && (target ? e->target.final : e->step.final);
+		char *reason = !e ? NULL : target ? e->target.reason : e->step.reason;
+		size_t size = target ? sizeof(e->target.reason) : sizeof(e->step.reason);
+		if (!e || final)
 			continue;
-		if (b->phase == RUNNER_BISECT_TARGET && !e->target.final)
-			snprintf(e->target.reason, sizeof(e->target.reason),
-				 "%s ran out after %zu pairs", budget,
-				 br->units[i].in[b->metric].n);
-		else if (b->phase != RUNNER_BISECT_TARGET && !e->step.final)
-			snprintf(e->step.reason, sizeof(e->step.reason),
-				 "%s ran out after %zu pairs", budget,
+		if (metric_info(b->metric)->counted)
+			counts_unfinished(br, &br->units[i], b->metric, reason, size);
+		else if (budget)
+			snprintf(reason, size, "%s ran out after %zu pairs", budget,
 				 br->units[i].in[b->metric].n);
 	}
 }
@@ -210,6 +302,7 @@ static void target_finding(const struct judge_bisect_target *t, struct runner_bi
 {
 	f->state = t->located ? RUNNER_BISECT_LOCATED : RUNNER_BISECT_NOT_LOCATED;
 	*place = t->located ? JUDGE_BISECT_BAD : JUDGE_BISECT_UNPLACED;
+	f->counts = t->counts;
 	f->has_estimate = t->pairs > 0;
 	f->has_interval = t->has_interval;
 	f->pairs = t->pairs;
@@ -233,6 +326,7 @@ static void step_finding_of(const struct judge_bisect_step *s, struct runner_bis
 
 	f->state = states[s->place];
 	*place = s->place;
+	f->counts = s->counts;
 	f->has_estimate = s->pairs > 0;
 	f->has_interval = s->has_interval;
 	f->pairs = s->pairs;
@@ -244,6 +338,21 @@ static void step_finding_of(const struct judge_bisect_step *s, struct runner_bis
 	f->reason = s->reason;
 }
 
+/* Why the metric searched was not measured on a side of a command that
+ * takes part (unsupported here, under `metrics.unsupported: skip` too: a
+ * search on it finds nothing), or NULL. */
+static const char *unmeasured(const struct results_command *c, enum metric m)
+{
+	const struct results_metric *side[2] = { &c->head.metrics[m], &c->base.metrics[m] };
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if (side[i]->status == STATUS_UNSUPPORTED || side[i]->status == STATUS_FAILED)
+			return side[i]->reason ? side[i]->reason
+					       : metric_status_name(side[i]->status);
+	return NULL;
+}
+
 /* What one command says: that it failed, its measurement, that it takes no
  * part, or that it does not compare the metric. */
 static void command_finding(const struct engine_bisect *b, const struct results_suite *rs,
@@ -252,9 +361,10 @@ static void command_finding(const struct engine_bisect *b, const struct results_
 {
 	const struct bisect_entry *e = entry_named(b, rs->name, bm->name, c->name);
 	bool target = b->phase == RUNNER_BISECT_TARGET;
+	const char *off = e && e->measured ? unmeasured(c, b->metric) : NULL;
 	struct runner_bisect_finding *f;
 
-	if (c->head.error.present || c->base.error.present)
+	if (c->head.error.present || c->base.error.present || off)
 		f = add_finding(fs, STEP_COMMAND_FAILED, rs->name);
 	else if (c->result == RESULT_ERROR)
 		f = add_finding(fs, STEP_NOT_MEASURED, rs->name);
@@ -262,9 +372,13 @@ static void command_finding(const struct engine_bisect *b, const struct results_
 		f = add_finding(fs, e && e->measured ? STEP_COMPARED : STEP_NOT_COMPARED, rs->name);
 	f->f.benchmark = bm->name;
 	f->f.command = c->name;
-	if (f->f.kind == STEP_COMMAND_FAILED)
-		f->f.message =
-			c->head.error.present ? c->head.error.message : c->base.error.message;
+	if (f->f.kind == STEP_COMMAND_FAILED) {
+		f->f.message = c->head.error.present   ? c->head.error.message
+			       : c->base.error.present ? c->base.error.message
+						       : off;
+		f->metric_error = c->result == RESULT_METRIC_ERROR ||
+				  (off && !c->head.error.present && !c->base.error.present);
+	}
 	if (f->f.kind == STEP_COMPARED && target)
 		target_finding(&e->target, f, &fs->place[fs->n - 1]);
 	else if (f->f.kind == STEP_COMPARED)

@@ -102,6 +102,35 @@ static uint64_t *runs_of(const struct results_metric *rm)
 	return v;
 }
 
+/* The counts rule's input for count m of a command that both sides
+ * measured, and the runs it points to. */
+struct owned_input {
+	struct counts_input in;
+	uint64_t *head, *base;
+};
+
+/* Fills o from each side's runs, with the tolerance and the cap of runs (a
+ * size is exact: its one "run" is all there is); input_release frees it. */
+static void input_of(const struct bench_run *br, const struct results_command *rc, enum metric m,
+		     struct owned_input *o)
+{
+	const struct results_metric *h = &rc->head.metrics[m], *b = &rc->base.metrics[m];
+
+	o->in = (struct counts_input)COUNTS_INPUT_INIT;
+	o->in.head = o->head = runs_of(h);
+	o->in.n_head = h->n_samples;
+	o->in.base = o->base = runs_of(b);
+	o->in.n_base = b->n_samples;
+	o->in.max_fraction = plan_tolerance(br->pb, m)->max_fraction;
+	o->in.runs_cap = m == METRIC_ARTIFACT_SIZE ? 1 : COUNTS_DEFAULT_RUNS_CAP;
+}
+
+static void input_release(struct owned_input *o)
+{
+	free(o->head);
+	free(o->base);
+}
+
 #define REASON_COUNTS_CUT "the comparison's time budget ran out after %u counted run%s per side"
 
 /* A count the whole time budget stopped before each compared side had a
@@ -162,9 +191,8 @@ void counted_compare(const struct bench_run *br, const struct unit *u, struct re
 		enum metric m = counted[k];
 		const struct results_metric *h = &rc->head.metrics[m], *b = &rc->base.metrics[m];
 		const struct tolerance *t = plan_tolerance(br->pb, m);
-		struct counts_input in = COUNTS_INPUT_INIT;
+		struct owned_input o;
 		struct comparison cmp;
-		uint64_t *hv, *bv;
 		unsigned more;
 		if (!command_measures(u->cmd, m))
 			continue;
@@ -176,23 +204,18 @@ void counted_compare(const struct bench_run *br, const struct unit *u, struct re
 		if (h->status != STATUS_MEASURED || b->status != STATUS_MEASURED || !h->n_samples ||
 		    !b->n_samples)
 			continue;
-		hv = runs_of(h);
-		bv = runs_of(b);
-		in.head = hv;
-		in.n_head = h->n_samples;
-		in.base = bv;
-		in.n_base = b->n_samples;
-		in.max_fraction = t->max_fraction;
-		/* A size is exact: its one "run" is all there is. */
-		in.runs_cap = m == METRIC_ARTIFACT_SIZE ? 1 : COUNTS_DEFAULT_RUNS_CAP;
-		counts_compare(m, &in, t->gate, &cmp, &more);
+		input_of(br, rc, m, &o);
+		counts_compare(m, &o.in, t->gate, &cmp, &more);
 		if (more) /* the phase of runs ended early (a failure, an interrupt) */
 			cmp.final = false;
 		if (cut_short(br, u, m, &cmp, more))
 			cut_verdict(&cmp);
 		results_add_comparison(rc, &cmp);
-		free(hv);
-		free(bv);
+		/* a search judges a size here, measured just now (counted_measure);
+		 * the other counts as their runs came in (more_wanted) */
+		if (m == METRIC_ARTIFACT_SIZE)
+			bisect_count(br, u, m, &o.in);
+		input_release(&o);
 	}
 }
 
@@ -609,24 +632,19 @@ static unsigned more_wanted(const struct bench_run *br, const struct unit *u, en
 	const struct results_command *rc = &br->rb->commands[u->index];
 	const struct results_metric *h = &rc->head.metrics[m];
 	const struct results_metric *b = &rc->base.metrics[m];
-	struct counts_input in = COUNTS_INPUT_INIT;
+	struct owned_input o;
 	struct comparison cmp;
-	uint64_t *hv, *bv;
 	unsigned more = 0;
 
 	if (!u->compared || !h->n_samples || !b->n_samples || h->status != STATUS_MEASURED ||
 	    b->status != STATUS_MEASURED)
 		return 0;
-	hv = runs_of(h);
-	bv = runs_of(b);
-	in.head = hv;
-	in.n_head = h->n_samples;
-	in.base = bv;
-	in.n_base = b->n_samples;
-	in.max_fraction = plan_tolerance(br->pb, m)->max_fraction;
-	counts_compare(m, &in, true, &cmp, &more);
-	free(hv);
-	free(bv);
+	input_of(br, rc, m, &o);
+	if (u->bisect) /* a search asks its own rule, of the count searched */
+		more = bisect_count(br, u, m, &o.in);
+	else
+		counts_compare(m, &o.in, true, &cmp, &more);
+	input_release(&o);
 	return more;
 }
 
@@ -650,6 +668,14 @@ static void picks_release(struct count_picks *pk)
 	memset(pk, 0, sizeof(*pk));
 }
 
+/* Whether the phase counts for unit u: its command asks for the phase's
+ * counts, and in a search the phase has the count searched. */
+static bool phase_runs(const struct bench_run *br, const struct unit *u, const struct phase *ph)
+{
+	return command_measures(u->cmd, ph->metrics[0]) &&
+	       bisect_counts_phase(br, u, ph->metrics, ph->n);
+}
+
 /* One phase over every unit whose command asks for its counts: `runs` per
  * side, then more while any of the phase's counts asks. */
 static int run_phase(struct bench_run *br, const struct phase *ph)
@@ -662,14 +688,14 @@ static int run_phase(struct bench_run *br, const struct phase *ph)
 	if (ph->metrics[0] == METRIC_INSTRUCTIONS)
 		pk = &br->picks; /* chosen before the timed runs */
 	for (i = 0; i < br->n_units; i++)
-		if (command_measures(br->units[i].cmd, ph->metrics[0]))
+		if (phase_runs(br, &br->units[i], ph))
 			describe_counter(br, &br->units[i], ph,
 					 pick_for(br->r, pk, ph, br->units[i].pc->backend));
 	for (i = 0; i < br->n_units && rc == 0; i++) {
 		struct unit *u = &br->units[i];
 		const struct counter_choice *c = &pk->choice[u->pc->backend];
-		size_t want = u->pc->count_runs;
-		if (u->failed || !command_measures(u->cmd, ph->metrics[0]) || !c->version)
+		size_t want = bisect_count_runs(br, u, u->pc->count_runs);
+		if (u->failed || !phase_runs(br, u, ph) || !c->version)
 			continue;
 		if (ph->what == COUNT_ALLOCATIONS) /* DHAT's */
 			refuse_static(br, u, ph);
@@ -739,11 +765,11 @@ static unsigned planned_runs(const struct bench_run *br, const struct unit *u)
 
 	if (u->failed)
 		return 0;
-	if (command_measures(u->cmd, METRIC_INSTRUCTIONS) && !counted_by_perf(br, u) &&
+	if (phase_runs(br, u, &phases[0]) && !counted_by_perf(br, u) &&
 	    br->picks.choice[u->pc->backend].version)
-		runs += u->pc->count_runs * sides;
-	if (command_measures(u->cmd, METRIC_ALLOCATIONS))
-		runs += u->pc->count_runs * sides;
+		runs += (unsigned)bisect_count_runs(br, u, u->pc->count_runs) * sides;
+	if (phase_runs(br, u, &phases[1]))
+		runs += (unsigned)bisect_count_runs(br, u, u->pc->count_runs) * sides;
 	return runs;
 }
 

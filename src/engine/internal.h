@@ -14,6 +14,7 @@
 #include "engine/runner.h"
 #include "engine/schedule.h"
 #include "harness/harness.h"
+#include "judge/counts.h"
 #include "judge/judge.h"
 #include "measure/counter.h"
 #include "measure/measure.h"
@@ -319,8 +320,22 @@ void bisect_unit_begin(struct bench_run *br, struct unit *u);
 /* A round's end for a unit tied to an entry: the look when `look`;
  * returns whether the unit is decided. */
 bool bisect_look(struct bench_run *br, struct unit *u, bool look);
-/* After the rounds: why an entry the rounds left undecided stopped. */
+/* After the rounds and the counted runs: why an entry they left undecided
+ * stopped. */
 void bisect_finish(struct bench_run *br);
+/* Searching a count: whether a counted phase of `metrics` runs for u (in a
+ * search, only the searched count's phase, for a command that takes part;
+ * outside one, every phase). */
+bool bisect_counts_phase(const struct bench_run *br, const struct unit *u,
+			 const enum metric *metrics, size_t n);
+/* The counted runs per side u starts with: `runs`, or the cap of the counts
+ * rule when a step is measured again. */
+size_t bisect_count_runs(const struct bench_run *br, const struct unit *u, size_t runs);
+/* The bisect rule on counts on a unit's counted runs so far of metric m
+ * (its target or its step); returns the runs per side it wants in all
+ * before it settles, 0 when settled or when m is not searched. */
+unsigned bisect_count(const struct bench_run *br, const struct unit *u, enum metric m,
+		      const struct counts_input *in);
 void bisect_free(struct runner *r);
 
 /* finish.c */

@@ -279,7 +279,13 @@ struct runner_bisect_finding {
 	struct step_finding f;
 	enum runner_bisect_state state;
 	bool has_estimate, has_interval; /* no estimate: no look was made */
-	unsigned pairs;			 /* of the deciding (or last) look */
+	/* Decided by the counts rule (a count searched): pairs are the runs
+	 * per side, and no confidence applies (exact). */
+	bool counts;
+	/* STEP_COMMAND_FAILED: only a metric could not be measured there (a
+	 * count unsupported, its runs failed: exit 6). */
+	bool metric_error;
+	unsigned pairs; /* of the deciding (or last) look */
 	double confidence;
 	double change_percent, ci_low_percent, ci_high_percent;
 	double midpoint_percent; /* half the change to locate, on the log scale */

@@ -35,16 +35,33 @@
  * good-to-bad change cannot be located takes no part, and a candidate is bad
  * when any command places it bad, good when every one places it good, and
  * unplaced otherwise (judge_bisect_combine()).
+ *
+ * On a count (instructions, allocations, allocated bytes, an artifact's
+ * size) the rule is the same, its interval the counts rule's (judge/counts.h):
+ * the change of the two sides' medians, widened by the spreads their runs
+ * showed, on sides within the noise bound only. No looks and no confidence:
+ * the rule is asked on every run so far, and while it wants more (*more, the
+ * runs per side in all) the search counts up to that many and asks again, as
+ * with counts_decide():
+ *
+ *     judge_bisect_counts_locate(&in, &t, &more);       // bad against good
+ *     judge_bisect_counts_place(&t, &in, &step, &more); // a candidate
+ *
+ * A change is located only when its midpoint lies beyond the noise bound, so
+ * that a commit at either level is never placed at the other by the few
+ * instructions a count may move without a change of code.
  */
 #ifndef HIMORIME_JUDGE_BISECT_H
 #define HIMORIME_JUDGE_BISECT_H
 
+#include "judge/counts.h"
 #include "judge/judge.h"
 
 #include <stdbool.h>
 
 /* The change to locate: bad against good. */
 struct judge_bisect_target {
+	bool counts;  /* by the counts rule: pairs are runs per side, exact */
 	bool final;   /* located, or out of looks */
 	bool located; /* the interval lies beyond its own midpoint */
 	unsigned looks_used, looks_planned;
@@ -64,6 +81,7 @@ enum judge_bisect_place {
 
 /* One candidate against good. Percentages as in struct comparison. */
 struct judge_bisect_step {
+	bool counts; /* as in the target */
 	enum judge_bisect_place place;
 	bool final; /* placed, or out of looks */
 	unsigned looks_used, looks_planned;
@@ -114,6 +132,24 @@ bool judge_bisect_look(const struct judge_plan *plan, const struct judge_bisect_
 /* Every look in->n pairs reach, until placed. */
 void judge_bisect_place(const struct judge_plan *plan, const struct judge_bisect_target *t,
 			const struct judge_metric_input *in, struct judge_bisect_step *out);
+
+/*
+ * Bad (in->head) against good (in->base) on counts: located when both sides
+ * are within the noise bound, the interval lies beyond its own midpoint and
+ * the midpoint beyond the noise bound. *more: the runs per side the rule
+ * wants before it settles (noisy sides, or an interval that reaches the
+ * midpoint, up to in->runs_cap), 0 when t is final. Not located says why:
+ * the counts rule's reason for noisy sides, "bad against good is +0.15%
+ * after 3 runs per side: half of it, +0.075%, is within the noise bound
+ * 0.1%", a zero count.
+ */
+void judge_bisect_counts_locate(const struct counts_input *in, struct judge_bisect_target *t,
+				unsigned *more);
+
+/* A candidate (in->head) against good (in->base) on counts, t located on
+ * counts: placed as judge_bisect_look() places an interval; *more as above. */
+void judge_bisect_counts_place(const struct judge_bisect_target *t, const struct counts_input *in,
+			       struct judge_bisect_step *out, unsigned *more);
 
 /* Several commands' placements of one candidate: bad when any is bad, good
  * when every one is good (n > 0), unplaced otherwise. */

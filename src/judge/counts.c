@@ -68,16 +68,20 @@ double counts_spread(const uint64_t *v, size_t n)
 	return out;
 }
 
+unsigned counts_runs_next(const struct counts_input *in, size_t runs)
+{
+	if (runs >= in->runs_cap)
+		return 0;
+	return runs + COUNTS_RUNS_STEP < in->runs_cap ? (unsigned)(runs + COUNTS_RUNS_STEP)
+						      : in->runs_cap;
+}
+
 /* Settles the decision as inconclusive, or asks for more runs while under the cap. */
 static void more_or_settle(const struct counts_input *in, size_t runs, struct counts_decision *out)
 {
 	out->verdict = VERDICT_INCONCLUSIVE;
-	if (runs >= in->runs_cap)
-		return;
-	out->more_runs = true;
-	out->runs_next = (unsigned)(runs + COUNTS_RUNS_STEP);
-	if (out->runs_next > in->runs_cap)
-		out->runs_next = in->runs_cap;
+	out->runs_next = counts_runs_next(in, runs);
+	out->more_runs = out->runs_next > 0;
 }
 
 static void noisy(const struct counts_input *in, size_t runs, struct counts_decision *out)
@@ -141,6 +145,7 @@ void counts_decide(const struct counts_input *in, struct counts_decision *out)
 	out->base_median = median(in->base, in->n_base);
 	out->head_median = median(in->head, in->n_head);
 	out->spread = spread_base > spread_head ? spread_base : spread_head;
+	out->margin = spread_base + spread_head;
 	if (out->base_median > 0) {
 		out->has_change = true;
 		out->change = out->head_median / out->base_median - 1;
@@ -153,7 +158,7 @@ void counts_decide(const struct counts_input *in, struct counts_decision *out)
 		zero_base(out);
 		return;
 	}
-	quiet(in, runs, spread_base + spread_head, out);
+	quiet(in, runs, out->margin, out);
 }
 
 /* What a count's comparison could see (docs/comparison.md, "What a
@@ -178,7 +183,6 @@ void counts_compare(enum metric m, const struct counts_input *in, bool gate, str
 		    unsigned *more)
 {
 	struct counts_decision d;
-	double margin = counts_spread(in->base, in->n_base) + counts_spread(in->head, in->n_head);
 
 	counts_decide(in, &d);
 	memset(out, 0, sizeof(*out));
@@ -189,8 +193,8 @@ void counts_compare(enum metric m, const struct counts_input *in, bool gate, str
 	out->head = d.head_median;
 	out->has_estimate = d.has_change;
 	out->change_percent = 100 * d.change;
-	out->ci_low_percent = 100 * (d.change - margin);
-	out->ci_high_percent = 100 * (d.change + margin);
+	out->ci_low_percent = 100 * (d.change - d.margin);
+	out->ci_high_percent = 100 * (d.change + d.margin);
 	out->confidence = 1;
 	out->pairs = (unsigned)(in->n_base < in->n_head ? in->n_base : in->n_head);
 	out->max_fraction = in->max_fraction;
@@ -201,6 +205,6 @@ void counts_compare(enum metric m, const struct counts_input *in, bool gate, str
 	out->gate = gate;
 	out->final = !d.more_runs;
 	out->spread_percent = 100 * d.spread;
-	seen(in, &d, margin, out);
+	seen(in, &d, d.margin, out);
 	*more = d.more_runs ? d.runs_next : 0;
 }

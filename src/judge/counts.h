@@ -47,6 +47,7 @@ struct counts_decision {
 	bool has_change;      /* false when base counted 0 and head did not */
 	double change;	      /* head median / base median - 1, a fraction */
 	double spread;	      /* the larger side's spread, a fraction of its median */
+	double margin;	      /* the two sides' spreads added: the change is known within it */
 	double base_median, head_median;
 	bool more_runs;	    /* run up to runs_next per side and decide again */
 	unsigned runs_next; /* runs per side wanted, when more_runs */
@@ -58,6 +59,10 @@ struct counts_decision {
  * so that one odd run among many does not make a side noisy. Relative to the
  * high count when the median is 0. 0 for n = 0. */
 double counts_spread(const uint64_t *v, size_t n);
+
+/* The runs per side the rule takes next after `runs` per side that did not
+ * decide: COUNTS_RUNS_STEP more, up to in->runs_cap; 0 at the cap. */
+unsigned counts_runs_next(const struct counts_input *in, size_t runs);
 
 /* Decides one metric from every run so far (docs/comparison.md, "Deciding on
  * counts"). The input must hold at least one run per side. */

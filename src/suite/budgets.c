@@ -258,36 +258,14 @@ static bool parse_exponent_budget(struct loader *l, const struct ynode *k, const
  * (docs/configuration.md, "Metrics"). */
 static void unmeasured(struct loader *l, const struct ynode *mk, const char *mp, enum metric m)
 {
-	const char *hint = "set metrics.cpu: true";
+	const char *hint = metric_switch_hint(m);
 
-	switch (m) {
-	case METRIC_ARTIFACT_SIZE:
-	case METRIC_INSTRUCTIONS:
-	case METRIC_ALLOCATIONS:
-	case METRIC_ALLOCATED_BYTES:
-		hint = arena_printf(l->a,
-				    "set metrics.%s: true in the command, its benchmark or "
-				    "defaults",
-				    m == METRIC_ALLOCATED_BYTES ? "allocations"
-								: metric_info(m)->name);
-		check_problem(l, mk, mp, hint, "a budget on %s, which the command does not measure",
-			      mk->text);
-		return;
-	case METRIC_PEAK_RSS:
-		hint = "set metrics.memory: true";
-		break;
-	case METRIC_THROUGHPUT:
-		hint = "declare metrics.throughput.work in the benchmark";
-		break;
-	case METRIC_LATENCY: /* always measured */
-	case METRIC_CPU_USER:
-	case METRIC_CPU_SYSTEM:
-	case METRIC_CPU_TOTAL:
-	case METRIC_CPU_UTILIZATION:
-	case METRIC__COUNT:
-		break;
-	}
-	check_problem(l, mk, mp, hint, "a budget on %s, which the benchmark does not measure",
+	/* a count may be asked by one command; the timed metrics are the
+	 * benchmark's */
+	check_problem(l, mk, mp, hint ? hint : "set metrics.cpu: true",
+		      metric_info(m)->counted
+			      ? "a budget on %s, which the command does not measure"
+			      : "a budget on %s, which the benchmark does not measure",
 		      mk->text);
 }
 

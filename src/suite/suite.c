@@ -534,6 +534,28 @@ const struct harness_rule *harness_rule_for(const struct command *c, const char 
 	return NULL;
 }
 
+const char *metric_switch_hint(enum metric m)
+{
+	static const char *const hints[METRIC__COUNT] = {
+		[METRIC_THROUGHPUT] = "declare metrics.throughput.work in the benchmark",
+		[METRIC_CPU_USER] = "set metrics.cpu: true",
+		[METRIC_CPU_SYSTEM] = "set metrics.cpu: true",
+		[METRIC_CPU_TOTAL] = "set metrics.cpu: true",
+		[METRIC_CPU_UTILIZATION] = "set metrics.cpu: true",
+		[METRIC_PEAK_RSS] = "set metrics.memory: true",
+		[METRIC_ARTIFACT_SIZE] =
+			"set metrics.artifact_size: true in the command, its benchmark or defaults",
+		[METRIC_INSTRUCTIONS] =
+			"set metrics.instructions: true in the command, its benchmark or defaults",
+		[METRIC_ALLOCATIONS] =
+			"set metrics.allocations: true in the command, its benchmark or defaults",
+		[METRIC_ALLOCATED_BYTES] =
+			"set metrics.allocations: true in the command, its benchmark or defaults",
+	};
+
+	return m < METRIC__COUNT ? hints[m] : NULL;
+}
+
 bool command_measures(const struct command *c, enum metric m)
 {
 	return metrics_measure(&c->metrics, m);

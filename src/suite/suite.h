@@ -368,6 +368,10 @@ const struct harness_rule *harness_rule_for(const struct command *c, const char 
  * metrics.instructions; allocations and allocated_bytes with
  * metrics.allocations), its own settings over its benchmark's. */
 bool command_measures(const struct command *c, enum metric m);
+/* How a suite turns metric m on, for messages about a metric nothing
+ * measures: "set metrics.cpu: true", "set metrics.instructions: true in the
+ * command, its benchmark or defaults"; NULL for latency (always measured). */
+const char *metric_switch_hint(enum metric m);
 /* Whether any command of a benchmark measures a metric: the timed metrics
  * are the same for all of them, a count may be asked by some only. */
 bool benchmark_measures(const struct benchmark *b, enum metric m);

@@ -394,7 +394,8 @@ class ThreeTimesTest(RepoTest):
         self.assertIn("--format, --output, --section and --summary do not apply", res.err)
         res = self.repo.run("bisect", "--good", "HEAD~1", "--bad", "HEAD", "--metric", "x",
                             code=3)
-        self.assertIn('--metric "x": expected latency, cpu_total or peak_rss', res.err)
+        self.assertIn('--metric "x": expected latency, cpu_total, peak_rss, instructions, '
+                      'allocations, allocated_bytes or artifact_size', res.err)
 
     def test_sweep__refuses_bad_flags(self):
         res = self.repo.run("sweep", code=3)

@@ -3,6 +3,7 @@
  * locate, each candidate placed nearer good or nearer bad against the
  * midpoint of the two levels, and whole searches over seeded 12-commit
  * histories whose commit 8 makes the work 15% slower, or three times slower.
+ * On counts, the same rule on the counts rule's interval, with exact values.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -368,6 +369,179 @@ static void test_bisect__where_the_tolerance_rule_stalled(void **state)
 	free(p);
 }
 
+/* ---- on counts ----------------------------------------------------------- */
+
+#define RUNS 9
+
+/* The counts rule's input: good (base) and another commit (head), n runs
+ * each, good's all `good`, the other's from `v`, the last repeated. */
+struct counted {
+	uint64_t base[RUNS], head[RUNS];
+	struct counts_input in;
+};
+
+static struct counts_input *counted(struct counted *c, uint64_t good, const uint64_t *v, size_t nv,
+				    size_t n)
+{
+	size_t i;
+
+	c->in = (struct counts_input)COUNTS_INPUT_INIT;
+	for (i = 0; i < n; i++) {
+		c->base[i] = good;
+		c->head[i] = v[i < nv ? i : nv - 1];
+	}
+	c->in.base = c->base;
+	c->in.head = c->head;
+	c->in.n_base = c->in.n_head = n;
+	return &c->in;
+}
+
+/* Constant counts: +15% is located exactly at once (its interval is the
+ * change itself, the midpoint its square root), and a candidate at either
+ * level is placed at it; an improvement is mirrored. */
+static void test_bisect__counts_locate_and_place_exactly(void **state)
+{
+	static const uint64_t bad[] = { 1150000 }, good[] = { 1000000 }, less[] = { 800000 };
+	struct judge_bisect_target t;
+	struct judge_bisect_step st;
+	struct counted c;
+	unsigned more;
+
+	(void)state;
+	judge_bisect_counts_locate(counted(&c, 1000000, bad, 1, 3), &t, &more);
+	assert_true(t.counts && t.located && t.final && t.has_interval);
+	assert_int_equal(more, 0);
+	assert_int_equal(t.pairs, 3);
+	assert_true(t.change == log(1.15));
+	assert_true(fabs(t.low - log(1.15)) < 1e-15 && fabs(t.high - log(1.15)) < 1e-15);
+	assert_true(t.midpoint == log(1.15) / 2);
+	assert_string_equal(t.reason, "");
+	judge_bisect_counts_place(&t, counted(&c, 1000000, good, 1, 3), &st, &more);
+	assert_true(st.counts && st.final);
+	assert_int_equal(st.place, JUDGE_BISECT_GOOD);
+	assert_int_equal(more, 0);
+	assert_true(st.change_percent == 0 && st.ci_low_percent == 0 && st.ci_high_percent == 0);
+	assert_true(fabs(st.midpoint_percent - (sqrt(1.15) - 1) * 100) < 1e-12);
+	judge_bisect_counts_place(&t, counted(&c, 1000000, bad, 1, 3), &st, &more);
+	assert_int_equal(st.place, JUDGE_BISECT_BAD);
+	assert_true(fabs(st.change_percent - 15) < 1e-9);
+	assert_string_equal(st.reason, "");
+	/* bad counts 20% less: a candidate below the midpoint is bad */
+	judge_bisect_counts_locate(counted(&c, 1000000, less, 1, 1), &t, &more);
+	assert_true(t.located);
+	assert_int_equal(t.pairs, 1);
+	judge_bisect_counts_place(&t, counted(&c, 1000000, less, 1, 1), &st, &more);
+	assert_int_equal(st.place, JUDGE_BISECT_BAD);
+	judge_bisect_counts_place(&t, counted(&c, 1000000, good, 1, 1), &st, &more);
+	assert_int_equal(st.place, JUDGE_BISECT_GOOD);
+}
+
+/* A change whose midpoint lies within the noise bound (0.1%) is never
+ * located, as the counts rule calls no change within it; +0.3% is (its
+ * midpoint +0.15%). */
+static void test_bisect__counts_within_the_noise_bound_are_not_located(void **state)
+{
+	static const uint64_t small[] = { 1001500 }, same[] = { 1000000 }, larger[] = { 1003000 };
+	struct judge_bisect_target t;
+	struct counted c;
+	unsigned more;
+
+	(void)state;
+	judge_bisect_counts_locate(counted(&c, 1000000, small, 1, 3), &t, &more);
+	assert_true(t.final && !t.located && t.has_interval);
+	assert_int_equal(more, 0);
+	assert_string_equal(t.reason, "bad against good is +0.15% after 3 runs per side: half of "
+				      "it, +0.075%, is within the noise bound 0.1%");
+	judge_bisect_counts_locate(counted(&c, 1000000, same, 1, 1), &t, &more);
+	assert_true(t.final && !t.located);
+	assert_string_equal(t.reason, "bad and good counted the same after 1 run per side");
+	judge_bisect_counts_locate(counted(&c, 1000000, larger, 1, 3), &t, &more);
+	assert_true(t.located);
+}
+
+/* A side whose runs vary beyond the noise bound: the counts rule's runs, 2
+ * more per side up to 9, then not located with its reason; a candidate the
+ * same. */
+static void test_bisect__noisy_counts_take_runs_then_say_why(void **state)
+{
+	static const uint64_t wobbly[] = { 1150000, 1155750, 1150000, 1155750, 1150000,
+					   1155750, 1150000, 1155750, 1150000 };
+	static const uint64_t bad[] = { 1150000 };
+	struct judge_bisect_target t;
+	struct judge_bisect_step st;
+	struct counted c;
+	unsigned more;
+
+	(void)state;
+	judge_bisect_counts_locate(counted(&c, 1000000, wobbly, RUNS, 3), &t, &more);
+	assert_true(!t.final && !t.located && !t.has_interval);
+	assert_int_equal(more, 5);
+	assert_string_equal(t.reason, "counts vary by 0.5% between runs, more than the noise bound "
+				      "0.1%, after 3 runs per side");
+	judge_bisect_counts_locate(counted(&c, 1000000, wobbly, RUNS, 7), &t, &more);
+	assert_int_equal(more, 9);
+	judge_bisect_counts_locate(counted(&c, 1000000, wobbly, RUNS, 9), &t, &more);
+	assert_true(t.final && !t.located);
+	assert_int_equal(more, 0);
+	assert_string_equal(t.reason, "counts vary by 0.5% between runs, more than the noise bound "
+				      "0.1%, after 9 runs per side");
+	judge_bisect_counts_locate(counted(&c, 1000000, bad, 1, 3), &t, &more);
+	judge_bisect_counts_place(&t, counted(&c, 1000000, wobbly, RUNS, 3), &st, &more);
+	assert_true(!st.final && st.place == JUDGE_BISECT_UNPLACED);
+	assert_int_equal(more, 5);
+}
+
+/* A candidate whose spread (0.084%, within the bound) widens its interval
+ * across the midpoint +7.24%: unplaced, more runs up to the cap, then
+ * final with the interval and the midpoint. */
+static void test_bisect__counts_at_the_midpoint_take_runs_to_the_cap(void **state)
+{
+	static const uint64_t bad[] = { 1150000 };
+	static const uint64_t mid[] = { 1072000, 1072500, 1072900, 1072000, 1072500,
+					1072900, 1072000, 1072500, 1072900 };
+	struct judge_bisect_target t;
+	struct judge_bisect_step st;
+	struct counted c;
+	unsigned more;
+
+	(void)state;
+	judge_bisect_counts_locate(counted(&c, 1000000, bad, 1, 3), &t, &more);
+	judge_bisect_counts_place(&t, counted(&c, 1000000, mid, RUNS, 3), &st, &more);
+	assert_true(!st.final && st.place == JUDGE_BISECT_UNPLACED && st.has_interval);
+	assert_int_equal(more, 5);
+	assert_string_equal(st.reason, "the interval +7.2% … +7.3% still contains the midpoint "
+				       "+7.2% after 3 runs per side");
+	judge_bisect_counts_place(&t, counted(&c, 1000000, mid, RUNS, RUNS), &st, &more);
+	assert_true(st.final && st.place == JUDGE_BISECT_UNPLACED);
+	assert_int_equal(more, 0);
+	assert_int_equal(st.pairs, RUNS);
+}
+
+/* No ratio with a zero count: a good commit that counts 0 is never located
+ * on, a bad one or a candidate that counts 0 says so. */
+static void test_bisect__zero_counts_have_no_ratio(void **state)
+{
+	static const uint64_t zero[] = { 0 }, twelve[] = { 12 }, bad[] = { 24 };
+	struct judge_bisect_target t;
+	struct judge_bisect_step st;
+	struct counted c;
+	unsigned more;
+
+	(void)state;
+	judge_bisect_counts_locate(counted(&c, 0, twelve, 1, 3), &t, &more);
+	assert_true(t.final && !t.located);
+	assert_string_equal(t.reason, "the good commit's measurement is zero");
+	judge_bisect_counts_locate(counted(&c, 12, zero, 1, 3), &t, &more);
+	assert_true(t.final && !t.located && !t.has_interval);
+	assert_string_equal(t.reason, "bad counted 0 against good's 12: no ratio");
+	judge_bisect_counts_locate(counted(&c, 12, bad, 1, 3), &t, &more);
+	assert_true(t.located);
+	judge_bisect_counts_place(&t, counted(&c, 12, zero, 1, 3), &st, &more);
+	assert_true(st.final && st.place == JUDGE_BISECT_UNPLACED);
+	assert_int_equal(more, 0);
+	assert_string_equal(st.reason, "the candidate counted 0 against good's 12: no ratio");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +554,11 @@ int main(void)
 		cmocka_unit_test(test_bisect__commands_combine),
 		cmocka_unit_test(test_bisect__a_step_from_its_findings),
 		cmocka_unit_test(test_bisect__where_the_tolerance_rule_stalled),
+		cmocka_unit_test(test_bisect__counts_locate_and_place_exactly),
+		cmocka_unit_test(test_bisect__counts_within_the_noise_bound_are_not_located),
+		cmocka_unit_test(test_bisect__noisy_counts_take_runs_then_say_why),
+		cmocka_unit_test(test_bisect__counts_at_the_midpoint_take_runs_to_the_cap),
+		cmocka_unit_test(test_bisect__zero_counts_have_no_ratio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

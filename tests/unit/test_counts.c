@@ -469,6 +469,21 @@ static void test_counts__one_percent_detected_at_least_99_percent(void **state)
 	}
 }
 
+/* The runs the rule takes next: two more per side, up to the cap, none at
+ * it; a size's cap is its one run. */
+static void test_counts__runs_next_steps_by_two_up_to_the_cap(void **state)
+{
+	struct counts_input in = COUNTS_INPUT_INIT;
+
+	(void)state;
+	assert_int_equal(counts_runs_next(&in, 1), 3);
+	assert_int_equal(counts_runs_next(&in, 3), 5);
+	assert_int_equal(counts_runs_next(&in, 8), 9);
+	assert_int_equal(counts_runs_next(&in, 9), 0);
+	in.runs_cap = 1;
+	assert_int_equal(counts_runs_next(&in, 1), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_counts__one_odd_run_is_settled_by_more_runs),
 		cmocka_unit_test(test_counts__zero_counts),
 		cmocka_unit_test(test_counts__one_run_per_side),
+		cmocka_unit_test(test_counts__runs_next_steps_by_two_up_to_the_cap),
 		cmocka_unit_test(test_counts__compare_fills_the_report_comparison),
 		cmocka_unit_test(test_counts__identical_flagged_at_most_1_percent),
 		cmocka_unit_test(test_counts__one_percent_detected_at_least_99_percent),

@@ -7,7 +7,9 @@
  * can (or says why it cannot), each candidate stops at the look that places
  * it, an unplaced one runs to the cap, its recheck is one look at the cap, a
  * command whose change was not located is not measured in the steps, and
- * what a comparison comes to with failures and time budgets.
+ * what a comparison comes to with failures and time budgets. A search on a
+ * count runs no rounds at all: only the counted runs of its count, judged
+ * by the counts rule, more while it asks, and its recheck at the cap of runs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,6 +46,11 @@ struct fake {
 	const char *fail;  /* the command whose head run exits 1; NULL: none */
 	size_t runs[2][2]; /* [tool, other][head, base] */
 	uint64_t clock_ns;
+	/* Counted runs: [tool, other][head, base], and head's instructions
+	 * against base's 1,000,000 at the levels above; a head that `wobbles`
+	 * counts 0.5% more on every other run (a side beyond the noise bound). */
+	size_t counted[2][2];
+	const char *wobbles;
 };
 
 static uint64_t head_wall(double level, size_t i)
@@ -79,6 +86,46 @@ static void fake_cancel(void *ctx)
 	(void)ctx;
 }
 
+/* Valgrind counts here, with the version the reports name. */
+static void fake_choose(void *ctx, enum counter_backend want, enum count_what what,
+			char *const *envp, struct counter_choice *out)
+{
+	(void)ctx;
+	(void)want;
+	(void)envp;
+	memset(out, 0, sizeof(*out));
+	out->version = xstrdup("3.19.0");
+	out->name = "valgrind";
+	out->event[0] = what == COUNT_INSTRUCTIONS ? "Ir" : "tbk";
+	out->event[1] = what == COUNT_INSTRUCTIONS ? NULL : "tb";
+}
+
+/* A counted run: its side from the counted root it runs in, a link to the
+ * side's root. */
+static int fake_count(void *ctx, const struct count_request *req, uint64_t counts[2],
+		      struct strbuf *why, struct err *err)
+{
+	struct fake *f = ctx;
+	bool tool = !strcmp(req->run->argv[0], "tool");
+	char root[512];
+	ssize_t len = readlink(req->run->cwd, root, sizeof(root) - 1);
+	bool head, wobble;
+	size_t *n;
+
+	(void)why;
+	(void)err;
+	assert_true(len > 0);
+	root[len] = '\0';
+	head = !strcmp(root, HEAD_ROOT);
+	n = &f->counted[tool ? 0 : 1][head ? 0 : 1];
+	wobble = head && f->wobbles && !strcmp(req->run->argv[0], f->wobbles) && *n % 2;
+	counts[0] = head ? (uint64_t)llround(1e6 * (tool ? f->tool : f->other)) : 1000000;
+	counts[0] += wobble ? counts[0] / 200 : 0;
+	counts[1] = 10 * counts[0];
+	(*n)++;
+	return 0;
+}
+
 static const char *fake_fallback_reason(const void *ctx)
 {
 	(void)ctx;
@@ -109,6 +156,7 @@ struct search {
 	struct runner_bisect_finding *v;
 	size_t n;
 	char *dir, *path;
+	enum metric metric; /* searched: latency unless set */
 };
 
 static void search_open(struct search *x, const char *extra)
@@ -126,6 +174,8 @@ static void search_open(struct search *x, const char *extra)
 					 .cancel = fake_cancel,
 					 .fallback_reason = fake_fallback_reason,
 					 .now_ns = fake_now,
+					 .choose = fake_choose,
+					 .count = fake_count,
 					 .ctx = &x->f };
 	assert_int_equal(fsio_mkdtemp("himorime-engine-bisect-", &x->dir, &err), 0);
 	x->path = xasprintf("%s/himorime.yaml", x->dir);
@@ -154,10 +204,11 @@ static enum step_outcome search_measure(struct search *x, enum runner_bisect_pha
 	x->f.tool = tool;
 	x->f.other = other;
 	memset(x->f.runs, 0, sizeof(x->f.runs));
+	memset(x->f.counted, 0, sizeof(x->f.counted));
 	free(x->v);
 	results_free(x->doc);
 	x->doc = results_new(RESULTS_MODE_COMPARE);
-	runner_bisect(x->r, METRIC_LATENCY, phase);
+	runner_bisect(x->r, x->metric, phase);
 	runner_budget_start(x->r, 0, 0);
 	assert_int_equal(runner_run_suite(x->r, &x->plan->suites[0], &roots, x->doc, &err), 0);
 	return runner_bisect_outcome(x->r, x->doc, &x->v, &x->n);
@@ -351,6 +402,89 @@ static void test_engine_bisect__a_time_budget_says_why_it_stopped(void **state)
 	search_close(&x);
 }
 
+/* The counted runs of a command on each side. */
+static void assert_counted(const struct search *x, const char *command, size_t runs)
+{
+	size_t k = strcmp(command, "tool") ? 1 : 0;
+
+	assert_int_equal(x->f.counted[k][0], runs);
+	assert_int_equal(x->f.counted[k][1], runs);
+}
+
+#define COUNTED "    metrics: {instructions: {backend: valgrind, runs: 1}}\n"
+
+/* On instructions: no rounds, one counted run per side (the suite's runs),
+ * a +15% change located exactly (midpoint +7.2%, sqrt 1.15) and a command
+ * without a change not located, then taking no part: not counted in the
+ * steps, where the candidate is placed at good's or bad's level. */
+static void test_engine_bisect__counts_locate_and_place_without_rounds(void **state)
+{
+	const struct runner_bisect_finding *f;
+	struct search x;
+
+	(void)state;
+	search_open(&x, COUNTED);
+	x.metric = METRIC_INSTRUCTIONS;
+	assert_int_equal(search_measure(&x, RUNNER_BISECT_TARGET, 1.15, 1), STEP_BAD);
+	f = finding(&x, "tool", 0);
+	assert_counted(&x, "tool", 1);
+	assert_int_equal(f->state, RUNNER_BISECT_LOCATED);
+	assert_true(f->counts && f->has_estimate && f->has_interval);
+	assert_int_equal(f->pairs, 1);
+	assert_true(fabs(f->change_percent - 15) < 1e-9);
+	assert_true(fabs(f->ci_low_percent - 15) < 1e-9 && fabs(f->ci_high_percent - 15) < 1e-9);
+	assert_true(fabs(f->midpoint_percent - (sqrt(1.15) - 1) * 100) < 1e-9);
+	f = finding(&x, "other", 0);
+	assert_int_equal(f->state, RUNNER_BISECT_NOT_LOCATED);
+	assert_string_equal(f->reason, "bad and good counted the same after 1 run per side");
+	assert_int_equal(search_measure(&x, RUNNER_BISECT_STEP, 1, 1.15), STEP_GOOD);
+	assert_int_equal(finding(&x, "tool", 0)->state, RUNNER_BISECT_GOOD);
+	assert_counted(&x, "tool", 1);
+	assert_int_equal(finding(&x, "other", 0)->state, RUNNER_BISECT_NO_PART);
+	assert_counted(&x, "other", 0);
+	assert_int_equal(search_measure(&x, RUNNER_BISECT_STEP, 1.15, 1), STEP_BAD);
+	f = finding(&x, "tool", 0);
+	assert_int_equal(f->state, RUNNER_BISECT_BAD);
+	assert_true(fabs(f->change_percent - 15) < 1e-9);
+	assert_string_equal(f->reason, "");
+	search_close(&x);
+}
+
+/* A head whose counts wobble by 0.5% is beyond the noise bound: from the
+ * default 3 runs per side, 2 more at a time up to the cap of 9, then not placed with the counts
+ * rule's reason; its recheck starts at the cap. A search on latency counts
+ * nothing, whatever the suite asks for. */
+static void test_engine_bisect__noisy_counts_take_runs_to_the_cap(void **state)
+{
+	const struct runner_bisect_finding *f;
+	struct search x;
+
+	(void)state;
+	search_open(&x, "    metrics: {instructions: {backend: valgrind}}\n");
+	x.metric = METRIC_INSTRUCTIONS;
+	assert_int_equal(search_measure(&x, RUNNER_BISECT_TARGET, 1.15, 1.15), STEP_BAD);
+	assert_counted(&x, "tool", 3);
+	x.f.wobbles = "tool";
+	assert_int_equal(search_measure(&x, RUNNER_BISECT_STEP, 1, 1), STEP_UNPLACED);
+	assert_counted(&x, "tool", 9);
+	assert_counted(&x, "other", 3);
+	f = finding(&x, "tool", 0);
+	assert_int_equal(f->state, RUNNER_BISECT_UNPLACED);
+	assert_int_equal(f->pairs, 9);
+	assert_false(f->has_interval);
+	assert_string_equal(f->reason, "counts vary by 0.5% between runs, more than the noise "
+				       "bound 0.1%, after 9 runs per side");
+	assert_int_equal(search_measure(&x, RUNNER_BISECT_RECHECK, 1, 1), STEP_UNPLACED);
+	assert_counted(&x, "tool", 9);
+	assert_counted(&x, "other", 9);
+	search_close(&x);
+	search_open(&x, COUNTED);
+	assert_int_equal(search_measure(&x, RUNNER_BISECT_TARGET, 3, 3), STEP_BAD);
+	assert_counted(&x, "tool", 0);
+	assert_counted(&x, "other", 0);
+	search_close(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -359,6 +493,8 @@ int main(void)
 		cmocka_unit_test(test_engine_bisect__what_is_not_located_takes_no_part),
 		cmocka_unit_test(test_engine_bisect__a_failing_command_fails_the_step),
 		cmocka_unit_test(test_engine_bisect__a_time_budget_says_why_it_stopped),
+		cmocka_unit_test(test_engine_bisect__counts_locate_and_place_without_rounds),
+		cmocka_unit_test(test_engine_bisect__noisy_counts_take_runs_to_the_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
