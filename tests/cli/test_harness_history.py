@@ -57,6 +57,9 @@ benchmarks:
 
 CASES = ["gb › BM_Work", "gb › BM_Steady"]
 VERDICT = r"(pass|improved|regression|inconclusive)"
+# an interval's bound as the table prints it: signed, except a change that
+# rounds to 0.0%, which has no sign
+CHANGE = r"([-+]\d+\.\d|0\.0)%"
 RATIO = r"\d+\.\d{3} \[\d+\.\d{3}, \d+\.\d{3}\]"
 TIME = r"\d+(\.\d+)? [nµ]s"
 
@@ -146,7 +149,7 @@ class HarnessSweepHistoryTest(GitRepoTest):
         self.assertEqual(lines[at + 1].split()[:4], ["BENCHMARK", "COMMAND", "METRIC", "NOISE"])
         for line, case in zip(lines[at + 2:at + 4], CASES):
             self.assertRegex(line, rf"^chain +{case} +latency +\d+\.\d% / \d+\.\d% +10 +"
-                             rf"[-+]\d+\.\d% … [-+]\d+\.\d% +{VERDICT} +")
+                             rf"{CHANGE} … {CHANGE} +{VERDICT} +")
         self.assertTrue(lines[at + 4].startswith("DETECTABLE AT CAP: "), table.out)
 
 
