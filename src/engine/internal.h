@@ -137,13 +137,15 @@ struct bench_run {
 	unsigned next_look;
 	/* Time budgets (docs/comparison.md, "Time budgets"), on the runner's
 	 * clock (engine_clock_ns): the rounds stop once limit_ns have passed
-	 * since started_ns (less the counted runs' reserve when the limit is
+	 * in its own time, own_ns and what passed since started_ns (less the counted runs' reserve when the limit is
 	 * the benchmark's share of the whole budget), which `limit` names. */
 	uint64_t started_ns;
 	bool has_limit;
 	uint64_t limit_ns;
 	enum results_time_budget limit;
 	enum results_time_budget ran_out; /* the budget that stopped its rounds, if any */
+	uint64_t own_ns; /* its time before started_ns, when it has taken turns */
+	bool paused;	 /* between two of its turns (budget_pause) */
 	bool counts_cut;		  /* the whole budget stopped its counted runs */
 	uint64_t judging_ns;		  /* spent in the looks while measuring rounds */
 	/* Duets: the earliest start of the first measured one (CLOCK_MONOTONIC
@@ -206,8 +208,10 @@ void side_release_kept(struct runner *r);
 
 /* rounds.c */
 int rounds_warm_up(struct bench_run *br);
-/* Measures rounds until the stop rule or the looks say stop. */
-int rounds_measure(struct bench_run *br);
+/* One turn of measuring: a round, or a batch of rounds of a command that
+ * runs alone. 1 when the stop rule or the looks say stop, 0 when more
+ * rounds are wanted, < 0 on an error (ERR_INTERRUPTED). */
+int rounds_step(struct bench_run *br);
 /* Whether an exit status counts as the command's success. */
 bool rounds_exit_ok(const struct command *c, int code);
 /* Points the judge's inputs of a compared unit at its samples so far. */
@@ -222,6 +226,10 @@ uint64_t engine_budget_left_ns(const struct bench_run *br);
 void budget_begin(struct bench_run *br);
 /* Adds the benchmark's time to what the whole budget has spent. */
 void budget_end(struct bench_run *br);
+/* While the other sizes of a series take their turns (runner.c), a case's
+ * own time stands still: its budgets count only its own turns. */
+void budget_pause(struct bench_run *br);
+void budget_resume(struct bench_run *br);
 /* After a round: whether the rounds' limit is reached (then br->ran_out
  * names it). */
 bool budget_rounds_over(struct bench_run *br);

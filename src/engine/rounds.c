@@ -798,40 +798,38 @@ static bool any_plain_units(const struct bench_run *br)
 	return false;
 }
 
-int rounds_measure(struct bench_run *br)
+int rounds_step(struct bench_run *br)
 {
-	unsigned round = 0;
+	bool cmp_done, plain_stop;
+	struct unit *only = NULL;
+	unsigned batch, made = 1, round;
+	uint64_t wall;
 	int rc;
 
-	for (;;) {
-		bool cmp_done, plain_stop;
-		struct unit *only = NULL;
-		unsigned batch, made = 1;
-		uint64_t wall;
-		if (br->r->interrupted)
-			return ERR_INTERRUPTED;
-		batch = plain_batch(br, &only);
-		if (batch > 1)
-			rc = run_once(br, only, HEAD, false, batch, &made, &wall);
-		else
-			rc = round_of(br, false, NULL);
-		if (rc < 0)
-			return rc;
-		round += made ? made : 1;
-		br->rb->rounds = round;
-		progress_round(br, round);
-		cmp_done = !br->compare || compare_done(br, round);
-		/* a time budget stops the commands a comparison does not pair too */
-		if (br->ran_out)
-			return 0;
-		plain_stop = !any_plain_units(br) || plain_done(br);
-		if (br->compare && cmp_done && (!any_plain_units(br) || plain_stop))
-			return 0;
-		if (!br->compare && plain_stop)
-			return 0;
-		/* In a comparison, head-only commands follow the pairs' rounds but
-		 * never beyond the largest look. */
-		if (br->compare && round >= br->looks->looks[br->looks->n_looks - 1])
-			return 0;
-	}
+	if (br->r->interrupted)
+		return ERR_INTERRUPTED;
+	batch = plain_batch(br, &only);
+	if (batch > 1)
+		rc = run_once(br, only, HEAD, false, batch, &made, &wall);
+	else
+		rc = round_of(br, false, NULL);
+	if (rc < 0)
+		return rc;
+	round = br->rb->rounds + (made ? made : 1);
+	br->rb->rounds = round;
+	progress_round(br, round);
+	cmp_done = !br->compare || compare_done(br, round);
+	/* a time budget stops the commands a comparison does not pair too */
+	if (br->ran_out)
+		return 1;
+	plain_stop = !any_plain_units(br) || plain_done(br);
+	if (br->compare && cmp_done && (!any_plain_units(br) || plain_stop))
+		return 1;
+	if (!br->compare && plain_stop)
+		return 1;
+	/* In a comparison, head-only commands follow the pairs' rounds but
+	 * never beyond the largest look. */
+	if (br->compare && round >= br->looks->looks[br->looks->n_looks - 1])
+		return 1;
+	return 0;
 }

@@ -401,61 +401,168 @@ static void finish_benchmark(struct bench_run *br, int rc)
 	}
 }
 
-static int run_benchmark(struct runner *r, const struct suite *suite,
-			 const struct plan_benchmark *pb, struct side *sides[2],
-			 struct results_suite *rs, struct results *doc, struct err *err)
-{
+/* A benchmark being measured: its run, its own sides (its private
+ * directories on the suite's builds), and where it stands. */
+struct turns {
 	struct bench_run br;
+	struct side own[2];
+	struct side *sides[2];
 	struct sysinfo_sample before;
-	uint64_t t = clock_monotonic_ns();
-	size_t i;
-	int side, rc = 0;
+	int rc;
+	bool measuring; /* its rounds are not over */
+};
 
-	bench_begin(&br, r, suite, pb, sides, rs);
-	br.doc = doc;
-	bisect_bench_begin(&br);
-	budget_begin(&br);
-	units_init(&br);
-	for (i = 0; i < br.n_units; i++)
-		if (br.units[i].compared && !inprocess_is(&br.units[i])) {
-			runner_setup_judging(&br, &br.units[i]);
-			bisect_unit_begin(&br, &br.units[i]);
-			calib_unit_begin(&br, &br.units[i]);
+/* Everything before its rounds: the document's entry, the sides' setup and
+ * the warm-up. */
+static void bench_start(struct turns *t, struct runner *r, const struct suite *suite,
+			const struct plan_benchmark *pb, struct side *sides[2],
+			struct results_suite *rs, struct results *doc, struct err *err)
+{
+	struct bench_run *br = &t->br;
+	uint64_t at = clock_monotonic_ns();
+	size_t i;
+	int side;
+
+	for (side = HEAD; side <= BASE; side++) {
+		t->sides[side] = NULL;
+		if (!sides[side])
+			continue;
+		t->own[side] = *sides[side]; /* the build is the suite's */
+		t->own[side].priv = t->own[side].workdir = t->own[side].stdin_path = NULL;
+		t->sides[side] = &t->own[side];
+	}
+	bench_begin(br, r, suite, pb, t->sides, rs);
+	br->doc = doc;
+	bisect_bench_begin(br);
+	budget_begin(br);
+	units_init(br);
+	for (i = 0; i < br->n_units; i++)
+		if (br->units[i].compared && !inprocess_is(&br->units[i])) {
+			runner_setup_judging(br, &br->units[i]);
+			bisect_unit_begin(br, &br->units[i]);
+			calib_unit_begin(br, &br->units[i]);
 		}
-	sysinfo_sample(&before);
-	open_sides(&br, err);
-	fail_unmeasurable_units(&br);
-	counted_choose(&br);
-	t = engine_phase(doc, RESULTS_PHASE_SETUP, t);
-	if (!r->interrupted)
-		rc = rounds_warm_up(&br);
-	t = engine_phase(doc, RESULTS_PHASE_WARMUP, t);
-	if (rc == 0 && !r->interrupted)
-		rc = rounds_measure(&br);
-	if (rc == 0 && !r->interrupted)
-		rc = counted_run(&br);
-	t = engine_phase(doc, RESULTS_PHASE_ROUNDS, t);
+	sysinfo_sample(&t->before);
+	open_sides(br, err);
+	fail_unmeasurable_units(br);
+	counted_choose(br);
+	at = engine_phase(doc, RESULTS_PHASE_SETUP, at);
+	t->rc = r->interrupted ? 0 : rounds_warm_up(br);
+	engine_phase(doc, RESULTS_PHASE_WARMUP, at);
+	t->measuring = t->rc == 0;
+	budget_pause(br);
+}
+
+/* Everything after its rounds: the counted runs, the cleanup, the
+ * verdicts. */
+static void bench_end(struct turns *t, struct results *doc, struct err *err)
+{
+	struct bench_run *br = &t->br;
+	struct runner *r = br->r;
+	uint64_t at = clock_monotonic_ns();
+	int side;
+
+	budget_resume(br);
+	if (t->rc == 0 && !r->interrupted)
+		t->rc = counted_run(br);
+	at = engine_phase(doc, RESULTS_PHASE_ROUNDS, at);
 	/* the looks taken between rounds are judging, not rounds */
-	doc->timings.phase_ns[RESULTS_PHASE_ROUNDS] -= br.judging_ns;
-	doc->timings.phase_ns[RESULTS_PHASE_JUDGING] += br.judging_ns;
+	doc->timings.phase_ns[RESULTS_PHASE_ROUNDS] -= br->judging_ns;
+	doc->timings.phase_ns[RESULTS_PHASE_JUDGING] += br->judging_ns;
 	if (r->interrupted)
-		rc = ERR_INTERRUPTED;
+		t->rc = ERR_INTERRUPTED;
 	for (side = HEAD; side <= BASE; side++)
-		side_cleanup(&br, side);
-	t = engine_phase(doc, RESULTS_PHASE_CLEANUP, t);
-	budget_end(&br);
-	bisect_finish(&br);
-	finish_benchmark(&br, rc);
-	note_noise(doc, &before);
-	counted_release(&br);
-	units_release(&br);
-	engine_phase(doc, RESULTS_PHASE_JUDGING, t);
-	if (rc == ERR_INTERRUPTED)
+		side_cleanup(br, side);
+	at = engine_phase(doc, RESULTS_PHASE_CLEANUP, at);
+	budget_end(br);
+	bisect_finish(br);
+	finish_benchmark(br, t->rc);
+	note_noise(doc, &t->before);
+	counted_release(br);
+	units_release(br);
+	engine_phase(doc, RESULTS_PHASE_JUDGING, at);
+	if (t->rc == ERR_INTERRUPTED)
 		err_set(err, ERR_INTERRUPTED, "interrupted");
+}
+
+/* Measures the benchmarks pbs[0..n) in turn (docs/design.md, "Sizes in
+ * turn"): each is set up and warmed up, then each takes a turn of rounds
+ * (rounds_step) in a seeded shuffled order until every one's rounds are
+ * over, so that what drifts on the machine meets every size alike; then
+ * each counts and cleans up. One benchmark alone is measured the same way.
+ * The first error ends every one's rounds. */
+static int run_in_turn(struct runner *r, const struct suite *suite,
+		       const struct plan_benchmark *const *pbs, size_t n, struct side *sides[2],
+		       struct results_suite *rs, struct results *doc, struct err *err)
+{
+	struct turns *t = xcalloc(n, sizeof(*t));
+	size_t *order = xcalloc(n, sizeof(*order));
+	struct rng rng;
+	char *stream = xasprintf("turns:%s", pbs[0]->b->name);
+	uint64_t at;
+	size_t i, k;
+	int rc = 0;
+
+	rng_init(&rng, r->o.seed, stream);
+	free(stream);
+	results_reserve_benchmarks(rs, n); /* the runs point into it */
+	for (i = 0; i < n; i++) {
+		bench_start(&t[i], r, suite, pbs[i], sides, rs, doc, err);
+		if (t[i].rc < 0 && rc == 0)
+			rc = t[i].rc;
+	}
+	at = clock_monotonic_ns();
+	while (rc == 0) {
+		bool any = false;
+		schedule_round_order(&rng, order, n);
+		for (k = 0; k < n && rc == 0; k++) {
+			struct turns *u = &t[order[k]];
+			if (!u->measuring)
+				continue;
+			budget_resume(&u->br);
+			u->rc = rounds_step(&u->br);
+			budget_pause(&u->br);
+			u->measuring = u->rc == 0;
+			if (u->rc > 0)
+				u->rc = 0;
+			if (u->rc < 0)
+				rc = u->rc;
+			any |= u->measuring;
+		}
+		if (!any)
+			break;
+	}
+	engine_phase(doc, RESULTS_PHASE_ROUNDS, at);
+	for (i = 0; i < n; i++) {
+		if (rc < 0 && t[i].measuring)
+			t[i].rc = rc;
+		bench_end(&t[i], doc, err);
+		rs->result = worst(rs->result, t[i].br.rb->result);
+		if (t[i].rc < 0 && rc == 0)
+			rc = t[i].rc;
+	}
+	free(order);
+	free(t);
 	return rc;
 }
 
 /* ---- a suite ------------------------------------------------------------- */
+
+/* Whether b is a size of the same series as a: cases of one benchmark with
+ * sizes whose other parameters are the same (engine/growth.c fits them). */
+static bool same_series(const struct benchmark *a, const struct benchmark *b)
+{
+	size_t i;
+
+	if (!a->has_size || !b->has_size || strcmp(a->base_name, b->base_name) ||
+	    a->param_count != b->param_count)
+		return false;
+	for (i = 0; i < a->param_count; i++)
+		if (strcmp(a->params[i].name, "size") &&
+		    strcmp(a->params[i].value, b->params[i].value))
+			return false;
+	return true;
+}
 
 /* Records the selected benchmarks of ps from index `from` on as never
  * started: an interrupt came first. They have no commands. */
@@ -494,6 +601,7 @@ int runner_run_suite(struct runner *r, const struct plan_suite *ps,
 	struct side head, base;
 	struct side *sides[2] = { &head, ps->compared ? &base : NULL };
 	struct results_suite *rs;
+	const struct plan_benchmark **pbs;
 	size_t i, next = 0;
 	int rc = duet_cpus(r, err);
 
@@ -517,18 +625,25 @@ int runner_run_suite(struct runner *r, const struct plan_suite *ps,
 	rc = side_build_all(r, s, sides, roots, doc, rs, err);
 	if (rc < 0 || rs->result == RESULT_ERROR)
 		goto done;
-	for (i = 0; i < ps->n_benchmarks && rc == 0; i++) {
-		const struct plan_benchmark *pb = &ps->benchmarks[i];
-		if (!pb->selected)
-			continue;
-		if (pb->left_out) {
-			results_add_not_compared(rs, pb->b->name, NOT_COMPARED_REASON);
-			continue;
+	pbs = xcalloc(ps->n_benchmarks ? ps->n_benchmarks : 1, sizeof(*pbs));
+	for (i = 0; i < ps->n_benchmarks && rc == 0; i = next) {
+		size_t n = 0;
+		for (next = i; next < ps->n_benchmarks; next++) {
+			const struct plan_benchmark *pb = &ps->benchmarks[next];
+			if (n && !same_series(pbs[0]->b, pb->b))
+				break;
+			if (!pb->selected)
+				continue;
+			if (pb->left_out) {
+				results_add_not_compared(rs, pb->b->name, NOT_COMPARED_REASON);
+				continue;
+			}
+			pbs[n++] = pb;
 		}
-		rc = run_benchmark(r, s, pb, sides, rs, doc, err);
-		rs->result = worst(rs->result, rs->benchmarks[rs->n_benchmarks - 1].result);
-		next = i + 1;
+		if (n)
+			rc = run_in_turn(r, s, pbs, n, sides, rs, doc, err);
 	}
+	free(pbs);
 	if (rc == 0)
 		runner_geometric_mean(rs, ps->compared);
 	if (rc == 0)

@@ -4,7 +4,8 @@
  *
  *   max_time        a benchmark's own (regression.max_time, or --max-time
  *                   over it): its rounds stop once that long has passed
- *                   since the benchmark started;
+ *                   since the benchmark started, not counting the turns
+ *                   of the other sizes of its series (runner.c);
  *   max_total_time  the whole comparison's (runner_budget_start): each
  *                   compared benchmark gets an even share of what is left
  *                   when it starts, its rounds stop when the share is spent
@@ -46,6 +47,8 @@ void budget_begin(struct bench_run *br)
 	uint64_t own = br->pb->max_time_ns; /* --max-time over regression.max_time */
 
 	br->started_ns = engine_clock_ns(r);
+	br->own_ns = 0;
+	br->paused = false;
 	br->has_limit = false;
 	br->limit = RESULTS_TIME_BUDGET_NONE;
 	br->ran_out = RESULTS_TIME_BUDGET_NONE;
@@ -63,20 +66,39 @@ void budget_begin(struct bench_run *br)
 	}
 }
 
+/* The time since started_ns, unless paused. */
+static uint64_t stretch_ns(const struct bench_run *br)
+{
+	return br->paused ? 0 : engine_clock_ns(br->r) - br->started_ns;
+}
+
+void budget_pause(struct bench_run *br)
+{
+	uint64_t s = stretch_ns(br);
+
+	br->own_ns += s;
+	br->r->budget.spent_ns += s;
+	br->paused = true;
+}
+
+void budget_resume(struct bench_run *br)
+{
+	br->started_ns = engine_clock_ns(br->r);
+	br->paused = false;
+}
+
 void budget_end(struct bench_run *br)
 {
 	struct time_budget *b = &br->r->budget;
 
-	if (!b->total_ns)
-		return;
-	b->spent_ns += engine_clock_ns(br->r) - br->started_ns;
+	b->spent_ns += stretch_ns(br);
 	if (br->compare && b->left)
 		b->left--;
 }
 
 bool budget_rounds_over(struct bench_run *br)
 {
-	uint64_t elapsed = engine_clock_ns(br->r) - br->started_ns, limit = br->limit_ns;
+	uint64_t elapsed = br->own_ns + stretch_ns(br), limit = br->limit_ns;
 
 	if (!br->has_limit)
 		return false;
@@ -102,7 +124,7 @@ uint64_t engine_budget_left_ns(const struct bench_run *br)
 
 	if (!b->total_ns)
 		return UINT64_MAX;
-	spent = b->spent_ns + (engine_clock_ns(br->r) - br->started_ns);
+	spent = b->spent_ns + stretch_ns(br);
 	return b->total_ns > spent ? b->total_ns - spent : 0;
 }
 

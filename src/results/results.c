@@ -227,6 +227,12 @@ struct results_benchmark *results_add_benchmark(struct results_suite *s, const c
 	return b;
 }
 
+void results_reserve_benchmarks(struct results_suite *s, size_t n)
+{
+	s->benchmarks = xgrow(s->benchmarks, &s->alloc_benchmarks, s->n_benchmarks + n,
+			      sizeof(*s->benchmarks));
+}
+
 struct results_command *results_add_command(struct results_benchmark *b, const char *name,
 					    const char *command)
 {

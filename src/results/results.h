@@ -554,6 +554,9 @@ void results_free(struct results *r);
  * and returns it; the pointer lives until the next append to the same array. */
 struct results_suite *results_add_suite(struct results *r, const char *name);
 struct results_benchmark *results_add_benchmark(struct results_suite *s, const char *name);
+/* Makes room for n more benchmarks in s: the pointers the next n appends
+ * return all live until the append after them. */
+void results_reserve_benchmarks(struct results_suite *s, size_t n);
 struct results_command *results_add_command(struct results_benchmark *b, const char *name,
 					    const char *command);
 /* Removes and frees command i of b; the later ones move down by one. */

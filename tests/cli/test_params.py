@@ -7,9 +7,12 @@ import io
 import json
 import os
 import re
+import signal
+import subprocess
+import time
 import unittest
 
-from harness import HELPERS, GitRepoTest, PrivateTmpTest, suite
+from harness import HELPERS, HIMORIME, GitRepoTest, PrivateTmpTest, suite
 from test_report_schema import SCHEMA, load, validate
 
 CODES = """
@@ -183,6 +186,94 @@ class SizesTest(PrivateTmpTest):
         # a line, or a curve when the fit has a constant
         self.assertEqual(charts[0].count('<line class="fit head"') +
                          charts[0].count('<polyline class="fit head"'), 1)
+
+    @staticmethod
+    def lines(path):
+        with open(path) as f:
+            return f.read().splitlines()
+
+    def turns_suite(self, log, setup="true", runs=3):
+        return suite(f"""
+benchmarks:
+  - name: scan
+    sizes: [1, 2, 3]
+    runs: {runs}
+    warmup: 0
+    setup: [{{command: "echo setup ${{size}} >> {log}; {setup}", shell: true}}]
+    prepare_each: [{{command: "echo prepare ${{size}} >> {log}", shell: true}}]
+    cleanup: [{{command: "echo cleanup ${{size}} >> {log}", shell: true}}]
+    commands:
+      scan: {{command: "echo run ${{size}} >> {log}", shell: true}}
+""")
+
+    def test_sizes__take_turns(self):
+        """docs/design.md, "Sizes in turn": every size is set up before any
+        is measured, each round runs every size once (its prepare_each just
+        before its run) in an order shuffled from round to round, and every
+        size is cleaned up after all are measured."""
+        log = os.path.join(self.tmp, "log")
+        path = self.write("himorime.yaml", self.turns_suite(log))
+        res = self.run_h(["run", "--format", "json", "--seed", "7", path])
+        self.assertExit(res, 0)
+        doc = json.loads(res.out)
+        self.assertEqual([(b["name"], b["commands"][0]["head"]["count"])
+                          for b in doc["suites"][0]["benchmarks"]],
+                         [("scan[size=1]", 30), ("scan[size=2]", 30), ("scan[size=3]", 30)])
+        lines = self.lines(log)
+        self.assertEqual(lines[:3], ["setup 1", "setup 2", "setup 3"])
+        self.assertEqual(lines[-3:], ["cleanup 1", "cleanup 2", "cleanup 3"])
+        runs = lines[3:-3]
+        self.assertEqual(len(runs), 2 * 3 * 30)
+        orders = set()
+        for r in range(30):
+            turn = runs[6 * r:6 * r + 6]
+            sizes = [line.split()[1] for line in turn[1::2]]
+            self.assertEqual(sorted(sizes), ["1", "2", "3"], turn)
+            self.assertEqual(turn, [f"{w} {n}" for n in sizes for w in ("prepare", "run")])
+            orders.add(tuple(sizes))
+        self.assertGreater(len(orders), 1)  # shuffled
+
+    def test_sizes__a_failed_setup_ends_only_its_size(self):
+        log = os.path.join(self.tmp, "log")
+        path = self.write("himorime.yaml", self.turns_suite(
+            log, setup="test ${size} != 2 || { echo no input >&2; exit 3; }"))
+        res = self.run_h(["run", "--format", "json", "--seed", "7", path])
+        self.assertExit(res, 4)
+        doc = json.loads(res.out)
+        self.assertEqual([(b["name"], b["result"], b["commands"][0]["head"]["count"])
+                          for b in doc["suites"][0]["benchmarks"]],
+                         [("scan[size=1]", "pass", 30), ("scan[size=2]", "error", 0),
+                          ("scan[size=3]", "pass", 30)])
+        error = doc["suites"][0]["benchmarks"][1]["error"]
+        self.assertEqual((error["kind"], error["message"]),
+                         ("setup_failed", "setup[0] exited with code 3"))
+        self.assertIn("no input", json.dumps(error))
+        lines = self.lines(log)
+        self.assertNotIn("run 2", lines)
+        self.assertEqual(lines.count("run 1"), 30)
+        self.assertEqual(lines[-3:], ["cleanup 1", "cleanup 2", "cleanup 3"])
+
+    def test_sizes__an_interrupt_ends_every_size_and_cleans_up(self):
+        log = os.path.join(self.tmp, "log")
+        path = self.write("himorime.yaml", self.turns_suite(log, runs=100000))
+        env = dict(os.environ, NO_COLOR="1", TMPDIR=self.private_tmp)
+        p = subprocess.Popen([HIMORIME, "run", "--format", "json", path], cwd=self.tmp,
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 20
+        while not os.path.exists(log) or self.lines(log).count("run 3") < 5:
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 4, err)
+        doc = json.loads(out)
+        self.assertEqual([(b["name"], b["error"]["kind"])
+                          for b in doc["suites"][0]["benchmarks"]],
+                         [("scan[size=1]", "interrupted"), ("scan[size=2]", "interrupted"),
+                          ("scan[size=3]", "interrupted")])
+        counts = [b["commands"][0]["head"]["count"] for b in doc["suites"][0]["benchmarks"]]
+        self.assertTrue(all(c >= 4 for c in counts), counts)
+        self.assertEqual(self.lines(log)[-3:], ["cleanup 1", "cleanup 2", "cleanup 3"])
 
     def test_sizes__long_run_flags_what_grows_from_run_to_run(self):
         """docs/configuration.md, "Sizes": the declared long_run size and the

@@ -974,6 +974,38 @@ static void assert_stopped_by_time(struct fake *f, const char *extra, size_t pai
 	results_free(o.doc);
 }
 
+/* The sizes of a series take turns (docs/design.md, "Sizes in turn"), and
+ * each one's max_time counts its own turns only: 400 ms are 20 pairs for
+ * every size, as for a benchmark alone, although the three sizes' turns
+ * take 1.2 s together. */
+static void test_engine__sizes_in_turn_keep_their_own_max_time(void **state)
+{
+	struct fake f = { .wall = alternating_ms };
+	struct outcome o;
+	char name[8];
+	size_t i;
+
+	(void)state;
+	run_suite(&f,
+		  "version: \"1\"\nname: cmp\nbenchmarks:\n  - name: b\n    sizes: [1, 2, 3]\n"
+		  "    warmup: 0\n    regression: {max_time: 400ms}\n"
+		  "    commands:\n      tool: {command: [\"tool${size}\"]}\n",
+		  true, &o);
+	assert_int_equal(o.rc, 0);
+	assert_int_equal(o.doc->suites[0].n_benchmarks, 3);
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "tool%zu", i + 1);
+		assert_int_equal(bench(&o, i)->rounds, 20);
+		assert_int_equal(runs_of(&f, name, true), 20);
+		assert_int_equal(runs_of(&f, name, false), 20);
+		assert_int_equal(bench(&o, i)->time_budget_ran_out, RESULTS_TIME_BUDGET_MAX_TIME);
+		assert_string_equal(comparison_of(command(&o, i, 0), METRIC_LATENCY)->reason,
+				    "the time budget ran out after 20 pairs");
+	}
+	assert_int_equal(f.clock_ns, 3 * 20 * 20 * MS);
+	results_free(o.doc);
+}
+
 static void test_engine__max_time_stops_the_rounds_at_every_level(void **state)
 {
 	struct fake bench_level = { .wall = alternating_ms };
@@ -2011,6 +2043,7 @@ int main(void)
 		cmocka_unit_test(test_engine__ungated_metric_decided_before_the_gated_one),
 		cmocka_unit_test(test_engine__ungated_metric_stops_with_the_gated_one),
 		cmocka_unit_test(test_engine__max_time_stops_the_rounds_at_every_level),
+		cmocka_unit_test(test_engine__sizes_in_turn_keep_their_own_max_time),
 		cmocka_unit_test(test_engine__the_whole_budget_is_shared_by_what_is_left),
 		cmocka_unit_test(test_engine__failing_command_stops_and_is_an_error),
 		cmocka_unit_test(test_engine__duet_pairs_run_at_once_on_alternating_cpus),

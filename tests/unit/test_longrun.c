@@ -31,9 +31,13 @@
 #define ROOT "/himorime-longrun-test"
 #define MS   (UINT64_C(1000000))
 
-/* Runs per size (1, 2, 3), warmups included. */
+/* Runs per size (1, 2, 3), warmups included; with `even`, every run lasts
+ * 100 ms, and the sizes of the first runs are kept in order. */
 struct fake {
 	size_t runs[4];
+	bool even;
+	char order[128];
+	size_t n_order;
 };
 
 /* size 1: 10 ms; size 2: 1.5 s, growing by 20 ms a run; size 3: 2.5 s.
@@ -60,7 +64,10 @@ static int fake_run_one(void *ctx, const struct run_request *req, struct run_res
 	assert_true(size >= 1 && size <= 3);
 	memset(res, 0, sizeof(*res));
 	res->status = RUN_EXITED;
-	res->wall_ns = wall(size, f->runs[size]++);
+	res->wall_ns = f->even ? 100 * MS : wall(size, f->runs[size]);
+	f->runs[size]++;
+	if (f->n_order < sizeof(f->order) - 1)
+		f->order[f->n_order++] = (char)('0' + size);
 	res->user_ns = res->wall_ns / 2;
 	return 0;
 }
@@ -156,7 +163,7 @@ static const struct results_metric *latency(const struct results *doc, size_t b)
  * them is the long run, and its growing runs are flagged. */
 static void test_longrun__largest_size_within_60s(void **state)
 {
-	struct fake f = { { 0 } };
+	struct fake f = { .even = false };
 	struct results *doc = run_suite(&f, SUITE(""));
 	const struct results_suite *s = &doc->suites[0];
 
@@ -179,7 +186,7 @@ static void test_longrun__largest_size_within_60s(void **state)
  * largest size within 60 s is still checked too. */
 static void test_longrun__declared_size_gets_its_runs(void **state)
 {
-	struct fake f = { { 0 } };
+	struct fake f = { .even = false };
 	struct results *doc = run_suite(&f, SUITE("    long_run: 3\n"));
 	const struct results_suite *s = &doc->suites[0];
 
@@ -194,7 +201,7 @@ static void test_longrun__declared_size_gets_its_runs(void **state)
 /* A size both declared and the largest within 60 s says declared. */
 static void test_longrun__declared_and_largest_is_declared(void **state)
 {
-	struct fake f = { { 0 } };
+	struct fake f = { .even = false };
 	struct results *doc = run_suite(&f, SUITE("    long_run: 2\n"));
 	const struct results_suite *s = &doc->suites[0];
 
@@ -202,6 +209,30 @@ static void test_longrun__declared_and_largest_is_declared(void **state)
 	assert_int_equal(s->benchmarks[1].long_run, RESULTS_LONG_RUN_DECLARED);
 	assert_int_equal(s->benchmarks[0].long_run, RESULTS_LONG_RUN_NONE);
 	assert_int_equal(s->benchmarks[2].long_run, RESULTS_LONG_RUN_NONE);
+	results_free(doc);
+}
+
+/* The sizes of a series take turns (docs/design.md, "Sizes in turn"): each
+ * of the 30 rounds of a 100 ms run (no batch) runs every size once, in an
+ * order shuffled from round to round, rather than size after size. */
+static void test_longrun__sizes_take_turns(void **state)
+{
+	struct fake f = { .even = true };
+	struct results *doc = run_suite(&f, SUITE(""));
+	size_t i, same = 0;
+
+	(void)state;
+	assert_int_equal(f.n_order, 3 * SUITE_LONG_RUN_RUNS);
+	for (i = 0; i < f.n_order; i += 3) {
+		char round[4] = { f.order[i], f.order[i + 1], f.order[i + 2], 0 };
+		assert_non_null(strchr(round, '1'));
+		assert_non_null(strchr(round, '2'));
+		assert_non_null(strchr(round, '3'));
+		same += !strncmp(round, f.order, 3);
+	}
+	assert_true(same < SUITE_LONG_RUN_RUNS); /* shuffled */
+	for (i = 0; i < 3; i++)
+		assert_int_equal(latency(doc, i)->n_samples, SUITE_LONG_RUN_RUNS);
 	results_free(doc);
 }
 
@@ -236,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_longrun__largest_size_within_60s),
 		cmocka_unit_test(test_longrun__declared_size_gets_its_runs),
 		cmocka_unit_test(test_longrun__declared_and_largest_is_declared),
+		cmocka_unit_test(test_longrun__sizes_take_turns),
 		cmocka_unit_test(test_longrun__stop_rule_is_raised),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
