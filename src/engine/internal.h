@@ -130,6 +130,7 @@ struct bench_run {
 	struct results_benchmark *rb;
 	struct side *sides[2];
 	bool compare;
+	bool in_turn; /* one of several sizes measured in turn: one round a turn */
 	struct unit *units;
 	size_t n_units;
 	struct rng order;

@@ -601,7 +601,8 @@ static bool plain_done(struct bench_run *br)
 /* How many of the next rounds of a run without comparison may go to the
  * spawner as one batch (docs/design.md, "Measuring a run": batches), and
  * the command they run in *only. A batch needs a command that runs alone
- * (the round's order then has nothing to shuffle), nothing of the suite's
+ * (the round's order then has nothing to shuffle) and that takes no turns
+ * with other sizes (runner.c: a turn is one run), nothing of the suite's
  * between its runs (no prepare_each, no work file read before each run), and
  * exit code 0 accepted, since a run that exits otherwise ends a batch. It
  * is never longer than the rounds the stop rule certainly still needs, so
@@ -618,8 +619,8 @@ static unsigned plain_batch(struct bench_run *br, struct unit **only)
 	unsigned k;
 	size_t i;
 
-	if (br->compare || b->prepare_each_count || b->metrics.work.kind == WORK_FILE_SIZE ||
-	    br->sides[HEAD]->failed)
+	if (br->compare || br->in_turn || b->prepare_each_count ||
+	    b->metrics.work.kind == WORK_FILE_SIZE || br->sides[HEAD]->failed)
 		return 1;
 	for (i = 0; i < br->n_units; i++) {
 		if (!unit_active(&br->units[i]))

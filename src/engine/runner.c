@@ -486,7 +486,7 @@ static void bench_end(struct turns *t, struct results *doc, struct err *err)
 }
 
 /* Measures the benchmarks pbs[0..n) in turn (docs/design.md, "Sizes in
- * turn"): each is set up and warmed up, then each takes a turn of rounds
+ * turn"): each is set up and warmed up, then each takes a turn of one round
  * (rounds_step) in a seeded shuffled order until every one's rounds are
  * over, so that what drifts on the machine meets every size alike; then
  * each counts and cleans up. One benchmark alone is measured the same way.
@@ -508,6 +508,7 @@ static int run_in_turn(struct runner *r, const struct suite *suite,
 	results_reserve_benchmarks(rs, n); /* the runs point into it */
 	for (i = 0; i < n; i++) {
 		bench_start(&t[i], r, suite, pbs[i], sides, rs, doc, err);
+		t[i].br.in_turn = n > 1;
 		if (t[i].rc < 0 && rc == 0)
 			rc = t[i].rc;
 	}

@@ -31,11 +31,10 @@
 #define ROOT "/himorime-longrun-test"
 #define MS   (UINT64_C(1000000))
 
-/* Runs per size (1, 2, 3), warmups included; with `even`, every run lasts
- * 100 ms, and the sizes of the first runs are kept in order. */
+/* Runs per size (1, 2, 3), warmups included, and the sizes of the first
+ * runs in order. */
 struct fake {
 	size_t runs[4];
-	bool even;
 	char order[128];
 	size_t n_order;
 };
@@ -64,7 +63,7 @@ static int fake_run_one(void *ctx, const struct run_request *req, struct run_res
 	assert_true(size >= 1 && size <= 3);
 	memset(res, 0, sizeof(*res));
 	res->status = RUN_EXITED;
-	res->wall_ns = f->even ? 100 * MS : wall(size, f->runs[size]);
+	res->wall_ns = wall(size, f->runs[size]);
 	f->runs[size]++;
 	if (f->n_order < sizeof(f->order) - 1)
 		f->order[f->n_order++] = (char)('0' + size);
@@ -163,7 +162,7 @@ static const struct results_metric *latency(const struct results *doc, size_t b)
  * them is the long run, and its growing runs are flagged. */
 static void test_longrun__largest_size_within_60s(void **state)
 {
-	struct fake f = { .even = false };
+	struct fake f = { .n_order = 0 };
 	struct results *doc = run_suite(&f, SUITE(""));
 	const struct results_suite *s = &doc->suites[0];
 
@@ -186,7 +185,7 @@ static void test_longrun__largest_size_within_60s(void **state)
  * largest size within 60 s is still checked too. */
 static void test_longrun__declared_size_gets_its_runs(void **state)
 {
-	struct fake f = { .even = false };
+	struct fake f = { .n_order = 0 };
 	struct results *doc = run_suite(&f, SUITE("    long_run: 3\n"));
 	const struct results_suite *s = &doc->suites[0];
 
@@ -201,7 +200,7 @@ static void test_longrun__declared_size_gets_its_runs(void **state)
 /* A size both declared and the largest within 60 s says declared. */
 static void test_longrun__declared_and_largest_is_declared(void **state)
 {
-	struct fake f = { .even = false };
+	struct fake f = { .n_order = 0 };
 	struct results *doc = run_suite(&f, SUITE("    long_run: 2\n"));
 	const struct results_suite *s = &doc->suites[0];
 
@@ -213,26 +212,31 @@ static void test_longrun__declared_and_largest_is_declared(void **state)
 }
 
 /* The sizes of a series take turns (docs/design.md, "Sizes in turn"): each
- * of the 30 rounds of a 100 ms run (no batch) runs every size once, in an
- * order shuffled from round to round, rather than size after size. */
+ * round runs every size whose rounds are not over once, in an order
+ * shuffled from round to round, rather than size after size: 5 rounds of
+ * the three sizes (size 3 stops at its 5 runs), then 25 of sizes 1 and 2.
+ * Size 1's runs of 10 ms go one at a time, not as a batch. */
 static void test_longrun__sizes_take_turns(void **state)
 {
-	struct fake f = { .even = true };
+	struct fake f = { .n_order = 0 };
 	struct results *doc = run_suite(&f, SUITE(""));
-	size_t i, same = 0;
+	size_t i, orders = 0;
 
 	(void)state;
-	assert_int_equal(f.n_order, 3 * SUITE_LONG_RUN_RUNS);
-	for (i = 0; i < f.n_order; i += 3) {
+	assert_int_equal(f.n_order, 3 * 5 + 2 * 25);
+	for (i = 0; i < 15; i += 3) {
 		char round[4] = { f.order[i], f.order[i + 1], f.order[i + 2], 0 };
 		assert_non_null(strchr(round, '1'));
 		assert_non_null(strchr(round, '2'));
 		assert_non_null(strchr(round, '3'));
-		same += !strncmp(round, f.order, 3);
+		orders += strncmp(round, f.order, 3) != 0;
 	}
-	assert_true(same < SUITE_LONG_RUN_RUNS); /* shuffled */
-	for (i = 0; i < 3; i++)
-		assert_int_equal(latency(doc, i)->n_samples, SUITE_LONG_RUN_RUNS);
+	for (i = 15; i < f.n_order; i += 2)
+		assert_true(!strncmp(f.order + i, "12", 2) || !strncmp(f.order + i, "21", 2));
+	assert_true(orders > 0); /* shuffled */
+	assert_int_equal(latency(doc, 0)->n_samples, SUITE_LONG_RUN_RUNS);
+	assert_int_equal(latency(doc, 1)->n_samples, SUITE_LONG_RUN_RUNS);
+	assert_int_equal(latency(doc, 2)->n_samples, 5);
 	results_free(doc);
 }
 
