@@ -138,15 +138,16 @@ struct bench_run {
 	unsigned next_look;
 	/* Time budgets (docs/comparison.md, "Time budgets"), on the runner's
 	 * clock (engine_clock_ns): the rounds stop once limit_ns have passed
-	 * in its own time, own_ns and what passed since started_ns (less the counted runs' reserve when the limit is
-	 * the benchmark's share of the whole budget), which `limit` names. */
+	 * in its own time, own_ns and what passed since started_ns (less the
+	 * counted runs' reserve when the limit is the benchmark's share of the
+	 * whole budget), which `limit` names. */
 	uint64_t started_ns;
 	bool has_limit;
 	uint64_t limit_ns;
 	enum results_time_budget limit;
 	enum results_time_budget ran_out; /* the budget that stopped its rounds, if any */
-	uint64_t own_ns; /* its time before started_ns, when it has taken turns */
-	bool paused;	 /* between two of its turns (budget_pause) */
+	uint64_t own_ns;		  /* its time before started_ns, when it has taken turns */
+	bool paused;			  /* between two of its turns (budget_pause) */
 	bool counts_cut;		  /* the whole budget stopped its counted runs */
 	uint64_t judging_ns;		  /* spent in the looks while measuring rounds */
 	/* Duets: the earliest start of the first measured one (CLOCK_MONOTONIC
