@@ -56,6 +56,10 @@ struct fake {
 	size_t fail_at;
 	int fail_code;
 	const char *fail_stderr;
+	/* The measurer itself fails (ERR_EXEC) when asked for head's run
+	 * broken_at (0-based) of broken_command; NULL: never. */
+	const char *broken_command;
+	size_t broken_at;
 	/* The interrupt_at-th start (1-based) is interrupted as SIGINT would:
 	 * runner_interrupt(), whose cancel ends that run. 0: never. */
 	size_t interrupt_at;
@@ -206,12 +210,16 @@ static int fake_run_one(void *ctx, const struct run_request *req, struct run_res
 static int fake_run(void *ctx, const struct run_request *req, unsigned runs, struct run_result *res,
 		    struct err *err)
 {
+	struct fake *f = ctx;
 	unsigned made = 0;
 
 	assert_true(runs >= 1 && runs <= RUN_MAX_BATCH);
-	if (((struct fake *)ctx)->calls < MAX_CALLS)
-		((struct fake *)ctx)->batches[((struct fake *)ctx)->calls] = runs;
-	((struct fake *)ctx)->calls++;
+	if (f->broken_command && !strcmp(req->argv[0], f->broken_command) &&
+	    !strcmp(req->cwd, HEAD_ROOT) && runs_of(f, f->broken_command, true) == f->broken_at)
+		return err_set(err, ERR_EXEC, "the spawner went away");
+	if (f->calls < MAX_CALLS)
+		f->batches[f->calls] = runs;
+	f->calls++;
 	do
 		fake_run_one(ctx, req, &res[made], err);
 	while (++made < runs && !run_result_ends_batch(&res[made - 1]));
@@ -1003,6 +1011,40 @@ static void test_engine__sizes_in_turn_keep_their_own_max_time(void **state)
 				    "the time budget ran out after 20 pairs");
 	}
 	assert_int_equal(f.clock_ns, 3 * 20 * 20 * MS);
+	results_free(o.doc);
+}
+
+/* The measurer failing in one size's turn is that size's error (its head
+ * side's, an internal one): the other sizes take their turns to the end,
+ * and the benchmarks after the series run. */
+static void test_engine__a_measurer_failure_ends_only_its_size(void **state)
+{
+	struct fake f = { .wall = steady_10ms, .broken_command = "tool2", .broken_at = 2 };
+	struct outcome o;
+	const struct results_command *broken;
+
+	(void)state;
+	run_suite(&f,
+		  "version: \"1\"\nname: broken\nbenchmarks:\n  - name: b\n    sizes: [1, 2, 3]\n"
+		  "    runs: 5\n    warmup: 0\n"
+		  "    commands:\n      tool: {command: [\"tool${size}\"]}\n"
+		  "  - name: after\n    runs: 5\n    warmup: 0\n"
+		  "    commands:\n      after: {command: [after]}\n",
+		  false, &o);
+	assert_int_equal(o.rc, 0);
+	assert_int_equal(o.doc->suites[0].n_benchmarks, 4);
+	broken = command(&o, 1, 0);
+	assert_int_equal(broken->result, RESULT_ERROR);
+	assert_true(broken->head.error.present);
+	assert_int_equal(broken->head.error.kind, RESULTS_ERROR_INTERNAL);
+	assert_string_equal(broken->head.error.message, "the spawner went away");
+	assert_int_equal(broken->head.count, 2);
+	assert_int_equal(command(&o, 0, 0)->result, RESULT_PASS);
+	assert_int_equal(command(&o, 2, 0)->result, RESULT_PASS);
+	/* a size's long run: 30 runs of 10 ms fit in 60 s */
+	assert_int_equal(runs_of(&f, "tool1", true), 30);
+	assert_int_equal(runs_of(&f, "tool3", true), 30);
+	assert_int_equal(runs_of(&f, "after", true), 5);
 	results_free(o.doc);
 }
 
@@ -2044,6 +2086,7 @@ int main(void)
 		cmocka_unit_test(test_engine__ungated_metric_stops_with_the_gated_one),
 		cmocka_unit_test(test_engine__max_time_stops_the_rounds_at_every_level),
 		cmocka_unit_test(test_engine__sizes_in_turn_keep_their_own_max_time),
+		cmocka_unit_test(test_engine__a_measurer_failure_ends_only_its_size),
 		cmocka_unit_test(test_engine__the_whole_budget_is_shared_by_what_is_left),
 		cmocka_unit_test(test_engine__failing_command_stops_and_is_an_error),
 		cmocka_unit_test(test_engine__duet_pairs_run_at_once_on_alternating_cpus),
