@@ -23,20 +23,35 @@ static const enum metric growth_metrics[] = { METRIC_LATENCY,	  METRIC_CPU_TOTAL
 					      METRIC_PEAK_RSS,	  METRIC_INSTRUCTIONS,
 					      METRIC_ALLOCATIONS, METRIC_ALLOCATED_BYTES };
 
-/* A case's label without its size: "scan[mode=a]", or "scan" (heap). */
-static char *series_key(const struct results_benchmark *b)
+char *runner_series_key(const char *base_name, const struct params_value *params, size_t n)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t i, n = 0;
+	size_t i, k = 0;
 
-	strbuf_adds(&sb, b->base_name);
-	for (i = 0; i < b->n_params; i++)
-		if (strcmp(b->params[i].name, "size"))
-			strbuf_addf(&sb, "%s%s=%s", n++ ? "," : "[", b->params[i].name,
-				    b->params[i].value);
-	if (n)
+	strbuf_adds(&sb, base_name);
+	for (i = 0; i < n; i++)
+		if (strcmp(params[i].name, "size"))
+			strbuf_addf(&sb, "%s%s=%s", k++ ? "," : "[", params[i].name,
+				    params[i].value);
+	if (k)
 		strbuf_addch(&sb, ']');
 	return strbuf_detach(&sb, NULL);
+}
+
+/* The same of a case of the document (heap). */
+static char *series_key(const struct results_benchmark *b)
+{
+	struct params_value *v = xcalloc(b->n_params ? b->n_params : 1, sizeof(*v));
+	char *key;
+	size_t i;
+
+	for (i = 0; i < b->n_params; i++) {
+		v[i].name = b->params[i].name;
+		v[i].value = b->params[i].value;
+	}
+	key = runner_series_key(b->base_name, v, b->n_params);
+	free(v);
+	return key;
 }
 
 static const char *size_text(const struct results_benchmark *b)

@@ -549,20 +549,21 @@ static int run_in_turn(struct runner *r, const struct suite *suite,
 
 /* ---- a suite ------------------------------------------------------------- */
 
-/* Whether b is a size of the same series as a: cases of one benchmark with
- * sizes whose other parameters are the same (engine/growth.c fits them). */
+/* Whether b is a size of the same series as a (runner_series_key, by
+ * which the growth fit and the long run find series too). */
 static bool same_series(const struct benchmark *a, const struct benchmark *b)
 {
-	size_t i;
+	char *ka, *kb;
+	bool same;
 
-	if (!a->has_size || !b->has_size || strcmp(a->base_name, b->base_name) ||
-	    a->param_count != b->param_count)
+	if (!a->has_size || !b->has_size)
 		return false;
-	for (i = 0; i < a->param_count; i++)
-		if (strcmp(a->params[i].name, "size") &&
-		    strcmp(a->params[i].value, b->params[i].value))
-			return false;
-	return true;
+	ka = runner_series_key(a->base_name, a->params, a->param_count);
+	kb = runner_series_key(b->base_name, b->params, b->param_count);
+	same = !strcmp(ka, kb);
+	free(ka);
+	free(kb);
+	return same;
 }
 
 /* Records the selected benchmarks of ps from index `from` on as never

@@ -200,11 +200,13 @@ void runner_growth(struct results_suite *s, const struct suite *suite, bool comp
  * check (engine/longrun.c): the size `long_run` declares, and the largest
  * whose long run fit in 60 s at the runs the plan gives each case. */
 void runner_long_run(struct results_suite *s, const struct plan_suite *ps);
-/* Calls visit once per series of sizes of the last suite (the cases that
- * differ only in their size): its key, the case's label without its size
- * ("scan[mode=a]"), and its cases' indices in s->benchmarks, in order. */
 /* The suite's benchmark a case of the document came from, by its name. */
 const struct benchmark *runner_model_of(const struct suite *suite, const char *name);
+/* The key of a case's series of sizes (the cases that differ only in
+ * their size): its label without its size, "scan[mode=a]" (heap). */
+char *runner_series_key(const char *base_name, const struct params_value *params, size_t n);
+/* Calls visit once per series of sizes of the last suite: its key, and its
+ * cases' indices in s->benchmarks, in order. */
 typedef void (*runner_series_fn)(struct results_suite *s, const char *key, const size_t *members,
 				 size_t n, const void *ctx);
 void runner_each_series(struct results_suite *s, runner_series_fn visit, const void *ctx);

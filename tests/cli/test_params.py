@@ -233,6 +233,28 @@ benchmarks:
             orders.add(tuple(sizes))
         self.assertGreater(len(orders), 1)  # shuffled
 
+    def test_sizes__each_series_takes_turns_apart(self):
+        """With another parameter, each of its values is a series of its own
+        (the growth fit's): mode a's sizes take turns, then mode b's."""
+        log = os.path.join(self.tmp, "log")
+        path = self.write("himorime.yaml", suite(f"""
+benchmarks:
+  - name: scan
+    parameters: {{mode: [a, b]}}
+    sizes: [1, 2]
+    runs: 3
+    warmup: 0
+    commands:
+      scan: {{command: "echo ${{mode}} ${{size}} >> {log}", shell: true}}
+"""))
+        res = self.run_h(["run", "--format", "json", "--seed", "7", path])
+        self.assertExit(res, 0)
+        lines = self.lines(log)
+        self.assertEqual(len(lines), 4 * 30)
+        for mode, runs in (("a", lines[:60]), ("b", lines[60:])):
+            for r in range(30):
+                self.assertEqual(sorted(runs[2 * r:2 * r + 2]), [f"{mode} 1", f"{mode} 2"])
+
     def test_sizes__a_failed_setup_ends_only_its_size(self):
         log = os.path.join(self.tmp, "log")
         path = self.write("himorime.yaml", self.turns_suite(
